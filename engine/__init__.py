@@ -1,1 +1,46 @@
-"""engine package."""
+"""The pure rules engine of ttrbot: standard library only, no I/O, no global randomness.
+
+Typical use (map data comes from ``maps.load_ruleset``)::
+
+    rules = maps.load_ruleset("usa")
+    state = new_game(rules, seats=4, seed=7)
+    for action in legal_actions(rules, state, seat): ...
+    transition = apply(rules, state, action)     # (state, events); raises IllegalAction
+    view = player_view(rules, transition.state, seat)
+"""
+
+from __future__ import annotations
+
+from .actions import (
+    AbandonTunnel,
+    Action,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepFlagCard,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+)
+from .board import Board, City, Route, Ticket
+from .errors import EngineError, IllegalAction, SetupError
+from .events import Event
+from .reducer import Transition, apply, claimable_routes, legal_actions, new_game, replay
+from .rules import RULESETS, ClassicRules, build_ruleset
+from .state import FinalResult, GameState, PlayerState, SeatScore
+from .types import GRAY, LOCOMOTIVE, Cards
+from .views import PlayerView, PublicView, player_view, public_view
+
+#: Bumped when rules change in a way that changes replays of stored games.
+ENGINE_VERSION = "1"
+
+Ruleset = ClassicRules
+
+__all__ = [
+    "ENGINE_VERSION", "GRAY", "LOCOMOTIVE", "RULESETS", "AbandonTunnel", "Action", "Board", "Cards", "City",
+    "ClaimRoute", "ClassicRules", "DrawBlind", "DrawFaceUp", "DrawTickets", "EngineError", "Event", "FinalResult",
+    "GameState", "IllegalAction", "KeepFlagCard", "KeepTickets", "Pass", "PayTunnel", "PlayerState", "PlayerView",
+    "PublicView", "Route", "Ruleset", "SeatScore", "SetupError", "Ticket", "Transition", "apply", "build_ruleset",
+    "claimable_routes", "legal_actions", "new_game", "player_view", "public_view", "replay",
+]

@@ -1,0 +1,283 @@
+"""The board of a map: cities, routes (tracks) and destination tickets, plus graph helpers.
+
+Built from a map's data dict (see ``maps/README`` in the project README for the
+format) by :func:`Board.from_dict`; validation with a full error list lives in
+``maps.loader``. Everything here is immutable and pure.
+
+Graph rules used by every map (rulebooks, "Zielkarten" sections):
+- a ticket is completed when its two places are joined by a continuous chain
+  of the player's own routes;
+- a place of kind ``"country"`` (Germany's neighbouring countries) is a dead
+  end: a chain may start or end there but never pass through it
+  (germany-rulebook-de.txt, "Nachbarländer").
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class City:
+    """A place on the board.
+
+    Attributes:
+        id: stable ascii id (``"new_york"``).
+        name: printed name (umlauts and accents kept).
+        lat, lon: WGS84 degrees of the real place (for the board layout).
+        kind: ``"city"`` or ``"country"`` (a dead end for paths).
+    """
+
+    id: str
+    name: str
+    lat: float
+    lon: float
+    kind: str = "city"
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """One track between two places (each track of a double route is its own Route).
+
+    Attributes:
+        id: stable id (``"atlanta__miami__1"``).
+        a, b: city ids.
+        length: number of spaces (1-9).
+        color: a card colour or ``"gray"`` (any one colour).
+        tunnel: Nordic tunnel rule applies.
+        locomotives: ferry locomotive symbols (0 for ordinary routes).
+        carts: Amsterdam cart symbol (claiming draws a merchandise card).
+        group: id shared by the tracks of a double or triple route.
+        substitute: any ``substitute`` cards may replace one card of the
+            chosen colour (Nordic Murmansk-Lieksa: 4), else None.
+    """
+
+    id: str
+    a: str
+    b: str
+    length: int
+    color: str
+    tunnel: bool = False
+    locomotives: int = 0
+    carts: bool = False
+    group: str = ""
+    substitute: int | None = None
+
+    def other(self, city: str) -> str:
+        """The end of this route that is not ``city``."""
+        return self.b if city == self.a else self.a
+
+    @property
+    def is_ferry(self) -> bool:
+        """True when the route has ferry locomotive symbols."""
+        return self.locomotives > 0
+
+
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    """A destination ticket (Amsterdam: contract).
+
+    Attributes:
+        id: stable id (``"boston__miami"``).
+        a, b: city ids.
+        points: won when completed, lost otherwise.
+        deck: ``"main"``, or ``"short"`` / ``"long"`` on Germany.
+        sets: edition sets the ticket belongs to (empty: every set).
+        provisional: True when the value was computed, not read on a card.
+    """
+
+    id: str
+    a: str
+    b: str
+    points: int
+    deck: str = "main"
+    sets: tuple[str, ...] = ()
+    provisional: bool = False
+
+
+@dataclass(frozen=True)
+class Board:
+    """Cities, routes and tickets of one map, with lookup tables.
+
+    Attributes:
+        cities: city id -> City, in data order.
+        routes: route id -> Route, in data order.
+        tickets: ticket id -> Ticket, in data order.
+        groups: group id -> tuple of route ids (double/triple routes have 2-3).
+        adjacency: city id -> tuple of route ids touching it.
+        dead_ends: ids of places paths may not pass through (countries).
+    """
+
+    cities: Mapping[str, City]
+    routes: Mapping[str, Route]
+    tickets: Mapping[str, Ticket]
+    groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    adjacency: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    dead_ends: frozenset[str] = frozenset()
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Board:
+        """Build a board from a map data dict (keys ``cities``, ``routes``, ``tickets``).
+
+        Raises KeyError/ValueError on malformed data; ``maps.loader`` validates first
+        and reports every problem at once.
+        """
+        cities = {
+            c["id"]: City(c["id"], c["name"], float(c["lat"]), float(c["lon"]), c.get("kind", "city"))
+            for c in data["cities"]
+        }
+        routes = {}
+        for r in data["routes"]:
+            routes[r["id"]] = Route(
+                id=r["id"],
+                a=r["a"],
+                b=r["b"],
+                length=int(r["length"]),
+                color=r["color"],
+                tunnel=bool(r.get("tunnel", False)),
+                locomotives=int(r.get("locomotives", 0) or 0),
+                carts=bool(r.get("carts", False)),
+                group=r.get("group") or f"{min(r['a'], r['b'])}__{max(r['a'], r['b'])}",
+                substitute=r.get("substitute"),
+            )
+        tickets = {
+            t["id"]: Ticket(
+                id=t["id"],
+                a=t["a"],
+                b=t["b"],
+                points=int(t["points"]),
+                deck=t.get("deck", "main"),
+                sets=tuple(t.get("sets", ())),
+                provisional=bool(t.get("provisional", False)),
+            )
+            for t in data["tickets"]
+        }
+        groups: dict[str, list[str]] = {}
+        adjacency: dict[str, list[str]] = {cid: [] for cid in cities}
+        for route in routes.values():
+            groups.setdefault(route.group, []).append(route.id)
+            adjacency[route.a].append(route.id)
+            adjacency[route.b].append(route.id)
+        return cls(
+            cities=cities,
+            routes=routes,
+            tickets=tickets,
+            groups={g: tuple(ids) for g, ids in groups.items()},
+            adjacency={c: tuple(ids) for c, ids in adjacency.items()},
+            dead_ends=frozenset(c.id for c in cities.values() if c.kind == "country"),
+        )
+
+    def siblings(self, route_id: str) -> tuple[str, ...]:
+        """The other tracks of ``route_id``'s double/triple route (empty for a single route)."""
+        return tuple(r for r in self.groups[self.routes[route_id].group] if r != route_id)
+
+    def route_name(self, route_id: str) -> str:
+        """``"City A - City B"`` for messages and logs."""
+        r = self.routes[route_id]
+        return f"{self.cities[r.a].name} - {self.cities[r.b].name}"
+
+    # ----------------------------------------------------------------- graph helpers
+    def reachable(self, start: str, route_ids: Iterable[str]) -> set[str]:
+        """Places reachable from ``start`` over ``route_ids`` (no passing through dead ends).
+
+        Returns a set of city ids including ``start``.
+        """
+        adj: dict[str, list[str]] = {}
+        for rid in route_ids:
+            r = self.routes[rid]
+            adj.setdefault(r.a, []).append(r.b)
+            adj.setdefault(r.b, []).append(r.a)
+        seen = {start}
+        stack = [start]
+        while stack:
+            city = stack.pop()
+            if city != start and city in self.dead_ends:
+                continue
+            for nxt in adj.get(city, ()):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        return seen
+
+    def connected(self, a: str, b: str, route_ids: Iterable[str]) -> bool:
+        """True when ``a`` and ``b`` are joined by ``route_ids`` (countries are dead ends)."""
+        return b in self.reachable(a, route_ids)
+
+    def longest_path(self, route_ids: Iterable[str]) -> int:
+        """Length in spaces of the longest continuous path over ``route_ids``.
+
+        A path may visit a city again but never uses a route twice (USA rules,
+        "längste durchgehende Strecke"). Exhaustive DFS from every city: fine for
+        one player's routes (at most ~45 trains). Dead ends stop a path.
+        """
+        ids = list(route_ids)
+        if not ids:
+            return 0
+        adj: dict[str, list[tuple[str, str, int]]] = {}
+        for rid in ids:
+            r = self.routes[rid]
+            adj.setdefault(r.a, []).append((rid, r.b, r.length))
+            adj.setdefault(r.b, []).append((rid, r.a, r.length))
+        best = 0
+        used: set[str] = set()
+
+        def dfs(city: str, total: int, first: bool) -> None:
+            nonlocal best
+            if total > best:
+                best = total
+            if not first and city in self.dead_ends:
+                return
+            for rid, nxt, length in adj[city]:
+                if rid not in used:
+                    used.add(rid)
+                    dfs(nxt, total + length, False)
+                    used.discard(rid)
+
+        for city in adj:
+            dfs(city, 0, True)
+        return best
+
+    def shortest_path(
+        self,
+        a: str,
+        b: str,
+        cost: Mapping[str, int | None],
+    ) -> tuple[int, list[str]] | None:
+        """Cheapest chain of routes from ``a`` to ``b`` (Dijkstra).
+
+        Args:
+            cost: route id -> cost (e.g. trains needed; 0 for own routes);
+                routes mapped to None or missing are not usable.
+
+        Returns ``(total cost, route ids in path order)`` or None when no chain
+        exists. Dead ends are never passed through.
+        """
+        dist = {a: 0}
+        prev: dict[str, tuple[str, str]] = {}
+        heap = [(0, a)]
+        while heap:
+            d, city = heapq.heappop(heap)
+            if city == b:
+                path = []
+                while city != a:
+                    rid, city = prev[city]
+                    path.append(rid)
+                return d, path[::-1]
+            if d > dist.get(city, 1 << 30):
+                continue
+            if city != a and city in self.dead_ends:
+                continue
+            for rid in self.adjacency[city]:
+                c = cost.get(rid)
+                if c is None:
+                    continue
+                nxt = self.routes[rid].other(city)
+                nd = d + c
+                if nd < dist.get(nxt, 1 << 30):
+                    dist[nxt] = nd
+                    prev[nxt] = (rid, city)
+                    heapq.heappush(heap, (nd, nxt))
+        return None

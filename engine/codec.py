@@ -1,0 +1,127 @@
+"""JSON codec for actions, events and states (tagged, with a schema version).
+
+- Action JSON: ``{"type": kind, "seat": n, ...}``; payments as ``{colour: count}``;
+  mixes as ``[[deck, n], ...]``. :func:`decode_action` rejects anything else
+  with ``IllegalAction("malformed_action")``.
+- State JSON: ``{"schema": STATE_SCHEMA, ...fields}``; ``decode_state(encode_state(s)) == s``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from .actions import (
+    ACTION_TYPES,
+    Action,
+    ClaimRoute,
+    DrawFaceUp,
+    DrawTickets,
+    KeepFlagCard,
+    KeepTickets,
+    PayTunnel,
+)
+from .errors import IllegalAction
+from .state import FinalResult, GameState, PlayerState, TunnelPending
+from .types import Cards
+
+#: Bump when the state JSON changes shape.
+STATE_SCHEMA = 1
+
+
+def encode_action(action: Action) -> dict[str, Any]:
+    """JSON form of an action."""
+    out: dict[str, Any] = {"type": action.kind, "seat": action.seat}
+    if isinstance(action, DrawFaceUp):
+        out["slot"] = action.slot
+    elif isinstance(action, ClaimRoute):
+        out["route"] = action.route
+        out["payment"] = action.payment.to_dict()
+    elif isinstance(action, PayTunnel):
+        out["extra"] = action.extra.to_dict()
+    elif isinstance(action, DrawTickets):
+        out["mix"] = [[d, n] for d, n in action.mix]
+    elif isinstance(action, KeepTickets):
+        out["tickets"] = list(action.tickets)
+    elif isinstance(action, KeepFlagCard):
+        out["color"] = action.color
+    return out
+
+
+def _cards(value: Any) -> Cards:
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        raise IllegalAction("malformed_action", {"field": "cards"})
+    try:
+        return Cards(value)
+    except ValueError as exc:
+        raise IllegalAction("malformed_action", {"field": "cards", "reason": str(exc)}) from None
+
+
+def decode_action(data: Any) -> Action:
+    """Parse an action's JSON form. Raises ``IllegalAction("malformed_action")`` on any defect."""
+    if not isinstance(data, dict):
+        raise IllegalAction("malformed_action", {"reason": "not an object"})
+    kind = data.get("type")
+    cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
+    seat = data.get("seat")
+    if cls is None:
+        raise IllegalAction("malformed_action", {"reason": "unknown type", "type": kind})
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise IllegalAction("malformed_action", {"reason": "seat must be an int"})
+    try:
+        if cls is DrawFaceUp:
+            slot = data["slot"]
+            if not isinstance(slot, int) or isinstance(slot, bool):
+                raise TypeError("slot")
+            return DrawFaceUp(seat, slot)
+        if cls is ClaimRoute:
+            route = data["route"]
+            if not isinstance(route, str):
+                raise TypeError("route")
+            return ClaimRoute(seat, route, _cards(data["payment"]))
+        if cls is PayTunnel:
+            return PayTunnel(seat, _cards(data["extra"]))
+        if cls is DrawTickets:
+            mix = data.get("mix", [])
+            parsed = []
+            for entry in mix:
+                name, n = entry
+                if not isinstance(name, str) or not isinstance(n, int) or isinstance(n, bool):
+                    raise TypeError("mix")
+                parsed.append((name, n))
+            return DrawTickets(seat, tuple(parsed))
+        if cls is KeepTickets:
+            tickets = data["tickets"]
+            if not isinstance(tickets, list) or not all(isinstance(t, str) for t in tickets):
+                raise TypeError("tickets")
+            return KeepTickets(seat, tuple(tickets))
+        if cls is KeepFlagCard:
+            color = data.get("color")
+            if color is not None and not isinstance(color, str):
+                raise TypeError("color")
+            return KeepFlagCard(seat, color)
+        return cls(seat)
+    except IllegalAction:
+        raise
+    except (KeyError, TypeError, ValueError) as exc:
+        raise IllegalAction("malformed_action", {"reason": f"bad field {exc}"}) from None
+
+
+def encode_state(state: GameState) -> dict[str, Any]:
+    """JSON form of a whole state (hidden information included: server-side only)."""
+    out = asdict(state)
+    out["result"] = state.result.to_dict() if state.result else None
+    out["schema"] = STATE_SCHEMA
+    return out
+
+
+def decode_state(data: dict[str, Any]) -> GameState:
+    """Inverse of :func:`encode_state`. Raises ValueError on an unknown schema."""
+    if data.get("schema") != STATE_SCHEMA:
+        raise ValueError(f"unknown state schema {data.get('schema')!r}")
+    d = dict(data)
+    d.pop("schema")
+    d["players"] = [PlayerState(**p) for p in d["players"]]
+    d["tunnel"] = TunnelPending(**d["tunnel"]) if d.get("tunnel") else None
+    d["result"] = FinalResult.from_dict(d["result"]) if d.get("result") else None
+    return GameState(**d)

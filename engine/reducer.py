@@ -1,0 +1,656 @@
+"""The only place a game changes: :func:`new_game`, :func:`apply`, :func:`legal_actions`.
+
+Rules implemented here are the shared ones of all five maps (rulebooks in
+``shared/rules``; USA: usa-bga-gamehelp-de.txt), driven by
+:class:`engine.params.RuleParams` and the hooks of the map's rule set:
+
+- draw cards: two cards, from the deck or the face-up row; a face-up
+  locomotive taken first is the whole draw and may not be taken second
+  (unless ``face_up_wild_restricted`` is off: Nordic); a blind locomotive
+  counts as one card; a taken face-up card is replaced at once; with
+  ``face_up_wild_limit`` locomotives face up the row is discarded and dealt
+  again (repeated while it happens, stopped when the cards left cannot give
+  a better row); an empty deck is rebuilt from the shuffled discard; with
+  nothing to draw, drawing is not legal;
+- claim a route: exact payment (see :mod:`engine.payment`), enough pieces,
+  not taken; no seat takes two tracks of one double/triple route, and with
+  fewer than ``double_routes_min_players`` players only one track is usable;
+- tunnels (Nordic): committed payment, three cards revealed, pay or abandon;
+- draw tickets: ``draw_tickets.count`` (fewer if fewer are left), keep at
+  least ``keep`` (all when fewer were drawn), the rest under their deck or
+  out of the game;
+- last round: a seat ending a turn with ``last_round_at`` pieces or fewer
+  gives every seat, itself included, one more turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from . import rng as rngmod
+from .actions import (
+    AbandonTunnel,
+    Action,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepFlagCard,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+)
+from .errors import IllegalAction, SetupError
+from .events import Event
+from .payment import tunnel_extra, tunnel_extra_options
+from .scoring import final_scores
+from .state import GameState, PlayerState, TunnelPending
+from .types import LOCOMOTIVE, Cards
+
+if TYPE_CHECKING:
+    from .rules.classic import ClassicRules
+
+#: Cards turned up for a tunnel (Nordic rulebook, "Tunnel").
+TUNNEL_REVEAL = 3
+#: Safety bound on consecutive face-up resets (never reached in practice).
+MAX_RESETS = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    """Result of :func:`apply`: the new state and what happened, in order."""
+
+    state: GameState
+    events: list[Event]
+
+
+# =============================================================== setup
+def new_game(
+    rules: ClassicRules, *, seats: int, seed: int, options: Mapping[str, Any] | None = None
+) -> GameState:
+    """Create a game: shuffle, deal starting hands, the face-up row and the initial tickets.
+
+    Args:
+        seats: number of players, within the map's range.
+        seed: any int; the same seed and actions always give the same game.
+        options: map options (e.g. Germany ``{"tickets": "2017"}``).
+
+    Raises:
+        SetupError: ``player_count`` (with ``min``/``max``) or ``bad_option``.
+    """
+    p = rules.params
+    if not isinstance(seats, int) or not p.min_players <= seats <= p.max_players:
+        raise SetupError("player_count", {"min": p.min_players, "max": p.max_players, "given": seats})
+    opts = rules.resolve_options(options)
+    st = GameState(map_id=rules.map_id, seed=seed, options=opts, num_seats=seats, rng=rngmod.seed_state(seed))
+    deck = [c for c, n in p.deck.items() for _ in range(n)]
+    st.rng = rngmod.shuffle(st.rng, deck)
+    st.deck = deck
+    decks: dict[str, list[str]] = {}
+    for tid in rules.ticket_ids(opts):
+        decks.setdefault(rules.board.tickets[tid].deck, []).append(tid)
+    for name in sorted(decks):
+        st.rng = rngmod.shuffle(st.rng, decks[name])
+    st.ticket_decks = {name: decks[name] for name in sorted(decks)}
+    st.players = [PlayerState(seat=i, pieces=p.pieces) for i in range(seats)]
+    scratch: list[Event] = []
+    for player in st.players:
+        for _ in range(p.starting_hand):
+            card = _pop_card(st, scratch)
+            if card is not None:
+                player.hand[card] = player.hand.get(card, 0) + 1
+    st.face_up = [None] * p.face_up
+    for slot in range(p.face_up):
+        st.face_up[slot] = _pop_card(st, scratch)
+    _check_face_up_reset(rules, st, scratch)
+    st.merchandise_left = int(p.merchandise["cards"]) if p.merchandise else 0
+    st.rng, st.active = rngmod.below(st.rng, seats)
+    deal = p.initial_tickets
+    for player in st.players:
+        if deal.announce_mix:
+            player.needs_mix = True
+        else:
+            player.offer = _draw_tickets(st, _single_deck_mix(st, deal.count))
+    return st
+
+
+# =============================================================== helpers
+def _pop_card(st: GameState, events: list[Event]) -> str | None:
+    """Top card of the deck, rebuilding the deck from the discard when empty; None when none left."""
+    if not st.deck:
+        if not st.discard:
+            return None
+        st.deck = st.discard
+        st.discard = []
+        st.rng = rngmod.shuffle(st.rng, st.deck)
+        events.append(Event("deck_reshuffled", None, {"size": len(st.deck)}))
+    return st.deck.pop()
+
+
+def _face_up_locos(st: GameState) -> int:
+    return sum(1 for c in st.face_up if c == LOCOMOTIVE)
+
+
+def _check_face_up_reset(rules: ClassicRules, st: GameState, events: list[Event]) -> None:
+    """Discard and re-deal the face-up row while it shows too many locomotives.
+
+    Stops when even the best possible new row from the remaining cards would
+    still show that many (so it never loops forever).
+    """
+    limit = rules.params.face_up_wild_limit
+    if not limit:
+        return
+    for _ in range(MAX_RESETS):
+        if _face_up_locos(st) < limit:
+            return
+        row = [c for c in st.face_up if c is not None]
+        pool = len(row) + len(st.deck) + len(st.discard)
+        non_wild = sum(1 for c in row if c != LOCOMOTIVE) + sum(1 for c in st.deck if c != LOCOMOTIVE) + sum(
+            1 for c in st.discard if c != LOCOMOTIVE
+        )
+        slots = min(len(st.face_up), pool)
+        if slots - min(non_wild, slots) >= limit:
+            return
+        st.discard.extend(row)
+        st.face_up = [None] * len(st.face_up)
+        for slot in range(len(st.face_up)):
+            st.face_up[slot] = _pop_card(st, events)
+        events.append(Event("face_up_reset", None, {"face_up": list(st.face_up)}))
+
+
+def _can_draw_blind(st: GameState) -> bool:
+    return bool(st.deck or st.discard)
+
+
+def _face_up_ok(rules: ClassicRules, st: GameState, slot: int) -> bool:
+    if not 0 <= slot < len(st.face_up) or st.face_up[slot] is None:
+        return False
+    if st.cards_drawn == 1 and st.face_up[slot] == LOCOMOTIVE and rules.params.face_up_wild_restricted:
+        return False
+    return True
+
+
+def _can_draw_second(rules: ClassicRules, st: GameState) -> bool:
+    return _can_draw_blind(st) or any(_face_up_ok(rules, st, i) for i in range(len(st.face_up)))
+
+
+def _tickets_left(st: GameState) -> int:
+    return sum(len(d) for d in st.ticket_decks.values())
+
+
+def _single_deck_mix(st: GameState, count: int) -> tuple[tuple[str, int], ...]:
+    """The draw from a map's one ticket deck (or the first non-empty deck)."""
+    for name, deck in st.ticket_decks.items():
+        if deck:
+            return ((name, min(count, len(deck))),)
+    return ()
+
+
+def _draw_tickets(st: GameState, mix: Sequence[tuple[str, int]]) -> list[str]:
+    out: list[str] = []
+    for name, n in mix:
+        for _ in range(n):
+            out.append(st.ticket_decks[name].pop())
+    return out
+
+
+def _check_mix(rules: ClassicRules, st: GameState, mix: Sequence[tuple[str, int]], count: int) -> tuple[tuple[str, int], ...]:
+    """Validate an announced short/long mix (Germany): the right total, decks that have the tickets."""
+    want = min(count, _tickets_left(st))
+    seen: dict[str, int] = {}
+    for entry in mix:
+        if not (isinstance(entry, tuple | list) and len(entry) == 2):
+            raise IllegalAction("bad_mix", {"mix": [list(e) if isinstance(e, tuple | list) else e for e in mix]})
+        name, n = entry
+        if name not in st.ticket_decks or not isinstance(n, int) or n < 0:
+            raise IllegalAction("bad_mix", {"deck": name, "decks": sorted(st.ticket_decks)})
+        seen[name] = seen.get(name, 0) + n
+    for name, n in seen.items():
+        if n > len(st.ticket_decks[name]):
+            raise IllegalAction("mix_unavailable", {"deck": name, "asked": n, "left": len(st.ticket_decks[name])})
+    if sum(seen.values()) != want:
+        raise IllegalAction("bad_mix_total", {"total": sum(seen.values()), "expected": want})
+    return tuple((name, seen[name]) for name in st.ticket_decks if seen.get(name))
+
+
+def _mixes(st: GameState, count: int) -> list[tuple[tuple[str, int], ...]]:
+    """Every legal mix of ``count`` tickets over the ticket decks."""
+    names = list(st.ticket_decks)
+    want = min(count, _tickets_left(st))
+    out: list[tuple[tuple[str, int], ...]] = []
+
+    def rec(i: int, left: int, acc: list[tuple[str, int]]) -> None:
+        if i == len(names):
+            if left == 0:
+                out.append(tuple(e for e in acc if e[1]))
+            return
+        for n in range(min(left, len(st.ticket_decks[names[i]])) + 1):
+            rec(i + 1, left - n, [*acc, (names[i], n)])
+
+    rec(0, want, [])
+    return out
+
+
+def _return_tickets(rules: ClassicRules, st: GameState, ids: Sequence[str], unkept: str) -> None:
+    for tid in ids:
+        if unkept == "remove":
+            st.removed_tickets.append(tid)
+        else:
+            st.ticket_decks[rules.board.tickets[tid].deck].insert(0, tid)
+
+
+def _min_keep(offered: int, keep: int) -> int:
+    return min(keep, offered)
+
+
+def _route_blocker(rules: ClassicRules, st: GameState, seat: int, route_id: str) -> IllegalAction | None:
+    """Why ``seat`` may not claim ``route_id`` regardless of cards, or None."""
+    board = rules.board
+    if route_id not in board.routes:
+        return IllegalAction("unknown_route", {"route": route_id})
+    if route_id in st.owners:
+        return IllegalAction("route_taken", {"route": route_id, "owner": st.owners[route_id]})
+    for sib in board.siblings(route_id):
+        owner = st.owners.get(sib)
+        if owner is None:
+            continue
+        if owner == seat:
+            return IllegalAction("double_route_own", {"route": route_id, "sibling": sib})
+        if st.num_seats < rules.params.double_routes_min_players:
+            return IllegalAction(
+                "double_route_locked",
+                {"route": route_id, "sibling": sib, "min_players": rules.params.double_routes_min_players},
+            )
+    route = board.routes[route_id]
+    if st.players[seat].pieces < route.length:
+        return IllegalAction("not_enough_pieces", {"route": route_id, "need": route.length, "have": st.players[seat].pieces})
+    return None
+
+
+def _take(hand: dict[str, int], cards: Mapping[str, int]) -> None:
+    for c, n in cards.items():
+        left = hand.get(c, 0) - n
+        if left:
+            hand[c] = left
+        else:
+            hand.pop(c, None)
+
+
+def _give(hand: dict[str, int], cards: Mapping[str, int]) -> None:
+    for c, n in cards.items():
+        if n:
+            hand[c] = hand.get(c, 0) + n
+
+
+def _spread(cards: Mapping[str, int]) -> list[str]:
+    return [c for c, n in sorted(cards.items()) for _ in range(n)]
+
+
+# =============================================================== apply
+def apply(rules: ClassicRules, state: GameState, action: Action) -> Transition:
+    """Apply ``action`` to ``state``; return the new state and its events.
+
+    ``state`` itself is never modified. Raises :class:`IllegalAction` with a
+    stable code when the rules forbid the action (``game_over``,
+    ``not_your_turn``, ``wrong_step``, ``route_taken``, ``cannot_pay``, ...).
+    """
+    if not isinstance(action, Action):
+        raise IllegalAction("malformed_action", {"type": type(action).__name__})
+    if state.phase == "finished":
+        raise IllegalAction("game_over")
+    seat = action.seat
+    if not isinstance(seat, int) or not 0 <= seat < state.num_seats:
+        raise IllegalAction("unknown_seat", {"seat": seat})
+    st = state.clone()
+    events: list[Event] = []
+    if st.phase == "setup":
+        _apply_setup(rules, st, action, events)
+    else:
+        if seat != st.active:
+            raise IllegalAction("not_your_turn", {"active": st.active})
+        _apply_play(rules, st, action, events)
+    st.version += 1
+    return Transition(st, events)
+
+
+def _apply_setup(rules: ClassicRules, st: GameState, action: Action, events: list[Event]) -> None:
+    player = st.players[action.seat]
+    deal = rules.params.initial_tickets
+    if isinstance(action, DrawTickets):
+        if not player.needs_mix:
+            raise IllegalAction("wrong_step", {"step": "keep_tickets" if player.offer else "waiting"})
+        mix = _check_mix(rules, st, action.mix, deal.count)
+        player.offer = _draw_tickets(st, mix)
+        player.needs_mix = False
+        events.append(Event("tickets_drawn", action.seat, {"count": len(player.offer), "mix": [list(m) for m in mix]},
+                            {"tickets": list(player.offer)}))
+        return
+    if isinstance(action, KeepTickets):
+        if player.needs_mix:
+            raise IllegalAction("wrong_step", {"step": "announce_mix"})
+        if not player.offer:
+            raise IllegalAction("nothing_to_keep")
+        _keep(rules, st, player, action.tickets, deal.keep, deal.unkept, events)
+        if not any(p.offer or p.needs_mix for p in st.players):
+            if rules.params.shuffle_ticket_decks_after_setup:
+                for name in st.ticket_decks:
+                    st.rng = rngmod.shuffle(st.rng, st.ticket_decks[name])
+            st.phase = "play"
+            st.step = "turn"
+            events.append(Event("play_started", None, {"first": st.active}))
+        return
+    if player.offer or player.needs_mix:
+        raise IllegalAction("setup_tickets_first", {"action": action.kind})
+    raise IllegalAction("waiting_for_players", {"waiting": st.seats_to_act()})
+
+
+def _keep(
+    rules: ClassicRules, st: GameState, player: PlayerState, tickets: Sequence[str], keep: int, unkept: str,
+    events: list[Event],
+) -> None:
+    chosen = list(tickets)
+    if len(set(chosen)) != len(chosen) or any(t not in player.offer for t in chosen):
+        raise IllegalAction("ticket_not_offered", {"tickets": chosen, "offered": list(player.offer)})
+    need = _min_keep(len(player.offer), keep)
+    if len(chosen) < need:
+        raise IllegalAction("must_keep_at_least", {"min": need, "kept": len(chosen)})
+    returned = [t for t in player.offer if t not in chosen]
+    kept = [t for t in player.offer if t in chosen]
+    player.tickets.extend(kept)
+    player.offer = []
+    _return_tickets(rules, st, returned, unkept)
+    events.append(Event("tickets_kept", player.seat, {"kept": len(kept), "returned": len(returned)},
+                        {"tickets": kept, "returned_tickets": returned}))
+
+
+def _apply_play(rules: ClassicRules, st: GameState, action: Action, events: list[Event]) -> None:
+    step = st.step
+    seat = action.seat
+    player = st.players[seat]
+    p = rules.params
+    if isinstance(action, DrawBlind):
+        if step not in ("turn", "second_card"):
+            raise IllegalAction("wrong_step", {"step": step})
+        if not _can_draw_blind(st):
+            raise IllegalAction("deck_empty")
+        card = _pop_card(st, events)
+        assert card is not None
+        _give(player.hand, {card: 1})
+        st.cards_drawn += 1
+        events.append(Event("card_drawn", seat, {"source": "deck"}, {"color": card}))
+        _after_draw(rules, st, events, ends_turn=False)
+        return
+    if isinstance(action, DrawFaceUp):
+        if step not in ("turn", "second_card"):
+            raise IllegalAction("wrong_step", {"step": step})
+        slot = action.slot
+        if not isinstance(slot, int) or not 0 <= slot < len(st.face_up) or st.face_up[slot] is None:
+            raise IllegalAction("bad_slot", {"slot": slot})
+        card = st.face_up[slot]
+        assert card is not None
+        wild_limited = card == LOCOMOTIVE and p.face_up_wild_restricted
+        if wild_limited and st.cards_drawn == 1:
+            raise IllegalAction("locomotive_second", {"slot": slot})
+        _give(player.hand, {card: 1})
+        st.cards_drawn += 1
+        events.append(Event("card_drawn", seat, {"source": "face_up", "slot": slot, "color": card}))
+        st.face_up[slot] = _pop_card(st, events)
+        events.append(Event("face_up_refilled", None, {"slot": slot, "color": st.face_up[slot]}))
+        _check_face_up_reset(rules, st, events)
+        _after_draw(rules, st, events, ends_turn=wild_limited)
+        return
+    if isinstance(action, ClaimRoute):
+        if step != "turn":
+            raise IllegalAction("wrong_step", {"step": step})
+        _claim_route(rules, st, seat, action, events)
+        return
+    if isinstance(action, PayTunnel):
+        if step != "tunnel" or st.tunnel is None:
+            raise IllegalAction("wrong_step", {"step": step})
+        tun = st.tunnel
+        extra = action.extra
+        if not isinstance(extra, Cards) or extra not in tunnel_extra_options(tun.color, tun.extra, player.hand):
+            raise IllegalAction("cannot_pay_tunnel", {"extra": tun.extra, "color": tun.color})
+        _take(player.hand, extra)
+        paid = Cards({**tun.committed}) if not extra else Cards(list(tun.committed.items()) + list(extra.items()))
+        st.discard.extend(_spread(paid))
+        st.discard.extend(tun.revealed)
+        st.tunnel = None
+        route = rules.board.routes[tun.route]
+        events.append(Event("tunnel_paid", seat, {"route": route.id, "extra": extra.to_dict()}))
+        plan = rules.payment_plan(route, tun.committed)
+        assert plan is not None
+        _finish_claim(rules, st, seat, route.id, paid, plan, events)
+        return
+    if isinstance(action, AbandonTunnel):
+        if step != "tunnel" or st.tunnel is None:
+            raise IllegalAction("wrong_step", {"step": step})
+        tun = st.tunnel
+        _give(player.hand, tun.committed)
+        st.discard.extend(tun.revealed)
+        st.tunnel = None
+        events.append(Event("tunnel_abandoned", seat, {"route": tun.route}))
+        _end_turn(rules, st, events)
+        return
+    if isinstance(action, DrawTickets):
+        if step != "turn":
+            raise IllegalAction("wrong_step", {"step": step})
+        if _tickets_left(st) == 0:
+            raise IllegalAction("no_tickets_left")
+        deal = p.draw_tickets
+        mix = _check_mix(rules, st, action.mix, deal.count) if deal.announce_mix else _single_deck_mix(st, deal.count)
+        if not deal.announce_mix and action.mix:
+            raise IllegalAction("bad_mix", {"mix": [list(m) for m in action.mix]})
+        player.offer = _draw_tickets(st, mix)
+        st.step = "keep_tickets"
+        events.append(Event("tickets_drawn", seat, {"count": len(player.offer), "mix": [list(m) for m in mix]},
+                            {"tickets": list(player.offer)}))
+        return
+    if isinstance(action, KeepTickets):
+        if step != "keep_tickets":
+            raise IllegalAction("wrong_step", {"step": step})
+        deal = p.draw_tickets
+        _keep(rules, st, player, action.tickets, deal.keep, deal.unkept, events)
+        _end_turn(rules, st, events)
+        return
+    if isinstance(action, KeepFlagCard):
+        rules.keep_flag_card(st, seat, action.color, events)
+        _end_turn(rules, st, events)
+        return
+    if isinstance(action, Pass):
+        if step != "turn" or _has_any_move(rules, st, seat):
+            raise IllegalAction("cannot_pass")
+        events.append(Event("passed", seat, {}))
+        _end_turn(rules, st, events, passed=True)
+        return
+    raise IllegalAction("malformed_action", {"type": type(action).__name__})
+
+
+def _after_draw(rules: ClassicRules, st: GameState, events: list[Event], *, ends_turn: bool) -> None:
+    if ends_turn or st.cards_drawn >= 2 or not _can_draw_second(rules, st):
+        _end_turn(rules, st, events)
+    else:
+        st.step = "second_card"
+
+
+def _claim_route(rules: ClassicRules, st: GameState, seat: int, action: ClaimRoute, events: list[Event]) -> None:
+    blocker = _route_blocker(rules, st, seat, action.route)
+    if blocker:
+        raise blocker
+    route = rules.board.routes[action.route]
+    player = st.players[seat]
+    payment = action.payment
+    if not isinstance(payment, Cards):
+        raise IllegalAction("malformed_action", {"field": "payment"})
+    if not payment.fits_in(player.hand):
+        raise IllegalAction("cards_not_in_hand", {"payment": payment.to_dict()})
+    plan = rules.payment_plan(route, payment)
+    if plan is None:
+        raise IllegalAction("cannot_pay", {"route": route.id, "payment": payment.to_dict()})
+    _take(player.hand, payment)
+    if route.tunnel:
+        revealed: list[str] = []
+        for _ in range(TUNNEL_REVEAL):
+            card = _pop_card(st, events)
+            if card is None:
+                break
+            revealed.append(card)
+        extra = tunnel_extra(plan.color, revealed)
+        events.append(Event("tunnel_revealed", seat, {"route": route.id, "committed": payment.to_dict(),
+                                                       "revealed": list(revealed), "extra": extra}))
+        if extra:
+            st.tunnel = TunnelPending(route.id, payment.to_dict(), plan.color, revealed, extra)
+            st.step = "tunnel"
+            return
+        st.discard.extend(_spread(payment))
+        st.discard.extend(revealed)
+    else:
+        st.discard.extend(_spread(payment))
+    _finish_claim(rules, st, seat, route.id, payment, plan, events)
+
+
+def _finish_claim(rules: ClassicRules, st: GameState, seat: int, route_id: str, paid: Cards, plan, events) -> None:
+    route = rules.board.routes[route_id]
+    player = st.players[seat]
+    st.owners[route_id] = seat
+    player.routes.append(route_id)
+    player.pieces -= route.length
+    points = rules.params.route_points.get(route.length, 0)
+    player.route_points += points
+    events.append(Event("route_claimed", seat, {"route": route_id, "payment": paid.to_dict(), "points": points,
+                                                 "pieces_left": player.pieces}))
+    st.step = "claimed"
+    rules.on_route_claimed(st, seat, route, paid, plan, events)
+    if st.step == "claimed":
+        _end_turn(rules, st, events)
+
+
+def _end_turn(rules: ClassicRules, st: GameState, events: list[Event], *, passed: bool = False) -> None:
+    seat = st.active
+    rules.on_turn_end(st, seat, events)
+    st.passes = st.passes + 1 if passed else 0
+    player = st.players[seat]
+    st.cards_drawn = 0
+    st.flag_colors = []
+    st.turn += 1
+    if st.last_round_by is None and player.pieces <= rules.params.last_round_at:
+        st.last_round_by = seat
+        st.turns_left = st.num_seats
+        events.append(Event("last_round", seat, {"pieces": player.pieces}))
+    elif st.turns_left is not None:
+        st.turns_left -= 1
+        if st.turns_left <= 0:
+            _finish(rules, st, events)
+            return
+    if st.passes >= st.num_seats:
+        _finish(rules, st, events)
+        return
+    st.active = (seat + 1) % st.num_seats
+    st.step = "turn"
+    events.append(Event("turn_started", st.active, {"turn": st.turn}))
+
+
+def _finish(rules: ClassicRules, st: GameState, events: list[Event]) -> None:
+    st.result = final_scores(rules, st)
+    st.phase = "finished"
+    st.step = "over"
+    events.append(Event("game_over", None, {"winners": list(st.result.winners),
+                                            "scores": [s.score for s in st.result.seats]}))
+
+
+# =============================================================== legal actions
+def claimable_routes(rules: ClassicRules, st: GameState, seat: int) -> list[str]:
+    """Route ids ``seat`` could claim now with its own cards (ignores whose turn it is)."""
+    hand = st.players[seat].hand
+    out = []
+    for rid, route in rules.board.routes.items():
+        if _route_blocker(rules, st, seat, rid) is None and rules.sensible_payments(route, hand):
+            out.append(rid)
+    return out
+
+
+def _has_any_move(rules: ClassicRules, st: GameState, seat: int) -> bool:
+    if _can_draw_blind(st) or any(_face_up_ok(rules, st, i) for i in range(len(st.face_up))):
+        return True
+    if _tickets_left(st):
+        return True
+    return bool(claimable_routes(rules, st, seat))
+
+
+def _keep_options(offer: Sequence[str], keep: int) -> Iterator[tuple[str, ...]]:
+    need = _min_keep(len(offer), keep)
+    for k in range(need, len(offer) + 1):
+        yield from combinations(offer, k)
+
+
+def legal_actions(rules: ClassicRules, state: GameState, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now (empty when it is not this seat's move).
+
+    Claims are listed once per distinct exact payment, which can be many on
+    Nordic substitution routes; :func:`claimable_routes` and the rule set's
+    ``sensible_payments`` give a short form.
+    """
+    st = state
+    if st.phase == "finished" or not 0 <= seat < st.num_seats:
+        return []
+    player = st.players[seat]
+    p = rules.params
+    if st.phase == "setup":
+        if player.needs_mix:
+            return [DrawTickets(seat, mix) for mix in _mixes(st, p.initial_tickets.count)]
+        if player.offer:
+            return [KeepTickets(seat, t) for t in _keep_options(player.offer, p.initial_tickets.keep)]
+        return []
+    if seat != st.active:
+        return []
+    step = st.step
+    out: list[Action] = []
+    if step in ("turn", "second_card"):
+        if _can_draw_blind(st):
+            out.append(DrawBlind(seat))
+        for slot in range(len(st.face_up)):
+            if _face_up_ok(rules, st, slot):
+                out.append(DrawFaceUp(seat, slot))
+        if step == "second_card":
+            return out
+        for rid, route in rules.board.routes.items():
+            if _route_blocker(rules, st, seat, rid) is None:
+                for pay in rules.payment_options(route, player.hand):
+                    out.append(ClaimRoute(seat, rid, pay))
+        if _tickets_left(st):
+            if p.draw_tickets.announce_mix:
+                out.extend(DrawTickets(seat, mix) for mix in _mixes(st, p.draw_tickets.count))
+            else:
+                out.append(DrawTickets(seat))
+        if not out:
+            out.append(Pass(seat))
+        return out
+    if step == "keep_tickets":
+        return [KeepTickets(seat, t) for t in _keep_options(player.offer, p.draw_tickets.keep)]
+    if step == "tunnel" and st.tunnel is not None:
+        tun = st.tunnel
+        out = [PayTunnel(seat, e) for e in tunnel_extra_options(tun.color, tun.extra, player.hand)]
+        out.append(AbandonTunnel(seat))
+        return out
+    if step == "flag":
+        return [KeepFlagCard(seat, c) for c in st.flag_colors] + [KeepFlagCard(seat, None)]
+    return out
+
+
+def replay(
+    rules: ClassicRules, *, seats: int, seed: int, options: Mapping[str, Any] | None, actions: Sequence[Action]
+) -> GameState:
+    """Rebuild a game from its creation parameters and action log.
+
+    Raises :class:`IllegalAction` if an action in the log is not legal (a corrupt log).
+    """
+    st = new_game(rules, seats=seats, seed=seed, options=options)
+    for action in actions:
+        st = apply(rules, st, action).state
+    return st
+
+
+__all__ = ["Transition", "apply", "claimable_routes", "legal_actions", "new_game", "replay", "SetupError"]

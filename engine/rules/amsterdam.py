@@ -1,0 +1,57 @@
+"""Amsterdam: merchandise cards for routes with a cart symbol (amsterdam-rulebook-de.txt).
+
+- Claiming a route with a cart symbol draws one merchandise bonus card, one
+  per route whatever its length; none once the 16 are gone.
+- At the end, players are ranked by their number of merchandise cards:
+  4 players 8/6/4/2, 3 players 8/5/2, 2 players 8/4 points. A player with no
+  card scores nothing. Tied players all get that place's points and the next
+  place(s) are skipped.
+"""
+
+from __future__ import annotations
+
+from ..board import Route
+from ..events import Event
+from ..payment import PaymentPlan
+from ..state import GameState, SeatScore
+from ..types import Cards
+from .classic import ClassicRules
+
+
+def merchandise_points(counts: list[int], table: list[int]) -> list[int]:
+    """Points per seat for merchandise ``counts`` with the place ``table`` (e.g. [8, 6, 4, 2]).
+
+    Competition ranking: a seat's place is 1 + the number of seats with more
+    cards, so ties share a place and skip the next ones; 0 cards score 0.
+    """
+    out = []
+    for c in counts:
+        place = sum(1 for other in counts if other > c)
+        out.append(table[place] if c > 0 and place < len(table) else 0)
+    return out
+
+
+class AmsterdamRules(ClassicRules):
+    """Classic rules plus the merchandise hooks."""
+
+    name = "amsterdam"
+
+    def on_route_claimed(
+        self, state: GameState, seat: int, route: Route, paid: Cards, plan: PaymentPlan, events: list[Event]
+    ) -> None:
+        """A cart-symbol route draws one merchandise card while any are left."""
+        if route.carts and state.merchandise_left > 0:
+            state.merchandise_left -= 1
+            state.players[seat].merchandise += 1
+            events.append(Event("merchandise_drawn", seat, {"route": route.id, "left": state.merchandise_left}))
+
+    def final_bonuses(self, state: GameState, scores: list[SeatScore]) -> None:
+        """Merchandise ranking points into ``breakdown["merchandise"]``."""
+        super().final_bonuses(state, scores)
+        table = list(self.params.merchandise["points"][str(state.num_seats)]) if self.params.merchandise else []
+        points = merchandise_points([state.players[s.seat].merchandise for s in scores], table)
+        for s, pts in zip(scores, points, strict=True):
+            s.breakdown["merchandise"] = pts
+
+    def breakdown_keys(self) -> list[str]:
+        return [*super().breakdown_keys(), "merchandise"]

@@ -1,0 +1,127 @@
+"""The classic rules (USA base game) and the named hooks other maps override.
+
+Hooks, each called at one rule moment, with its default here:
+
+- :meth:`ClassicRules.payment_plan` / :meth:`ClassicRules.payment_options`:
+  which card sets pay for a route (generic model in :mod:`engine.payment`);
+- :meth:`ClassicRules.on_route_claimed`: after a route is claimed and paid;
+- :meth:`ClassicRules.keep_flag_card`: the Paris flag decision (illegal elsewhere);
+- :meth:`ClassicRules.on_turn_end`: before the turn passes on;
+- :meth:`ClassicRules.final_bonuses`: end-of-game bonuses into each breakdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..board import Board, Route
+from ..errors import IllegalAction, SetupError
+from ..events import Event
+from ..params import RuleParams
+from ..payment import PaymentPlan, check_payment, payment_options, sensible_payments
+from ..state import GameState, SeatScore
+from ..types import Cards
+
+
+class ClassicRules:
+    """Board, parameters and hooks of one map; immutable once built.
+
+    Attributes:
+        map_id: the map's id.
+        board: :class:`engine.board.Board`.
+        params: :class:`engine.params.RuleParams`.
+        meta: the rest of the map data (names, words, rules text, provenance, options).
+    """
+
+    name = "classic"
+
+    def __init__(self, map_data: Mapping[str, Any]) -> None:
+        self.map_id: str = map_data["id"]
+        self.board = Board.from_dict(map_data)
+        self.params = RuleParams.from_dict(map_data["rules"])
+        self.meta: dict[str, Any] = {k: v for k, v in map_data.items() if k not in ("cities", "routes", "tickets")}
+        self.option_spec: dict[str, Any] = dict(map_data.get("options", {}))
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.map_id}>"
+
+    # ----------------------------------------------------------------- options
+    def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Fill defaults and check a game's options against the map's ``options`` spec.
+
+        Returns the complete options dict. Raises :class:`SetupError` ``bad_option``
+        for an unknown option or value.
+        """
+        out: dict[str, Any] = {}
+        given = dict(options or {})
+        for name, spec in self.option_spec.items():
+            value = given.pop(name, spec["default"])
+            if str(value) not in spec["choices"]:
+                raise SetupError("bad_option", {"option": name, "value": value, "choices": sorted(spec["choices"])})
+            out[name] = str(value)
+        if given:
+            raise SetupError("bad_option", {"option": sorted(given)[0], "choices": sorted(self.option_spec)})
+        return out
+
+    def ticket_ids(self, options: Mapping[str, Any]) -> list[str]:
+        """The tickets in play for these options (option ``tickets`` picks an edition set)."""
+        chosen = options.get("tickets")
+        return [t.id for t in self.board.tickets.values() if chosen is None or not t.sets or chosen in t.sets]
+
+    # ----------------------------------------------------------------- payment hooks
+    def payment_plan(self, route: Route, payment: Mapping[str, int]) -> PaymentPlan | None:
+        """How ``payment`` pays for ``route``, or None (see :mod:`engine.payment`)."""
+        return check_payment(self.params, route, payment)
+
+    def payment_options(self, route: Route, hand: Mapping[str, int]) -> list[Cards]:
+        """Every distinct exact payment for ``route`` from ``hand``."""
+        return payment_options(self.params, route, hand)
+
+    def sensible_payments(self, route: Route, hand: Mapping[str, int]) -> list[Cards]:
+        """A short list of sensible payments (per colour, fewest wild cards)."""
+        return sensible_payments(self.params, route, hand)
+
+    # ----------------------------------------------------------------- turn hooks
+    def on_route_claimed(
+        self, state: GameState, seat: int, route: Route, paid: Cards, plan: PaymentPlan, events: list[Event]
+    ) -> None:
+        """Called after ``route`` is claimed and ``paid`` went to the discard. Default: nothing.
+
+        A hook may set ``state.step`` to a new decision (Paris: ``"flag"``); the
+        turn then ends only when that decision is made.
+        """
+
+    def keep_flag_card(self, state: GameState, seat: int, color: str | None, events: list[Event]) -> None:
+        """Resolve the Paris flag decision. Default: there is none (raises ``wrong_step``)."""
+        raise IllegalAction("wrong_step", {"step": state.step})
+
+    def on_turn_end(self, state: GameState, seat: int, events: list[Event]) -> None:
+        """Called when ``seat``'s turn ends, before the end trigger is checked. Default: nothing."""
+
+    def final_bonuses(self, state: GameState, scores: list[SeatScore]) -> None:
+        """Add end-of-game bonuses to each ``SeatScore.breakdown`` (scores are then summed).
+
+        Classic: longest continuous path (``longest_path_bonus``; all tied seats
+        get it; USA rules, "Spielende") and Globetrotter (``globetrotter_bonus``:
+        most completed tickets, all tied seats; Germany and Nordic rulebooks).
+        Nobody gets a bonus for a count of 0.
+        """
+        p = self.params
+        if p.longest_path_bonus:
+            best = max(s.longest_path for s in scores)
+            for s in scores:
+                s.breakdown["longest_path"] = p.longest_path_bonus if best > 0 and s.longest_path == best else 0
+        if p.globetrotter_bonus:
+            best = max(s.tickets_completed for s in scores)
+            for s in scores:
+                s.breakdown["globetrotter"] = p.globetrotter_bonus if best > 0 and s.tickets_completed == best else 0
+
+    def breakdown_keys(self) -> list[str]:
+        """The breakdown entries this map's final scores carry, in display order."""
+        keys = ["routes", "tickets"]
+        if self.params.longest_path_bonus:
+            keys.append("longest_path")
+        if self.params.globetrotter_bonus:
+            keys.append("globetrotter")
+        return keys

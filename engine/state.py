@@ -1,0 +1,262 @@
+"""The game state: everything needed to continue a game, hidden information included.
+
+A :class:`GameState` is treated as a value: :func:`engine.reducer.apply` clones
+it and changes the clone, so a state handed out is never modified. Cards are
+stored as colour strings; the deck and ticket decks keep their top at the END
+of the list. The RNG state (``rng``) lives here, so chance is part of the value.
+
+Phases: ``"setup"`` (initial tickets, all seats at once), ``"play"``,
+``"finished"``. In play, ``step`` says what the active seat must do:
+``"turn"`` (choose an action), ``"second_card"``, ``"keep_tickets"``,
+``"tunnel"`` (pay or abandon), ``"flag"`` (Paris flag card).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(slots=True)
+class PlayerState:
+    """One seat's pieces, cards and tickets.
+
+    Attributes:
+        seat: 0-based seat number.
+        pieces: trains (carts, buses) left.
+        hand: colour -> count (hidden from others).
+        tickets: kept ticket ids (hidden from others).
+        offer: ticket ids drawn and waiting for the keep decision (hidden).
+        needs_mix: during setup, the seat must first announce a ticket mix (Germany).
+        routes: claimed route ids in claim order (public).
+        route_points: points from claimed routes (public).
+        bonus_points: points scored during play, e.g. French flags (public).
+        merchandise: Amsterdam merchandise cards (public count).
+        flag_cards: Paris cards set aside for a flag (public).
+        flags: Paris flags completed (public).
+    """
+
+    seat: int
+    pieces: int
+    hand: dict[str, int] = field(default_factory=dict)
+    tickets: list[str] = field(default_factory=list)
+    offer: list[str] = field(default_factory=list)
+    needs_mix: bool = False
+    routes: list[str] = field(default_factory=list)
+    route_points: int = 0
+    bonus_points: int = 0
+    merchandise: int = 0
+    flag_cards: list[str] = field(default_factory=list)
+    flags: int = 0
+
+    @property
+    def card_count(self) -> int:
+        """Number of cards in hand."""
+        return sum(self.hand.values())
+
+    @property
+    def public_score(self) -> int:
+        """Score visible during play: routes plus in-game bonuses."""
+        return self.route_points + self.bonus_points
+
+    def clone(self) -> PlayerState:
+        """An independent copy."""
+        return PlayerState(
+            self.seat,
+            self.pieces,
+            dict(self.hand),
+            list(self.tickets),
+            list(self.offer),
+            self.needs_mix,
+            list(self.routes),
+            self.route_points,
+            self.bonus_points,
+            self.merchandise,
+            list(self.flag_cards),
+            self.flags,
+        )
+
+
+@dataclass(slots=True)
+class TunnelPending:
+    """A tunnel claim waiting for the extra payment (Nordic rulebook, "Tunnel").
+
+    Attributes:
+        route: the tunnel's route id.
+        committed: colour -> count of the cards played for its length.
+        color: the colour that revealed cards must match (None: only locomotives were played).
+        revealed: the cards turned up from the deck (public).
+        extra: how many more cards are owed.
+    """
+
+    route: str
+    committed: dict[str, int]
+    color: str | None
+    revealed: list[str]
+    extra: int
+
+    def clone(self) -> TunnelPending:
+        """An independent copy."""
+        return TunnelPending(self.route, dict(self.committed), self.color, list(self.revealed), self.extra)
+
+
+@dataclass(slots=True)
+class SeatScore:
+    """Final score of one seat with its breakdown.
+
+    Attributes:
+        seat: 0-based seat.
+        score: total points; equals ``sum(breakdown.values())``.
+        breakdown: ``routes``, ``tickets`` (net) and the map's bonuses
+            (``longest_path``, ``globetrotter``, ``merchandise``, ``flags``).
+        tickets_completed, tickets_failed: counts.
+        completed, failed: ticket ids.
+        longest_path: length in spaces of the seat's longest continuous path.
+    """
+
+    seat: int
+    score: int
+    breakdown: dict[str, int]
+    tickets_completed: int
+    tickets_failed: int
+    completed: list[str]
+    failed: list[str]
+    longest_path: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "seat": self.seat,
+            "score": self.score,
+            "breakdown": dict(self.breakdown),
+            "tickets_completed": self.tickets_completed,
+            "tickets_failed": self.tickets_failed,
+            "completed": list(self.completed),
+            "failed": list(self.failed),
+            "longest_path": self.longest_path,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> SeatScore:
+        """Inverse of :meth:`to_dict`."""
+        return cls(
+            d["seat"], d["score"], dict(d["breakdown"]), d["tickets_completed"], d["tickets_failed"],
+            list(d["completed"]), list(d["failed"]), d["longest_path"],
+        )
+
+
+@dataclass(slots=True)
+class FinalResult:
+    """The end of a game: winners (several when tied after all tie-breaks) and per-seat scores."""
+
+    winners: list[int]
+    seats: list[SeatScore]
+    ranking: list[int]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"winners": list(self.winners), "ranking": list(self.ranking), "seats": [s.to_dict() for s in self.seats]}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> FinalResult:
+        """Inverse of :meth:`to_dict`."""
+        return cls(list(d["winners"]), [SeatScore.from_dict(s) for s in d["seats"]], list(d["ranking"]))
+
+
+@dataclass(slots=True)
+class GameState:
+    """The whole game.
+
+    Attributes:
+        map_id: the map's id; seed/options: how the game was created.
+        num_seats: player count.
+        rng: SplitMix64 state (see :mod:`engine.rng`).
+        version: number of actions applied so far.
+        phase: ``"setup"``, ``"play"`` or ``"finished"``.
+        active: the seat whose turn it is (in setup: the first player).
+        step: what the active seat must do (module docstring).
+        turn: number of completed turns.
+        cards_drawn: cards taken so far in the current draw-cards turn.
+        deck, discard: card colours; the deck's top is the last element.
+        face_up: the face-up row (None where no card could be dealt).
+        ticket_decks: deck name -> ticket ids, top last.
+        removed_tickets: tickets out of the game (Nordic returns).
+        owners: route id -> seat.
+        players: one :class:`PlayerState` per seat.
+        last_round_by: the seat that triggered the last round, or None.
+        turns_left: turns still to play once the last round started.
+        tunnel: the pending tunnel claim, or None.
+        flag_colors: Paris: colours the active seat may set aside now.
+        merchandise_left: Amsterdam merchandise cards left.
+        passes: consecutive turns ended with Pass (a full round of them ends the game).
+        result: the final result once finished.
+    """
+
+    map_id: str
+    seed: int
+    options: dict[str, Any]
+    num_seats: int
+    rng: int
+    version: int = 0
+    phase: str = "setup"
+    active: int = 0
+    step: str = "turn"
+    turn: int = 0
+    cards_drawn: int = 0
+    deck: list[str] = field(default_factory=list)
+    discard: list[str] = field(default_factory=list)
+    face_up: list[str | None] = field(default_factory=list)
+    ticket_decks: dict[str, list[str]] = field(default_factory=dict)
+    removed_tickets: list[str] = field(default_factory=list)
+    owners: dict[str, int] = field(default_factory=dict)
+    players: list[PlayerState] = field(default_factory=list)
+    last_round_by: int | None = None
+    turns_left: int | None = None
+    tunnel: TunnelPending | None = None
+    flag_colors: list[str] = field(default_factory=list)
+    merchandise_left: int = 0
+    passes: int = 0
+    result: FinalResult | None = None
+
+    def clone(self) -> GameState:
+        """A deep, independent copy (fast: only lists and dicts are copied)."""
+        return GameState(
+            self.map_id,
+            self.seed,
+            dict(self.options),
+            self.num_seats,
+            self.rng,
+            self.version,
+            self.phase,
+            self.active,
+            self.step,
+            self.turn,
+            self.cards_drawn,
+            list(self.deck),
+            list(self.discard),
+            list(self.face_up),
+            {k: list(v) for k, v in self.ticket_decks.items()},
+            list(self.removed_tickets),
+            dict(self.owners),
+            [p.clone() for p in self.players],
+            self.last_round_by,
+            self.turns_left,
+            self.tunnel.clone() if self.tunnel else None,
+            list(self.flag_colors),
+            self.merchandise_left,
+            self.passes,
+            self.result,
+        )
+
+    def seats_to_act(self) -> list[int]:
+        """Seats that may act now: every seat with a pending setup choice, else the active seat."""
+        if self.phase == "finished":
+            return []
+        if self.phase == "setup":
+            return [p.seat for p in self.players if p.needs_mix or p.offer]
+        return [self.active]
+
+    @property
+    def finished(self) -> bool:
+        """True once the final scores are in ``result``."""
+        return self.phase == "finished"

@@ -586,12 +586,13 @@ def _keep_options(offer: Sequence[str], keep: int) -> Iterator[tuple[str, ...]]:
         yield from combinations(offer, k)
 
 
-def legal_actions(rules: ClassicRules, state: GameState, seat: int) -> list[Action]:
+def legal_actions(rules: ClassicRules, state: GameState, seat: int, *, payments: str = "all") -> list[Action]:
     """Every action ``seat`` may take now (empty when it is not this seat's move).
 
-    Claims are listed once per distinct exact payment, which can be many on
-    Nordic substitution routes; :func:`claimable_routes` and the rule set's
-    ``sensible_payments`` give a short form.
+    Args:
+        payments: ``"all"`` lists a claim once per distinct exact payment (can
+            be many on Nordic substitution routes); ``"sensible"`` lists only the
+            rule set's ``sensible_payments`` per route (a subset; used by AIs).
     """
     st = state
     if st.phase == "finished" or not 0 <= seat < st.num_seats:
@@ -618,7 +619,8 @@ def legal_actions(rules: ClassicRules, state: GameState, seat: int) -> list[Acti
             return out
         for rid, route in rules.board.routes.items():
             if _route_blocker(rules, st, seat, rid) is None:
-                for pay in rules.payment_options(route, player.hand):
+                pays = rules.payment_options if payments == "all" else rules.sensible_payments
+                for pay in pays(route, player.hand):
                     out.append(ClaimRoute(seat, rid, pay))
         if _tickets_left(st):
             if p.draw_tickets.announce_mix:

@@ -1,0 +1,207 @@
+"""A heuristic player: keeps tickets it can make, plans cheapest paths, collects their colours.
+
+Plan (recomputed every decision from the player's view):
+1. For each own ticket not yet completed, the cheapest chain of routes
+   (cost = spaces; own routes free; routes others own or that are locked are
+   unusable) from :meth:`engine.board.Board.shortest_path`.
+2. Claim a route of the plan when it can be paid (longest first, fewest
+   locomotives), otherwise draw the colours the plan needs (face-up first).
+3. With every ticket done or impossible: draw new tickets while many pieces
+   are left, else claim the longest route it can pay for points.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..actions import (
+    AbandonTunnel,
+    Action,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepFlagCard,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+)
+from ..types import GRAY, LOCOMOTIVE
+from ..views import PlayerView
+
+if TYPE_CHECKING:
+    from ..rules.classic import ClassicRules
+
+
+def route_costs(rules: ClassicRules, view: PlayerView) -> dict[str, int | None]:
+    """Route id -> planning cost for the viewer: 0 own, length if claimable, None if not usable."""
+    pub = view.public
+    owners = pub.owners
+    me = view.seat
+    few = pub.num_seats < rules.params.double_routes_min_players
+    costs: dict[str, int | None] = {}
+    for rid, route in rules.board.routes.items():
+        owner = owners.get(rid)
+        if owner is not None:
+            costs[rid] = 0 if owner == me else None
+            continue
+        blocked = False
+        for sib in rules.board.siblings(rid):
+            so = owners.get(sib)
+            if so is not None and (so == me or few):
+                blocked = True
+        costs[rid] = None if blocked or route.length > view.me.pieces else route.length
+    return costs
+
+
+def plan_routes(rules: ClassicRules, view: PlayerView, tickets: Sequence[tuple[str, str]],
+                costs: dict[str, int | None]) -> tuple[list[str], int, int]:
+    """Union of cheapest paths for ``tickets`` (pairs of city ids), planned one after another.
+
+    Routes chosen for an earlier ticket become free for later ones. Returns
+    ``(unclaimed route ids to claim, their total spaces, tickets impossible)``.
+    """
+    c = dict(costs)
+    needed: list[str] = []
+    impossible = 0
+    for a, b in tickets:
+        found = rules.board.shortest_path(a, b, c)
+        if found is None:
+            impossible += 1
+            continue
+        for rid in found[1]:
+            if c[rid]:
+                needed.append(rid)
+                c[rid] = 0
+    return needed, sum(rules.board.routes[r].length for r in needed), impossible
+
+
+class HeuristicPlayer:
+    """See the module docstring. Stateless: safe to share between seats and games."""
+
+    def choose(self, rules: ClassicRules, view: PlayerView, legal: list[Action], rng: random.Random) -> Action:
+        """One of ``legal`` (non-empty), chosen from ``view`` only."""
+        by_kind: dict[str, list[Action]] = {}
+        for a in legal:
+            by_kind.setdefault(a.kind, []).append(a)
+        if "keep_tickets" in by_kind:
+            return self._keep(rules, view, by_kind["keep_tickets"])  # type: ignore[arg-type]
+        if "pay_tunnel" in by_kind or "abandon_tunnel" in by_kind:
+            pays = [a for a in by_kind.get("pay_tunnel", []) if isinstance(a, PayTunnel)]
+            if pays:
+                return min(pays, key=lambda a: a.extra.get(LOCOMOTIVE))
+            return next(a for a in legal if isinstance(a, AbandonTunnel))
+        if "keep_flag_card" in by_kind:
+            keep = [a for a in by_kind["keep_flag_card"] if isinstance(a, KeepFlagCard) and a.color]
+            return keep[0] if keep else by_kind["keep_flag_card"][0]
+        if view.public.phase == "setup" and "draw_tickets" in by_kind:
+            return self._mix(by_kind["draw_tickets"], setup=True)  # type: ignore[arg-type]
+        if list(by_kind) == ["pass"]:
+            return legal[0]
+
+        costs = route_costs(rules, view)
+        open_tickets = [(t.a, t.b) for t in view.tickets if not t.done]
+        needed, _, _ = plan_routes(rules, view, open_tickets, costs)
+        claims = [a for a in by_kind.get("claim_route", []) if isinstance(a, ClaimRoute)]
+        hand = view.hand
+        last_round = view.public.last_round
+
+        if claims and (last_round or not needed):
+            # score points: longest affordable route, fewest locomotives
+            best = max(claims, key=lambda a: (rules.board.routes[a.route].length, -a.payment.get(LOCOMOTIVE), -a.payment.total))
+            if last_round or view.me.pieces <= 12 or not self._can_draw_tickets(by_kind):
+                if not needed or rules.board.routes[best.route].length >= 2 or last_round:
+                    return best
+        if needed:
+            mine = [a for a in claims if a.route in needed]
+            if mine:
+                return max(mine, key=lambda a: (rules.board.routes[a.route].length, -a.payment.get(LOCOMOTIVE), -a.payment.total))
+        elif self._can_draw_tickets(by_kind) and view.me.pieces >= 14 and not last_round:
+            return self._mix(by_kind["draw_tickets"], setup=False)  # type: ignore[arg-type]
+        elif claims:
+            return max(claims, key=lambda a: (rules.board.routes[a.route].length, -a.payment.get(LOCOMOTIVE)))
+        return self._draw(rules, view, by_kind, needed, hand, rng)
+
+    @staticmethod
+    def _can_draw_tickets(by_kind: dict[str, list[Action]]) -> bool:
+        return "draw_tickets" in by_kind
+
+    def _draw(self, rules: ClassicRules, view: PlayerView, by_kind: dict[str, list[Action]], needed: list[str],
+              hand: dict[str, int], rng: random.Random) -> Action:
+        demand: dict[str, int] = {}
+        gray_need = 0
+        for rid in needed:
+            r = rules.board.routes[rid]
+            if r.color == GRAY:
+                gray_need = max(gray_need, r.length)
+            else:
+                demand[r.color] = demand.get(r.color, 0) + r.length
+        face = [a for a in by_kind.get("draw_face_up", []) if isinstance(a, DrawFaceUp)]
+        row = view.public.face_up
+        best_slot = None
+        best_gap = 0
+        for a in face:
+            color = row[a.slot]
+            if color is None or color == LOCOMOTIVE:
+                continue
+            gap = demand.get(color, 0) - hand.get(color, 0)
+            if gap <= 0 and gray_need and hand.get(color, 0) + 1 <= gray_need:
+                gap = 0.5  # type: ignore[assignment]
+            if gap > best_gap:
+                best_gap, best_slot = gap, a
+        if best_slot is not None:
+            return best_slot
+        loco_useful = rules.params.locomotives_pay == "any" or any(
+            rules.board.routes[r].tunnel or rules.board.routes[r].is_ferry for r in needed
+        )
+        if view.public.cards_drawn == 0 and loco_useful and needed:
+            locos = [a for a in face if row[a.slot] == LOCOMOTIVE]
+            if locos and sum(demand.values()) + gray_need - sum(hand.values()) >= 4:
+                return locos[0]
+        blind = [a for a in by_kind.get("draw_blind", []) if isinstance(a, DrawBlind)]
+        if blind:
+            return blind[0]
+        if face:
+            return rng.choice(face)
+        rest = [a for kind, acts in by_kind.items() if kind not in ("pass",) for a in acts]
+        if "draw_tickets" in by_kind and not needed:
+            return by_kind["draw_tickets"][0]
+        claims = [a for a in rest if isinstance(a, ClaimRoute)]
+        if claims:
+            return max(claims, key=lambda a: rules.board.routes[a.route].length)
+        others = [a for a in rest if not isinstance(a, DrawTickets)]
+        if others:
+            return others[0]
+        if rest:
+            return rest[0]
+        return next(a for acts in by_kind.values() for a in acts if isinstance(a, Pass))
+
+    @staticmethod
+    def _mix(options: list[DrawTickets], *, setup: bool) -> DrawTickets:
+        def short_count(a: DrawTickets) -> int:
+            return sum(n for deck, n in a.mix if deck != "long")
+
+        want = 3 if setup else 4
+        return min(options, key=lambda a: (abs(short_count(a) - want), -short_count(a)))
+
+    def _keep(self, rules: ClassicRules, view: PlayerView, options: list[KeepTickets]) -> KeepTickets:
+        costs = route_costs(rules, view)
+        held = [(t.a, t.b) for t in view.tickets if not t.done]
+        _, base_cost, _ = plan_routes(rules, view, held, costs)
+        budget = view.me.pieces * (0.75 if view.public.phase == "setup" else 0.6)
+        board = rules.board
+        best: tuple[float, int] | None = None
+        choice = options[0]
+        for opt in options:
+            pairs = [(board.tickets[t].a, board.tickets[t].b) for t in opt.tickets]
+            _, cost, impossible = plan_routes(rules, view, held + pairs, costs)
+            points = sum(board.tickets[t].points for t in opt.tickets)
+            extra = cost - base_cost
+            over = max(0.0, base_cost + extra - budget)
+            value = points - 3 * over - 2 * impossible * 10 - 0.35 * extra
+            key = (value, -len(opt.tickets))
+            if best is None or key > best:
+                best, choice = key, opt
+        return choice

@@ -1,0 +1,50 @@
+"""Import boundaries (AST scan): the engine is pure; service and storage know no Discord; render no I/O layers."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def imports(package: str) -> dict[str, set[str]]:
+    """File -> top-level modules it imports (relative imports excluded)."""
+    out: dict[str, set[str]] = {}
+    for path in (ROOT / package).rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        mods: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                mods.update(a.name.split(".")[0] for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                mods.add(node.module.split(".")[0])
+        out[str(path.relative_to(ROOT))] = mods
+    return out
+
+
+def test_engine_imports_only_the_standard_library():
+    """engine/ imports nothing outside the standard library (and no I/O-ish stdlib modules)."""
+    forbidden = {"asyncio", "sqlite3", "socket", "subprocess", "logging_config"}
+    bad = {}
+    for f, mods in imports("engine").items():
+        wrong = {m for m in mods if m not in sys.stdlib_module_names or m in forbidden}
+        if wrong:
+            bad[f] = wrong
+    assert not bad, bad
+
+
+def test_service_and_storage_import_no_discord():
+    """bot/services and bot/storage take ids and return dataclasses: no discord import."""
+    for pkg in ("bot/services", "bot/storage"):
+        if (ROOT / pkg).exists():
+            for f, mods in imports(pkg).items():
+                assert "discord" not in mods, f
+
+
+def test_render_imports_no_discord_or_storage():
+    """render/ is pure drawing: no discord, no database."""
+    if (ROOT / "render").exists():
+        for f, mods in imports("render").items():
+            assert not mods & {"discord", "aiosqlite", "sqlite3", "bot", "cogs"}, f

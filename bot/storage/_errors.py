@@ -1,0 +1,71 @@
+"""Typed errors of the storage layer; the service translates them for users."""
+
+from __future__ import annotations
+
+
+class StorageError(Exception):
+    """Base class of every error raised on purpose by :mod:`bot.storage`."""
+
+
+class MigrationError(StorageError):
+    """A migration file is malformed, failed to apply, or the database is newer
+    than the code (its ``user_version`` is above the latest shipped migration)."""
+
+
+class GameNotFound(StorageError):
+    """No game has this id."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"game {game_id} not found")
+        self.game_id = game_id
+
+
+class SeatNotFound(StorageError):
+    """The game has no such seat."""
+
+    def __init__(self, game_id: int, seat: int) -> None:
+        super().__init__(f"game {game_id} has no seat {seat}")
+        self.game_id = game_id
+        self.seat = seat
+
+
+class SeatTaken(StorageError):
+    """The seat number is occupied, or the user already sits in this game."""
+
+    def __init__(self, game_id: int, detail: str) -> None:
+        super().__init__(f"game {game_id}: {detail}")
+        self.game_id = game_id
+
+
+class ChannelBusy(StorageError):
+    """The channel already has a game in the lobby or in play."""
+
+    def __init__(self, channel_id: int, game_id: int | None) -> None:
+        super().__init__(f"channel {channel_id} already has open game {game_id}")
+        self.channel_id = channel_id
+        #: The open game, or None when it could not be read back.
+        self.game_id = game_id
+
+
+class VersionConflict(StorageError):
+    """The game moved on since the caller read it (optimistic concurrency).
+
+    ``expected`` is the version the caller based its write on; ``actual`` the
+    version found in the database. Nothing was written.
+    """
+
+    def __init__(self, game_id: int, expected: int, actual: int) -> None:
+        super().__init__(f"game {game_id}: expected version {expected}, found {actual}")
+        self.game_id = game_id
+        self.expected = expected
+        self.actual = actual
+
+
+class GameStatusError(StorageError):
+    """The game is not in a status that allows the write (e.g. an action on a
+    finished game, starting a game twice, reopening a cancelled one)."""
+
+    def __init__(self, game_id: int, status: str, wanted: str) -> None:
+        super().__init__(f"game {game_id} is {status!r}; {wanted}")
+        self.game_id = game_id
+        self.status = status

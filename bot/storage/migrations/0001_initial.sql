@@ -28,8 +28,6 @@ CREATE TABLE games (
 CREATE UNIQUE INDEX games_one_open_per_channel
     ON games (channel_id) WHERE status IN ('lobby', 'active');
 
-CREATE INDEX games_by_status ON games (status);
-
 CREATE TABLE seats (
     game_id      INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     seat         INTEGER NOT NULL CHECK (seat >= 0),

@@ -1,0 +1,43 @@
+"""Settings from the environment and the message catalogue."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bot import i18n
+from bot.config import Settings
+
+
+def test_token_is_masked_and_defaults_apply(tmp_path: Path) -> None:
+    """The token never shows in repr; defaults fill the rest."""
+    s = Settings.from_env({"DISCORD_TOKEN": "abc.def.secret"}, env_file=tmp_path / "none")
+    assert "secret" not in repr(s) and "secret" not in str(s)
+    assert s.token.get() == "abc.def.secret"
+    assert s.database_path == Path("data/ttr.sqlite3")
+    assert s.dev_guild_id is None and s.log_level == "INFO" and not s.points_at_fake
+
+
+def test_env_file_is_read_and_environment_wins(tmp_path: Path) -> None:
+    """A .env file supplies values; real environment variables override it."""
+    env = tmp_path / ".env"
+    env.write_text('# comment\nexport DISCORD_TOKEN="file-token"\nTTR_DEV_GUILD_ID=42\nTTR_LOG_LEVEL=debug\n')
+    s = Settings.from_env({"TTR_LOG_LEVEL": "WARNING"}, env_file=env)
+    assert s.token.get() == "file-token" and s.dev_guild_id == 42 and s.log_level == "WARNING"
+
+
+def test_every_engine_error_code_has_both_languages() -> None:
+    """Each IllegalAction/SetupError code raised in engine/ has an English and a German sentence."""
+    codes: set[str] = set()
+    for path in Path("engine").rglob("*.py"):
+        codes |= set(re.findall(r'(?:IllegalAction|SetupError)\(\s*"([a-z_]+)"', path.read_text()))
+    assert codes and not codes - set(i18n.ERRORS)
+    for code in codes:
+        assert i18n.error_text(code, "de") != i18n.error_text(code, "en-US")
+
+
+def test_map_words_are_used() -> None:
+    """German messages use the map's own words."""
+    meta = {"words": {"de": {"tickets": "Vertragskarten"}}}
+    assert "Vertragskarten" in i18n.error_text("must_keep_at_least", "de", meta=meta, detail={"min": 1})
+    assert i18n.lang_of("de") == "de" and i18n.lang_of("en-GB") == "en"

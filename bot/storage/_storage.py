@@ -308,15 +308,15 @@ class Storage:
         """Games where ``user_id`` holds a seat, ordered by id; ``status=None``
         means any status."""
         sql = (
-            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))}"
-            " FROM games AS g JOIN seats AS s ON s.game_id = g.id WHERE s.user_id = ?"
+            f"SELECT {_GAME_COLUMNS} FROM games"
+            " WHERE id IN (SELECT game_id FROM seats WHERE user_id = ?)"
         )
         params: list[Any] = [user_id]
         if status is not None:
-            sql += " AND g.status = ?"
+            sql += " AND status = ?"
             params.append(status)
         async with self._reading() as conn:
-            rows = await conn.execute_fetchall(sql + " ORDER BY g.id", params)
+            rows = await conn.execute_fetchall(sql + " ORDER BY id", params)
         return [_game_row(r) for r in rows]
 
     async def start_game(

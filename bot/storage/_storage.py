@@ -30,7 +30,7 @@ from ._errors import (
     StorageError,
     VersionConflict,
 )
-from ._migrate import migrate
+from ._migrate import _rollback_quietly, migrate
 from ._rows import (
     DEFAULT_TURN_SECONDS,
     FINAL_STATUSES,
@@ -747,13 +747,6 @@ LIMIT 1
 
 
 # -- helpers (run inside a held lock) --------------------------------------
-
-
-async def _rollback_quietly(conn: aiosqlite.Connection) -> None:
-    try:
-        await conn.execute("ROLLBACK")
-    except sqlite3.OperationalError:  # the transaction is already gone
-        pass
 
 
 async def _scalar(conn: aiosqlite.Connection, sql: str) -> Any:

@@ -1,0 +1,102 @@
+"""The Discord client: a ``commands.Bot`` built by :func:`create_bot`.
+
+``setup_hook`` installs the German translator, loads the ``cogs.ttr``
+extension (which registers the restart-proof DynamicItem buttons) and syncs
+the commands to ``TTR_DEV_GUILD_ID`` or globally. A heartbeat file is touched
+while the gateway is connected, for the Docker HEALTHCHECK (``bot.run.health``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+import discord
+import discord.asset
+import discord.gateway
+import discord.http
+import yarl
+from discord.ext import commands
+
+from .config import Settings
+from .i18n import Translator
+from .tree import TtrTree
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_SECONDS = 30.0
+
+
+def point_client_at(settings: Settings) -> None:
+    """Redirect discord.py's REST, gateway and CDN bases where the settings ask (tests: a fake Discord)."""
+    if settings.api_base:
+        discord.http.Route.BASE = settings.api_base.rstrip("/")
+    if settings.gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+    if settings.cdn_base:
+        discord.asset.Asset.BASE = settings.cdn_base.rstrip("/")
+
+
+class TtrBot(commands.Bot):
+    """The bot: holds the settings and the game service the cog uses."""
+
+    def __init__(self, settings: Settings, service: Any, **options: Any) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        options.setdefault("guild_ready_timeout", 0.05 if settings.points_at_fake else 2.0)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            tree_cls=TtrTree,
+            help_command=None,
+            chunk_guilds_at_startup=False,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **options,
+        )
+        self.settings = settings
+        self.service = service
+        self._heartbeat_task: asyncio.Task[None] | None = None
+
+    async def setup_hook(self) -> None:
+        await self.tree.set_translator(Translator())
+        await self.load_extension("cogs.ttr")
+        if self.settings.dev_guild_id:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), self.settings.dev_guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands", len(synced))
+        self._heartbeat_task = asyncio.create_task(self._heartbeat(), name="ttr-heartbeat")
+
+    async def _heartbeat(self) -> None:
+        path = self.settings.heartbeat_file
+        await self.wait_until_ready()
+        while not self.is_closed():
+            if self.is_ready() and self.ws is not None:
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_text(f"{time.time():.0f}\n")
+                except OSError:
+                    log.warning("cannot write the heartbeat file %s", path, exc_info=True)
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+
+    async def close(self) -> None:
+        if self._heartbeat_task is not None:
+            self._heartbeat_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._heartbeat_task
+        await super().close()
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s (%s) in %d guild(s)", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+
+
+def create_bot(settings: Settings, service: Any, **options: Any) -> TtrBot:
+    """Build the bot for ``settings`` around ``service`` (a ``bot.services.GameService``)."""
+    point_client_at(settings)
+    return TtrBot(settings, service, **options)

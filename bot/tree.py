@@ -1,0 +1,100 @@
+"""The one error funnel for slash commands and components.
+
+Domain errors (anything raised on purpose by the engine, the service or the
+storage with a stable ``code``) become a specific localised ephemeral message;
+anything else is logged with the game id and answered "nothing was changed".
+discord.py only logs exceptions raised in component callbacks, so the
+components call :func:`answer_error` themselves (see ``cogs/ttr/_components.py``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from . import i18n
+
+log = logging.getLogger(__name__)
+
+_DOMAIN_MODULES = ("engine", "bot.services", "bot.storage", "maps")
+
+#: Storage errors carry no code; the service normally wraps them, this is the fallback.
+_STORAGE_CODES = {
+    "GameNotFound": "game_not_found",
+    "SeatNotFound": "not_in_game",
+    "SeatTaken": "already_joined",
+    "ChannelBusy": "channel_busy",
+    "VersionConflict": "version_conflict",
+    "GameStatusError": "wrong_status",
+    "UnknownMap": "unknown_map",
+}
+
+
+def domain_code(exc: BaseException) -> str | None:
+    """The stable code of a domain error, or None for an unexpected exception."""
+    code = getattr(exc, "code", None)
+    module = type(exc).__module__ or ""
+    if isinstance(code, str) and code and module.startswith(_DOMAIN_MODULES + ("cogs",)):
+        return code
+    if module.startswith(_DOMAIN_MODULES):
+        return _STORAGE_CODES.get(type(exc).__name__)
+    return None
+
+
+def _unwrap(error: BaseException) -> BaseException:
+    while isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError) and error.__cause__:
+        error = error.__cause__
+    if isinstance(error, app_commands.CommandInvokeError):
+        return error.original
+    return error
+
+
+async def send_private(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
+    """Answer privately (ephemeral) whether or not the interaction was already acknowledged."""
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(content, ephemeral=True, **kwargs)
+
+
+async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Turn ``error`` into a private answer; log what was not expected."""
+    error = _unwrap(error)
+    locale = interaction.locale
+    meta: Mapping[str, Any] | None = interaction.extras.get("meta")
+    game = interaction.extras.get("game", "-")
+    code = domain_code(error)
+    if code is not None:
+        detail = getattr(error, "detail", None) or {}
+        text = i18n.error_text(code, locale, meta=meta, detail=detail)
+        log.info("game %s: %s refused: %s", game, _what(interaction), code)
+    elif isinstance(error, app_commands.CheckFailure):
+        text = i18n.error_text("not_allowed", locale)
+    elif isinstance(error, discord.NotFound) and error.code in (10062, 10015):
+        log.warning("game %s: interaction expired for %s", game, _what(interaction))
+        return
+    else:
+        log.error("game %s: %s failed", game, _what(interaction), exc_info=error)
+        text = i18n.t("nothing_changed", locale, game=game)
+    try:
+        await send_private(interaction, text)
+    except discord.HTTPException:
+        log.warning("game %s: could not answer the error for %s", game, _what(interaction), exc_info=True)
+
+
+def _what(interaction: discord.Interaction) -> str:
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    data = interaction.data or {}
+    return f"component {data.get('custom_id', '?')}"
+
+
+class TtrTree(app_commands.CommandTree):
+    """CommandTree whose ``on_error`` answers every failed command privately."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await answer_error(interaction, error)

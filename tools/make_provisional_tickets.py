@@ -5,6 +5,9 @@ Run by a developer (never at run or test time)::
     python tools/make_provisional_tickets.py amsterdam [--shared ../shared] [--places FILE]
     python tools/make_provisional_tickets.py paris [--places FILE]
 
+Coordinates come from ``--places``, else ``tools/geo/places/<id>.json``, else
+(Amsterdam) the positions already in ``maps/amsterdam/map.json``.
+
 The rule every known ticket on every board follows: a ticket is worth the
 fewest spaces between its two places (Amsterdam's 4 known contracts, and every
 USA, Germany and Nordic ticket checked in ``shared/reference``). Tickets we do
@@ -114,8 +117,8 @@ def build_amsterdam(shared: Path, places: Path | None) -> dict:
         if unverified:
             route["unverified"] = unverified
             route["note"] = r.get("board_check", "")
-    if places is not None:
-        data["provenance"]["coordinates"] = "real WGS84 positions (approximate), given to tools/make_provisional_tickets.py"
+    if places is not None and places.parent != ROOT / "tools" / "geo" / "places":
+        data["provenance"]["coordinates"] = "real WGS84 positions (approximate; no tools/geo/places file yet)"
     known = data["tickets"]
     values = sorted({t["points"] for t in known})
     values = list(range(values[0], values[-1] + 1))
@@ -156,6 +159,18 @@ def build_paris(places: Path | None) -> dict:
     return data
 
 
+def _current_coordinates(map_id: str) -> Path:
+    """A places file with the coordinates already in ``maps/<id>/map.json`` (when no places file exists yet)."""
+    import tempfile
+
+    current = json.loads((ROOT / "maps" / map_id / "map.json").read_text(encoding="utf-8"))
+    coords = {c["id"]: {"lat": c["lat"], "lon": c["lon"]} for c in current["cities"]}
+    handle = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8")
+    with handle:
+        json.dump(coords, handle)
+    return Path(handle.name)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("map_id", choices=sorted(DECK_SIZE))
@@ -166,6 +181,8 @@ def main() -> None:
     default = ROOT / "tools" / "geo" / "places" / f"{args.map_id}.json"
     if places is None and default.is_file():
         places = default
+    if places is None and args.map_id == "amsterdam":
+        places = _current_coordinates(args.map_id)
     data = build_amsterdam(args.shared, places) if args.map_id == "amsterdam" else build_paris(places)
     from maps.loader import validate_map_data
 

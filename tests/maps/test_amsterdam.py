@@ -348,3 +348,19 @@ def test_random_play_to_the_end(ams, seed, seats, kind):
     assert decoded == log
     assert replay(ams, seats=seats, seed=seed, options=None, actions=decoded) == state
     assert decode_state(json.loads(json.dumps(encode_state(state)))) == state
+
+
+def test_provisional_contracts_are_what_the_script_computes(ams):
+    """tools/make_provisional_tickets.py, rerun on the map's board and known contracts, gives the same 20."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+    import make_provisional_tickets as mpt
+
+    from maps.loader import read_map_data
+
+    data = read_map_data("amsterdam")
+    known = [t for t in data["tickets"] if not t.get("provisional")]
+    again = mpt.provisional_tickets(ams.board, known, 24, [3, 4, 5, 6])
+    assert again == [t for t in data["tickets"] if t.get("provisional")]

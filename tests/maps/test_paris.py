@@ -395,3 +395,17 @@ def test_random_play_to_the_end(paris, seed, seats, kind):
     assert decoded == log
     assert replay(paris, seats=seats, seed=seed, options=None, actions=decoded) == state
     assert decode_state(json.loads(json.dumps(encode_state(state)))) == state
+
+
+def test_board_and_tickets_are_what_the_tools_compute():
+    """tools/make_provisional_tickets.py paris (from tools/paris_board.py) rebuilds the same routes and tickets."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+    import make_provisional_tickets as mpt
+
+    data = read_map_data("paris")
+    again = mpt.build_paris(None)
+    assert again["routes"] == data["routes"] and again["tickets"] == data["tickets"]
+    assert [c["id"] for c in again["cities"]] == [c["id"] for c in data["cities"]]

@@ -375,7 +375,7 @@ def check_invariants(rules, state):
     assert sorted(tickets) == sorted(rules.ticket_ids(state.options))
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st_.integers(0, 2**32), seats=st_.integers(2, 4), kind=st_.sampled_from(["random", "heuristic"]))
 def test_random_play_to_the_end(paris, seed, seats, kind):
     """Random games end with every invariant at every step; score, replay and codec are exact."""
@@ -387,6 +387,8 @@ def test_random_play_to_the_end(paris, seed, seats, kind):
         log.append(action)
         check_invariants(paris, state)
         assert len(log) < 2000
+        if len(log) % 25 == 0:
+            assert decode_state(json.loads(json.dumps(encode_state(state)))) == state
     again = final_scores(paris, state)
     assert [s.score for s in again.seats] == [s.score for s in state.result.seats]
     for s, p in zip(state.result.seats, state.players, strict=True):

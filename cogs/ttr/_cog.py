@@ -21,7 +21,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n
-from bot.tree import send_private
 from engine import (
     AbandonTunnel,
     Action,
@@ -71,7 +70,7 @@ class Table:
     host_id: int
 
 
-class TtrCog(commands.GroupCog, group_name="ttr", group_description="Ticket to Ride: asynchronous games in this channel"):
+class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description="Ticket to Ride: asynchronous games in this channel"):
     """The /ttr commands and the flows the persistent buttons open."""
 
     def __init__(self, bot: commands.Bot, service: Any) -> None:
@@ -88,13 +87,137 @@ class TtrCog(commands.GroupCog, group_name="ttr", group_description="Ticket to R
         return table
 
     async def _read_table(self, game_id: int, user_id: int) -> Table:
-        raise NotImplementedError  # wired to the GameService below
+        snap = await self.service.views(game_id, user_id)
+        game = snap.game
+        rules = load_ruleset(game.map_id)
+        names = tuple(
+            f"<@{seat.user_id}>" if seat.user_id and not seat.is_ai else seat.display_name
+            for seat in sorted(snap.seats, key=lambda r: r.seat)
+        )
+        return Table(
+            game_id=game.id, channel_id=game.thread_id or game.channel_id, status=game.status, rules=rules,
+            names=names, public=snap.public, mine=snap.mine, seat=snap.seat, host_id=game.host_user_id,
+        )
 
     async def _game_here(self, interaction: discord.Interaction) -> int:
-        raise NotImplementedError
+        game = await self.service.game_in_channel(interaction.channel_id)
+        if game is None:
+            raise _CogError("no_game")
+        interaction.extras["game"] = game.id
+        return game.id
 
     async def _apply(self, interaction: discord.Interaction, game_id: int, make: Callable[[int], Action]) -> Any:
-        raise NotImplementedError
+        """Apply ``make(seat)`` for the user; post the public turn message when a turn ended."""
+        table = await self._table(interaction, game_id)
+        mine = self._need_turn(table)
+        outcome = await self.service.act(game_id, interaction.user.id, make(mine.seat))
+        await self.after_move(game_id, table.public, outcome)
+        return outcome
+
+    # ================================================================ lobby
+    async def lobby_new(self, interaction: discord.Interaction, map_id: str, turn_seconds: int,
+                        options: dict[str, Any]) -> None:
+        game = await self.service.create(
+            guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id, host_id=interaction.user.id,
+            host_name=interaction.user.display_name, map_id=map_id, options=options, turn_seconds=turn_seconds,
+        )
+        interaction.extras["game"] = game.id
+        table = await self._table(interaction, game.id)
+        meta = table.rules.meta
+        hours = turn_seconds // 3600
+        text = i18n.t("lobby_opened", None, meta=meta, host=interaction.user.mention,
+                      map=i18n.map_text(meta, "name", None),
+                      turn_time=f"{hours} h" if hours else f"{turn_seconds // 60} min",
+                      players=", ".join(table.names))
+        await self._channel(table.channel_id).send(
+            fmt.clip(text), view=buttons_view(game.id, LOBBY_VERBS), allowed_mentions=discord.AllowedMentions.none())
+        await interaction.followup.send(i18n.t("done", interaction.locale), ephemeral=True)
+
+    async def lobby_call(self, interaction: discord.Interaction, game_id: int, verb: str, **kw: Any) -> None:
+        """leave / add_ai / cancel / resign / vacation: call the service, answer privately, tell the channel."""
+        await self._defer(interaction)
+        table = await self._table(interaction, game_id)
+        user = interaction.user
+        locale = interaction.locale
+        meta = table.rules.meta
+        if verb == "leave":
+            await self.service.leave(game_id, user.id)
+            public = i18n.t("left", None, meta=meta, user=user.mention, players="{players}")
+        elif verb == "add_ai":
+            await self.service.add_ai(game_id, user.id)
+            public = i18n.t("ai_added", None, meta=meta, players="{players}")
+        elif verb == "cancel":
+            perms = getattr(user, "guild_permissions", None)
+            await self.service.cancel(game_id, user.id, moderator=bool(perms and perms.manage_channels))
+            public = i18n.t("cancelled", None, meta=meta)
+        elif verb == "resign":
+            outcome = await self.service.resign(game_id, user.id)
+            public = i18n.t("resigned", None, meta=meta, user=user.mention)
+            await self.after_move(game_id, table.public, outcome)
+        elif verb == "vacation":
+            await self.service.vacation(game_id, user.id, days=kw["days"])
+            await interaction.followup.send(i18n.t("vacation_set", locale, meta=meta, days=kw["days"]), ephemeral=True)
+            return
+        else:
+            raise ValueError(verb)
+        if "{players}" in public:
+            fresh = await self._read_table(game_id, user.id)
+            public = public.replace("{players}", ", ".join(fresh.names))
+        await self._channel(table.channel_id).send(fmt.clip(public), allowed_mentions=discord.AllowedMentions.none())
+        await interaction.followup.send(i18n.t("done", locale), ephemeral=True)
+
+    async def flow_join(self, interaction: discord.Interaction, game_id: int) -> None:
+        await self._defer(interaction)
+        table = await self._table(interaction, game_id)
+        await self.service.join(game_id, interaction.user.id, interaction.user.display_name)
+        fresh = await self._read_table(game_id, interaction.user.id)
+        await self._channel(table.channel_id).send(
+            fmt.clip(i18n.t("joined", None, meta=table.rules.meta, user=interaction.user.mention,
+                            players=", ".join(fresh.names))),
+            allowed_mentions=discord.AllowedMentions.none())
+        await interaction.followup.send(i18n.t("done", interaction.locale), ephemeral=True)
+
+    async def flow_start(self, interaction: discord.Interaction, game_id: int) -> None:
+        await self._defer(interaction)
+        table = await self._table(interaction, game_id)
+        outcome = await self.service.start(game_id, interaction.user.id)
+        meta = table.rules.meta
+        await self._channel(table.channel_id).send(
+            i18n.t("started", None, meta=meta, map=i18n.map_text(meta, "name", None)),
+            allowed_mentions=discord.AllowedMentions.none())
+        await self.post_turn(game_id, list(getattr(outcome, "public_events", None) or ()))
+        await interaction.followup.send(i18n.t("done", interaction.locale), ephemeral=True)
+
+    async def show_log(self, interaction: discord.Interaction, game_id: int, count: int) -> None:
+        table = await self._table(interaction, game_id)
+        events = await self.service.public_log(game_id, count)
+        lines = fmt.move_summary(events, table.rules, table.names, interaction.locale)[-count:]
+        await interaction.followup.send(fmt.clip("\n".join(lines) or i18n.t("log_empty", interaction.locale)),
+                                        ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+
+    async def show_mygames(self, interaction: discord.Interaction) -> None:
+        games = await self.service.games_for_user(interaction.user.id)
+        locale = interaction.locale
+        lines = []
+        for g in games:
+            meta = load_ruleset(g.map_id).meta
+            lines.append(i18n.t("mygames_line", locale, meta=meta, game=g.id, map=i18n.map_text(meta, "name", locale),
+                                channel=f"<#{g.thread_id or g.channel_id}>", status=g.status,
+                                turn=i18n.t("your_move", locale) if getattr(g, "your_turn", False) else ""))
+        await interaction.followup.send(fmt.clip("\n".join(lines) or i18n.t("mygames_none", locale)), ephemeral=True)
+
+    async def show_stats(self, interaction: discord.Interaction, user: discord.abc.User) -> None:
+        st = await self.service.stats(interaction.guild_id or 0, user.id)
+        text = i18n.t("stats", interaction.locale, user=user.mention, played=st.games, won=st.wins,
+                      best=getattr(st, "best_score", "-"))
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+
+    async def show_leaderboard(self, interaction: discord.Interaction) -> None:
+        rows = await self.service.leaderboard(interaction.guild_id or 0)
+        lines = [i18n.t("leaderboard_line", interaction.locale, rank=n, user=f"<@{r.user_id}>", won=r.wins,
+                        played=r.games) for n, r in enumerate(rows[:20], 1)]
+        await interaction.followup.send(fmt.clip("\n".join(lines) or i18n.t("leaderboard_empty", interaction.locale)),
+                                        ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
     # ================================================================ helpers
     @staticmethod
@@ -316,15 +439,18 @@ class TtrCog(commands.GroupCog, group_name="ttr", group_description="Ticket to R
     async def _act_private(self, interaction: discord.Interaction, game_id: int, make: Callable[[int], Action]) -> None:
         """Apply an action for the clicking user and answer privately with what they got and what is next."""
         await self._defer(interaction)
-        outcome = await self._apply(interaction, game_id, make)
+        before = await self._table(interaction, game_id)
+        kind = make(0).kind
+        await self._apply(interaction, game_id, make)
         table = await self._table(interaction, game_id)
         locale, meta = interaction.locale, table.rules.meta
         lines: list[str] = []
-        for ev in getattr(outcome, "my_events", None) or ():
-            if ev.get("kind") == "card_drawn" and ev.get("color"):
-                lines.append(i18n.t("drew_card", locale, meta=meta, color=i18n.color_name(ev["color"], locale, meta)))
-            elif ev.get("kind") == "tickets_kept":
-                lines.append(i18n.t("kept", locale, meta=meta, count=ev.get("kept", "?")))
+        if kind in ("draw_blind", "draw_face_up") and before.mine is not None and table.mine is not None:
+            for color, n in table.mine.hand.items():
+                if n > before.mine.hand.get(color, 0):
+                    lines.append(i18n.t("drew_card", locale, meta=meta, color=i18n.color_name(color, locale, meta)))
+        elif kind == "keep_tickets" and table.mine is not None:
+            lines.append(i18n.t("kept", locale, meta=meta, count=len(table.mine.tickets)))
         prompt, view = self._pending(interaction, table)
         if prompt:
             lines.append(prompt)
@@ -420,12 +546,6 @@ class TtrCog(commands.GroupCog, group_name="ttr", group_description="Ticket to R
         files = [f for f in (await self._board_file(table),) if f is not None]
         await interaction.followup.send(fmt.clip(text), files=files, ephemeral=True,
                                         allowed_mentions=discord.AllowedMentions.none())
-
-    async def flow_join(self, interaction: discord.Interaction, game_id: int) -> None:
-        raise NotImplementedError
-
-    async def flow_start(self, interaction: discord.Interaction, game_id: int) -> None:
-        raise NotImplementedError
 
     # ================================================================ slash commands
     @app_commands.command(name="new", description="Open a lobby for a new game in this channel")

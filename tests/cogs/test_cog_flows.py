@@ -1,0 +1,48 @@
+"""The /ttr cog in-process against the fake Discord, over an in-memory service (fast flow checks)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bot.client import create_bot
+from bot.config import Settings
+
+from ..e2e.fake_discord import FakeDiscord, pointed_at, running_client
+from ._memory_service import MemoryService
+
+
+async def test_lobby_setup_and_a_turn_privately(tmp_path: Path) -> None:
+    """Open, add an AI, start, keep tickets from the private hand, draw twice; intruders are refused."""
+    settings = Settings.from_env({"DISCORD_TOKEN": "x", "TTR_DATABASE_PATH": str(tmp_path / "db")}, env_file=None)
+    async with FakeDiscord(member_names=("alice", "bob")) as fake:
+        fake.require_private_command("ttr hand", "ttr draw", "ttr claim", "ttr tickets")
+        fake.require_private_component(re.compile(r"ttr:[0-9]+:(hand|draw|claim|tickets|board)"))
+        with pointed_at(fake):
+            bot = create_bot(settings, MemoryService(), guild_ready_timeout=0.05)
+            async with running_client(fake, bot):
+                await fake.wait_for_commands("ttr new", "ttr hand", timeout=10)
+                alice, bob = fake.user("alice"), fake.user("bob")
+                r = await (await fake.slash(alice, "ttr", "new", {"map": "usa"}, channel="games")).message(timeout=10)
+                assert r.ephemeral
+                r = await (await fake.slash(alice, "ttr", "add_ai", channel="games")).message(timeout=10)
+                r = await (await fake.slash(bob, "ttr", "add_ai", channel="games")).message(timeout=10)
+                assert r.ephemeral and "host" in r.content
+                await (await fake.slash(alice, "ttr", "start", channel="games")).message(timeout=10)
+                r = await (await fake.slash(bob, "ttr", "hand", channel="games")).message(timeout=10)
+                assert r.ephemeral and "not in this game" in r.content
+                hand = await (await fake.slash(alice, "ttr", "hand", channel="games")).message(timeout=10)
+                assert hand.ephemeral and hand.selects, hand.summary()
+                keep = next(b["custom_id"] for b in hand.buttons if b["label"].startswith("Keep"))
+                kept = await (await fake.click(alice, hand, keep, private=True)).message(timeout=10)
+                assert kept.ephemeral, kept.summary()
+                turn = [m for m in fake.messages_in("games") if "ttr:1:draw" in m.custom_ids][-1]
+                menu = await (await fake.click(alice, turn, "ttr:1:draw")).message(timeout=10)
+                if "not your turn" not in menu.content:
+                    deck = menu.buttons[0]["custom_id"]
+                    first = await (await fake.click(alice, menu, deck, private=True)).message(timeout=10)
+                    assert first.ephemeral and "You drew" in first.content, first.summary()
+                    second = await (await fake.click(alice, first, first.buttons[0]["custom_id"], private=True)).message(timeout=10)
+                    assert second.ephemeral
+                r = await (await fake.click(bob, turn, "ttr:1:claim")).message(timeout=10)
+                assert r.ephemeral and "not in this game" in r.content

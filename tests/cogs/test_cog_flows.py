@@ -46,3 +46,35 @@ async def test_lobby_setup_and_a_turn_privately(tmp_path: Path) -> None:
                     assert second.ephemeral
                 r = await (await fake.click(bob, turn, "ttr:1:claim")).message(timeout=10)
                 assert r.ephemeral and "not in this game" in r.content
+
+
+async def test_whole_game_in_process(tmp_path: Path) -> None:
+    """A human seat plays a USA game to the final score through commands and buttons (in-memory service)."""
+    from ..e2e.test_bot_e2e import Player, _is_final, _keep_offered, _play_turn
+
+    settings = Settings.from_env({"DISCORD_TOKEN": "x", "TTR_DATABASE_PATH": str(tmp_path / "db")}, env_file=None)
+    async with FakeDiscord(member_names=("alice", "bob")) as fake:
+        fake.require_private_command("ttr hand", "ttr draw", "ttr claim", "ttr tickets")
+        fake.require_private_component(re.compile(r"ttr:[0-9]+:(hand|draw|claim|tickets|board)"))
+        with pointed_at(fake):
+            bot = create_bot(settings, MemoryService(), guild_ready_timeout=0.05)
+            async with running_client(fake, bot):
+                await fake.wait_for_commands("ttr new", "ttr hand", timeout=10)
+                alice = Player(fake, "alice", "games")
+                await alice.slash("new", {"map": "usa"})
+                await alice.slash("add_ai")
+                await alice.slash("start")
+                await _keep_offered(alice, await alice.slash("hand"))
+                mine = re.compile(rf"<@!?{alice.user.id}>")
+                seen = 0
+                for turn in range(150):
+                    message = await fake.wait_for_message(
+                        lambda m: _is_final(m) or (m.kind == "channel" and bool(mine.search(m.content)) and bool(m.custom_ids)),
+                        since=seen, timeout=10)
+                    seen = len(fake.sent)
+                    if _is_final(message):
+                        break
+                    await _play_turn(alice, message, turn)
+                assert _is_final(message), message.summary()
+                assert turn > 10
+                print(turn, message.content)

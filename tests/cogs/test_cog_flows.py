@@ -50,7 +50,7 @@ async def test_lobby_setup_and_a_turn_privately(tmp_path: Path) -> None:
 
 async def test_whole_game_in_process(tmp_path: Path) -> None:
     """A human seat plays a USA game to the final score through commands and buttons (in-memory service)."""
-    from ..e2e.test_bot_e2e import Player, _is_final, _keep_offered, _play_turn
+    from ._driver import Player, _is_final, _keep_offered, _play_turn
 
     settings = Settings.from_env({"DISCORD_TOKEN": "x", "TTR_DATABASE_PATH": str(tmp_path / "db")}, env_file=None)
     async with FakeDiscord(member_names=("alice", "bob")) as fake:

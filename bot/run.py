@@ -125,7 +125,7 @@ async def _check_database(settings: Settings) -> None:
     storage = await open_storage(settings.database_path)
     try:
         problems = await storage.integrity_check()
-        if problems:
+        if problems != ["ok"]:
             raise RuntimeError("; ".join(problems[:3]))
     finally:
         await storage.close()

@@ -78,3 +78,24 @@ async def test_whole_game_in_process(tmp_path: Path) -> None:
                 assert _is_final(message), message.summary()
                 assert turn > 10
                 print(turn, message.content)
+
+
+class _BrokenService(MemoryService):
+    async def leave(self, game_id: int, user_id: int) -> None:
+        raise RuntimeError("database on fire")
+
+
+async def test_unexpected_errors_answer_nothing_changed(tmp_path: Path) -> None:
+    """An unexpected exception is answered privately with "nothing was changed" and the game id."""
+    settings = Settings.from_env({"DISCORD_TOKEN": "x", "TTR_DATABASE_PATH": str(tmp_path / "db")}, env_file=None)
+    async with FakeDiscord(member_names=("alice", "bob")) as fake:
+        with pointed_at(fake):
+            bot = create_bot(settings, _BrokenService(), guild_ready_timeout=0.05)
+            async with running_client(fake, bot):
+                await fake.wait_for_commands("ttr new", timeout=10)
+                alice = fake.user("alice")
+                await (await fake.slash(alice, "ttr", "new", {"map": "usa"}, channel="games")).message(timeout=10)
+                r = await (await fake.slash(alice, "ttr", "leave", channel="games")).message(timeout=10)
+                assert r.ephemeral and "nothing was changed" in r.content and "game 1" in r.content
+                r = await (await fake.slash(alice, "ttr", "draw", {"source": "deck"}, channel="general")).message(timeout=10)
+                assert r.ephemeral and "no game in this channel" in r.content

@@ -1,0 +1,58 @@
+"""The demo (the project's main job) end to end, as a user runs it: ``python -m bot demo``."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def demo(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bot", "demo", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_demo_plays_a_whole_game_and_writes_result_json(tmp_path):
+    """Exit 0, a turn log, a score table, result.json of the documented shape whose breakdowns sum up."""
+    out = tmp_path / "out"
+    proc = demo("--map", "usa", "--players", "4", "--seed", "7", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "claimed" in proc.stdout and "Final scores" in proc.stdout and "matches the snapshot" in proc.stdout
+    doc = json.loads((out / "result.json").read_text())
+    assert doc["map"] == "usa" and doc["seed"] == 7 and doc["turns"] > 20
+    assert [s["seat"] for s in doc["seats"]] == [0, 1, 2, 3]
+    for s in doc["seats"]:
+        assert s["score"] == sum(s["breakdown"].values())
+        assert {"routes", "tickets", "longest_path"} <= set(s["breakdown"])
+    best = max(s["score"] for s in doc["seats"])
+    assert all(doc["seats"][w]["score"] == best for w in doc["winner"])
+    with sqlite3.connect(out / "ttr.sqlite3") as db:
+        status, version = db.execute("SELECT status, version FROM games").fetchone()
+        (logged,) = db.execute("SELECT COUNT(*) FROM actions").fetchone()
+    assert status == "finished" and version == logged > 0
+
+
+def test_demo_same_seed_same_game(tmp_path):
+    """Two runs with one seed write identical result.json; another seed gives another game."""
+    docs = []
+    for i, seed in enumerate(("11", "11", "12")):
+        out = tmp_path / str(i)
+        assert demo("--players", "3", "--seed", seed, "--out", str(out)).returncode == 0
+        docs.append((out / "result.json").read_text())
+    assert docs[0] == docs[1] != docs[2]
+
+
+@pytest.mark.parametrize("args,needle", [(("--map", "atlantis"), "unknown map"), (("--players", "6"), "2-5 players"),
+                                         (("--players", "1"), "2-5 players")])
+def test_demo_refuses_unknown_map_or_player_count(tmp_path, args, needle):
+    """Unknown maps and player counts exit with code 2 and a clear message, creating nothing."""
+    out = tmp_path / "out"
+    proc = demo(*args, "--out", str(out))
+    assert proc.returncode == 2 and needle in proc.stderr
+    assert not out.exists()

@@ -46,14 +46,22 @@ def build(map_id: str, shared: Path, places_file: Path | None = None) -> dict:
             route["locomotives"] = r["locomotives"]
         if r.get("carts"):
             route["carts"] = True
+        route.update(spec.get("route_overrides", {}).get(r["id"], {}))
         routes.append(route)
     tickets = []
     seen: dict[str, int] = {}
-    for t in ref["tickets"]:
+    extra_2012 = [dict(t, edition_2012="only") for t in ref.get("extras", {}).get("tickets_2012_only", [])]
+    for t in ref["tickets"] + extra_2012:
         base = f"{t['a']}__{t['b']}"
         seen[base] = seen.get(base, 0) + 1
         tid = base if seen[base] == 1 else f"{base}__{seen[base]}"
-        tickets.append({"id": tid, "a": t["a"], "b": t["b"], "points": t["points"], "deck": t.get("deck", "main")})
+        ticket = {"id": tid, "a": t["a"], "b": t["b"], "points": t["points"], "deck": t.get("deck", "main")}
+        if "edition_2012" in t:
+            # Germany: 2012 rulebook deck (known members + the 2 dropped later) and the 2017 deck of 89
+            ed = t["edition_2012"]
+            ticket["sets"] = ["2012"] if ed == "only" else (["2012", "2017"] if ed else ["2017"])
+        tickets.append(ticket)
+    spec = {k: v for k, v in spec.items() if k != "route_overrides"}
     data = {"format": 1, "id": map_id, **spec}
     data["provenance"] = {
         **spec.get("provenance", {}),

@@ -34,6 +34,7 @@ from engine.rules.amsterdam import merchandise_points
 from engine.scoring import final_scores
 from engine.types import LOCOMOTIVE
 from maps import load_ruleset
+from tests.engine.test_properties import check_invariants as shared_invariants
 from tests.scenario import all_cards, scenario
 
 L = LOCOMOTIVE
@@ -314,18 +315,10 @@ def test_real_amsterdam_coordinates(ams):
 # ------------------------------------------------------------------ random play
 def check_invariants(rules, state):
     """Cards, pieces, routes, tickets and merchandise are conserved; points match the routes."""
-    assert sum(all_cards(state).values()) == rules.params.deck_size
-    assert all(p.pieces >= 0 for p in state.players)
-    claimed = [r for p in state.players for r in p.routes]
-    assert len(claimed) == len(set(claimed)) == len(state.owners)
+    shared_invariants(rules, state, rules.params.deck_size)
     for p in state.players:
-        assert p.route_points == sum(rules.params.route_points[rules.board.routes[r].length] for r in p.routes)
-        assert p.pieces == rules.params.pieces - sum(rules.board.routes[r].length for r in p.routes)
         assert p.merchandise == sum(1 for r in p.routes if rules.board.routes[r].carts)  # 16 cart routes, 16 cards
     assert state.merchandise_left + sum(p.merchandise for p in state.players) == 16
-    tickets = [t for p in state.players for t in p.tickets + p.offer]
-    tickets += [t for d in state.ticket_decks.values() for t in d] + state.removed_tickets
-    assert sorted(tickets) == sorted(rules.ticket_ids(state.options))
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -37,6 +37,7 @@ from engine.scoring import final_scores
 from engine.types import LOCOMOTIVE
 from maps import load_ruleset
 from maps.loader import read_map_data
+from tests.engine.test_properties import check_invariants as shared_invariants
 from tests.scenario import all_cards, scenario
 
 L = LOCOMOTIVE
@@ -359,20 +360,12 @@ def test_20_tickets_worth_the_fewest_spaces(paris):
 # ------------------------------------------------------------------ random play
 def check_invariants(rules, state):
     """Cards (flag cards included), pieces, routes, tickets conserved; route and flag points consistent."""
-    assert sum(all_cards(state).values()) == rules.params.deck_size
-    assert all(p.pieces >= 0 for p in state.players)
-    claimed = [r for p in state.players for r in p.routes]
-    assert len(claimed) == len(set(claimed)) == len(state.owners)
+    shared_invariants(rules, state, rules.params.deck_size)
     for p in state.players:
-        assert p.route_points == sum(rules.params.route_points[rules.board.routes[r].length] for r in p.routes)
-        assert p.pieces == rules.params.pieces - sum(rules.board.routes[r].length for r in p.routes)
         assert len(set(p.flag_cards)) == len(p.flag_cards) and set(p.flag_cards) <= {"blue", "white", "red"}
         assert p.bonus_points == 4 * p.flags
         if state.step != "flag" or p.seat != state.active:
             assert len(p.flag_cards) < 3
-    tickets = [t for p in state.players for t in p.tickets + p.offer]
-    tickets += [t for d in state.ticket_decks.values() for t in d] + state.removed_tickets
-    assert sorted(tickets) == sorted(rules.ticket_ids(state.options))
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,9 +1,9 @@
 """The demo, the project's main job: a whole game between built-in AI seats, no Discord needed.
 
 ``python -m bot demo [--map usa] [--players 4] [--seed 7] [--out DIR] [--every N]``
-creates the game in a real SQLite file ``DIR/ttr.sqlite3`` (the same storage
-the bot uses), applies every AI action through the engine and appends it with
-its snapshot in one transaction, prints a readable turn log and the final
+creates the game through the bot's own :class:`~bot.services.GameService` on a
+real SQLite file ``DIR/ttr.sqlite3``; every AI action goes through the service
+(engine, then the action with its snapshot in one transaction), and the demo prints a readable turn log and the final
 score table, writes ``DIR/result.json`` and, when the renderer is installed,
 board images. At the end the stored action log is replayed from the seed and
 compared with the stored snapshot. The same seed gives the same game.
@@ -18,9 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine import ENGINE_VERSION, SetupError, apply, new_game, public_view, replay
-from engine.ai import choose_action
-from engine.codec import decode_action, decode_state, encode_action, encode_state
+from engine.codec import decode_state
 from engine.events import Event
 from maps import MapError, UnknownMap, available_maps, load_ruleset
 
@@ -72,7 +70,8 @@ def _renderer() -> Any:
 
 
 async def run_demo(map_id: str, players: int, seed: int, out: Path, every: int = 1) -> int:
-    """Play the demo game; return the exit code (2 for an unknown map or player count)."""
+    """Play the demo game through :class:`~bot.services.GameService`; return the exit code
+    (2 for an unknown map or player count)."""
     try:
         rules = load_ruleset(map_id)
     except UnknownMap:
@@ -85,19 +84,14 @@ async def run_demo(map_id: str, players: int, seed: int, out: Path, every: int =
     if not p.min_players <= players <= p.max_players:
         print(f"{map_id} is played by {p.min_players}-{p.max_players} players, not {players}", file=sys.stderr)
         return 2
-    try:
-        state = new_game(rules, seats=players, seed=seed)
-    except SetupError as exc:
-        print(f"cannot create the game: {exc}", file=sys.stderr)
-        return 2
 
-    from .storage import NewSeat, PlayerResult, open_storage
+    from .services import GameService, replay_game
+    from .storage import open_storage
 
     out.mkdir(parents=True, exist_ok=True)
     db_path = out / "ttr.sqlite3"
     for suffix in ("", "-wal", "-shm"):
         Path(str(db_path) + suffix).unlink(missing_ok=True)
-    names = [f"AI {i + 1}" for i in range(players)]
     renderer = _renderer()
     layout = None
     if renderer is not None:
@@ -107,55 +101,49 @@ async def run_demo(map_id: str, players: int, seed: int, out: Path, every: int =
             print(f"(no board images: {exc})")
             renderer = None
 
+    host = 0  # the demo's host is nobody: every seat is an AI seat
     storage = await open_storage(db_path)
     try:
-        game = await storage.create_game(
-            guild_id=0, channel_id=0, host_user_id=0, map_id=map_id,
-            seats=[NewSeat(display_name=n, is_ai=True, ai_kind="heuristic", seat=i) for i, n in enumerate(names)],
-        )
-        await storage.start_game(game.id, seed=seed, snapshot=encode_state(state), engine_version=ENGINE_VERSION)
+        service = GameService(storage, auto_ai=False)
+        game = await service.create(guild_id=0, channel_id=0, host_id=host, host_name="demo", map_id=map_id,
+                                    host_plays=False)
+        for _ in range(players):
+            await service.add_ai(game.id, host)
+        await service.start(game.id, host, seed=seed)
+        snap = await service.views(game.id, 0)
+        names = [s.display_name for s in snap.seats]
         name = rules.meta["name"]["en"]
         print(f"{name}: {players} AI seats, seed {seed}, game #{game.id} in {db_path}")
-        last_turn = -1
         images = 0
-        while not state.finished:
-            seat = state.seats_to_act()[0]
-            action = choose_action(rules, state, seat, "heuristic")
-            transition = apply(rules, state, action)
-            new = transition.state
-            results = None
-            if new.finished:
-                results = [
-                    PlayerResult(seat=s.seat, user_id=None, score=s.score,
-                                 rank=1 + new.result.ranking.index(s.seat) if s.seat not in new.result.winners else 1,
-                                 won=s.seat in new.result.winners, tickets_completed=s.tickets_completed,
-                                 tickets_failed=s.tickets_failed)
-                    for s in new.result.seats
-                ]
-            await storage.append_action(
-                game.id, state.version, action=encode_action(action), new_snapshot=encode_state(new), seat=seat,
-                deadline_at=None, reminder_at=None, source="ai",
-                new_status="finished" if new.finished else None, results=results,
-            )
-            prefix = f"Turn {state.turn + 1:>3}" if state.phase == "play" else "Setup   "
-            for line in describe(rules, transition.events, names):
+        public = snap.public
+        assert public is not None
+        while public.phase != "finished":
+            before = public
+            outcome = await service.play_ai(game.id, max_actions=1)
+            if outcome.actions != 1:
+                print(f"the game is stuck at version {before.version}", file=sys.stderr)
+                return 1
+            prefix = f"Turn {before.turn + 1:>3}" if before.phase == "play" else "Setup   "
+            for line in describe(rules, list(outcome.public_events), names):
                 print(f"{prefix}  {line}")
                 prefix = " " * len(prefix)
-            state = new
-            if renderer is not None and state.phase == "play" and state.turn != last_turn and state.turn % every == 0:
-                png = await asyncio.to_thread(renderer.render_board_png, layout, public_view(rules, state))
-                (out / f"board-{state.turn}.png").write_bytes(png)
+            public = (await service.views(game.id, 0)).public
+            assert public is not None
+            if renderer is not None and public.phase == "play" and public.turn != before.turn \
+                    and public.turn % every == 0:
+                png = await asyncio.to_thread(renderer.render_board_png, layout, public, names)
+                (out / f"board-{public.turn}.png").write_bytes(png)
                 images += 1
-            last_turn = state.turn
         if renderer is not None and hasattr(renderer, "render_final_png"):
-            png = await asyncio.to_thread(renderer.render_final_png, layout, public_view(rules, state), names)
+            png = await asyncio.to_thread(renderer.render_final_png, layout, public, names)
             (out / "final.png").write_bytes(png)
             images += 1
 
         stored = await storage.get_game(game.id)
-        log = [decode_action(a.action) for a in await storage.actions(game.id)]
-        again = replay(rules, seats=players, seed=seed, options=None, actions=log)
-        verified = again == decode_state(stored.snapshot) == state
+        assert stored is not None and stored.snapshot is not None
+        state = decode_state(stored.snapshot)
+        log = await storage.actions(game.id)
+        verified = await replay_game(storage, stored) == state and stored.status == "finished"
     finally:
         await storage.close()
 

@@ -1,1 +1,37 @@
-"""bot/services package."""
+"""The game service: lobby, play, clocks and statistics over the engine and SQLite storage.
+
+Nothing here imports discord: methods take Discord ids and return dataclasses.
+Start with :class:`GameService`; operations tools are in :mod:`bot.services.ops`.
+"""
+
+from __future__ import annotations
+
+from ._errors import ServiceError
+from ._models import GameViews, Outcome, Reminder, UserGame, UserStats
+from ._service import (
+    MAX_EXPIRIES,
+    TURN_TIMES,
+    VACATION_DAYS,
+    GameService,
+    ai_controlled,
+    player_results,
+    replay_game,
+    turn_key,
+)
+
+__all__ = [
+    "MAX_EXPIRIES",
+    "TURN_TIMES",
+    "VACATION_DAYS",
+    "GameService",
+    "GameViews",
+    "Outcome",
+    "Reminder",
+    "ServiceError",
+    "UserGame",
+    "UserStats",
+    "ai_controlled",
+    "player_results",
+    "replay_game",
+    "turn_key",
+]

@@ -1,0 +1,98 @@
+"""Plain results the service returns (no discord, no engine state)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine import Event, FinalResult, PlayerView, PublicView
+
+from ..storage import GameRow, ResultRow, SeatRow
+
+
+@dataclass(frozen=True, slots=True)
+class GameViews:
+    """One reader's look at a game, read fresh from the database.
+
+    ``public`` is None in the lobby; ``mine``/``seat`` are None for a reader
+    without a seat (spectators, or ``user_id=0`` for the public channel).
+    """
+
+    game: GameRow
+    seats: list[SeatRow]
+    public: PublicView | None
+    mine: PlayerView | None
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one service call did to a game.
+
+    Attributes:
+        game: the stored game afterwards (status, version, timers).
+        events: every event of the applied actions, secrets included: for
+            server-side use only, never post them.
+        public_events: the same events with their secrets cut out.
+        private_events: seat -> that seat's own view of the events
+            (``Event.for_reader`` dicts), for ephemeral replies.
+        actions: number of actions applied (the caller's and the AI seats').
+        to_act: seats that must act now.
+        turn_ended: True when the game moved to another turn, phase or the end
+            (the channel gets a new board message).
+        result: the final result once the game finished.
+    """
+
+    game: GameRow
+    events: tuple[Event, ...] = ()
+    public_events: tuple[Event, ...] = ()
+    private_events: dict[int, tuple[dict, ...]] = field(default_factory=dict)
+    actions: int = 0
+    to_act: tuple[int, ...] = ()
+    turn_ended: bool = False
+    result: FinalResult | None = None
+
+    @property
+    def finished(self) -> bool:
+        """True when the game is over."""
+        return self.game.status == "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class UserGame:
+    """A game where a user holds a seat (for ``/ttr mygames``)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    map_id: str
+    status: str
+    seat: int
+    your_turn: bool
+
+    @property
+    def url(self) -> str:
+        """A link to the game's channel (or thread)."""
+        return f"https://discord.com/channels/{self.guild_id or '@me'}/{self.thread_id or self.channel_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class UserStats:
+    """A user's totals over finished games (one guild, or all with guild 0)."""
+
+    user_id: int
+    games: int
+    wins: int
+    avg_score: float
+    best_score: int | None
+    tickets_completed: int
+    tickets_failed: int
+    recent: tuple[ResultRow, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """Half of a turn's time is gone: remind these seats (user ids, never AI)."""
+
+    game: GameRow
+    seats: tuple[SeatRow, ...]

@@ -690,7 +690,8 @@ class GameService:
             state = self._state(game)
             waiting = tuple(seats[s] for s in state.seats_to_act() if not ai_controlled(seats[s]))
             await self.storage.set_deadline(game_id, game.deadline_at, None, expected_version=game.version)
-            return Reminder(game, waiting) if waiting else None
+            overdue = game.deadline_at is not None and game.deadline_at <= self.clock()
+            return Reminder(game, waiting) if waiting and not overdue else None  # no nudge once time is up
 
     async def _expire(self, game_id: int) -> Outcome | None:
         """A due deadline: AI seats that must act do so; human seats whose time ran out are played by the AI."""

@@ -1,0 +1,77 @@
+"""Fixtures for the game service: a fresh database file, a settable clock, helpers to drive games."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.services import GameService
+from bot.storage import Storage, open_storage
+from engine.ai import choose_action
+from engine.codec import decode_state
+from maps.loader import load_ruleset
+
+
+class FakeClock:
+    """Unix seconds that only move when a test says so."""
+
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+async def storage(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
+    st = await open_storage(tmp_path / "ttr.sqlite3", clock=clock)
+    try:
+        yield st
+    finally:
+        await st.close()
+
+
+@pytest.fixture
+def service(storage: Storage, clock: FakeClock) -> GameService:
+    return GameService(storage, clock=clock, seed_source=lambda: 11)
+
+
+HOST, BOB, CAROL, STRANGER = 101, 202, 303, 999
+
+
+async def lobby(service: GameService, *, map_id: str = "usa", users: tuple[int, ...] = (HOST, BOB), ais: int = 0,
+                channel: int = 5000, turn_seconds: int = 3600) -> int:
+    """A lobby with ``users`` (the first hosts) and ``ais`` AI seats; returns its id."""
+    game = await service.create(guild_id=1, channel_id=channel, host_id=users[0], host_name=f"u{users[0]}",
+                                map_id=map_id, turn_seconds=turn_seconds)
+    for u in users[1:]:
+        await service.join(game.id, u, f"u{u}")
+    for _ in range(ais):
+        await service.add_ai(game.id, users[0])
+    return game.id
+
+
+async def state_of(storage: Storage, game_id: int) -> Any:
+    game = await storage.get_game(game_id)
+    assert game is not None and game.snapshot is not None
+    return decode_state(game.snapshot)
+
+
+async def play_for(service: GameService, storage: Storage, game_id: int, user_id: int) -> Any:
+    """Let the heuristic AI choose the next action of ``user_id``'s seat and send it through ``act``."""
+    game = await storage.get_game(game_id)
+    assert game is not None
+    st = await state_of(storage, game_id)
+    seat = next(s.seat for s in await storage.seats(game_id) if s.user_id == user_id)
+    return await service.act(game_id, user_id, choose_action(load_ruleset(game.map_id), st, seat))

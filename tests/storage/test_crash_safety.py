@@ -7,7 +7,6 @@ import os
 import random
 import signal
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -85,7 +84,6 @@ async def test_sigkill_never_loses_an_acknowledged_action(tmp_path: Path) -> Non
     db = tmp_path / "crash" / "ttr.db"
     rng = random.Random(20_240_601)
     acknowledged: set[int] = set()
-    started = time.monotonic()
     versions = []
     for run in range(KILLS):
         # Every fourth run is killed within 20 ms of opening the file, so some
@@ -96,7 +94,6 @@ async def test_sigkill_never_loses_an_acknowledged_action(tmp_path: Path) -> Non
             acked, _ = await run_and_kill(db, rng.uniform(0.05, 0.3), wait_for=b"ready")
         acknowledged |= acked
         versions.append(await assert_consistent(db, acknowledged))
-    assert time.monotonic() - started < 60
     assert versions == sorted(versions)
     assert versions[-1] >= 20, versions  # the writer made real progress between kills
 

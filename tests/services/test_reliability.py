@@ -75,7 +75,7 @@ async def test_sigkill_during_play_loses_no_acknowledged_action(tmp_path: Path) 
 async def _human_game(service: GameService, storage: Storage, channel: int) -> int:
     gid = await lobby(service, users=(HOST, 202), channel=channel)
     await service.start(gid, HOST)
-    for user, seat in ((HOST, 0), (202, 1)):
+    for user in (HOST, 202):
         await play_for(service, storage, gid, user)
     return gid
 

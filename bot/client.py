@@ -93,6 +93,9 @@ class TtrBot(commands.Bot):
         await super().close()
 
     async def on_ready(self) -> None:
+        start = getattr(self.service, "start_timers", None)
+        if start is not None:
+            start()  # idempotent: resumes pending AI moves and turn clocks stored in the database
         log.info("connected as %s (%s) in %d guild(s)", self.user, getattr(self.user, "id", "?"), len(self.guilds))
 
 

@@ -172,6 +172,10 @@ UI: dict[str, tuple[str, str]] = {
     "stats": ("{user}: {played} games, {won} won, best score {best}.", "{user}: {played} Spiele, {won} gewonnen, beste Punktzahl {best}."),
     "leaderboard_empty": ("No finished games yet.", "Noch keine beendeten Spiele."),
     "leaderboard_line": ("{rank}. {user}: {won} wins in {played} games", "{rank}. {user}: {won} Siege in {played} Spielen"),
+    "reminder": (
+        "{users}: half of your turn time is gone (game {game}). Open /ttr hand to move.",
+        "{users}: die Hälfte deiner Zugzeit ist um (Spiel {game}). Öffne /ttr hand für deinen Zug.",
+    ),
     "vacation_set": ("Vacation set for {days} day(s); your turns wait for you.", "Urlaub für {days} Tag(e) eingetragen; deine Züge warten."),
     "resigned": ("{user} resigned; a computer plays their seat.", "{user} hat aufgegeben; ein Computer übernimmt den Platz."),
     "ai_name": ("Computer {n}", "Computer {n}"),

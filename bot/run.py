@@ -51,16 +51,10 @@ def run(settings: Settings) -> int:
 
 
 async def build_service(storage: Any, settings: Settings) -> Any:
-    """The GameService over ``storage`` (started if it has background timers)."""
+    """The GameService over ``storage``; its timer loop starts when the bot is ready (``TtrBot.on_ready``)."""
     from .services import GameService
 
-    service = GameService(storage)
-    start = getattr(service, "start_timers", None) or getattr(service, "start_background", None)
-    if start is not None:
-        result = start()
-        if inspect.isawaitable(result):
-            await result
-    return service
+    return GameService(storage)
 
 
 async def _serve(settings: Settings) -> None:

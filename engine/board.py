@@ -213,32 +213,38 @@ class Board:
         "längste durchgehende Strecke"). Exhaustive DFS from every city: fine for
         one player's routes (at most ~45 trains). Dead ends stop a path.
         """
+        return self.longest_trail(route_ids)[0]
+
+    def longest_trail(self, route_ids: Iterable[str]) -> tuple[int, tuple[str, ...]]:
+        """``(length in spaces, route ids in path order)`` of one longest continuous path
+        (see :meth:`longest_path`; the first found among equals, for highlighting)."""
         ids = list(route_ids)
         if not ids:
-            return 0
+            return 0, ()
         adj: dict[str, list[tuple[str, str, int]]] = {}
         for rid in ids:
             r = self.routes[rid]
             adj.setdefault(r.a, []).append((rid, r.b, r.length))
             adj.setdefault(r.b, []).append((rid, r.a, r.length))
         best = 0
-        used: set[str] = set()
+        best_trail: tuple[str, ...] = ()
+        used: list[str] = []
 
         def dfs(city: str, total: int, first: bool) -> None:
-            nonlocal best
+            nonlocal best, best_trail
             if total > best:
-                best = total
+                best, best_trail = total, tuple(used)
             if not first and city in self.dead_ends:
                 return
             for rid, nxt, length in adj[city]:
                 if rid not in used:
-                    used.add(rid)
+                    used.append(rid)
                     dfs(nxt, total + length, False)
-                    used.discard(rid)
+                    used.pop()
 
         for city in adj:
             dfs(city, 0, True)
-        return best
+        return best, best_trail
 
     def shortest_path(
         self,

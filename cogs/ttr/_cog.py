@@ -37,7 +37,8 @@ from engine import (
     Ruleset,
 )
 from engine.payment import tunnel_extra_options
-from maps.loader import available_maps, load_ruleset, read_layout
+from maps.loader import available_maps, load_ruleset
+from render import load_layout, render_board_png, render_final_png, render_hand_png
 
 from . import _format as fmt
 from ._components import LOBBY_VERBS, TURN_VERBS, buttons_view
@@ -64,6 +65,7 @@ class Table:
     status: str
     rules: Ruleset
     names: tuple[str, ...]
+    display: tuple[str, ...]
     public: PublicView | None
     mine: PlayerView | None
     seat: int | None
@@ -77,6 +79,9 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         self.bot = bot
         self.service = service
         super().__init__()
+        if hasattr(service, "on_turn"):
+            service.on_turn = self.clock_moved
+            service.on_reminder = self.remind
 
     # ================================================================ service glue
     async def _table(self, interaction: discord.Interaction, game_id: int) -> Table:
@@ -94,9 +99,10 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
             f"<@{seat.user_id}>" if seat.user_id and not seat.is_ai else seat.display_name
             for seat in sorted(snap.seats, key=lambda r: r.seat)
         )
+        display = tuple(seat.display_name for seat in sorted(snap.seats, key=lambda r: r.seat))
         return Table(
             game_id=game.id, channel_id=game.thread_id or game.channel_id, status=game.status, rules=rules,
-            names=names, public=snap.public, mine=snap.mine, seat=snap.seat, host_id=game.host_user_id,
+            names=names, display=display, public=snap.public, mine=snap.mine, seat=snap.seat, host_id=game.host_user_id,
         )
 
     async def _game_here(self, interaction: discord.Interaction) -> int:
@@ -246,33 +252,37 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
     async def _board_file(self, table: Table) -> discord.File | None:
         if table.public is None:
             return None
-        try:
-            from render import render_board_png  # type: ignore[attr-defined]
-        except ImportError:
-            log.debug("render.render_board_png is not available")
-            return None
-        layout = read_layout(table.rules.map_id)
-        png = await asyncio.to_thread(render_board_png, layout, table.public)
+        png = await asyncio.to_thread(_render_board, table.rules.map_id, table.public, table.display)
         return discord.File(io.BytesIO(png), filename="board.png")
 
-    async def _hand_file(self, table: Table) -> discord.File | None:
+    async def _hand_file(self, table: Table, locale: Any = None) -> discord.File | None:
         if table.mine is None:
             return None
-        try:
-            from render import render_hand_png  # type: ignore[attr-defined]
-        except ImportError:
-            return None
-        png = await asyncio.to_thread(render_hand_png, table.mine)
+        png = await asyncio.to_thread(_render_hand, table.mine, table.display, i18n.lang_of(locale))
         return discord.File(io.BytesIO(png), filename="hand.png")
 
     async def _final_file(self, table: Table) -> discord.File | None:
-        try:
-            from render import render_final_png  # type: ignore[attr-defined]
-        except ImportError:
+        if table.public is None:
             return None
-        layout = read_layout(table.rules.map_id)
-        png = await asyncio.to_thread(render_final_png, layout, table.public)
+        png = await asyncio.to_thread(_render_final, table.rules.map_id, table.public, table.display)
         return discord.File(io.BytesIO(png), filename="final.png")
+
+    # ================================================================ the clock
+    async def clock_moved(self, game_id: int, outcome: Any) -> None:
+        """The service played a turn on its own (a timeout or resumed AI seats): post the board."""
+        if getattr(outcome, "turn_ended", True):
+            await self.post_turn(game_id, list(getattr(outcome, "public_events", ()) or ()))
+
+    async def remind(self, reminder: Any) -> None:
+        """Half of a turn's time is gone: mention the waiting players in the game's channel (nothing private)."""
+        game = reminder.game
+        users = [s.user_id for s in reminder.seats if s.user_id]
+        if not users:
+            return
+        meta = load_ruleset(game.map_id).meta
+        text = i18n.t("reminder", None, meta=meta, users=", ".join(f"<@{u}>" for u in users), game=game.id)
+        await self._channel(game.thread_id or game.channel_id).send(
+            text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
 
     # ================================================================ public messages
     async def post_turn(self, game_id: int, events: Sequence[Any] = ()) -> None:
@@ -348,7 +358,7 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         prompt, view = self._pending(interaction, table)
         if prompt:
             text += "\n\n" + prompt
-        files = [f for f in (await self._hand_file(table),) if f is not None]
+        files = [f for f in (await self._hand_file(table, locale),) if f is not None]
         await interaction.followup.send(fmt.clip(text), files=files, view=view or discord.utils.MISSING, ephemeral=True)
 
     def _pending(self, interaction: discord.Interaction, table: Table) -> tuple[str, discord.ui.View | None]:
@@ -775,3 +785,18 @@ def claimable(rules: Ruleset, mine: PlayerView) -> list[str]:
 
 
 __all__ = ["TtrCog", "MAP_CHOICES", "TURN_TIMES", "available_maps", "load_ruleset", "LOBBY_VERBS"]
+
+
+def _render_board(map_id: str, public: PublicView, names: Sequence[str]) -> bytes:
+    """Worker-thread body: the board PNG."""
+    return render_board_png(load_layout(map_id), public, list(names))
+
+
+def _render_hand(mine: PlayerView, names: Sequence[str], lang: str) -> bytes:
+    """Worker-thread body: the private hand PNG."""
+    return render_hand_png(mine, list(names), lang=lang)
+
+
+def _render_final(map_id: str, public: PublicView, names: Sequence[str]) -> bytes:
+    """Worker-thread body: the final board and score table PNG."""
+    return render_final_png(load_layout(map_id), public, list(names))

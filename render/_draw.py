@@ -1,0 +1,104 @@
+"""Drawing primitives shared by the board, hand and final images."""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+from . import _theme as th
+from ._layout import Car, Point
+
+#: PNG settings used for every image (and by the benchmark's bare encode).
+PNG_OPTIONS = {"format": "PNG", "compress_level": 6}
+
+
+def encode(img: Image.Image) -> bytes:
+    """PNG bytes of ``img``."""
+    buf = io.BytesIO()
+    img.save(buf, **PNG_OPTIONS)
+    return buf.getvalue()
+
+
+def scaled(points: Sequence[Point], k: float) -> list[Point]:
+    """``points`` multiplied by ``k``."""
+    return [(x * k, y * k) for x, y in points]
+
+
+def car(draw: ImageDraw.ImageDraw, c: Car, fill: th.RGB, *, k: float = 1.0, outline: th.RGB = th.OUTLINE,
+        width: int = 1) -> None:
+    """One car space, filled, with an outline ``width`` pixels wide."""
+    draw.polygon(scaled(c.corners, k), fill=fill, outline=outline, width=max(1, round(width * k)))
+
+
+def dashed_outline(draw: ImageDraw.ImageDraw, c: Car, *, k: float, color: th.RGB = th.INK, dash: float = 4.0) -> None:
+    """A dashed outline around a car space (tunnels)."""
+    pts = scaled(c.corners, k)
+    for p, q in zip(pts, pts[1:] + pts[:1], strict=True):
+        length = math.dist(p, q)
+        steps = max(1, int(length // (dash * k)))
+        for i in range(0, steps, 2):
+            t0, t1 = i / steps, min(1.0, (i + 1) / steps)
+            draw.line([(p[0] + (q[0] - p[0]) * t0, p[1] + (q[1] - p[1]) * t0),
+                       (p[0] + (q[0] - p[0]) * t1, p[1] + (q[1] - p[1]) * t1)], fill=color, width=max(1, round(2 * k)))
+
+
+def locomotive_mark(draw: ImageDraw.ImageDraw, c: Car, *, k: float) -> None:
+    """The ferry symbol on a car space: a small rainbow-ringed dot (a locomotive is needed here)."""
+    x, y = c.centre[0] * k, c.centre[1] * k
+    r = 4.2 * k
+    for i, col in enumerate(th.RAINBOW):
+        a0 = i * 60
+        draw.pieslice((x - r, y - r, x + r, y + r), a0, a0 + 60, fill=col)
+    draw.ellipse((x - r * 0.45, y - r * 0.45, x + r * 0.45, y + r * 0.45), fill=th.PAPER)
+
+
+def cart_mark(draw: ImageDraw.ImageDraw, c: Car, *, k: float) -> None:
+    """Amsterdam's cart symbol on a car space: a wheel."""
+    x, y = c.centre[0] * k, c.centre[1] * k
+    r = 4.5 * k
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=(120, 80, 40), outline=th.PAPER, width=max(1, round(k)))
+    for a in (0, 60, 120):
+        dx, dy = math.cos(math.radians(a)) * r, math.sin(math.radians(a)) * r
+        draw.line([(x - dx, y - dy), (x + dx, y + dy)], fill=th.PAPER, width=max(1, round(0.8 * k)))
+
+
+def card(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], color: str | None, *,
+         radius: int = 8, outline: th.RGB = th.PAPER) -> None:
+    """A train car card shape in ``color`` (locomotive: rainbow stripes; None: an empty slot)."""
+    x0, y0, x1, y1 = box
+    if color is None:
+        draw.rounded_rectangle(box, radius=radius, outline=th.MUTED, width=2)
+        return
+    if color == "locomotive":
+        h = (y1 - y0) / len(th.RAINBOW)
+        draw.rounded_rectangle(box, radius=radius, fill=th.RAINBOW[0])
+        for i, col in enumerate(th.RAINBOW):
+            top = y0 + i * h
+            if i == 0:
+                continue
+            bottom = y1 - radius if i == len(th.RAINBOW) - 1 else top + h
+            draw.rectangle((x0, top, x1, bottom), fill=col)
+        draw.rounded_rectangle((x0, y1 - 2 * radius, x1, y1), radius=radius, fill=th.RAINBOW[-1])
+        draw.rounded_rectangle(box, radius=radius, outline=outline, width=2)
+        return
+    draw.rounded_rectangle(box, radius=radius, fill=th.card_color(color), outline=outline, width=2)
+
+
+def fit_text(draw: ImageDraw.ImageDraw, text: str, font: object, width: float) -> str:
+    """``text`` cut with an ellipsis so that it fits ``width`` pixels."""
+    if draw.textlength(text, font=font) <= width:
+        return text
+    while text and draw.textlength(text + "…", font=font) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def seat_badge(draw: ImageDraw.ImageDraw, centre: Point, seat: int, r: float = 13) -> None:
+    """A round seat swatch with the seat's letter."""
+    x, y = centre
+    fill = th.seat_color(seat)
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=th.PAPER, width=2)
+    draw.text((x, y), th.seat_letter(seat), font=th.font(int(r * 1.2), True), fill=th.text_on(fill), anchor="mm")

@@ -1,0 +1,115 @@
+"""The final image: the board with the longest path(s) highlighted and a score table with every ticket."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+from engine import PublicView
+
+from . import _draw as dr
+from . import _theme as th
+from ._board import board_image, highlight, seat_names
+from ._layout import Layout
+
+ROW = 34
+
+
+def longest_routes(layout: Layout, public: PublicView) -> dict[int, tuple[str, ...]]:
+    """Seat -> route ids of its longest path, for the seats that scored the longest-path bonus."""
+    result = public.result
+    if result is None:
+        return {}
+    board = layout.rules.board
+    out = {}
+    for s in result.seats:
+        if s.breakdown.get("longest_path", 0) > 0:
+            mine = [rid for rid, seat in public.owners.items() if seat == s.seat]
+            out[s.seat] = board.longest_trail(mine)[1]
+    return out
+
+
+def _ticket_text(layout: Layout, tid: str) -> str:
+    board = layout.rules.board
+    t = board.tickets[tid]
+    return f"{board.cities[t.a].name} – {board.cities[t.b].name} {t.points}"
+
+
+def _table(layout: Layout, public: PublicView, names: list[str], lang: str, width: int) -> Image.Image:
+    result = public.result
+    assert result is not None
+    keys = list(layout.rules.breakdown_keys())
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    font = th.font(15)
+    # ticket lines per seat, wrapped to the width
+    wrapped: dict[int, list[list[tuple[str, bool]]]] = {}
+    for s in result.seats:
+        items = [(_ticket_text(layout, t), True) for t in s.completed] + [(_ticket_text(layout, t), False)
+                                                                          for t in s.failed]
+        lines: list[list[tuple[str, bool]]] = [[]]
+        used = 60.0
+        for text, ok in items:
+            w = probe.textlength(f"✓ {text}", font=font) + 24
+            if used + w > width - 30 and lines[-1]:
+                lines.append([])
+                used = 60.0
+            lines[-1].append((text, ok))
+            used += w
+        wrapped[s.seat] = lines
+    height = 70 + sum(ROW + 8 + 24 * len(wrapped[s.seat]) for s in result.seats) + 20
+    img = Image.new("RGB", (width, height), th.PAPER)
+    d = ImageDraw.Draw(img)
+    d.text((24, 16), th.word("finished", lang), font=th.font(24, True), fill=th.INK)
+    col0, col_w = 330, max(90, (width - 330 - 120) // max(1, len(keys)))
+    y = 56
+    for i, key in enumerate(keys):
+        d.text((col0 + i * col_w + col_w / 2, y), th.word(key, lang), font=th.font(13, True), fill=th.MUTED,
+               anchor="mm")
+    d.text((width - 60, y), th.word("total", lang), font=th.font(13, True), fill=th.MUTED, anchor="mm")
+    y += 16
+    for rank, seat in enumerate(result.ranking, 1):
+        s = result.seats[seat]
+        winner = seat in result.winners
+        if winner:
+            d.rounded_rectangle((12, y - 2, width - 12, y + ROW), radius=8, fill=(255, 243, 196))
+        d.text((30, y + ROW / 2), f"{1 if winner else rank}.", font=th.font(18, True), fill=th.INK, anchor="lm")
+        dr.seat_badge(d, (76, y + ROW / 2), seat, r=13)
+        label = names[seat] + (f"  ★ {th.word('winner', lang)}" if winner else "")
+        d.text((98, y + ROW / 2), dr.fit_text(d, label, th.font(18, True), col0 - 110), font=th.font(18, True),
+               fill=th.INK, anchor="lm")
+        for i, key in enumerate(keys):
+            d.text((col0 + i * col_w + col_w / 2, y + ROW / 2), str(s.breakdown.get(key, 0)), font=th.font(17),
+                   fill=th.INK, anchor="mm")
+        d.text((width - 60, y + ROW / 2), str(s.score), font=th.font(20, True), fill=th.INK, anchor="mm")
+        y += ROW + 4
+        for line in wrapped[seat]:
+            x = 98
+            for text, ok in line:
+                mark = "✓" if ok else "✗"
+                d.text((x, y), mark, font=th.font(15, True), fill=th.GOOD if ok else th.BAD)
+                d.text((x + 18, y), text, font=font, fill=th.INK if ok else th.BAD)
+                x += probe.textlength(f"✓ {text}", font=font) + 24
+            y += 24
+        y += 4
+    return img
+
+
+def render_final_png(layout: Layout, public_view: PublicView, names: Sequence[str] | None = None, *,
+                     lang: str = "en") -> bytes:
+    """The end of the game as PNG bytes: the board with each longest-path winner's path framed in gold,
+    then the ranking with every seat's breakdown (routes, tickets, the map's bonuses, total) and every
+    ticket as completed (✓) or failed (✗). ``public_view.result`` must be set (the game is over);
+    without it this is the plain board."""
+    public = public_view
+    board = board_image(layout, public, names, lang)
+    if public.result is None:
+        return dr.encode(board)
+    draw = ImageDraw.Draw(board)
+    for routes in longest_routes(layout, public).values():
+        highlight(draw, layout, routes)
+    table = _table(layout, public, seat_names(public, names), lang, board.width)
+    out = Image.new("RGB", (board.width, board.height + table.height), th.PAPER)
+    out.paste(board, (0, 0))
+    out.paste(table, (0, board.height))
+    return dr.encode(out)

@@ -287,8 +287,11 @@ def board_image(layout: Layout, public: PublicView, names: Sequence[str] | None,
     """The board with claimed routes and the side panel, as an RGB image."""
     w, h = layout.size
     height = max(h, panel_height(public))
+    base = base_layer(layout)
     img = Image.new("RGB", (w + PANEL_WIDTH, height), th.PANEL)
-    img.paste(base_layer(layout), (0, 0))
+    if height > h:  # a short board under a tall panel: continue the board's ground colour
+        img.paste(base.getpixel((1, h - 1)), (0, h, w, height))
+    img.paste(base, (0, 0))
     draw = ImageDraw.Draw(img)
     draw_claims(draw, layout, public.owners)
     img.paste(panel(layout, public, seat_names(public, names), lang, height), (w, 0))

@@ -26,7 +26,7 @@ Point = tuple[float, float]
 #: Car space size in pixels at the default board size.
 CAR_LENGTH = 30.0
 #: Car spaces stretch up to this length to fill the distance between two cities.
-CAR_LENGTH_MAX = 90.0
+CAR_LENGTH_MAX = 120.0
 CAR_WIDTH = 12.0
 CAR_GAP = 3.0
 #: Free space kept around a city dot before the first car space.

@@ -34,7 +34,7 @@ from maps.loader import load_ruleset  # noqa: E402
 from render._layout import MARGIN, mercator, relax  # noqa: E402
 
 #: Board width in pixels before the relaxation.
-WIDTH = {"usa": 1400, "germany": 1000, "nordic": 1100, "amsterdam": 1150, "paris": 1300}
+WIDTH = {"usa": 1400, "germany": 1000, "nordic": 1100, "amsterdam": 760, "paris": 900}
 
 #: Hand nudges in pixels (dx, dy), applied after projecting and before relaxing.
 NUDGES: dict[str, dict[str, tuple[float, float]]] = {
@@ -45,11 +45,22 @@ NUDGES: dict[str, dict[str, tuple[float, float]]] = {
     },
     "germany": {},
     "nordic": {},
-    "amsterdam": {},
+    "amsterdam": {
+        # the three western quarters (Jordaan, Westermarkt, De Drie Hendricken) lie within 400 m of
+        # each other: spread them so their names and the double routes between them fit
+        "jordaan": (-10, -45),
+        "de_drie_hendricken": (-25, 45),
+        "westermarkt": (25, 5),
+        "jan_roodenpoortstoren": (25, 15),
+    },
     "paris": {},
 }
 #: Label sides chosen by hand where the automatic choice collides (empty: the renderer decides).
-LABELS: dict[str, dict[str, str]] = {"usa": {"el_paso": "s", "miami": "e"}}
+LABELS: dict[str, dict[str, str]] = {
+    "usa": {"el_paso": "s", "miami": "e"},
+    "amsterdam": {"westermarkt": "nw", "de_drie_hendricken": "s", "jan_roodenpoortstoren": "sw", "jordaan": "w",
+                  "dam": "se"},
+}
 #: Natural Earth country name of the home country (others are drawn as "foreign" land).
 HOME = {"germany": "Germany"}
 
@@ -281,9 +292,17 @@ def build(map_id: str, atlas: Path | None) -> tuple[dict, dict | None]:
             return any(bbox[0] <= x <= bbox[2] and bbox[1] <= y <= bbox[3] for x, y in pts)
 
         land, foreign = [], []
+        east = sum(lons) / len(lons) > 0
+
+        def unwrap(poly):
+            """Polygons crossing the antimeridian (Russia): keep longitudes continuous on the map's side."""
+            if max(x for x, _ in poly) - min(x for x, _ in poly) <= 180:
+                return poly
+            return [(x + 360 if east and x < 0 else x - 360 if not east and x > 0 else x, y) for x, y in poly]
+
         for g in geoms:
             name = (g.get("properties") or {}).get("name", "")
-            for poly in polygons(g, arcs):
+            for poly in map(unwrap, polygons(g, arcs)):
                 if not near(poly):
                     continue
                 px = clip_polygon([to_px(lat, lon) for lon, lat in poly], box)

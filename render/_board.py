@@ -60,12 +60,13 @@ def _background(draw: ImageDraw.ImageDraw, layout: Layout, k: float) -> None:
         draw.line(dr.scaled(line, k), fill=th.BORDER, width=max(1, round(1.2 * k)))
 
 
-def _label_box(draw: ImageDraw.ImageDraw, text: str, at: Point, side: str, size: tuple[int, int]) -> tuple[float, ...]:
+def _label_box(draw: ImageDraw.ImageDraw, text: str, at: Point, side: str, size: tuple[int, int],
+               far: float = 0) -> tuple[float, ...]:
     font = th.font(LABEL_SIZE, True)
     w = draw.textlength(text, font=font)
     h = LABEL_SIZE + 2
     x, y = at
-    gap = 10
+    gap = 10 + far
     dx = {"e": gap, "ne": gap * 0.7, "se": gap * 0.7, "w": -gap - w, "nw": -gap * 0.7 - w, "sw": -gap * 0.7 - w}
     dy = {"n": -gap - h, "ne": -gap * 0.7 - h, "nw": -gap * 0.7 - h, "s": gap, "se": gap * 0.7, "sw": gap * 0.7}
     x0 = x + dx.get(side, -w / 2)
@@ -75,21 +76,18 @@ def _label_box(draw: ImageDraw.ImageDraw, text: str, at: Point, side: str, size:
     return (x0, y0, x0 + w, y0 + h)
 
 
-def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    return w * h if w > 0 and h > 0 else 0.0
-
-
 @lru_cache(maxsize=16)
 def label_boxes(layout: Layout) -> dict[str, tuple[float, float, float, float]]:
     """City id -> the box ``(x0, y0, x1, y1)`` of its name on the board (inside the board, placed on
-    the side the layout names, or where it covers the fewest car spaces and other names)."""
+    the side the layout names, or where it covers the fewest pixels of car spaces, dots and other names)."""
     scratch = ImageDraw.Draw(Image.new("L", (1, 1)))
-    cars = [(min(p[0] for p in c.corners), min(p[1] for p in c.corners),
-             max(p[0] for p in c.corners), max(p[1] for p in c.corners))
-            for shape in layout.routes.values() for c in shape.cars]
-    dots = [(x - 8, y - 8, x + 8, y + 8) for x, y in layout.cities.values()]
+    mask = Image.new("L", layout.size, 0)
+    md = ImageDraw.Draw(mask)
+    for shape in layout.routes.values():
+        for c in shape.cars:
+            md.polygon(list(c.corners), fill=255)
+    for x, y in layout.cities.values():
+        md.ellipse((x - 9, y - 9, x + 9, y + 9), fill=255)
     boxes: dict[str, tuple[float, float, float, float]] = {}
     board = layout.rules.board
     order = sorted(layout.cities, key=lambda cid: (layout.cities[cid][1], layout.cities[cid][0]))
@@ -97,19 +95,20 @@ def label_boxes(layout: Layout) -> dict[str, tuple[float, float, float, float]]:
         city = board.cities[cid]
         if city.kind == "country":
             continue
-        text = city.name
         side = layout.labels.get(cid) or ""
-        if side in LABEL_SIDES:
-            boxes[cid] = _label_box(scratch, text, layout.cities[cid], side, layout.size)  # type: ignore[assignment]
-            continue
+        sides = [side] if side in LABEL_SIDES else list(LABEL_SIDES)
         best, best_cost = None, math.inf
-        for i, s in enumerate(LABEL_SIDES):
-            box = _label_box(scratch, text, layout.cities[cid], s, layout.size)
-            cost = i * 0.5 + 0.6 * sum(_overlap(box, c) for c in cars) + 3 * sum(_overlap(box, b) for b in boxes.values()) \
-                + 3 * sum(_overlap(box, d) for d in dots)
-            if cost < best_cost:
-                best, best_cost = box, cost
+        for i, s in enumerate(sides):
+            for far in (0, 8):
+                box = _label_box(scratch, city.name, layout.cities[cid], s, layout.size, far)
+                ibox = tuple(int(round(v)) for v in box)
+                covered = sum(mask.crop(ibox).histogram()[1:])  # type: ignore[arg-type]
+                cost = covered + i * 4 + far * 6
+                if cost < best_cost:
+                    best, best_cost = box, cost
+        assert best is not None
         boxes[cid] = best  # type: ignore[assignment]
+        md.rectangle(best, fill=255)
     return boxes
 
 
@@ -150,24 +149,45 @@ def _cities(draw: ImageDraw.ImageDraw, layout: Layout, k: float) -> None:
             continue
         r = 7 * k
         draw.ellipse((x * k - r, y * k - r, x * k + r, y * k + r), fill=th.PAPER, outline=th.INK, width=round(2 * k))
-    font = th.font(LABEL_SIZE * k, True)
-    for cid, box in label_boxes(layout).items():
-        draw.text((box[0] * k, box[1] * k), board.cities[cid].name, font=font, fill=th.INK,
-                  stroke_width=round(3 * k), stroke_fill=th.PAPER)
 
 
 @lru_cache(maxsize=16)
 def base_layer(layout: Layout) -> Image.Image:
-    """The static board (background, unclaimed routes, cities, names) at the layout's size (cached)."""
+    """The static board (background, unclaimed routes, city dots) at the layout's size (cached)."""
     w, h = layout.size
     k = SUPER
     img = Image.new("RGB", (w * k, h * k), th.LAND)
     draw = ImageDraw.Draw(img)
     _background(draw, layout, k)
-    _countries(draw, layout, k)
     _routes(draw, layout, k)
+    _countries(draw, layout, k)  # the neighbouring countries' areas sit over the ends of their routes
     _cities(draw, layout, k)
     return img.resize((w, h), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=16)
+def name_layer(layout: Layout) -> Image.Image:
+    """City names with their halo on a transparent layer (RGBA, cached); pasted over claimed routes."""
+    w, h = layout.size
+    k = SUPER
+    img = Image.new("RGBA", (w * k, h * k), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    font = th.font(LABEL_SIZE * k, True)
+    board = layout.rules.board
+    for cid, box in label_boxes(layout).items():
+        draw.text((box[0] * k, box[1] * k), board.cities[cid].name, font=font, fill=th.INK,
+                  stroke_width=round(3 * k), stroke_fill=th.PAPER)
+    return img.resize((w, h), Image.Resampling.LANCZOS)
+
+
+def paste_names(img: Image.Image, layout: Layout) -> None:
+    """Put the city names on ``img`` (only their boxes are touched, so this is cheap)."""
+    names = name_layer(layout)
+    w, h = layout.size
+    for x0, y0, x1, y1 in label_boxes(layout).values():
+        box = (max(0, int(x0) - 4), max(0, int(y0) - 4), min(w, int(x1) + 5), min(h, int(y1) + 6))
+        piece = names.crop(box)
+        img.paste(piece, box[:2], piece)
 
 
 # ---------------------------------------------------------------- claimed routes
@@ -238,7 +258,8 @@ def panel(layout: Layout, public: PublicView, names: Sequence[str], lang: str, h
         facts = f"{p.pieces} {pieces} · {p.cards} {th.word('cards', lang)} · {p.tickets} {th.word('tickets', lang)}"
         d.text((x + 44, y + 35), dr.fit_text(d, facts, th.font(13), PANEL_WIDTH - 130), font=th.font(13),
                fill=th.MUTED)
-        d.text((PANEL_WIDTH - 26, y + 20), str(p.score), font=th.font(24, True), fill=th.PAPER, anchor="ra")
+        score = public.result.seats[p.seat].score if public.result is not None else p.score
+        d.text((PANEL_WIDTH - 26, y + 20), str(score), font=th.font(24, True), fill=th.PAPER, anchor="ra")
         if active:
             d.text((PANEL_WIDTH - 26, y + 4), th.word("to_move", lang), font=th.font(11, True),
                    fill=th.seat_color(p.seat), anchor="ra")
@@ -294,6 +315,7 @@ def board_image(layout: Layout, public: PublicView, names: Sequence[str] | None,
     img.paste(base, (0, 0))
     draw = ImageDraw.Draw(img)
     draw_claims(draw, layout, public.owners)
+    paste_names(img, layout)
     img.paste(panel(layout, public, seat_names(public, names), lang, height), (w, 0))
     return img
 

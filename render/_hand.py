@@ -10,7 +10,7 @@ from engine import PlayerView
 
 from . import _draw as dr
 from . import _theme as th
-from ._board import base_layer, draw_claims
+from ._board import base_layer, draw_claims, paste_names
 from ._layout import Layout, load_layout
 
 WIDTH = 1000
@@ -30,6 +30,7 @@ def _mini_map(layout: Layout, mine: PlayerView) -> Image.Image:
     img = base_layer(layout).copy()
     draw = ImageDraw.Draw(img)
     draw_claims(draw, layout, {r: s for r, s in public.owners.items() if s == mine.seat})
+    paste_names(img, layout)
     board = layout.rules.board
     for tv in mine.tickets:
         ring = th.GOOD if tv.done else th.BAD

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from maps.loader import load_ruleset  # noqa: E402
-from render._layout import MARGIN, mercator, relax  # noqa: E402
+from render._layout import MARGIN, auto_bends, lanes_of, mercator, relax  # noqa: E402
 
 #: Board width in pixels before the relaxation.
 WIDTH = {"usa": 1400, "germany": 1000, "nordic": 1100, "amsterdam": 760, "paris": 900}
@@ -57,9 +57,13 @@ NUDGES: dict[str, dict[str, tuple[float, float]]] = {
 }
 #: Label sides chosen by hand where the automatic choice collides (empty: the renderer decides).
 LABELS: dict[str, dict[str, str]] = {
-    "usa": {"el_paso": "s", "miami": "e"},
+    "usa": {},
     "amsterdam": {"westermarkt": "nw", "de_drie_hendricken": "s", "jan_roodenpoortstoren": "sw", "jordaan": "w",
                   "dam": "se"},
+}
+#: Bends by hand (pixels the route's middle moves sideways), where two routes would overlap.
+BENDS: dict[str, dict[str, float]] = {
+    "germany": {"konstanz__schweiz__1": 25.0},  # would run along Lindau-Schweiz into the Swiss area
 }
 #: Natural Earth country name of the home country (others are drawn as "foreign" land).
 HOME = {"germany": "Germany"}
@@ -254,13 +258,9 @@ def build(map_id: str, atlas: Path | None) -> tuple[dict, dict | None]:
     def to_px(lat: float, lon: float) -> tuple[float, float]:
         return apply_fit(t2, warp(apply_fit(t1, mercator(lat, lon)), anchors))
 
-    groups: dict[str, list[str]] = {}
-    for rid, r in sorted(board.routes.items()):
-        groups.setdefault(r.group or rid, []).append(rid)
-    routes = {}
-    for members in groups.values():
-        for i, rid in enumerate(members):
-            routes[rid] = {"lane": i - (len(members) - 1) / 2, "bend": 0.0}
+    lanes = lanes_of(rules)
+    bends = {**auto_bends(rules, final, lanes), **BENDS.get(map_id, {})}
+    routes = {rid: {"lane": lanes[rid], "bend": round(bends.get(rid, 0.0), 1)} for rid in sorted(board.routes)}
     layout = {
         "format": 1, "map": map_id, "size": [w, h],
         "projection": {"kind": "mercator", "fit": [round(v, 6) for v in t1], "refit": [round(v, 6) for v in t2],

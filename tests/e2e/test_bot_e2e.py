@@ -71,12 +71,12 @@ async def test_whole_game_with_restart(tmp_path: Path) -> None:
             # setup: keep the initial tickets from the private hand reply
             hand = await alice.slash("hand")
             assert hand.ephemeral and hand.attachments and hand.attachments[0].is_png
+            seen = len(fake.sent)  # the turn message may be posted before the private confirmation
             await _keep_offered(alice, hand)
 
             turns = 0
             restarted = False
             final: SentMessage | None = None
-            seen = len(fake.sent)
             mine = re.compile(rf"<@!?{alice.user.id}>")
             while turns < MAX_TURNS:
                 message = await fake.wait_for_message(

@@ -68,15 +68,20 @@ async def _play_turn(player: Player, turn_message: SentMessage, n: int) -> None:
         if done.selects:  # the claim asks nothing more on the USA map, but a ticket draw could follow
             await _keep_offered(player, done)
         return
+    first = None
     if n % 2:
         first = await player.slash("draw", {"source": "deck"})
-    else:
+        if not first.buttons and "deck is empty" in first.content.lower():
+            first = None  # late in a game the deck can run out: take a face-up card instead
+    if first is None:
         menu = await player.click(turn_message, _button(turn_message, "Draw"))
         assert menu.ephemeral
-        first = await player.click(menu, _button(menu, "Deck"), private=True)
+        usable = [b for b in menu.buttons if not b.get("disabled")]
+        assert usable, menu.summary()
+        deck = [b for b in usable if str(b.get("label", "")).startswith("Deck")]
+        first = await player.click(menu, (deck or usable)[0]["custom_id"], private=True)
     assert first.ephemeral, first.summary()
     if first.buttons:  # the second draw is offered
-        second = await player.click(first, _button(first), private=True)
+        usable = [b for b in first.buttons if not b.get("disabled")]
+        second = await player.click(first, (usable or first.buttons)[0]["custom_id"], private=True)
         assert second.ephemeral
-
-

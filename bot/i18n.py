@@ -172,6 +172,8 @@ UI: dict[str, tuple[str, str]] = {
     "stats": ("{user}: {played} games, {won} won, best score {best}.", "{user}: {played} Spiele, {won} gewonnen, beste Punktzahl {best}."),
     "leaderboard_empty": ("No finished games yet.", "Noch keine beendeten Spiele."),
     "leaderboard_line": ("{rank}. {user}: {won} wins in {played} games", "{rank}. {user}: {won} Siege in {played} Spielen"),
+    "clock": ("The turn clock runs out {when}; then the computer plays the turn.",
+              "Die Zugzeit endet {when}; dann spielt der Computer den Zug."),
     "reminder": (
         "{users}: half of your turn time is gone (game {game}). Open /ttr hand to move.",
         "{users}: die Hälfte deiner Zugzeit ist um (Spiel {game}). Öffne /ttr hand für deinen Zug.",

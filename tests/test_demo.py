@@ -36,6 +36,17 @@ def test_demo_plays_a_whole_game_and_writes_result_json(tmp_path):
         status, version = db.execute("SELECT status, version FROM games").fetchone()
         (logged,) = db.execute("SELECT COUNT(*) FROM actions").fetchone()
     assert status == "finished" and version == logged > 0
+    # the board after every turn and the final image, all PNG
+    boards = sorted(out.glob("board-*.png"))
+    assert len(boards) == doc["turns"] - 1 and (out / "final.png").is_file()  # the last turn: final.png
+    assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in [*boards[:3], out / "final.png"])
+    # the operator tools agree: every stored game replays to its snapshot; the export has the whole log
+    verify = subprocess.run([sys.executable, "-m", "bot", "verify", "--db", str(out / "ttr.sqlite3")], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert verify.returncode == 0 and "1 games checked, 0 mismatches" in verify.stdout
+    export = subprocess.run([sys.executable, "-m", "bot", "export", "--db", str(out / "ttr.sqlite3"), "--game", "1"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert export.returncode == 0 and len(json.loads(export.stdout)["actions"]) == logged
 
 
 def test_demo_same_seed_same_game(tmp_path):
@@ -43,7 +54,7 @@ def test_demo_same_seed_same_game(tmp_path):
     docs = []
     for i, seed in enumerate(("11", "11", "12")):
         out = tmp_path / str(i)
-        assert demo("--players", "3", "--seed", seed, "--out", str(out)).returncode == 0
+        assert demo("--players", "3", "--seed", seed, "--out", str(out), "--every", "1000").returncode == 0
         docs.append((out / "result.json").read_text())
     assert docs[0] == docs[1] != docs[2]
 

@@ -192,6 +192,21 @@ class GameService:
             code = "already_started"
         raise ServiceError(code, {"status": game.status})
 
+    async def _player_in_play(self, game_id: int, user_id: int) -> tuple[GameRow, list[SeatRow], SeatRow]:
+        """The active game, its seats and the human seat of ``user_id`` (call under the game's lock).
+
+        Raises ServiceError ``game_not_found``, ``not_started``, ``game_finished``, ``not_in_game``, ``is_ai``.
+        """
+        game = await self._game(game_id)
+        self._need_status(game, "active")
+        seats = await self.storage.seats(game_id)
+        seat = self._seat_of(seats, user_id)
+        if seat is None:
+            raise ServiceError("not_in_game")
+        if ai_controlled(seat):
+            raise ServiceError("is_ai")
+        return game, seats, seat
+
     # ------------------------------------------------------------------ lobby
     async def create(
         self,
@@ -367,14 +382,7 @@ class GameService:
         if not isinstance(action, Action):
             action = decode_action(action)  # IllegalAction("malformed_action") on garbage
         async with self._lock(game_id):
-            game = await self._game(game_id)
-            self._need_status(game, "active")
-            seats = await self.storage.seats(game_id)
-            seat = self._seat_of(seats, user_id)
-            if seat is None:
-                raise ServiceError("not_in_game")
-            if ai_controlled(seat):
-                raise ServiceError("is_ai")
+            game, seats, seat = await self._player_in_play(game_id, user_id)
             if expected_version is not None and expected_version != game.version:
                 raise ServiceError("stale_version", {"expected": expected_version, "current": game.version})
             if action.seat != seat.seat:
@@ -423,14 +431,7 @@ class GameService:
             ServiceError: ``game_not_found``, ``not_started``, ``game_finished``, ``not_in_game``, ``is_ai``.
         """
         async with self._lock(game_id):
-            game = await self._game(game_id)
-            self._need_status(game, "active")
-            seats = await self.storage.seats(game_id)
-            seat = self._seat_of(seats, user_id)
-            if seat is None:
-                raise ServiceError("not_in_game")
-            if ai_controlled(seat):
-                raise ServiceError("is_ai")
+            game, seats, seat = await self._player_in_play(game_id, user_id)
             row = await self.storage.update_seat(game_id, seat.seat, resigned=True, ai_permanent=True,
                                                  vacation_until=None)
             seats = [row if s.seat == row.seat else s for s in seats]
@@ -450,14 +451,7 @@ class GameService:
         if not isinstance(days, int) or not 1 <= days <= VACATION_DAYS:
             raise ServiceError("bad_days", {"min": 1, "max": VACATION_DAYS})
         async with self._lock(game_id):
-            game = await self._game(game_id)
-            self._need_status(game, "active")
-            seats = await self.storage.seats(game_id)
-            seat = self._seat_of(seats, user_id)
-            if seat is None:
-                raise ServiceError("not_in_game")
-            if ai_controlled(seat):
-                raise ServiceError("is_ai")
+            game, seats, seat = await self._player_in_play(game_id, user_id)
             span = days * 86_400.0
             left = VACATION_DAYS * 86_400.0 - seat.vacation_used_s
             if span > left + 1e-6:

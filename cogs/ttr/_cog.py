@@ -70,6 +70,7 @@ class Table:
     mine: PlayerView | None
     seat: int | None
     host_id: int
+    deadline_at: float | None = None
 
 
 class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description="Ticket to Ride: asynchronous games in this channel"):
@@ -103,6 +104,7 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         return Table(
             game_id=game.id, channel_id=game.thread_id or game.channel_id, status=game.status, rules=rules,
             names=names, display=display, public=snap.public, mine=snap.mine, seat=snap.seat, host_id=game.host_user_id,
+            deadline_at=getattr(game, "deadline_at", None),
         )
 
     async def _game_here(self, interaction: discord.Interaction) -> int:
@@ -659,6 +661,8 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         else:
             text = fmt.status_text(table.public, table.rules, table.names, interaction.locale,
                                    game_id=table.game_id, status=table.status)
+            if table.deadline_at and table.public.phase != "finished":
+                text += "\n" + i18n.t("clock", interaction.locale, when=f"<t:{int(table.deadline_at)}:R>")
         await interaction.followup.send(fmt.clip(text), ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="log", description="Show the last moves")

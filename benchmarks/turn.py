@@ -103,6 +103,8 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
     except ImportError:
         renderer = None
     maps = ["usa", "germany", "nordic", "amsterdam", "paris"]
+    if renderer is not None:
+        renderer.warm_up(maps)  # as the bot does at start: static layers are built once per map
     with tempfile.TemporaryDirectory() as tmp:
         storage = await open_storage(Path(tmp) / "bench.sqlite3")
         service = GameService(storage)

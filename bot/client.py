@@ -72,6 +72,16 @@ class TtrBot(commands.Bot):
             synced = await self.tree.sync()
             log.info("synced %d global commands", len(synced))
         self._heartbeat_task = asyncio.create_task(self._heartbeat(), name="ttr-heartbeat")
+        self._warm_task = asyncio.create_task(self._warm_up(), name="ttr-warm-up")
+
+    async def _warm_up(self) -> None:
+        """Draw every map's static board layer in a worker thread, so no first board waits for it."""
+        try:
+            from render import warm_up
+
+            await asyncio.to_thread(warm_up)
+        except Exception:  # noqa: BLE001 - only a speed-up; the boards render anyway
+            log.warning("warming up the board images failed", exc_info=True)
 
     async def _heartbeat(self) -> None:
         path = self.settings.heartbeat_file

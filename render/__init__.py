@@ -13,11 +13,24 @@ on the event loop.
 
 from __future__ import annotations
 
-from ._board import base_layer, label_boxes, render_board_png
+from ._board import base_layer, label_boxes, name_layer, render_board_png
 from ._final import longest_routes, render_final_png
 from ._hand import render_hand_png
 from ._layout import Car, Layout, RouteShape, auto_positions, build_layout, load_layout
 from ._theme import SEAT_COLORS, card_color, seat_color
+
+
+
+def warm_up(map_ids: list[str] | tuple[str, ...] | None = None) -> None:
+    """Build and cache the static layers of ``map_ids`` (default: every map) so that the first board
+    of each map renders as fast as the rest (the bot calls this in a worker thread at start)."""
+    from maps.loader import available_maps
+
+    for map_id in map_ids or available_maps():
+        layout = load_layout(map_id)
+        base_layer(layout)
+        name_layer(layout)
+
 
 __all__ = [
     "SEAT_COLORS",
@@ -35,4 +48,5 @@ __all__ = [
     "render_final_png",
     "render_hand_png",
     "seat_color",
+    "warm_up",
 ]

@@ -292,7 +292,7 @@ def panel(layout: Layout, public: PublicView, names: Sequence[str], lang: str, h
         d.text((x, y), th.word("merch", lang, n=public.merchandise_left), font=th.font(14), fill=th.MUTED)
         y += 24
     if public.flag_colors:
-        d.text((x, y), th.word("flags", lang), font=th.font(14), fill=th.MUTED)
+        d.text((x, y), th.word("flag_colors", lang), font=th.font(14), fill=th.MUTED)
         for i, c in enumerate(public.flag_colors):
             dr.card(d, (x + 110 + i * 30, y - 2, x + 134 + i * 30, y + 20), c, radius=4)
         y += 28

@@ -99,6 +99,7 @@ def fit_transform(points: list[tuple[float, float]], width: float) -> tuple[floa
 
 
 def apply_fit(t: tuple[float, float, float], p: tuple[float, float]) -> tuple[float, float]:
+    """Apply a :func:`fit_transform` result to one projected point (pixels)."""
     scale, mx, my = t
     return MARGIN + (p[0] - mx) * scale, MARGIN + (p[1] - my) * scale
 
@@ -131,6 +132,7 @@ def decode_arcs(topo: dict) -> list[list[tuple[float, float]]]:
 
 
 def ring(arcs: list[list[tuple[float, float]]], indices: list[int]) -> list[tuple[float, float]]:
+    """One closed ring of (lon, lat) from TopoJSON arc indices (``~i``: arc ``i`` reversed)."""
     out: list[tuple[float, float]] = []
     for i in indices:
         pts = arcs[i] if i >= 0 else arcs[~i][::-1]
@@ -139,6 +141,7 @@ def ring(arcs: list[list[tuple[float, float]]], indices: list[int]) -> list[tupl
 
 
 def polygons(geom: dict, arcs: list) -> list[list[tuple[float, float]]]:
+    """Outer rings of a TopoJSON Polygon or MultiPolygon (holes are left out: none matter at this scale)."""
     if geom["type"] == "Polygon":
         return [ring(arcs, geom["arcs"][0])]
     if geom["type"] == "MultiPolygon":
@@ -236,11 +239,13 @@ def split_inside(line: list[tuple[float, float]], box) -> list[list[tuple[float,
 
 
 def rounded(pts):
+    """Points rounded to 0.1 px as JSON lists."""
     return [[round(x, 1), round(y, 1)] for x, y in pts]
 
 
 # ---------------------------------------------------------------- main
 def build(map_id: str, atlas: Path | None) -> tuple[dict, dict | None]:
+    """``(layout.json data, background.json data or None)`` for ``map_id`` (see the module docstring)."""
     rules = load_ruleset(map_id)
     board = rules.board
     raw = {cid: mercator(c.lat, c.lon) for cid, c in board.cities.items()}
@@ -256,6 +261,7 @@ def build(map_id: str, atlas: Path | None) -> tuple[dict, dict | None]:
     anchors = [(projected[c], relaxed[c]) for c in board.cities]
 
     def to_px(lat: float, lon: float) -> tuple[float, float]:
+        """A WGS84 position on the board: projected, fitted, moved like its neighbouring cities."""
         return apply_fit(t2, warp(apply_fit(t1, mercator(lat, lon)), anchors))
 
     lanes = lanes_of(rules)
@@ -289,6 +295,7 @@ def build(map_id: str, atlas: Path | None) -> tuple[dict, dict | None]:
         bbox = (min(lons) - pad, min(lats) - pad / 2, max(lons) + pad, max(lats) + pad / 2)
 
         def near(pts):
+            """True when a ring has a point near the map's area."""
             return any(bbox[0] <= x <= bbox[2] and bbox[1] <= y <= bbox[3] for x, y in pts)
 
         land, foreign = [], []
@@ -332,6 +339,7 @@ def _extent(points: dict) -> float:
 
 
 def main(argv: list[str]) -> int:
+    """Write the files of the given maps (default: all five); returns the exit code."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("ids", nargs="*", default=list(WIDTH))
     ap.add_argument("--atlas", type=Path, default=None, help="the unpacked world-atlas package folder")

@@ -1,4 +1,4 @@
-"""Run a benchmark on demand: ``python -m benchmarks engine|render|turn [--json]``.
+"""Run a benchmark on demand: ``python -m benchmarks engine|render|turn|crash [--json]``.
 
 Each prints a table; with ``--json`` the last line is one JSON object. Never
 part of the test run.
@@ -9,7 +9,8 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = {"engine": "benchmarks.engine", "render": "benchmarks.render", "turn": "benchmarks.turn"}
+BENCHMARKS = {"engine": "benchmarks.engine", "render": "benchmarks.render", "turn": "benchmarks.turn",
+              "crash": "benchmarks.crash"}
 
 
 def main(argv: list[str]) -> int:

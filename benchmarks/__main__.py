@@ -9,8 +9,12 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = {"engine": "benchmarks.engine", "render": "benchmarks.render", "turn": "benchmarks.turn",
-              "crash": "benchmarks.crash"}
+BENCHMARKS = {
+    "engine": "benchmarks.engine",
+    "render": "benchmarks.render",
+    "turn": "benchmarks.turn",
+    "crash": "benchmarks.crash",
+}
 
 
 def main(argv: list[str]) -> int:

@@ -41,8 +41,14 @@ async def _run(kills: int, seed: int) -> dict:
                 games = len(await storage.list_games())
             finally:
                 await storage.close()
-    return {"kills": kills, "acknowledged": len(acknowledged), "games": games, "mismatches": problems,
-            "lost": lost, "seconds": round(time.perf_counter() - started, 1)}
+    return {
+        "kills": kills,
+        "acknowledged": len(acknowledged),
+        "games": games,
+        "mismatches": problems,
+        "lost": lost,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
 
 
 def main(argv: list[str]) -> int:

@@ -52,20 +52,33 @@ def main(argv: list[str]) -> int:
                 totals.append(total)
                 engines.append(eng)
                 actions.append(n)
-            rows.append({
-                "players": kind, "seats": seats,
-                "games_per_s": round(len(totals) / sum(totals), 2),
-                "engine_ms_per_game_p50": round(statistics.median(engines) * 1000, 2),
-                "actions_per_game": round(statistics.mean(actions), 1),
-            })
+            rows.append(
+                {
+                    "players": kind,
+                    "seats": seats,
+                    "games_per_s": round(len(totals) / sum(totals), 2),
+                    "engine_ms_per_game_p50": round(statistics.median(engines) * 1000, 2),
+                    "actions_per_game": round(statistics.mean(actions), 1),
+                }
+            )
     print(f"map {args.map}, {args.games} games per row")
-    print(f"{'players':<10}{'seats':>6}{'games/s':>10}{'engine ms/game p50':>20}{'actions/game':>14}")
+    print(
+        f"{'players':<10}{'seats':>6}{'games/s':>10}{'engine ms/game p50':>20}{'actions/game':>14}"
+    )
     for r in rows:
-        print(f"{r['players']:<10}{r['seats']:>6}{r['games_per_s']:>10}{r['engine_ms_per_game_p50']:>20}{r['actions_per_game']:>14}")
+        print(
+            f"{r['players']:<10}{r['seats']:>6}{r['games_per_s']:>10}{r['engine_ms_per_game_p50']:>20}{r['actions_per_game']:>14}"
+        )
     four = next((r for r in rows if r["players"] == "random" and r["seats"] == 4), rows[0])
-    summary = {"map": args.map, "rows": rows, "engine_ms_4p_random_game": four["engine_ms_per_game_p50"],
-               "goal_ms": 20}
-    print(f"engine time of one {four['seats']}-player random game (p50): {four['engine_ms_per_game_p50']} ms (goal <= 20 ms)")
+    summary = {
+        "map": args.map,
+        "rows": rows,
+        "engine_ms_4p_random_game": four["engine_ms_per_game_p50"],
+        "goal_ms": 20,
+    }
+    print(
+        f"engine time of one {four['seats']}-player random game (p50): {four['engine_ms_per_game_p50']} ms (goal <= 20 ms)"
+    )
     if args.json:
         print(json.dumps(summary))
     return 0

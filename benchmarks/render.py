@@ -68,18 +68,32 @@ def main(argv: list[str]) -> int:
             encodes.append(time.perf_counter() - t0)
         r50, e50 = statistics.median(renders), statistics.median(encodes)
         rows[map_id] = {
-            "render_p50_ms": round(r50 * 1000, 1), "render_p99_ms": round(_pct(renders, 0.99) * 1000, 1),
-            "encode_p50_ms": round(e50 * 1000, 1), "render_to_encode_ratio": round(r50 / e50, 2),
-            "png_bytes": len(png), "size": list(image.size), "first_ms": round(first * 1000, 1),
+            "render_p50_ms": round(r50 * 1000, 1),
+            "render_p99_ms": round(_pct(renders, 0.99) * 1000, 1),
+            "encode_p50_ms": round(e50 * 1000, 1),
+            "render_to_encode_ratio": round(r50 / e50, 2),
+            "png_bytes": len(png),
+            "size": list(image.size),
+            "first_ms": round(first * 1000, 1),
         }
-    print(f"{'map':<10}{'render p50':>11}{'p99':>8}{'encode':>8}{'ratio':>7}{'PNG KB':>8}{'first':>8}")
+    print(
+        f"{'map':<10}{'render p50':>11}{'p99':>8}{'encode':>8}{'ratio':>7}{'PNG KB':>8}{'first':>8}"
+    )
     for map_id, r in rows.items():
-        print(f"{map_id:<10}{r['render_p50_ms']:>11}{r['render_p99_ms']:>8}{r['encode_p50_ms']:>8}"
-              f"{r['render_to_encode_ratio']:>7}{r['png_bytes'] // 1024:>8}{r['first_ms']:>8}")
+        print(
+            f"{map_id:<10}{r['render_p50_ms']:>11}{r['render_p99_ms']:>8}{r['encode_p50_ms']:>8}"
+            f"{r['render_to_encode_ratio']:>7}{r['png_bytes'] // 1024:>8}{r['first_ms']:>8}"
+        )
     worst = max(r["render_to_encode_ratio"] for r in rows.values())
-    summary = {"maps": rows, "render_to_encode_ratio": worst, "png_bytes_max": max(r["png_bytes"] for r in rows.values())}
-    print(f"worst render_to_encode_ratio {worst} (goal <= 1.5); largest PNG {summary['png_bytes_max'] // 1024} KB "
-          "(goal < 1536 KB)")
+    summary = {
+        "maps": rows,
+        "render_to_encode_ratio": worst,
+        "png_bytes_max": max(r["png_bytes"] for r in rows.values()),
+    }
+    print(
+        f"worst render_to_encode_ratio {worst} (goal <= 1.5); largest PNG {summary['png_bytes_max'] // 1024} KB "
+        "(goal < 1536 KB)"
+    )
     if args.json:
         print(json.dumps(summary))
     return 0

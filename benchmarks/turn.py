@@ -45,15 +45,23 @@ async def _fill(service: GameService, count: int, maps: list[str]) -> list[int]:
     """``count`` started games: one human seat (user HUMAN) against one AI seat."""
     ids = []
     for i in range(count):
-        game = await service.create(guild_id=1, channel_id=100_000 + i, host_id=HUMAN, host_name="p",
-                                    map_id=maps[i % len(maps)], turn_seconds=86_400)
+        game = await service.create(
+            guild_id=1,
+            channel_id=100_000 + i,
+            host_id=HUMAN,
+            host_name="p",
+            map_id=maps[i % len(maps)],
+            turn_seconds=86_400,
+        )
         await service.add_ai(game.id, HUMAN)
         await service.start(game.id, HUMAN)
         ids.append(game.id)
     return ids
 
 
-async def _timed_turns(service: GameService, ids: list[int], renderer: Any) -> tuple[list[float], list[float]]:
+async def _timed_turns(
+    service: GameService, ids: list[int], renderer: Any
+) -> tuple[list[float], list[float]]:
     plain, rendered = [], []
     layouts: dict[str, Any] = {}
     for gid in ids:
@@ -68,7 +76,9 @@ async def _timed_turns(service: GameService, ids: list[int], renderer: Any) -> t
         plain.append((t1 - t0) * 1000)
         if renderer is not None:
             views = await service.views(gid, 0)
-            layout = layouts.get(game.map_id) or layouts.setdefault(game.map_id, renderer.load_layout(game.map_id))
+            layout = layouts.get(game.map_id) or layouts.setdefault(
+                game.map_id, renderer.load_layout(game.map_id)
+            )
             await asyncio.to_thread(renderer.render_board_png, layout, views.public)
             rendered.append((time.perf_counter() - t0) * 1000)
     return plain, rendered
@@ -79,11 +89,24 @@ async def _restart(path: Path, count: int) -> float:
     rules = load_ruleset("usa")
     snapshot = encode_state(new_game(rules, seats=2, seed=1))
     for i in range(count):
-        game = await storage.create_game(guild_id=1, channel_id=500_000 + i, host_user_id=HUMAN, map_id="usa",
-                                         seats=[NewSeat("p", user_id=HUMAN, seat=0),
-                                                NewSeat("ai", is_ai=True, ai_kind="heuristic", seat=1)])
-        await storage.start_game(game.id, seed=1, snapshot=snapshot, engine_version=ENGINE_VERSION,
-                                 deadline_at=time.time() + 86_400 + i, reminder_at=None)
+        game = await storage.create_game(
+            guild_id=1,
+            channel_id=500_000 + i,
+            host_user_id=HUMAN,
+            map_id="usa",
+            seats=[
+                NewSeat("p", user_id=HUMAN, seat=0),
+                NewSeat("ai", is_ai=True, ai_kind="heuristic", seat=1),
+            ],
+        )
+        await storage.start_game(
+            game.id,
+            seed=1,
+            snapshot=snapshot,
+            engine_version=ENGINE_VERSION,
+            deadline_at=time.time() + 86_400 + i,
+            reminder_at=None,
+        )
     await storage.close()
     t0 = time.perf_counter()
     storage = await open_storage(path)
@@ -120,8 +143,13 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
         # throughput: games of two human seats; the players' choices are made before the clock runs
         pairs = []
         for i in range(args.active):
-            game = await service.create(guild_id=1, channel_id=900_000 + i, host_id=HUMAN, host_name="p",
-                                        map_id=maps[i % len(maps)])
+            game = await service.create(
+                guild_id=1,
+                channel_id=900_000 + i,
+                host_id=HUMAN,
+                host_name="p",
+                map_id=maps[i % len(maps)],
+            )
             await service.join(game.id, HUMAN + 1, "q")
             await service.start(game.id, HUMAN)
             pairs.append(game.id)
@@ -133,7 +161,13 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
                 state = decode_state(game.snapshot)
                 if not state.finished:
                     seat = state.seats_to_act()[0]
-                    moves.append((gid, HUMAN + seat, choose_action(load_ruleset(game.map_id), state, seat, "random")))
+                    moves.append(
+                        (
+                            gid,
+                            HUMAN + seat,
+                            choose_action(load_ruleset(game.map_id), state, seat, "random"),
+                        )
+                    )
             t0 = time.perf_counter()
             await asyncio.gather(*(service.act(gid, user, action) for gid, user, action in moves))
             spent += time.perf_counter() - t0
@@ -141,12 +175,15 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
         await storage.close()
         restart_s = await _restart(Path(tmp) / "restart.sqlite3", args.restart_games)
     return {
-        "games": args.games, "fill_s": round(fill_s, 2),
-        "turn_p50_ms": round(statistics.median(plain), 2), "turn_p99_ms": round(_pct(plain, 0.99), 2),
+        "games": args.games,
+        "fill_s": round(fill_s, 2),
+        "turn_p50_ms": round(statistics.median(plain), 2),
+        "turn_p99_ms": round(_pct(plain, 0.99), 2),
         "turn_render_p50_ms": round(statistics.median(rendered), 2) if rendered else None,
         "turn_render_p99_ms": round(_pct(rendered, 0.99), 2) if rendered else None,
         "actions_per_s": round(count / spent, 1),
-        "restart_games": args.restart_games, "restart_s": round(restart_s, 3),
+        "restart_games": args.restart_games,
+        "restart_s": round(restart_s, 3),
     }
 
 

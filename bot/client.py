@@ -106,7 +106,12 @@ class TtrBot(commands.Bot):
         start = getattr(self.service, "start_timers", None)
         if start is not None:
             start()  # idempotent: resumes pending AI moves and turn clocks stored in the database
-        log.info("connected as %s (%s) in %d guild(s)", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+        log.info(
+            "connected as %s (%s) in %d guild(s)",
+            self.user,
+            getattr(self.user, "id", "?"),
+            len(self.guilds),
+        )
 
 
 def create_bot(settings: Settings, service: Any, **options: Any) -> TtrBot:

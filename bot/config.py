@@ -56,7 +56,7 @@ def read_env_file(path: Path) -> dict[str, str]:
         if not line or line.startswith("#") or "=" not in line:
             continue
         if line.startswith("export "):
-            line = line[len("export "):].lstrip()
+            line = line[len("export ") :].lstrip()
         key, _, value = line.partition("=")
         key, value = key.strip(), value.strip()
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
@@ -106,7 +106,9 @@ class Settings:
     @property
     def heartbeat_file(self) -> Path:
         """The file the running bot touches regularly (read by ``health``)."""
-        return self.heartbeat_path or self.database_path.with_name(self.database_path.name + ".heartbeat")
+        return self.heartbeat_path or self.database_path.with_name(
+            self.database_path.name + ".heartbeat"
+        )
 
     @property
     def points_at_fake(self) -> bool:
@@ -114,7 +116,9 @@ class Settings:
         return bool(self.api_base or self.gateway_url)
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None, *, env_file: Path | str | None = ".env") -> Settings:
+    def from_env(
+        cls, environ: Mapping[str, str] | None = None, *, env_file: Path | str | None = ".env"
+    ) -> Settings:
         """Build from ``environ`` (default ``os.environ``) over the values of ``env_file`` if it exists.
 
         Real environment variables win over the file. Raises ValueError for a bad id or log level.

@@ -36,13 +36,21 @@ def describe(rules: Any, events: list[Event], names: list[str]) -> list[str]:
         who = names[e.seat] if e.seat is not None else ""
         p = e.public
         if e.kind == "card_drawn":
-            lines.append(f"{who} drew {'a face-up ' + p['color'] if p['source'] == 'face_up' else 'a card from the deck'}")
+            lines.append(
+                f"{who} drew {'a face-up ' + p['color'] if p['source'] == 'face_up' else 'a card from the deck'}"
+            )
         elif e.kind == "route_claimed":
-            lines.append(f"{who} claimed {board.route_name(p['route'])} ({_cards(p['payment'])}) +{p['points']}")
+            lines.append(
+                f"{who} claimed {board.route_name(p['route'])} ({_cards(p['payment'])}) +{p['points']}"
+            )
         elif e.kind == "tickets_kept":
-            lines.append(f"{who} kept {p['kept']} of {p['kept'] + p['returned']} {words.get('tickets', 'tickets')}")
+            lines.append(
+                f"{who} kept {p['kept']} of {p['kept'] + p['returned']} {words.get('tickets', 'tickets')}"
+            )
         elif e.kind == "tunnel_revealed":
-            lines.append(f"{who} tries the tunnel {board.route_name(p['route'])}: revealed {', '.join(p['revealed']) or 'nothing'}, {p['extra']} more")
+            lines.append(
+                f"{who} tries the tunnel {board.route_name(p['route'])}: revealed {', '.join(p['revealed']) or 'nothing'}, {p['extra']} more"
+            )
         elif e.kind == "tunnel_abandoned":
             lines.append(f"{who} abandoned the tunnel {board.route_name(p['route'])}")
         elif e.kind == "merchandise_drawn":
@@ -54,7 +62,9 @@ def describe(rules: Any, events: list[Event], names: list[str]) -> list[str]:
         elif e.kind == "face_up_reset":
             lines.append("three face-up locomotives: the row is dealt again")
         elif e.kind == "last_round":
-            lines.append(f"*** last round: {who} has {p['pieces']} {words.get('pieces', 'trains')} left ***")
+            lines.append(
+                f"*** last round: {who} has {p['pieces']} {words.get('pieces', 'trains')} left ***"
+            )
         elif e.kind == "passed":
             lines.append(f"{who} cannot do anything and passes")
     return lines
@@ -75,14 +85,19 @@ async def run_demo(map_id: str, players: int, seed: int, out: Path, every: int =
     try:
         rules = load_ruleset(map_id)
     except UnknownMap:
-        print(f"unknown map {map_id!r}; choose one of: {', '.join(available_maps())}", file=sys.stderr)
+        print(
+            f"unknown map {map_id!r}; choose one of: {', '.join(available_maps())}", file=sys.stderr
+        )
         return 2
     except MapError as exc:
         print(str(exc), file=sys.stderr)
         return 2
     p = rules.params
     if not p.min_players <= players <= p.max_players:
-        print(f"{map_id} is played by {p.min_players}-{p.max_players} players, not {players}", file=sys.stderr)
+        print(
+            f"{map_id} is played by {p.min_players}-{p.max_players} players, not {players}",
+            file=sys.stderr,
+        )
         return 2
 
     from .services import GameService, replay_game
@@ -105,8 +120,14 @@ async def run_demo(map_id: str, players: int, seed: int, out: Path, every: int =
     storage = await open_storage(db_path)
     try:
         service = GameService(storage, auto_ai=False)
-        game = await service.create(guild_id=0, channel_id=0, host_id=host, host_name="demo", map_id=map_id,
-                                    host_plays=False)
+        game = await service.create(
+            guild_id=0,
+            channel_id=0,
+            host_id=host,
+            host_name="demo",
+            map_id=map_id,
+            host_plays=False,
+        )
         for _ in range(players):
             await service.add_ai(game.id, host)
         await service.start(game.id, host, seed=seed)
@@ -129,8 +150,12 @@ async def run_demo(map_id: str, players: int, seed: int, out: Path, every: int =
                 prefix = " " * len(prefix)
             public = (await service.views(game.id, 0)).public
             assert public is not None
-            if renderer is not None and public.phase == "play" and public.turn != before.turn \
-                    and public.turn % every == 0:
+            if (
+                renderer is not None
+                and public.phase == "play"
+                and public.turn != before.turn
+                and public.turn % every == 0
+            ):
                 png = await asyncio.to_thread(renderer.render_board_png, layout, public, names)
                 (out / f"board-{public.turn}.png").write_bytes(png)
                 images += 1
@@ -150,15 +175,24 @@ async def run_demo(map_id: str, players: int, seed: int, out: Path, every: int =
     result = state.result
     breakdown_keys = rules.breakdown_keys()
     print()
-    print(f"Final scores after {state.turn} turns ({len(log)} actions; replay from the stored log "
-          f"{'matches' if verified else 'DOES NOT MATCH'} the snapshot)")
-    header = f"{'seat':<8}{'score':>6}" + "".join(f"{k:>14}" for k in breakdown_keys) + f"{'tickets +/-':>13}"
+    print(
+        f"Final scores after {state.turn} turns ({len(log)} actions; replay from the stored log "
+        f"{'matches' if verified else 'DOES NOT MATCH'} the snapshot)"
+    )
+    header = (
+        f"{'seat':<8}{'score':>6}"
+        + "".join(f"{k:>14}" for k in breakdown_keys)
+        + f"{'tickets +/-':>13}"
+    )
     print(header)
     for i in result.ranking:
         s = result.seats[i]
         mark = " *" if i in result.winners else ""
-        print(f"{names[i]:<8}{s.score:>6}" + "".join(f"{s.breakdown.get(k, 0):>14}" for k in breakdown_keys)
-              + f"{s.tickets_completed:>8}/{s.tickets_failed:<4}{mark}")
+        print(
+            f"{names[i]:<8}{s.score:>6}"
+            + "".join(f"{s.breakdown.get(k, 0):>14}" for k in breakdown_keys)
+            + f"{s.tickets_completed:>8}/{s.tickets_failed:<4}{mark}"
+        )
     print(f"winner: {', '.join(names[w] for w in result.winners)}")
     doc = {
         "map": map_id,
@@ -166,8 +200,14 @@ async def run_demo(map_id: str, players: int, seed: int, out: Path, every: int =
         "turns": state.turn,
         "winner": list(result.winners),
         "seats": [
-            {"seat": s.seat, "name": names[s.seat], "score": s.score, "breakdown": dict(s.breakdown),
-             "tickets_completed": s.tickets_completed, "tickets_failed": s.tickets_failed}
+            {
+                "seat": s.seat,
+                "name": names[s.seat],
+                "score": s.score,
+                "breakdown": dict(s.breakdown),
+                "tickets_completed": s.tickets_completed,
+                "tickets_failed": s.tickets_failed,
+            }
             for s in result.seats
         ],
     }
@@ -178,7 +218,9 @@ async def run_demo(map_id: str, players: int, seed: int, out: Path, every: int =
 
 def main(argv: list[str]) -> int:
     """Parse demo arguments and run it."""
-    ap = argparse.ArgumentParser(prog="python -m bot demo", description="Play a whole game between AI seats.")
+    ap = argparse.ArgumentParser(
+        prog="python -m bot demo", description="Play a whole game between AI seats."
+    )
     ap.add_argument("--map", default="usa")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=7)

@@ -28,7 +28,9 @@ def configure_logging(settings: Settings) -> None:
         stream=sys.stderr,
     )
     if settings.log_level != "DEBUG":
-        logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(settings.log_level)))
+        logging.getLogger("discord").setLevel(
+            max(logging.INFO, logging.getLevelName(settings.log_level))
+        )
 
 
 def run(settings: Settings) -> int:
@@ -98,7 +100,9 @@ def health(settings: Settings) -> int:
     try:
         asyncio.run(_check_database(settings))
     except Exception as exc:  # noqa: BLE001 - any failure is unhealthy
-        print(f"unhealthy: the database does not open: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(
+            f"unhealthy: the database does not open: {type(exc).__name__}: {exc}", file=sys.stderr
+        )
         return 1
     path = settings.heartbeat_file
     try:

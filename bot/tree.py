@@ -46,7 +46,10 @@ def domain_code(exc: BaseException) -> str | None:
 
 
 def _unwrap(error: BaseException) -> BaseException:
-    while isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError) and error.__cause__:
+    while (
+        isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError)
+        and error.__cause__
+    ):
         error = error.__cause__
     if isinstance(error, app_commands.CommandInvokeError):
         return error.original
@@ -83,7 +86,9 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
     try:
         await send_private(interaction, text)
     except discord.HTTPException:
-        log.warning("game %s: could not answer the error for %s", game, _what(interaction), exc_info=True)
+        log.warning(
+            "game %s: could not answer the error for %s", game, _what(interaction), exc_info=True
+        )
 
 
 def _what(interaction: discord.Interaction) -> str:
@@ -96,5 +101,7 @@ def _what(interaction: discord.Interaction) -> str:
 class TtrTree(app_commands.CommandTree):
     """CommandTree whose ``on_error`` answers every failed command privately."""
 
-    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
         await answer_error(interaction, error)

@@ -92,5 +92,15 @@ class Pass(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
-    for cls in (DrawBlind, DrawFaceUp, ClaimRoute, PayTunnel, AbandonTunnel, DrawTickets, KeepTickets, KeepFlagCard, Pass)
+    for cls in (
+        DrawBlind,
+        DrawFaceUp,
+        ClaimRoute,
+        PayTunnel,
+        AbandonTunnel,
+        DrawTickets,
+        KeepTickets,
+        KeepFlagCard,
+        Pass,
+    )
 }

@@ -126,7 +126,9 @@ class Board:
         and reports every problem at once.
         """
         cities = {
-            c["id"]: City(c["id"], c["name"], float(c["lat"]), float(c["lon"]), c.get("kind", "city"))
+            c["id"]: City(
+                c["id"], c["name"], float(c["lat"]), float(c["lon"]), c.get("kind", "city")
+            )
             for c in data["cities"]
         }
         routes = {}

@@ -120,7 +120,9 @@ class RuleParams:
             locomotives_pay=data.get("locomotives_pay", "any"),
             initial_tickets=deal(data["initial_tickets"]),
             draw_tickets=deal(data["draw_tickets"]),
-            shuffle_ticket_decks_after_setup=bool(data.get("shuffle_ticket_decks_after_setup", False)),
+            shuffle_ticket_decks_after_setup=bool(
+                data.get("shuffle_ticket_decks_after_setup", False)
+            ),
             last_round_at=int(data.get("last_round_at", 2)),
             double_routes_min_players=int(data.get("double_routes_min_players", 4)),
             route_points={int(k): int(v) for k, v in data["route_points"].items()},

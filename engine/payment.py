@@ -66,7 +66,9 @@ def _shapes(params: RuleParams, route: Route) -> Iterator[tuple[int, int, int, i
                 yield slots - y, y, route.locomotives - h, subst * g + ferry_sub * h
 
 
-def check_payment(params: RuleParams, route: Route, payment: Mapping[str, int]) -> PaymentPlan | None:
+def check_payment(
+    params: RuleParams, route: Route, payment: Mapping[str, int]
+) -> PaymentPlan | None:
     """How ``payment`` pays for ``route``, or None when it cannot.
 
     Args:
@@ -98,8 +100,13 @@ def check_payment(params: RuleParams, route: Route, payment: Mapping[str, int]) 
                 if others or (color and have != x) or locos != y + z:
                     continue
             plan = PaymentPlan(color, y + z, n_any)
-            if best is None or (best.color is None and plan.color is not None) or (
-                (best.color is None) == (plan.color is None) and plan.substitutes < best.substitutes
+            if (
+                best is None
+                or (best.color is None and plan.color is not None)
+                or (
+                    (best.color is None) == (plan.color is None)
+                    and plan.substitutes < best.substitutes
+                )
             ):
                 best = plan
     return best
@@ -191,7 +198,10 @@ def sensible_payments(params: RuleParams, route: Route, hand: Mapping[str, int])
                 pay[LOCOMOTIVE] = y + z
             if n_any:
                 pool = {c: n - pay.get(c, 0) for c, n in hand.items()}
-                order = sorted((c for c in pool if pool[c] > 0), key=lambda c: (c == LOCOMOTIVE, c == color, -pool[c], c))
+                order = sorted(
+                    (c for c in pool if pool[c] > 0),
+                    key=lambda c: (c == LOCOMOTIVE, c == color, -pool[c], c),
+                )
                 need = n_any
                 for c in order:
                     k = min(pool[c], need)
@@ -217,10 +227,16 @@ def tunnel_extra(committed_color: str | None, revealed: list[str]) -> int:
     one; when only locomotives were committed (``committed_color`` None), only
     revealed locomotives count.
     """
-    return sum(1 for c in revealed if c == LOCOMOTIVE or (committed_color is not None and c == committed_color))
+    return sum(
+        1
+        for c in revealed
+        if c == LOCOMOTIVE or (committed_color is not None and c == committed_color)
+    )
 
 
-def tunnel_extra_options(committed_color: str | None, extra: int, hand: Mapping[str, int]) -> list[Cards]:
+def tunnel_extra_options(
+    committed_color: str | None, extra: int, hand: Mapping[str, int]
+) -> list[Cards]:
     """Every way to pay ``extra`` more cards from ``hand``: the committed colour or locomotives.
 
     With only locomotives committed, only locomotives pay. Empty when the hand cannot pay.

@@ -83,9 +83,13 @@ def new_game(
     """
     p = rules.params
     if not isinstance(seats, int) or not p.min_players <= seats <= p.max_players:
-        raise SetupError("player_count", {"min": p.min_players, "max": p.max_players, "given": seats})
+        raise SetupError(
+            "player_count", {"min": p.min_players, "max": p.max_players, "given": seats}
+        )
     opts = rules.resolve_options(options)
-    st = GameState(map_id=rules.map_id, seed=seed, options=opts, num_seats=seats, rng=rngmod.seed_state(seed))
+    st = GameState(
+        map_id=rules.map_id, seed=seed, options=opts, num_seats=seats, rng=rngmod.seed_state(seed)
+    )
     deck = [c for c, n in p.deck.items() for _ in range(n)]
     st.rng = rngmod.shuffle(st.rng, deck)
     st.deck = deck
@@ -148,8 +152,10 @@ def _check_face_up_reset(rules: ClassicRules, st: GameState, events: list[Event]
             return
         row = [c for c in st.face_up if c is not None]
         pool = len(row) + len(st.deck) + len(st.discard)
-        non_wild = sum(1 for c in row if c != LOCOMOTIVE) + sum(1 for c in st.deck if c != LOCOMOTIVE) + sum(
-            1 for c in st.discard if c != LOCOMOTIVE
+        non_wild = (
+            sum(1 for c in row if c != LOCOMOTIVE)
+            + sum(1 for c in st.deck if c != LOCOMOTIVE)
+            + sum(1 for c in st.discard if c != LOCOMOTIVE)
         )
         slots = min(len(st.face_up), pool)
         if slots - min(non_wild, slots) >= limit:
@@ -168,7 +174,11 @@ def _can_draw_blind(st: GameState) -> bool:
 def _face_up_ok(rules: ClassicRules, st: GameState, slot: int) -> bool:
     if not 0 <= slot < len(st.face_up) or st.face_up[slot] is None:
         return False
-    if st.cards_drawn == 1 and st.face_up[slot] == LOCOMOTIVE and rules.params.face_up_wild_restricted:
+    if (
+        st.cards_drawn == 1
+        and st.face_up[slot] == LOCOMOTIVE
+        and rules.params.face_up_wild_restricted
+    ):
         return False
     return True
 
@@ -197,20 +207,26 @@ def _draw_tickets(st: GameState, mix: Sequence[tuple[str, int]]) -> list[str]:
     return out
 
 
-def _check_mix(rules: ClassicRules, st: GameState, mix: Sequence[tuple[str, int]], count: int) -> tuple[tuple[str, int], ...]:
+def _check_mix(
+    rules: ClassicRules, st: GameState, mix: Sequence[tuple[str, int]], count: int
+) -> tuple[tuple[str, int], ...]:
     """Validate an announced short/long mix (Germany): the right total, decks that have the tickets."""
     want = min(count, _tickets_left(st))
     seen: dict[str, int] = {}
     for entry in mix:
         if not (isinstance(entry, tuple | list) and len(entry) == 2):
-            raise IllegalAction("bad_mix", {"mix": [list(e) if isinstance(e, tuple | list) else e for e in mix]})
+            raise IllegalAction(
+                "bad_mix", {"mix": [list(e) if isinstance(e, tuple | list) else e for e in mix]}
+            )
         name, n = entry
         if name not in st.ticket_decks or not isinstance(n, int) or n < 0:
             raise IllegalAction("bad_mix", {"deck": name, "decks": sorted(st.ticket_decks)})
         seen[name] = seen.get(name, 0) + n
     for name, n in seen.items():
         if n > len(st.ticket_decks[name]):
-            raise IllegalAction("mix_unavailable", {"deck": name, "asked": n, "left": len(st.ticket_decks[name])})
+            raise IllegalAction(
+                "mix_unavailable", {"deck": name, "asked": n, "left": len(st.ticket_decks[name])}
+            )
     if sum(seen.values()) != want:
         raise IllegalAction("bad_mix_total", {"total": sum(seen.values()), "expected": want})
     return tuple((name, seen[name]) for name in st.ticket_decks if seen.get(name))
@@ -246,7 +262,9 @@ def _min_keep(offered: int, keep: int) -> int:
     return min(keep, offered)
 
 
-def _route_blocker(rules: ClassicRules, st: GameState, seat: int, route_id: str) -> IllegalAction | None:
+def _route_blocker(
+    rules: ClassicRules, st: GameState, seat: int, route_id: str
+) -> IllegalAction | None:
     """Why ``seat`` may not claim ``route_id`` regardless of cards, or None."""
     board = rules.board
     if route_id not in board.routes:
@@ -262,11 +280,18 @@ def _route_blocker(rules: ClassicRules, st: GameState, seat: int, route_id: str)
         if st.num_seats < rules.params.double_routes_min_players:
             return IllegalAction(
                 "double_route_locked",
-                {"route": route_id, "sibling": sib, "min_players": rules.params.double_routes_min_players},
+                {
+                    "route": route_id,
+                    "sibling": sib,
+                    "min_players": rules.params.double_routes_min_players,
+                },
             )
     route = board.routes[route_id]
     if st.players[seat].pieces < route.length:
-        return IllegalAction("not_enough_pieces", {"route": route_id, "need": route.length, "have": st.players[seat].pieces})
+        return IllegalAction(
+            "not_enough_pieces",
+            {"route": route_id, "need": route.length, "have": st.players[seat].pieces},
+        )
     return None
 
 
@@ -321,12 +346,20 @@ def _apply_setup(rules: ClassicRules, st: GameState, action: Action, events: lis
     deal = rules.params.initial_tickets
     if isinstance(action, DrawTickets):
         if not player.needs_mix:
-            raise IllegalAction("wrong_step", {"step": "keep_tickets" if player.offer else "waiting"})
+            raise IllegalAction(
+                "wrong_step", {"step": "keep_tickets" if player.offer else "waiting"}
+            )
         mix = _check_mix(rules, st, action.mix, deal.count)
         player.offer = _draw_tickets(st, mix)
         player.needs_mix = False
-        events.append(Event("tickets_drawn", action.seat, {"count": len(player.offer), "mix": [list(m) for m in mix]},
-                            {"tickets": list(player.offer)}))
+        events.append(
+            Event(
+                "tickets_drawn",
+                action.seat,
+                {"count": len(player.offer), "mix": [list(m) for m in mix]},
+                {"tickets": list(player.offer)},
+            )
+        )
         return
     if isinstance(action, KeepTickets):
         if player.needs_mix:
@@ -348,12 +381,19 @@ def _apply_setup(rules: ClassicRules, st: GameState, action: Action, events: lis
 
 
 def _keep(
-    rules: ClassicRules, st: GameState, player: PlayerState, tickets: Sequence[str], keep: int, unkept: str,
+    rules: ClassicRules,
+    st: GameState,
+    player: PlayerState,
+    tickets: Sequence[str],
+    keep: int,
+    unkept: str,
     events: list[Event],
 ) -> None:
     chosen = list(tickets)
     if len(set(chosen)) != len(chosen) or any(t not in player.offer for t in chosen):
-        raise IllegalAction("ticket_not_offered", {"tickets": chosen, "offered": list(player.offer)})
+        raise IllegalAction(
+            "ticket_not_offered", {"tickets": chosen, "offered": list(player.offer)}
+        )
     need = _min_keep(len(player.offer), keep)
     if len(chosen) < need:
         raise IllegalAction("must_keep_at_least", {"min": need, "kept": len(chosen)})
@@ -362,8 +402,14 @@ def _keep(
     player.tickets.extend(kept)
     player.offer = []
     _return_tickets(rules, st, returned, unkept)
-    events.append(Event("tickets_kept", player.seat, {"kept": len(kept), "returned": len(returned)},
-                        {"tickets": kept, "returned_tickets": returned}))
+    events.append(
+        Event(
+            "tickets_kept",
+            player.seat,
+            {"kept": len(kept), "returned": len(returned)},
+            {"tickets": kept, "returned_tickets": returned},
+        )
+    )
 
 
 def _apply_play(rules: ClassicRules, st: GameState, action: Action, events: list[Event]) -> None:
@@ -412,10 +458,16 @@ def _apply_play(rules: ClassicRules, st: GameState, action: Action, events: list
             raise IllegalAction("wrong_step", {"step": step})
         tun = st.tunnel
         extra = action.extra
-        if not isinstance(extra, Cards) or extra not in tunnel_extra_options(tun.color, tun.extra, player.hand):
+        if not isinstance(extra, Cards) or extra not in tunnel_extra_options(
+            tun.color, tun.extra, player.hand
+        ):
             raise IllegalAction("cannot_pay_tunnel", {"extra": tun.extra, "color": tun.color})
         _take(player.hand, extra)
-        paid = Cards({**tun.committed}) if not extra else Cards(list(tun.committed.items()) + list(extra.items()))
+        paid = (
+            Cards({**tun.committed})
+            if not extra
+            else Cards(list(tun.committed.items()) + list(extra.items()))
+        )
         st.discard.extend(_spread(paid))
         st.discard.extend(tun.revealed)
         st.tunnel = None
@@ -441,13 +493,23 @@ def _apply_play(rules: ClassicRules, st: GameState, action: Action, events: list
         if _tickets_left(st) == 0:
             raise IllegalAction("no_tickets_left")
         deal = p.draw_tickets
-        mix = _check_mix(rules, st, action.mix, deal.count) if deal.announce_mix else _single_deck_mix(st, deal.count)
+        mix = (
+            _check_mix(rules, st, action.mix, deal.count)
+            if deal.announce_mix
+            else _single_deck_mix(st, deal.count)
+        )
         if not deal.announce_mix and action.mix:
             raise IllegalAction("bad_mix", {"mix": [list(m) for m in action.mix]})
         player.offer = _draw_tickets(st, mix)
         st.step = "keep_tickets"
-        events.append(Event("tickets_drawn", seat, {"count": len(player.offer), "mix": [list(m) for m in mix]},
-                            {"tickets": list(player.offer)}))
+        events.append(
+            Event(
+                "tickets_drawn",
+                seat,
+                {"count": len(player.offer), "mix": [list(m) for m in mix]},
+                {"tickets": list(player.offer)},
+            )
+        )
         return
     if isinstance(action, KeepTickets):
         if step != "keep_tickets":
@@ -469,14 +531,18 @@ def _apply_play(rules: ClassicRules, st: GameState, action: Action, events: list
     raise IllegalAction("malformed_action", {"type": type(action).__name__})
 
 
-def _after_draw(rules: ClassicRules, st: GameState, events: list[Event], *, ends_turn: bool) -> None:
+def _after_draw(
+    rules: ClassicRules, st: GameState, events: list[Event], *, ends_turn: bool
+) -> None:
     if ends_turn or st.cards_drawn >= 2 or not _can_draw_second(rules, st):
         _end_turn(rules, st, events)
     else:
         st.step = "second_card"
 
 
-def _claim_route(rules: ClassicRules, st: GameState, seat: int, action: ClaimRoute, events: list[Event]) -> None:
+def _claim_route(
+    rules: ClassicRules, st: GameState, seat: int, action: ClaimRoute, events: list[Event]
+) -> None:
     blocker = _route_blocker(rules, st, seat, action.route)
     if blocker:
         raise blocker
@@ -499,8 +565,18 @@ def _claim_route(rules: ClassicRules, st: GameState, seat: int, action: ClaimRou
                 break
             revealed.append(card)
         extra = tunnel_extra(plan.color, revealed)
-        events.append(Event("tunnel_revealed", seat, {"route": route.id, "committed": payment.to_dict(),
-                                                       "revealed": list(revealed), "extra": extra}))
+        events.append(
+            Event(
+                "tunnel_revealed",
+                seat,
+                {
+                    "route": route.id,
+                    "committed": payment.to_dict(),
+                    "revealed": list(revealed),
+                    "extra": extra,
+                },
+            )
+        )
         if extra:
             st.tunnel = TunnelPending(route.id, payment.to_dict(), plan.color, revealed, extra)
             st.step = "tunnel"
@@ -512,7 +588,9 @@ def _claim_route(rules: ClassicRules, st: GameState, seat: int, action: ClaimRou
     _finish_claim(rules, st, seat, route.id, payment, plan, events)
 
 
-def _finish_claim(rules: ClassicRules, st: GameState, seat: int, route_id: str, paid: Cards, plan, events) -> None:
+def _finish_claim(
+    rules: ClassicRules, st: GameState, seat: int, route_id: str, paid: Cards, plan, events
+) -> None:
     route = rules.board.routes[route_id]
     player = st.players[seat]
     st.owners[route_id] = seat
@@ -520,15 +598,27 @@ def _finish_claim(rules: ClassicRules, st: GameState, seat: int, route_id: str, 
     player.pieces -= route.length
     points = rules.params.route_points.get(route.length, 0)
     player.route_points += points
-    events.append(Event("route_claimed", seat, {"route": route_id, "payment": paid.to_dict(), "points": points,
-                                                 "pieces_left": player.pieces}))
+    events.append(
+        Event(
+            "route_claimed",
+            seat,
+            {
+                "route": route_id,
+                "payment": paid.to_dict(),
+                "points": points,
+                "pieces_left": player.pieces,
+            },
+        )
+    )
     st.step = "claimed"
     rules.on_route_claimed(st, seat, route, paid, plan, events)
     if st.step == "claimed":
         _end_turn(rules, st, events)
 
 
-def _end_turn(rules: ClassicRules, st: GameState, events: list[Event], *, passed: bool = False) -> None:
+def _end_turn(
+    rules: ClassicRules, st: GameState, events: list[Event], *, passed: bool = False
+) -> None:
     seat = st.active
     rules.on_turn_end(st, seat, events)
     st.passes = st.passes + 1 if passed else 0
@@ -557,8 +647,13 @@ def _finish(rules: ClassicRules, st: GameState, events: list[Event]) -> None:
     st.result = final_scores(rules, st)
     st.phase = "finished"
     st.step = "over"
-    events.append(Event("game_over", None, {"winners": list(st.result.winners),
-                                            "scores": [s.score for s in st.result.seats]}))
+    events.append(
+        Event(
+            "game_over",
+            None,
+            {"winners": list(st.result.winners), "scores": [s.score for s in st.result.seats]},
+        )
+    )
 
 
 # =============================================================== legal actions
@@ -586,7 +681,9 @@ def _keep_options(offer: Sequence[str], keep: int) -> Iterator[tuple[str, ...]]:
         yield from combinations(offer, k)
 
 
-def legal_actions(rules: ClassicRules, state: GameState, seat: int, *, payments: str = "all") -> list[Action]:
+def legal_actions(
+    rules: ClassicRules, state: GameState, seat: int, *, payments: str = "all"
+) -> list[Action]:
     """Every action ``seat`` may take now (empty when it is not this seat's move).
 
     Args:
@@ -603,7 +700,9 @@ def legal_actions(rules: ClassicRules, state: GameState, seat: int, *, payments:
         if player.needs_mix:
             return [DrawTickets(seat, mix) for mix in _mixes(st, p.initial_tickets.count)]
         if player.offer:
-            return [KeepTickets(seat, t) for t in _keep_options(player.offer, p.initial_tickets.keep)]
+            return [
+                KeepTickets(seat, t) for t in _keep_options(player.offer, p.initial_tickets.keep)
+            ]
         return []
     if seat != st.active:
         return []
@@ -643,7 +742,12 @@ def legal_actions(rules: ClassicRules, state: GameState, seat: int, *, payments:
 
 
 def replay(
-    rules: ClassicRules, *, seats: int, seed: int, options: Mapping[str, Any] | None, actions: Sequence[Action]
+    rules: ClassicRules,
+    *,
+    seats: int,
+    seed: int,
+    options: Mapping[str, Any] | None,
+    actions: Sequence[Action],
 ) -> GameState:
     """Rebuild a game from its creation parameters and action log.
 
@@ -655,4 +759,12 @@ def replay(
     return st
 
 
-__all__ = ["Transition", "apply", "claimable_routes", "legal_actions", "new_game", "replay", "SetupError"]
+__all__ = [
+    "Transition",
+    "apply",
+    "claimable_routes",
+    "legal_actions",
+    "new_game",
+    "replay",
+    "SetupError",
+]

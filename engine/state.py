@@ -97,7 +97,9 @@ class TunnelPending:
 
     def clone(self) -> TunnelPending:
         """An independent copy."""
-        return TunnelPending(self.route, dict(self.committed), self.color, list(self.revealed), self.extra)
+        return TunnelPending(
+            self.route, dict(self.committed), self.color, list(self.revealed), self.extra
+        )
 
 
 @dataclass(slots=True)
@@ -140,8 +142,14 @@ class SeatScore:
     def from_dict(cls, d: dict[str, Any]) -> SeatScore:
         """Inverse of :meth:`to_dict`."""
         return cls(
-            d["seat"], d["score"], dict(d["breakdown"]), d["tickets_completed"], d["tickets_failed"],
-            list(d["completed"]), list(d["failed"]), d["longest_path"],
+            d["seat"],
+            d["score"],
+            dict(d["breakdown"]),
+            d["tickets_completed"],
+            d["tickets_failed"],
+            list(d["completed"]),
+            list(d["failed"]),
+            d["longest_path"],
         )
 
 
@@ -155,12 +163,18 @@ class FinalResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
-        return {"winners": list(self.winners), "ranking": list(self.ranking), "seats": [s.to_dict() for s in self.seats]}
+        return {
+            "winners": list(self.winners),
+            "ranking": list(self.ranking),
+            "seats": [s.to_dict() for s in self.seats],
+        }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> FinalResult:
         """Inverse of :meth:`to_dict`."""
-        return cls(list(d["winners"]), [SeatScore.from_dict(s) for s in d["seats"]], list(d["ranking"]))
+        return cls(
+            list(d["winners"]), [SeatScore.from_dict(s) for s in d["seats"]], list(d["ranking"])
+        )
 
 
 @dataclass(slots=True)

@@ -35,7 +35,9 @@ class Cards(Mapping[str, int]):
 
     __slots__ = ("_items", "_hash")
 
-    def __init__(self, counts: Mapping[str, int] | Iterable[tuple[str, int]] | None = None, **kw: int) -> None:
+    def __init__(
+        self, counts: Mapping[str, int] | Iterable[tuple[str, int]] | None = None, **kw: int
+    ) -> None:
         merged: dict[str, int] = {}
         if counts is not None:
             pairs = counts.items() if isinstance(counts, Mapping) else counts
@@ -46,7 +48,9 @@ class Cards(Mapping[str, int]):
         for color, n in merged.items():
             if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                 raise ValueError(f"card count for {color!r} must be a non-negative int, got {n!r}")
-        self._items: tuple[tuple[str, int], ...] = tuple(sorted((c, n) for c, n in merged.items() if n))
+        self._items: tuple[tuple[str, int], ...] = tuple(
+            sorted((c, n) for c, n in merged.items() if n)
+        )
         self._hash = hash(self._items)
 
     def __getitem__(self, color: str) -> int:

@@ -176,7 +176,13 @@ def player_view(rules: ClassicRules, state: GameState, seat: int) -> PlayerView:
     done, _ = ticket_status(rules, state, seat)
     done_set = set(done)
     tickets = tuple(
-        TicketView(t, rules.board.tickets[t].a, rules.board.tickets[t].b, rules.board.tickets[t].points, t in done_set)
+        TicketView(
+            t,
+            rules.board.tickets[t].a,
+            rules.board.tickets[t].b,
+            rules.board.tickets[t].points,
+            t in done_set,
+        )
         for t in player.tickets
     )
     return PlayerView(

@@ -12,4 +12,12 @@ from .loader import (
     validate_all,
 )
 
-__all__ = ["MapError", "UnknownMap", "available_maps", "load_ruleset", "read_layout", "read_map_data", "validate_all"]
+__all__ = [
+    "MapError",
+    "UnknownMap",
+    "available_maps",
+    "load_ruleset",
+    "read_layout",
+    "read_map_data",
+    "validate_all",
+]

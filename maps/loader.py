@@ -83,7 +83,18 @@ def validate_map_data(data: Any, expected_id: str | None = None) -> list[str]:
     errors: list[str] = []
     if not isinstance(data, Mapping):
         return ["the file is not a JSON object"]
-    for key in ("id", "name", "ruleset", "provenance", "rules", "cities", "routes", "tickets", "rules_text", "words"):
+    for key in (
+        "id",
+        "name",
+        "ruleset",
+        "provenance",
+        "rules",
+        "cities",
+        "routes",
+        "tickets",
+        "rules_text",
+        "words",
+    ):
         if key not in data:
             errors.append(f"missing top-level key {key!r}")
     if errors:
@@ -96,7 +107,10 @@ def validate_map_data(data: Any, expected_id: str | None = None) -> list[str]:
     if not isinstance(prov, Mapping) or prov.get("status") not in ("exact", "provisional"):
         errors.append("provenance.status must be 'exact' or 'provisional'")
     for lang in ("en", "de"):
-        if not isinstance(data["rules_text"], Mapping) or not str(data["rules_text"].get(lang, "")).strip():
+        if (
+            not isinstance(data["rules_text"], Mapping)
+            or not str(data["rules_text"].get(lang, "")).strip()
+        ):
             errors.append(f"rules_text.{lang} is missing")
         if not isinstance(data["name"], Mapping) or not data["name"].get(lang):
             errors.append(f"name.{lang} is missing")
@@ -111,14 +125,21 @@ def validate_map_data(data: Any, expected_id: str | None = None) -> list[str]:
         params = None
     if params is not None:
         if not 1 <= params.min_players <= params.max_players:
-            errors.append(f"rules.players: min {params.min_players} / max {params.max_players} out of order")
+            errors.append(
+                f"rules.players: min {params.min_players} / max {params.max_players} out of order"
+            )
         if params.locomotives_pay not in ("any", "tunnels_and_ferries"):
             errors.append(f"rules.locomotives_pay: {params.locomotives_pay!r}")
-        for name, deal in (("initial_tickets", params.initial_tickets), ("draw_tickets", params.draw_tickets)):
+        for name, deal in (
+            ("initial_tickets", params.initial_tickets),
+            ("draw_tickets", params.draw_tickets),
+        ):
             if deal.unkept not in ("bottom", "remove"):
                 errors.append(f"rules.{name}.unkept must be 'bottom' or 'remove'")
             if not 1 <= deal.keep <= deal.count:
-                errors.append(f"rules.{name}: keep {deal.keep} must be between 1 and count {deal.count}")
+                errors.append(
+                    f"rules.{name}: keep {deal.keep} must be between 1 and count {deal.count}"
+                )
         if params.merchandise:
             table = params.merchandise.get("points", {})
             for n in range(params.min_players, params.max_players + 1):
@@ -173,7 +194,9 @@ def validate_map_data(data: Any, expected_id: str | None = None) -> list[str]:
         locos = r.get("locomotives", 0)
         if not _is_int(locos) or (_is_int(length) and not 0 <= locos <= length):
             errors.append(f"{where}: locomotives must be an int from 0 to its length")
-        if not isinstance(r.get("tunnel", False), bool) or not isinstance(r.get("carts", False), bool):
+        if not isinstance(r.get("tunnel", False), bool) or not isinstance(
+            r.get("carts", False), bool
+        ):
             errors.append(f"{where}: tunnel and carts must be true/false")
         sub = r.get("substitute")
         if sub is not None and (not _is_int(sub) or sub < 2):
@@ -206,7 +229,9 @@ def validate_map_data(data: Any, expected_id: str | None = None) -> list[str]:
     if params and decks:
         need = params.max_players * params.initial_tickets.count
         if sum(decks.values()) < need:
-            errors.append(f"tickets: {sum(decks.values())} cannot deal {need} at setup with {params.max_players} players")
+            errors.append(
+                f"tickets: {sum(decks.values())} cannot deal {need} at setup with {params.max_players} players"
+            )
         if len(decks) > 1 and not params.initial_tickets.announce_mix:
             errors.append(f"tickets: several decks {sorted(decks)} but the rules announce no mix")
     if not data["tickets"]:

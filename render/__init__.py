@@ -20,7 +20,6 @@ from ._layout import Car, Layout, RouteShape, auto_positions, build_layout, load
 from ._theme import SEAT_COLORS, card_color, seat_color
 
 
-
 def warm_up(map_ids: list[str] | tuple[str, ...] | None = None) -> None:
     """Build and cache the static layers of ``map_ids`` (default: every map) so that the first board
     of each map renders as fast as the rest (the bot calls this in a worker thread at start)."""

@@ -42,7 +42,10 @@ def _background(draw: ImageDraw.ImageDraw, layout: Layout, k: float) -> None:
     bg = layout.background if layout.source == "layout.json" else {}
     w, h = layout.size
     style = bg.get("style", "none")
-    draw.rectangle((0, 0, w * k, h * k), fill=th.SEA if style == "geo" else th.CITY_BG if style == "city" else th.LAND)
+    draw.rectangle(
+        (0, 0, w * k, h * k),
+        fill=th.SEA if style == "geo" else th.CITY_BG if style == "city" else th.LAND,
+    )
     for poly in _poly_list(bg.get("land")):
         if len(poly) >= 3:
             draw.polygon(dr.scaled(poly, k), fill=th.LAND)
@@ -55,20 +58,42 @@ def _background(draw: ImageDraw.ImageDraw, layout: Layout, k: float) -> None:
     for item in bg.get("rivers") or []:
         width = float(item.get("width", 6)) if isinstance(item, dict) else 6.0
         for line in _poly_list([item]):
-            draw.line(dr.scaled(line, k), fill=th.SEA, width=max(1, round(width * k)), joint="curve")
+            draw.line(
+                dr.scaled(line, k), fill=th.SEA, width=max(1, round(width * k)), joint="curve"
+            )
     for line in _poly_list(bg.get("borders")):
         draw.line(dr.scaled(line, k), fill=th.BORDER, width=max(1, round(1.2 * k)))
 
 
-def _label_box(draw: ImageDraw.ImageDraw, text: str, at: Point, side: str, size: tuple[int, int],
-               far: float = 0) -> tuple[float, ...]:
+def _label_box(
+    draw: ImageDraw.ImageDraw,
+    text: str,
+    at: Point,
+    side: str,
+    size: tuple[int, int],
+    far: float = 0,
+) -> tuple[float, ...]:
     font = th.font(LABEL_SIZE, True)
     w = draw.textlength(text, font=font)
     h = LABEL_SIZE + 2
     x, y = at
     gap = 10 + far
-    dx = {"e": gap, "ne": gap * 0.7, "se": gap * 0.7, "w": -gap - w, "nw": -gap * 0.7 - w, "sw": -gap * 0.7 - w}
-    dy = {"n": -gap - h, "ne": -gap * 0.7 - h, "nw": -gap * 0.7 - h, "s": gap, "se": gap * 0.7, "sw": gap * 0.7}
+    dx = {
+        "e": gap,
+        "ne": gap * 0.7,
+        "se": gap * 0.7,
+        "w": -gap - w,
+        "nw": -gap * 0.7 - w,
+        "sw": -gap * 0.7 - w,
+    }
+    dy = {
+        "n": -gap - h,
+        "ne": -gap * 0.7 - h,
+        "nw": -gap * 0.7 - h,
+        "s": gap,
+        "se": gap * 0.7,
+        "sw": gap * 0.7,
+    }
     x0 = x + dx.get(side, -w / 2)
     y0 = y + dy.get(side, -h / 2)
     x0 = min(max(x0, 4), size[0] - w - 4)
@@ -122,8 +147,13 @@ def _countries(draw: ImageDraw.ImageDraw, layout: Layout, k: float) -> None:
         w = draw.textlength(city.name.upper(), font=font) / k + 24
         h = 34
         box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
-        draw.rounded_rectangle(dr.scaled([box[:2], box[2:]], k), radius=round(10 * k), fill=(214, 208, 196),
-                               outline=th.BORDER, width=round(2 * k))
+        draw.rounded_rectangle(
+            dr.scaled([box[:2], box[2:]], k),
+            radius=round(10 * k),
+            fill=(214, 208, 196),
+            outline=th.BORDER,
+            width=round(2 * k),
+        )
         draw.text((x * k, y * k), city.name.upper(), font=font, fill=(90, 84, 74), anchor="mm")
 
 
@@ -148,7 +178,12 @@ def _cities(draw: ImageDraw.ImageDraw, layout: Layout, k: float) -> None:
         if board.cities[cid].kind == "country":
             continue
         r = 7 * k
-        draw.ellipse((x * k - r, y * k - r, x * k + r, y * k + r), fill=th.PAPER, outline=th.INK, width=round(2 * k))
+        draw.ellipse(
+            (x * k - r, y * k - r, x * k + r, y * k + r),
+            fill=th.PAPER,
+            outline=th.INK,
+            width=round(2 * k),
+        )
 
 
 @lru_cache(maxsize=16)
@@ -160,7 +195,9 @@ def base_layer(layout: Layout) -> Image.Image:
     draw = ImageDraw.Draw(img)
     _background(draw, layout, k)
     _routes(draw, layout, k)
-    _countries(draw, layout, k)  # the neighbouring countries' areas sit over the ends of their routes
+    _countries(
+        draw, layout, k
+    )  # the neighbouring countries' areas sit over the ends of their routes
     _cities(draw, layout, k)
     return img.resize((w, h), Image.Resampling.LANCZOS)
 
@@ -175,8 +212,14 @@ def name_layer(layout: Layout) -> Image.Image:
     font = th.font(LABEL_SIZE * k, True)
     board = layout.rules.board
     for cid, box in label_boxes(layout).items():
-        draw.text((box[0] * k, box[1] * k), board.cities[cid].name, font=font, fill=th.INK,
-                  stroke_width=round(3 * k), stroke_fill=th.PAPER)
+        draw.text(
+            (box[0] * k, box[1] * k),
+            board.cities[cid].name,
+            font=font,
+            fill=th.INK,
+            stroke_width=round(3 * k),
+            stroke_fill=th.PAPER,
+        )
     return img.resize((w, h), Image.Resampling.LANCZOS)
 
 
@@ -205,7 +248,9 @@ def draw_claims(draw: ImageDraw.ImageDraw, layout: Layout, owners: dict[str, int
             draw.text(c.centre, th.seat_letter(seat), font=letter_font, fill=ink, anchor="mm")
 
 
-def highlight(draw: ImageDraw.ImageDraw, layout: Layout, route_ids: Sequence[str], color: th.RGB = th.GOLD) -> None:
+def highlight(
+    draw: ImageDraw.ImageDraw, layout: Layout, route_ids: Sequence[str], color: th.RGB = th.GOLD
+) -> None:
     """A bright frame around the car spaces of ``route_ids`` (longest path on the final board)."""
     for rid in route_ids:
         shape = layout.routes.get(rid)
@@ -219,16 +264,23 @@ def highlight(draw: ImageDraw.ImageDraw, layout: Layout, route_ids: Sequence[str
 def seat_names(public: PublicView, names: Sequence[str] | None) -> list[str]:
     """Display names per seat (``Player 1`` ... where none are given)."""
     names = list(names or [])
-    return [names[i] if i < len(names) and names[i] else f"Player {i + 1}" for i in range(public.num_seats)]
+    return [
+        names[i] if i < len(names) and names[i] else f"Player {i + 1}"
+        for i in range(public.num_seats)
+    ]
 
 
-def panel(layout: Layout, public: PublicView, names: Sequence[str], lang: str, height: int) -> Image.Image:
+def panel(
+    layout: Layout, public: PublicView, names: Sequence[str], lang: str, height: int
+) -> Image.Image:
     """The side panel: title, turn, players, face-up cards, decks and the map's extras."""
     rules = layout.rules
     img = Image.new("RGB", (PANEL_WIDTH, height), th.PANEL)
     d = ImageDraw.Draw(img)
     x, y = 20, 18
-    title = rules.meta.get("name", {}).get(lang) or rules.meta.get("name", {}).get("en") or rules.map_id
+    title = (
+        rules.meta.get("name", {}).get(lang) or rules.meta.get("name", {}).get("en") or rules.map_id
+    )
     d.text((x, y), title, font=th.font(24, True), fill=th.PAPER)
     y += 36
     if public.phase == "setup":
@@ -241,28 +293,56 @@ def panel(layout: Layout, public: PublicView, names: Sequence[str], lang: str, h
     y += 30
     if public.last_round and public.phase == "play":
         d.rounded_rectangle((x, y, PANEL_WIDTH - 20, y + 34), radius=8, fill=th.BAD)
-        d.text((PANEL_WIDTH / 2, y + 17), th.word("last_round", lang), font=th.font(18, True), fill=th.PAPER,
-               anchor="mm")
+        d.text(
+            (PANEL_WIDTH / 2, y + 17),
+            th.word("last_round", lang),
+            font=th.font(18, True),
+            fill=th.PAPER,
+            anchor="mm",
+        )
         y += 44
     pieces = th.map_word(rules, "pieces", lang, "trains")
     waiting = set(public.waiting_for)
     for p in public.players:
         active = p.seat in waiting and public.phase != "finished"
-        d.rounded_rectangle((x - 6, y, PANEL_WIDTH - 14, y + 62), radius=10,
-                            fill=th.PANEL_ACTIVE if active else th.PANEL_ROW,
-                            outline=th.seat_color(p.seat) if active else None, width=3)
+        d.rounded_rectangle(
+            (x - 6, y, PANEL_WIDTH - 14, y + 62),
+            radius=10,
+            fill=th.PANEL_ACTIVE if active else th.PANEL_ROW,
+            outline=th.seat_color(p.seat) if active else None,
+            width=3,
+        )
         dr.seat_badge(d, (x + 18, y + 31), p.seat, r=15)
         name_w = PANEL_WIDTH - 150
-        d.text((x + 44, y + 9), dr.fit_text(d, names[p.seat], th.font(17, True), name_w), font=th.font(17, True),
-               fill=th.PAPER)
+        d.text(
+            (x + 44, y + 9),
+            dr.fit_text(d, names[p.seat], th.font(17, True), name_w),
+            font=th.font(17, True),
+            fill=th.PAPER,
+        )
         facts = f"{p.pieces} {pieces} · {p.cards} {th.word('cards', lang)} · {p.tickets} {th.word('tickets', lang)}"
-        d.text((x + 44, y + 35), dr.fit_text(d, facts, th.font(13), PANEL_WIDTH - 130), font=th.font(13),
-               fill=th.MUTED)
+        d.text(
+            (x + 44, y + 35),
+            dr.fit_text(d, facts, th.font(13), PANEL_WIDTH - 130),
+            font=th.font(13),
+            fill=th.MUTED,
+        )
         score = public.result.seats[p.seat].score if public.result is not None else p.score
-        d.text((PANEL_WIDTH - 26, y + 20), str(score), font=th.font(24, True), fill=th.PAPER, anchor="ra")
+        d.text(
+            (PANEL_WIDTH - 26, y + 20),
+            str(score),
+            font=th.font(24, True),
+            fill=th.PAPER,
+            anchor="ra",
+        )
         if active:
-            d.text((PANEL_WIDTH - 26, y + 4), th.word("to_move", lang), font=th.font(11, True),
-                   fill=th.seat_color(p.seat), anchor="ra")
+            d.text(
+                (PANEL_WIDTH - 26, y + 4),
+                th.word("to_move", lang),
+                font=th.font(11, True),
+                fill=th.seat_color(p.seat),
+                anchor="ra",
+            )
         y += 70
     y += 8
     d.text((x, y), th.word("face_up", lang), font=th.font(15, True), fill=th.PAPER)
@@ -271,25 +351,46 @@ def panel(layout: Layout, public: PublicView, names: Sequence[str], lang: str, h
     for i, color in enumerate(public.face_up):
         bx = x + i * (cw + gap)
         dr.card(d, (bx, y, bx + cw, y + ch), color)
-        d.text((bx + cw / 2, y + ch + 10), str(i + 1), font=th.font(12, True), fill=th.MUTED, anchor="mm")
+        d.text(
+            (bx + cw / 2, y + ch + 10),
+            str(i + 1),
+            font=th.font(12, True),
+            fill=th.MUTED,
+            anchor="mm",
+        )
     y += ch + 24
-    d.text((x, y), f"{th.word('deck', lang, n=public.deck_size)}   {th.word('discard', lang, n=public.discard_size)}",
-           font=th.font(14), fill=th.MUTED)
+    d.text(
+        (x, y),
+        f"{th.word('deck', lang, n=public.deck_size)}   {th.word('discard', lang, n=public.discard_size)}",
+        font=th.font(14),
+        fill=th.MUTED,
+    )
     y += 22
-    decks = ", ".join(f"{n}" if len(public.ticket_decks) == 1 else f"{name} {n}"
-                      for name, n in public.ticket_decks.items())
+    decks = ", ".join(
+        f"{n}" if len(public.ticket_decks) == 1 else f"{name} {n}"
+        for name, n in public.ticket_decks.items()
+    )
     d.text((x, y), f"{th.word('ticket_decks', lang)}: {decks}", font=th.font(14), fill=th.MUTED)
     y += 26
     if public.tunnel is not None:
         t = public.tunnel
-        d.text((x, y), th.word("tunnel", lang, cards=len(t.revealed), extra=t.extra), font=th.font(14, True),
-               fill=th.GOLD)
+        d.text(
+            (x, y),
+            th.word("tunnel", lang, cards=len(t.revealed), extra=t.extra),
+            font=th.font(14, True),
+            fill=th.GOLD,
+        )
         y += 22
         for i, c in enumerate(t.revealed):
             dr.card(d, (x + i * 34, y, x + i * 34 + 28, y + 40), c, radius=5)
         y += 50
     if rules.params.merchandise:
-        d.text((x, y), th.word("merch", lang, n=public.merchandise_left), font=th.font(14), fill=th.MUTED)
+        d.text(
+            (x, y),
+            th.word("merch", lang, n=public.merchandise_left),
+            font=th.font(14),
+            fill=th.MUTED,
+        )
         y += 24
     if public.flag_colors:
         d.text((x, y), th.word("flag_colors", lang), font=th.font(14), fill=th.MUTED)
@@ -304,7 +405,9 @@ def panel_height(public: PublicView) -> int:
     return 130 + 70 * public.num_seats + 44 + 34 + 84 + 24 + 48 + 80 + 60
 
 
-def board_image(layout: Layout, public: PublicView, names: Sequence[str] | None, lang: str) -> Image.Image:
+def board_image(
+    layout: Layout, public: PublicView, names: Sequence[str] | None, lang: str
+) -> Image.Image:
     """The board with claimed routes and the side panel, as an RGB image."""
     w, h = layout.size
     height = max(h, panel_height(public))
@@ -320,8 +423,9 @@ def board_image(layout: Layout, public: PublicView, names: Sequence[str] | None,
     return img
 
 
-def render_board_png(layout: Layout, public_view: PublicView, names: Sequence[str] | None = None, *,
-                     lang: str = "en") -> bytes:
+def render_board_png(
+    layout: Layout, public_view: PublicView, names: Sequence[str] | None = None, *, lang: str = "en"
+) -> bytes:
     """The board image as PNG bytes (``layout`` from :func:`render.load_layout`).
 
     ``names``: display name per seat (default "Player 1" ...); ``lang``:

@@ -27,13 +27,22 @@ def scaled(points: Sequence[Point], k: float) -> list[Point]:
     return [(x * k, y * k) for x, y in points]
 
 
-def car(draw: ImageDraw.ImageDraw, c: Car, fill: th.RGB, *, k: float = 1.0, outline: th.RGB = th.OUTLINE,
-        width: int = 1) -> None:
+def car(
+    draw: ImageDraw.ImageDraw,
+    c: Car,
+    fill: th.RGB,
+    *,
+    k: float = 1.0,
+    outline: th.RGB = th.OUTLINE,
+    width: int = 1,
+) -> None:
     """One car space, filled, with an outline ``width`` pixels wide."""
     draw.polygon(scaled(c.corners, k), fill=fill, outline=outline, width=max(1, round(width * k)))
 
 
-def dashed_outline(draw: ImageDraw.ImageDraw, c: Car, *, k: float, color: th.RGB = th.INK, dash: float = 4.0) -> None:
+def dashed_outline(
+    draw: ImageDraw.ImageDraw, c: Car, *, k: float, color: th.RGB = th.INK, dash: float = 4.0
+) -> None:
     """A dashed outline around a car space (tunnels)."""
     pts = scaled(c.corners, k)
     for p, q in zip(pts, pts[1:] + pts[:1], strict=True):
@@ -41,8 +50,14 @@ def dashed_outline(draw: ImageDraw.ImageDraw, c: Car, *, k: float, color: th.RGB
         steps = max(1, int(length // (dash * k)))
         for i in range(0, steps, 2):
             t0, t1 = i / steps, min(1.0, (i + 1) / steps)
-            draw.line([(p[0] + (q[0] - p[0]) * t0, p[1] + (q[1] - p[1]) * t0),
-                       (p[0] + (q[0] - p[0]) * t1, p[1] + (q[1] - p[1]) * t1)], fill=color, width=max(1, round(2 * k)))
+            draw.line(
+                [
+                    (p[0] + (q[0] - p[0]) * t0, p[1] + (q[1] - p[1]) * t0),
+                    (p[0] + (q[0] - p[0]) * t1, p[1] + (q[1] - p[1]) * t1),
+                ],
+                fill=color,
+                width=max(1, round(2 * k)),
+            )
 
 
 def locomotive_mark(draw: ImageDraw.ImageDraw, c: Car, *, k: float) -> None:
@@ -59,14 +74,22 @@ def cart_mark(draw: ImageDraw.ImageDraw, c: Car, *, k: float) -> None:
     """Amsterdam's cart symbol on a car space: a wheel."""
     x, y = c.centre[0] * k, c.centre[1] * k
     r = 4.5 * k
-    draw.ellipse((x - r, y - r, x + r, y + r), fill=(120, 80, 40), outline=th.PAPER, width=max(1, round(k)))
+    draw.ellipse(
+        (x - r, y - r, x + r, y + r), fill=(120, 80, 40), outline=th.PAPER, width=max(1, round(k))
+    )
     for a in (0, 60, 120):
         dx, dy = math.cos(math.radians(a)) * r, math.sin(math.radians(a)) * r
         draw.line([(x - dx, y - dy), (x + dx, y + dy)], fill=th.PAPER, width=max(1, round(0.8 * k)))
 
 
-def card(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], color: str | None, *,
-         radius: int = 8, outline: th.RGB = th.PAPER) -> None:
+def card(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    color: str | None,
+    *,
+    radius: int = 8,
+    outline: th.RGB = th.PAPER,
+) -> None:
     """A train car card shape in ``color`` (locomotive: rainbow stripes; None: an empty slot)."""
     x0, y0, x1, y1 = box
     if color is None:
@@ -101,4 +124,10 @@ def seat_badge(draw: ImageDraw.ImageDraw, centre: Point, seat: int, r: float = 1
     x, y = centre
     fill = th.seat_color(seat)
     draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=th.PAPER, width=2)
-    draw.text((x, y), th.seat_letter(seat), font=th.font(int(r * 1.2), True), fill=th.text_on(fill), anchor="mm")
+    draw.text(
+        (x, y),
+        th.seat_letter(seat),
+        font=th.font(int(r * 1.2), True),
+        fill=th.text_on(fill),
+        anchor="mm",
+    )

@@ -36,7 +36,9 @@ def _ticket_text(layout: Layout, tid: str) -> str:
     return f"{board.cities[t.a].name} – {board.cities[t.b].name} {t.points}"
 
 
-def _table(layout: Layout, public: PublicView, names: list[str], lang: str, width: int) -> Image.Image:
+def _table(
+    layout: Layout, public: PublicView, names: list[str], lang: str, width: int
+) -> Image.Image:
     result = public.result
     assert result is not None
     keys = list(layout.rules.breakdown_keys())
@@ -45,8 +47,9 @@ def _table(layout: Layout, public: PublicView, names: list[str], lang: str, widt
     # ticket lines per seat, wrapped to the width
     wrapped: dict[int, list[list[tuple[str, bool]]]] = {}
     for s in result.seats:
-        items = [(_ticket_text(layout, t), True) for t in s.completed] + [(_ticket_text(layout, t), False)
-                                                                          for t in s.failed]
+        items = [(_ticket_text(layout, t), True) for t in s.completed] + [
+            (_ticket_text(layout, t), False) for t in s.failed
+        ]
         lines: list[list[tuple[str, bool]]] = [[]]
         used = 60.0
         for text, ok in items:
@@ -64,24 +67,53 @@ def _table(layout: Layout, public: PublicView, names: list[str], lang: str, widt
     col0, col_w = 330, max(90, (width - 330 - 120) // max(1, len(keys)))
     y = 56
     for i, key in enumerate(keys):
-        d.text((col0 + i * col_w + col_w / 2, y), th.word(key, lang), font=th.font(13, True), fill=th.MUTED,
-               anchor="mm")
-    d.text((width - 60, y), th.word("total", lang), font=th.font(13, True), fill=th.MUTED, anchor="mm")
+        d.text(
+            (col0 + i * col_w + col_w / 2, y),
+            th.word(key, lang),
+            font=th.font(13, True),
+            fill=th.MUTED,
+            anchor="mm",
+        )
+    d.text(
+        (width - 60, y), th.word("total", lang), font=th.font(13, True), fill=th.MUTED, anchor="mm"
+    )
     y += 16
     for rank, seat in enumerate(result.ranking, 1):
         s = result.seats[seat]
         winner = seat in result.winners
         if winner:
             d.rounded_rectangle((12, y - 2, width - 12, y + ROW), radius=8, fill=(255, 243, 196))
-        d.text((30, y + ROW / 2), f"{1 if winner else rank}.", font=th.font(18, True), fill=th.INK, anchor="lm")
+        d.text(
+            (30, y + ROW / 2),
+            f"{1 if winner else rank}.",
+            font=th.font(18, True),
+            fill=th.INK,
+            anchor="lm",
+        )
         dr.seat_badge(d, (76, y + ROW / 2), seat, r=13)
         label = names[seat] + (f"  ★ {th.word('winner', lang)}" if winner else "")
-        d.text((98, y + ROW / 2), dr.fit_text(d, label, th.font(18, True), col0 - 110), font=th.font(18, True),
-               fill=th.INK, anchor="lm")
+        d.text(
+            (98, y + ROW / 2),
+            dr.fit_text(d, label, th.font(18, True), col0 - 110),
+            font=th.font(18, True),
+            fill=th.INK,
+            anchor="lm",
+        )
         for i, key in enumerate(keys):
-            d.text((col0 + i * col_w + col_w / 2, y + ROW / 2), str(s.breakdown.get(key, 0)), font=th.font(17),
-                   fill=th.INK, anchor="mm")
-        d.text((width - 60, y + ROW / 2), str(s.score), font=th.font(20, True), fill=th.INK, anchor="mm")
+            d.text(
+                (col0 + i * col_w + col_w / 2, y + ROW / 2),
+                str(s.breakdown.get(key, 0)),
+                font=th.font(17),
+                fill=th.INK,
+                anchor="mm",
+            )
+        d.text(
+            (width - 60, y + ROW / 2),
+            str(s.score),
+            font=th.font(20, True),
+            fill=th.INK,
+            anchor="mm",
+        )
         y += ROW + 4
         for line in wrapped[seat]:
             x = 98
@@ -95,8 +127,9 @@ def _table(layout: Layout, public: PublicView, names: list[str], lang: str, widt
     return img
 
 
-def render_final_png(layout: Layout, public_view: PublicView, names: Sequence[str] | None = None, *,
-                     lang: str = "en") -> bytes:
+def render_final_png(
+    layout: Layout, public_view: PublicView, names: Sequence[str] | None = None, *, lang: str = "en"
+) -> bytes:
     """The end of the game as PNG bytes: the board with each longest-path winner's path framed in gold,
     then the ranking with every seat's breakdown (routes, tickets, the map's bonuses, total) and every
     ticket as completed (✓) or failed (✗). ``public_view.result`` must be set (the game is over);

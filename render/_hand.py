@@ -15,7 +15,18 @@ from ._layout import Layout, load_layout
 
 WIDTH = 1000
 MAP_WIDTH = 440
-CARD_ORDER = ("locomotive", "red", "orange", "yellow", "green", "blue", "purple", "pink", "white", "black")
+CARD_ORDER = (
+    "locomotive",
+    "red",
+    "orange",
+    "yellow",
+    "green",
+    "blue",
+    "purple",
+    "pink",
+    "white",
+    "black",
+)
 
 
 def _ticket_line(layout: Layout, tid: str) -> tuple[str, int]:
@@ -46,8 +57,13 @@ def _mini_map(layout: Layout, mine: PlayerView) -> Image.Image:
     return img.resize((MAP_WIDTH, max(1, round(h * MAP_WIDTH / w))), Image.Resampling.BILINEAR)
 
 
-def render_hand_png(player_view: PlayerView, names: Sequence[str] | None = None, *, lang: str = "en",
-                    layout: Layout | None = None) -> bytes:
+def render_hand_png(
+    player_view: PlayerView,
+    names: Sequence[str] | None = None,
+    *,
+    lang: str = "en",
+    layout: Layout | None = None,
+) -> bytes:
     """The reader's private hand as PNG bytes: cards grouped by colour with counts, kept tickets with
     points and a done (✓) / not yet (○) mark, tickets on offer, and a small map of the reader's network
     and ticket cities (green: done, red: not yet, gold: on offer). ``layout`` defaults to the map's.
@@ -63,10 +79,16 @@ def render_hand_png(player_view: PlayerView, names: Sequence[str] | None = None,
     x, y = 20, 16
     name = (list(names or []) + [""] * 8)[mine.seat] or f"Player {mine.seat + 1}"
     dr.seat_badge(d, (x + 14, y + 14), mine.seat, r=14)
-    d.text((x + 38, y + 2), f"{th.word('your_hand', lang)} – {name}", font=th.font(20, True), fill=th.PAPER)
+    d.text(
+        (x + 38, y + 2),
+        f"{th.word('your_hand', lang)} – {name}",
+        font=th.font(20, True),
+        fill=th.PAPER,
+    )
     y += 44
-    colors = [c for c in CARD_ORDER if mine.hand.get(c)] + sorted(c for c in mine.hand if c not in CARD_ORDER and
-                                                                   mine.hand[c])
+    colors = [c for c in CARD_ORDER if mine.hand.get(c)] + sorted(
+        c for c in mine.hand if c not in CARD_ORDER and mine.hand[c]
+    )
     cw, ch = 50, 76
     if not colors:
         d.text((x, y + 30), th.word("none", lang), font=th.font(16), fill=th.MUTED)
@@ -75,7 +97,13 @@ def render_hand_png(player_view: PlayerView, names: Sequence[str] | None = None,
         bx = x + (i % per_row) * (cw + 8)
         by = y + (i // per_row) * (ch + 36)
         dr.card(d, (bx, by, bx + cw, by + ch), c)
-        d.text((bx + cw / 2, by + ch + 14), f"×{mine.hand[c]}", font=th.font(16, True), fill=th.PAPER, anchor="mm")
+        d.text(
+            (bx + cw / 2, by + ch + 14),
+            f"×{mine.hand[c]}",
+            font=th.font(16, True),
+            fill=th.PAPER,
+            anchor="mm",
+        )
     y += 150
     d.text((x, y), th.word("your_tickets", lang), font=th.font(17, True), fill=th.PAPER)
     y += 30
@@ -84,7 +112,12 @@ def render_hand_png(player_view: PlayerView, names: Sequence[str] | None = None,
         label, points = _ticket_line(layout, tv.id)
         mark, color = ("✓", th.GOOD) if tv.done else ("○", th.GOLD)
         d.text((x, y), mark, font=th.font(18, True), fill=color)
-        d.text((x + 26, y + 1), dr.fit_text(d, label, th.font(16), text_w - 60), font=th.font(16), fill=th.PAPER)
+        d.text(
+            (x + 26, y + 1),
+            dr.fit_text(d, label, th.font(16), text_w - 60),
+            font=th.font(16),
+            fill=th.PAPER,
+        )
         d.text((x + text_w, y + 1), str(points), font=th.font(16, True), fill=th.PAPER, anchor="ra")
         y += 30
     if mine.offer:
@@ -92,7 +125,12 @@ def render_hand_png(player_view: PlayerView, names: Sequence[str] | None = None,
         y += 28
         for tid in mine.offer:
             label, points = _ticket_line(layout, tid)
-            d.text((x + 26, y), dr.fit_text(d, label, th.font(16), text_w - 60), font=th.font(16), fill=th.PAPER)
+            d.text(
+                (x + 26, y),
+                dr.fit_text(d, label, th.font(16), text_w - 60),
+                font=th.font(16),
+                fill=th.PAPER,
+            )
             d.text((x + text_w, y), str(points), font=th.font(16, True), fill=th.PAPER, anchor="ra")
             y += 30
     img.paste(mini, (WIDTH - MAP_WIDTH - 20, 20))

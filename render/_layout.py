@@ -93,14 +93,19 @@ def mercator(lat: float, lon: float) -> Point:
     return math.radians(lon), -math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
 
 
-def fit(points: dict[str, Point], width: float, margin: float = MARGIN) -> tuple[dict[str, Point], tuple[int, int]]:
+def fit(
+    points: dict[str, Point], width: float, margin: float = MARGIN
+) -> tuple[dict[str, Point], tuple[int, int]]:
     """Scale ``points`` so their extent fills ``width`` minus margins; returns the points and the size."""
     xs = [p[0] for p in points.values()]
     ys = [p[1] for p in points.values()]
     span_x = max(xs) - min(xs) or 1.0
     span_y = max(ys) - min(ys) or 1.0
     scale = (width - 2 * margin) / max(span_x, span_y * 0.8)
-    out = {k: (margin + (x - min(xs)) * scale, margin + (y - min(ys)) * scale) for k, (x, y) in points.items()}
+    out = {
+        k: (margin + (x - min(xs)) * scale, margin + (y - min(ys)) * scale)
+        for k, (x, y) in points.items()
+    }
     w = int(math.ceil(span_x * scale + 2 * margin))
     h = int(math.ceil(span_y * scale + 2 * margin))
     return out, (w, h)
@@ -130,7 +135,7 @@ def relax(rules: Any, points: dict[str, Point], *, iterations: int = 400) -> dic
             need = room_needed(length)
             moved += _push(pts[a], pts[b], need, 0.5)
         for i, a in enumerate(ids):
-            for b in ids[i + 1:]:
+            for b in ids[i + 1 :]:
                 moved += _push(pts[a], pts[b], 56.0, 0.5)
         if moved < 0.5:
             break
@@ -153,7 +158,9 @@ def _push(p: list[float], q: list[float], need: float, share: float) -> float:
     return gap * 2
 
 
-def auto_positions(rules: Any, width: float = AUTO_WIDTH) -> tuple[dict[str, Point], tuple[int, int]]:
+def auto_positions(
+    rules: Any, width: float = AUTO_WIDTH
+) -> tuple[dict[str, Point], tuple[int, int]]:
     """Project the map's cities (Mercator), fit them to ``width`` and relax them (see :func:`relax`)."""
     raw = {cid: mercator(c.lat, c.lon) for cid, c in rules.board.cities.items()}
     pts, _ = fit(raw, width)
@@ -234,7 +241,10 @@ def _quad(p0: Point, p1: Point, p2: Point, t: float) -> Point:
     u = 1 - t
     # p1 is the curve's midpoint; the control point that passes through it is 2*p1 - (p0+p2)/2
     cx, cy = 2 * p1[0] - (p0[0] + p2[0]) / 2, 2 * p1[1] - (p0[1] + p2[1]) / 2
-    return (u * u * p0[0] + 2 * u * t * cx + t * t * p2[0], u * u * p0[1] + 2 * u * t * cy + t * t * p2[1])
+    return (
+        u * u * p0[0] + 2 * u * t * cx + t * t * p2[0],
+        u * u * p0[1] + 2 * u * t * cy + t * t * p2[1],
+    )
 
 
 def _at(path: list[Point], cum: list[float], s: float) -> tuple[Point, float]:
@@ -243,7 +253,9 @@ def _at(path: list[Point], cum: list[float], s: float) -> tuple[Point, float]:
             seg = cum[i] - cum[i - 1] or 1.0
             f = (s - cum[i - 1]) / seg
             p, q = path[i - 1], path[i]
-            return (p[0] + (q[0] - p[0]) * f, p[1] + (q[1] - p[1]) * f), math.atan2(q[1] - p[1], q[0] - p[0])
+            return (p[0] + (q[0] - p[0]) * f, p[1] + (q[1] - p[1]) * f), math.atan2(
+                q[1] - p[1], q[0] - p[0]
+            )
     return path[-1], 0.0
 
 
@@ -251,13 +263,16 @@ def _car(c: Point, angle: float, length: float, width: float) -> Car:
     ca, sa = math.cos(angle), math.sin(angle)
     hl, hw = length / 2, width / 2
     corners = tuple(
-        (c[0] + ca * x - sa * y, c[1] + sa * x + ca * y) for x, y in ((-hl, -hw), (hl, -hw), (hl, hw), (-hl, hw))
+        (c[0] + ca * x - sa * y, c[1] + sa * x + ca * y)
+        for x, y in ((-hl, -hw), (hl, -hw), (hl, hw), (-hl, hw))
     )
     return Car(c, angle, corners)  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------- loading
-def build_layout(rules: Any, data: dict[str, Any] | None, background: dict[str, Any] | None) -> Layout:
+def build_layout(
+    rules: Any, data: dict[str, Any] | None, background: dict[str, Any] | None
+) -> Layout:
     """A :class:`Layout` from parsed ``layout.json`` data (None: automatic) and background data."""
     lanes = lanes_of(rules)
     if data is not None:

@@ -32,14 +32,21 @@ CARD_COLORS: dict[str, RGB] = {
 }
 #: Okabe-Ito seat colours and letters.
 SEAT_COLORS: tuple[RGB, ...] = (
-    (230, 159, 0),    # orange
-    (86, 180, 233),   # sky blue
-    (0, 158, 115),    # bluish green
+    (230, 159, 0),  # orange
+    (86, 180, 233),  # sky blue
+    (0, 158, 115),  # bluish green
     (204, 121, 167),  # reddish purple
-    (0, 114, 178),    # blue
+    (0, 114, 178),  # blue
 )
 SEAT_LETTERS = "ABCDE"
-RAINBOW: tuple[RGB, ...] = ((214, 40, 40), (238, 128, 20), (240, 196, 0), (46, 150, 66), (32, 104, 204), (134, 72, 170))
+RAINBOW: tuple[RGB, ...] = (
+    (214, 40, 40),
+    (238, 128, 20),
+    (240, 196, 0),
+    (46, 150, 66),
+    (32, 104, 204),
+    (134, 72, 170),
+)
 
 SEA: RGB = (178, 208, 226)
 LAND: RGB = (238, 232, 214)
@@ -89,24 +96,66 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {
-        "turn": "Turn {n}", "setup": "Setup: choosing tickets", "to_move": "to move", "score": "pts",
-        "cards": "cards", "tickets": "tickets", "face_up": "Face-up cards", "deck": "Deck {n}",
-        "discard": "Discard {n}", "last_round": "LAST ROUND", "tunnel": "Tunnel: {cards} revealed, {extra} more",
-        "merch": "Merchandise left: {n}", "flag_colors": "Flag colours", "flags": "French flags", "finished": "Final score",
-        "ticket_decks": "Tickets left", "your_hand": "Your hand", "your_tickets": "Your tickets",
-        "offer": "Choose from", "none": "none", "routes": "routes", "longest_path": "longest path",
-        "globetrotter": "Globetrotter", "merchandise": "merchandise", "total": "total", "winner": "winner",
-        "completed": "completed", "failed": "failed", "waiting": "waiting for",
+        "turn": "Turn {n}",
+        "setup": "Setup: choosing tickets",
+        "to_move": "to move",
+        "score": "pts",
+        "cards": "cards",
+        "tickets": "tickets",
+        "face_up": "Face-up cards",
+        "deck": "Deck {n}",
+        "discard": "Discard {n}",
+        "last_round": "LAST ROUND",
+        "tunnel": "Tunnel: {cards} revealed, {extra} more",
+        "merch": "Merchandise left: {n}",
+        "flag_colors": "Flag colours",
+        "flags": "French flags",
+        "finished": "Final score",
+        "ticket_decks": "Tickets left",
+        "your_hand": "Your hand",
+        "your_tickets": "Your tickets",
+        "offer": "Choose from",
+        "none": "none",
+        "routes": "routes",
+        "longest_path": "longest path",
+        "globetrotter": "Globetrotter",
+        "merchandise": "merchandise",
+        "total": "total",
+        "winner": "winner",
+        "completed": "completed",
+        "failed": "failed",
+        "waiting": "waiting for",
     },
     "de": {
-        "turn": "Zug {n}", "setup": "Aufbau: Zielkarten wählen", "to_move": "am Zug", "score": "Pkt",
-        "cards": "Karten", "tickets": "Ziele", "face_up": "Offene Karten", "deck": "Stapel {n}",
-        "discard": "Ablage {n}", "last_round": "LETZTE RUNDE", "tunnel": "Tunnel: {cards} aufgedeckt, {extra} mehr",
-        "merch": "Warenkarten übrig: {n}", "flag_colors": "Flaggenfarben", "flags": "Französische Flaggen", "finished": "Endwertung",
-        "ticket_decks": "Ziele übrig", "your_hand": "Deine Karten", "your_tickets": "Deine Ziele",
-        "offer": "Zur Auswahl", "none": "keine", "routes": "Strecken", "longest_path": "längste Strecke",
-        "globetrotter": "Globetrotter", "merchandise": "Waren", "total": "Summe", "winner": "Sieger",
-        "completed": "erfüllt", "failed": "nicht erfüllt", "waiting": "warten auf",
+        "turn": "Zug {n}",
+        "setup": "Aufbau: Zielkarten wählen",
+        "to_move": "am Zug",
+        "score": "Pkt",
+        "cards": "Karten",
+        "tickets": "Ziele",
+        "face_up": "Offene Karten",
+        "deck": "Stapel {n}",
+        "discard": "Ablage {n}",
+        "last_round": "LETZTE RUNDE",
+        "tunnel": "Tunnel: {cards} aufgedeckt, {extra} mehr",
+        "merch": "Warenkarten übrig: {n}",
+        "flag_colors": "Flaggenfarben",
+        "flags": "Französische Flaggen",
+        "finished": "Endwertung",
+        "ticket_decks": "Ziele übrig",
+        "your_hand": "Deine Karten",
+        "your_tickets": "Deine Ziele",
+        "offer": "Zur Auswahl",
+        "none": "keine",
+        "routes": "Strecken",
+        "longest_path": "längste Strecke",
+        "globetrotter": "Globetrotter",
+        "merchandise": "Waren",
+        "total": "Summe",
+        "winner": "Sieger",
+        "completed": "erfüllt",
+        "failed": "nicht erfüllt",
+        "waiting": "warten auf",
     },
 }
 

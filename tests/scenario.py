@@ -46,8 +46,13 @@ def in_play(rules, seats: int = 2, seed: int = 1, options=None) -> GameState:
         seat = st.seats_to_act()[0]
         from engine import legal_actions
 
-        st = apply(rules, st, legal_actions(rules, st, seat)[-1] if not st.players[seat].needs_mix
-                   else legal_actions(rules, st, seat)[0]).state
+        st = apply(
+            rules,
+            st,
+            legal_actions(rules, st, seat)[-1]
+            if not st.players[seat].needs_mix
+            else legal_actions(rules, st, seat)[0],
+        ).state
     return st
 
 

@@ -14,8 +14,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def demo(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bot", "demo", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "demo", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_demo_plays_a_whole_game_and_writes_result_json(tmp_path):
@@ -23,7 +28,11 @@ def test_demo_plays_a_whole_game_and_writes_result_json(tmp_path):
     out = tmp_path / "out"
     proc = demo("--map", "usa", "--players", "4", "--seed", "7", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
-    assert "claimed" in proc.stdout and "Final scores" in proc.stdout and "matches the snapshot" in proc.stdout
+    assert (
+        "claimed" in proc.stdout
+        and "Final scores" in proc.stdout
+        and "matches the snapshot" in proc.stdout
+    )
     doc = json.loads((out / "result.json").read_text())
     assert doc["map"] == "usa" and doc["seed"] == 7 and doc["turns"] > 20
     assert [s["seat"] for s in doc["seats"]] == [0, 1, 2, 3]
@@ -38,14 +47,26 @@ def test_demo_plays_a_whole_game_and_writes_result_json(tmp_path):
     assert status == "finished" and version == logged > 0
     # the board after every turn and the final image, all PNG
     boards = sorted(out.glob("board-*.png"))
-    assert len(boards) == doc["turns"] - 1 and (out / "final.png").is_file()  # the last turn: final.png
+    assert (
+        len(boards) == doc["turns"] - 1 and (out / "final.png").is_file()
+    )  # the last turn: final.png
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in [*boards[:3], out / "final.png"])
     # the operator tools agree: every stored game replays to its snapshot; the export has the whole log
-    verify = subprocess.run([sys.executable, "-m", "bot", "verify", "--db", str(out / "ttr.sqlite3")], cwd=ROOT,
-                            capture_output=True, text=True, timeout=120)
+    verify = subprocess.run(
+        [sys.executable, "-m", "bot", "verify", "--db", str(out / "ttr.sqlite3")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert verify.returncode == 0 and "1 games checked, 0 mismatches" in verify.stdout
-    export = subprocess.run([sys.executable, "-m", "bot", "export", "--db", str(out / "ttr.sqlite3"), "--game", "1"],
-                            cwd=ROOT, capture_output=True, text=True, timeout=120)
+    export = subprocess.run(
+        [sys.executable, "-m", "bot", "export", "--db", str(out / "ttr.sqlite3"), "--game", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert export.returncode == 0 and len(json.loads(export.stdout)["actions"]) == logged
 
 
@@ -54,13 +75,22 @@ def test_demo_same_seed_same_game(tmp_path):
     docs = []
     for i, seed in enumerate(("11", "11", "12")):
         out = tmp_path / str(i)
-        assert demo("--players", "3", "--seed", seed, "--out", str(out), "--every", "1000").returncode == 0
+        assert (
+            demo("--players", "3", "--seed", seed, "--out", str(out), "--every", "1000").returncode
+            == 0
+        )
         docs.append((out / "result.json").read_text())
     assert docs[0] == docs[1] != docs[2]
 
 
-@pytest.mark.parametrize("args,needle", [(("--map", "atlantis"), "unknown map"), (("--players", "6"), "2-5 players"),
-                                         (("--players", "1"), "2-5 players")])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (("--map", "atlantis"), "unknown map"),
+        (("--players", "6"), "2-5 players"),
+        (("--players", "1"), "2-5 players"),
+    ],
+)
 def test_demo_refuses_unknown_map_or_player_count(tmp_path, args, needle):
     """Unknown maps and player counts exit with code 2 and a clear message, creating nothing."""
     out = tmp_path / "out"

@@ -32,14 +32,25 @@ def build(map_id: str, shared: Path, places_file: Path | None = None) -> dict:
     if missing:
         raise SystemExit(f"no coordinates for {missing} in tools/geo/places/{map_id}.json")
     cities = [
-        {"id": c["id"], "name": c["name"], "lat": places[c["id"]]["lat"], "lon": places[c["id"]]["lon"],
-         "kind": c.get("kind", "city")}
+        {
+            "id": c["id"],
+            "name": c["name"],
+            "lat": places[c["id"]]["lat"],
+            "lon": places[c["id"]]["lon"],
+            "kind": c.get("kind", "city"),
+        }
         for c in ref["cities"]
     ]
     routes = []
     for r in ref["routes"]:
-        route = {"id": r["id"], "a": r["a"], "b": r["b"], "length": r["length"], "color": r["color"],
-                 "group": r.get("parallel_group") or r["id"].rsplit("__", 1)[0]}
+        route = {
+            "id": r["id"],
+            "a": r["a"],
+            "b": r["b"],
+            "length": r["length"],
+            "color": r["color"],
+            "group": r.get("parallel_group") or r["id"].rsplit("__", 1)[0],
+        }
         if r.get("tunnel"):
             route["tunnel"] = True
         if r.get("locomotives"):
@@ -50,12 +61,20 @@ def build(map_id: str, shared: Path, places_file: Path | None = None) -> dict:
         routes.append(route)
     tickets = []
     seen: dict[str, int] = {}
-    extra_2012 = [dict(t, edition_2012="only") for t in ref.get("extras", {}).get("tickets_2012_only", [])]
+    extra_2012 = [
+        dict(t, edition_2012="only") for t in ref.get("extras", {}).get("tickets_2012_only", [])
+    ]
     for t in ref["tickets"] + extra_2012:
         base = f"{t['a']}__{t['b']}"
         seen[base] = seen.get(base, 0) + 1
         tid = base if seen[base] == 1 else f"{base}__{seen[base]}"
-        ticket = {"id": tid, "a": t["a"], "b": t["b"], "points": t["points"], "deck": t.get("deck", "main")}
+        ticket = {
+            "id": tid,
+            "a": t["a"],
+            "b": t["b"],
+            "points": t["points"],
+            "deck": t.get("deck", "main"),
+        }
         if "edition_2012" in t:
             # Germany: 2012 rulebook deck (known members + the 2 dropped later) and the 2017 deck of 89
             ed = t["edition_2012"]
@@ -66,7 +85,10 @@ def build(map_id: str, shared: Path, places_file: Path | None = None) -> dict:
     data["provenance"] = {
         **spec.get("provenance", {}),
         "reference": f"shared/reference/maps/{map_id}.json",
-        "sources": [f"{s.get('repo', s.get('file', s.get('url', '')))} {s.get('path', '')}".strip() for s in ref.get("sources", [])],
+        "sources": [
+            f"{s.get('repo', s.get('file', s.get('url', '')))} {s.get('path', '')}".strip()
+            for s in ref.get("sources", [])
+        ],
         "coordinates": f"real WGS84 positions, tools/geo/places/{map_id}.json",
     }
     data["cities"] = cities
@@ -79,7 +101,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("map_id")
     ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
-    ap.add_argument("--places", type=Path, default=None, help="coordinates file (default tools/geo/places/<id>.json)")
+    ap.add_argument(
+        "--places",
+        type=Path,
+        default=None,
+        help="coordinates file (default tools/geo/places/<id>.json)",
+    )
     args = ap.parse_args()
     data = build(args.map_id, args.shared, args.places)
     from maps.loader import validate_map_data
@@ -90,7 +117,9 @@ def main() -> None:
     out = ROOT / "maps" / args.map_id / "map.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {out.relative_to(ROOT)}: {len(data['cities'])} cities, {len(data['routes'])} routes, {len(data['tickets'])} tickets")
+    print(
+        f"wrote {out.relative_to(ROOT)}: {len(data['cities'])} cities, {len(data['routes'])} routes, {len(data['tickets'])} tickets"
+    )
 
 
 if __name__ == "__main__":

@@ -39,7 +39,10 @@ WIDTH = {"usa": 1400, "germany": 1000, "nordic": 1100, "amsterdam": 760, "paris"
 #: Hand nudges in pixels (dx, dy), applied after projecting and before relaxing.
 NUDGES: dict[str, dict[str, tuple[float, float]]] = {
     "usa": {
-        "vancouver": (0, -10),      # Vancouver-Seattle-Portland sit on one short line: give the names air
+        "vancouver": (
+            0,
+            -10,
+        ),  # Vancouver-Seattle-Portland sit on one short line: give the names air
         "portland": (0, 12),
         "sault_st_marie": (0, -10),  # keep Sault St. Marie off the Duluth-Toronto line
     },
@@ -58,8 +61,13 @@ NUDGES: dict[str, dict[str, tuple[float, float]]] = {
 #: Label sides chosen by hand where the automatic choice collides (empty: the renderer decides).
 LABELS: dict[str, dict[str, str]] = {
     "usa": {},
-    "amsterdam": {"westermarkt": "nw", "de_drie_hendricken": "s", "jan_roodenpoortstoren": "sw", "jordaan": "w",
-                  "dam": "se"},
+    "amsterdam": {
+        "westermarkt": "nw",
+        "de_drie_hendricken": "s",
+        "jan_roodenpoortstoren": "sw",
+        "jordaan": "w",
+        "dam": "se",
+    },
 }
 #: Bends by hand (pixels the route's middle moves sideways), where two routes would overlap.
 BENDS: dict[str, dict[str, float]] = {
@@ -71,18 +79,77 @@ HOME = {"germany": "Germany"}
 # Stylised city water (lat, lon) polylines with widths in pixels.
 CITY_WATER: dict[str, list[tuple[float, list[tuple[float, float]]]]] = {
     "amsterdam": [
-        (34.0, [(52.3835, 4.860), (52.3800, 4.880), (52.3790, 4.900), (52.3800, 4.915), (52.3770, 4.935),
-                (52.3760, 4.955)]),  # the IJ behind Centraal Station
+        (
+            34.0,
+            [
+                (52.3835, 4.860),
+                (52.3800, 4.880),
+                (52.3790, 4.900),
+                (52.3800, 4.915),
+                (52.3770, 4.935),
+                (52.3760, 4.955),
+            ],
+        ),  # the IJ behind Centraal Station
         (7.0, [(52.3780, 4.891), (52.3740, 4.887), (52.3690, 4.887), (52.3665, 4.893)]),  # Singel
-        (7.0, [(52.3795, 4.886), (52.3745, 4.883), (52.3680, 4.886), (52.3640, 4.893), (52.3635, 4.902)]),
-        (7.0, [(52.3805, 4.883), (52.3740, 4.880), (52.3670, 4.883), (52.3620, 4.895), (52.3625, 4.905)]),
-        (7.0, [(52.3815, 4.880), (52.3735, 4.877), (52.3655, 4.880), (52.3600, 4.893), (52.3610, 4.910)]),
-        (12.0, [(52.3700, 4.898), (52.3660, 4.901), (52.3620, 4.905), (52.3570, 4.906), (52.3500, 4.910)]),  # Amstel
+        (
+            7.0,
+            [
+                (52.3795, 4.886),
+                (52.3745, 4.883),
+                (52.3680, 4.886),
+                (52.3640, 4.893),
+                (52.3635, 4.902),
+            ],
+        ),
+        (
+            7.0,
+            [
+                (52.3805, 4.883),
+                (52.3740, 4.880),
+                (52.3670, 4.883),
+                (52.3620, 4.895),
+                (52.3625, 4.905),
+            ],
+        ),
+        (
+            7.0,
+            [
+                (52.3815, 4.880),
+                (52.3735, 4.877),
+                (52.3655, 4.880),
+                (52.3600, 4.893),
+                (52.3610, 4.910),
+            ],
+        ),
+        (
+            12.0,
+            [
+                (52.3700, 4.898),
+                (52.3660, 4.901),
+                (52.3620, 4.905),
+                (52.3570, 4.906),
+                (52.3500, 4.910),
+            ],
+        ),  # Amstel
     ],
     "paris": [
-        (22.0, [(48.8300, 2.3900), (48.8380, 2.3730), (48.8445, 2.3650), (48.8510, 2.3560), (48.8555, 2.3440),
-                (48.8585, 2.3330), (48.8620, 2.3220), (48.8635, 2.3100), (48.8600, 2.2960), (48.8540, 2.2860),
-                (48.8460, 2.2770), (48.8390, 2.2700)]),  # the Seine
+        (
+            22.0,
+            [
+                (48.8300, 2.3900),
+                (48.8380, 2.3730),
+                (48.8445, 2.3650),
+                (48.8510, 2.3560),
+                (48.8555, 2.3440),
+                (48.8585, 2.3330),
+                (48.8620, 2.3220),
+                (48.8635, 2.3100),
+                (48.8600, 2.2960),
+                (48.8540, 2.2860),
+                (48.8460, 2.2770),
+                (48.8390, 2.2700),
+            ],
+        ),  # the Seine
     ],
 }
 
@@ -104,7 +171,9 @@ def apply_fit(t: tuple[float, float, float], p: tuple[float, float]) -> tuple[fl
     return MARGIN + (p[0] - mx) * scale, MARGIN + (p[1] - my) * scale
 
 
-def warp(p: tuple[float, float], anchors: list[tuple[tuple[float, float], tuple[float, float]]]) -> tuple[float, float]:
+def warp(
+    p: tuple[float, float], anchors: list[tuple[tuple[float, float], tuple[float, float]]]
+) -> tuple[float, float]:
     """Move ``p`` by the inverse-distance weighted displacement of the anchors ``(before, after)``."""
     sx = sy = sw = 0.0
     for (bx, by), (ax, ay) in anchors:
@@ -153,7 +222,13 @@ def shared_arcs(geoms: list[dict]) -> set[int]:
     """Arcs used by two different countries: their common borders."""
     users: dict[int, set[int]] = {}
     for n, g in enumerate(geoms):
-        groups = g["arcs"] if g["type"] == "MultiPolygon" else [g["arcs"]] if g["type"] == "Polygon" else []
+        groups = (
+            g["arcs"]
+            if g["type"] == "MultiPolygon"
+            else [g["arcs"]]
+            if g["type"] == "Polygon"
+            else []
+        )
         for poly in groups:
             for r in poly:
                 for i in r:
@@ -162,13 +237,17 @@ def shared_arcs(geoms: list[dict]) -> set[int]:
 
 
 # ---------------------------------------------------------------- geometry helpers
-def clip_polygon(poly: list[tuple[float, float]], box: tuple[float, float, float, float]) -> list[tuple[float, float]]:
+def clip_polygon(
+    poly: list[tuple[float, float]], box: tuple[float, float, float, float]
+) -> list[tuple[float, float]]:
     """Sutherland-Hodgman clipping of ``poly`` to the rectangle ``box``."""
     x0, y0, x1, y1 = box
-    edges = [(lambda p: p[0] >= x0, lambda p, q: _cut_x(p, q, x0)),
-             (lambda p: p[0] <= x1, lambda p, q: _cut_x(p, q, x1)),
-             (lambda p: p[1] >= y0, lambda p, q: _cut_y(p, q, y0)),
-             (lambda p: p[1] <= y1, lambda p, q: _cut_y(p, q, y1))]
+    edges = [
+        (lambda p: p[0] >= x0, lambda p, q: _cut_x(p, q, x0)),
+        (lambda p: p[0] <= x1, lambda p, q: _cut_x(p, q, x1)),
+        (lambda p: p[1] >= y0, lambda p, q: _cut_y(p, q, y0)),
+        (lambda p: p[1] <= y1, lambda p, q: _cut_y(p, q, y1)),
+    ]
     out = poly
     for inside, cut in edges:
         if not out:
@@ -251,8 +330,13 @@ def build(map_id: str, atlas: Path | None) -> tuple[dict, dict | None]:
     raw = {cid: mercator(c.lat, c.lon) for cid, c in board.cities.items()}
     t1 = fit_transform(list(raw.values()), WIDTH[map_id])
     projected = {cid: apply_fit(t1, p) for cid, p in raw.items()}
-    nudged = {cid: (p[0] + NUDGES.get(map_id, {}).get(cid, (0, 0))[0], p[1] + NUDGES.get(map_id, {}).get(cid, (0, 0))[1])
-              for cid, p in projected.items()}
+    nudged = {
+        cid: (
+            p[0] + NUDGES.get(map_id, {}).get(cid, (0, 0))[0],
+            p[1] + NUDGES.get(map_id, {}).get(cid, (0, 0))[1],
+        )
+        for cid, p in projected.items()
+    }
     relaxed = relax(rules, nudged)
     t2 = fit_transform(list(relaxed.values()), max(WIDTH[map_id], _extent(relaxed) + 2 * MARGIN))
     final = {cid: apply_fit(t2, p) for cid, p in relaxed.items()}
@@ -266,24 +350,48 @@ def build(map_id: str, atlas: Path | None) -> tuple[dict, dict | None]:
 
     lanes = lanes_of(rules)
     bends = {**auto_bends(rules, final, lanes), **BENDS.get(map_id, {})}
-    routes = {rid: {"lane": lanes[rid], "bend": round(bends.get(rid, 0.0), 1)} for rid in sorted(board.routes)}
+    routes = {
+        rid: {"lane": lanes[rid], "bend": round(bends.get(rid, 0.0), 1)}
+        for rid in sorted(board.routes)
+    }
     layout = {
-        "format": 1, "map": map_id, "size": [w, h],
-        "projection": {"kind": "mercator", "fit": [round(v, 6) for v in t1], "refit": [round(v, 6) for v in t2],
-                       "notes": "real WGS84 positions projected (Mercator), hand nudges and the renderer's "
-                                "relaxation applied by tools/make_layout.py"},
-        "cities": {cid: {"x": round(p[0], 1), "y": round(p[1], 1), "label": LABELS.get(map_id, {}).get(cid, "")}
-                   for cid, p in sorted(final.items())},
+        "format": 1,
+        "map": map_id,
+        "size": [w, h],
+        "projection": {
+            "kind": "mercator",
+            "fit": [round(v, 6) for v in t1],
+            "refit": [round(v, 6) for v in t2],
+            "notes": "real WGS84 positions projected (Mercator), hand nudges and the renderer's "
+            "relaxation applied by tools/make_layout.py",
+        },
+        "cities": {
+            cid: {
+                "x": round(p[0], 1),
+                "y": round(p[1], 1),
+                "label": LABELS.get(map_id, {}).get(cid, ""),
+            }
+            for cid, p in sorted(final.items())
+        },
         "routes": routes,
     }
     background = None
     box = (-4.0, -4.0, w + 4.0, h + 4.0)
     if map_id in CITY_WATER:
-        rivers = [{"width": width, "points": rounded([to_px(la, lo) for la, lo in line])}
-                  for width, line in CITY_WATER[map_id]]
-        background = {"format": 1, "style": "city", "land": [], "foreign": [], "lakes": [], "borders": [],
-                      "rivers": rivers,
-                      "source": "hand-drawn from a few real coordinates of the city's water (tools/make_layout.py)"}
+        rivers = [
+            {"width": width, "points": rounded([to_px(la, lo) for la, lo in line])}
+            for width, line in CITY_WATER[map_id]
+        ]
+        background = {
+            "format": 1,
+            "style": "city",
+            "land": [],
+            "foreign": [],
+            "lakes": [],
+            "borders": [],
+            "rivers": rivers,
+            "source": "hand-drawn from a few real coordinates of the city's water (tools/make_layout.py)",
+        }
     elif atlas is not None:
         topo = json.loads((atlas / "countries-50m.json").read_text())
         version = json.loads((atlas / "package.json").read_text()).get("version", "2")
@@ -305,7 +413,10 @@ def build(map_id: str, atlas: Path | None) -> tuple[dict, dict | None]:
             """Polygons crossing the antimeridian (Russia): keep longitudes continuous on the map's side."""
             if max(x for x, _ in poly) - min(x for x, _ in poly) <= 180:
                 return poly
-            return [(x + 360 if east and x < 0 else x - 360 if not east and x > 0 else x, y) for x, y in poly]
+            return [
+                (x + 360 if east and x < 0 else x - 360 if not east and x > 0 else x, y)
+                for x, y in poly
+            ]
 
         for g in geoms:
             name = (g.get("properties") or {}).get("name", "")
@@ -325,10 +436,17 @@ def build(map_id: str, atlas: Path | None) -> tuple[dict, dict | None]:
                 piece = simplify(piece, 1.0)
                 if len(piece) > 1:
                     borders.append(rounded(piece))
-        background = {"format": 1, "style": "geo", "land": land, "foreign": foreign, "lakes": [], "rivers": [],
-                      "borders": borders,
-                      "source": f"Natural Earth 1:50m (public domain) via the npm package world-atlas@{version} "
-                                "countries-50m.json; projected and simplified by tools/make_layout.py"}
+        background = {
+            "format": 1,
+            "style": "geo",
+            "land": land,
+            "foreign": foreign,
+            "lakes": [],
+            "rivers": [],
+            "borders": borders,
+            "source": f"Natural Earth 1:50m (public domain) via the npm package world-atlas@{version} "
+            "countries-50m.json; projected and simplified by tools/make_layout.py",
+        }
     return layout, background
 
 
@@ -342,15 +460,20 @@ def main(argv: list[str]) -> int:
     """Write the files of the given maps (default: all five); returns the exit code."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("ids", nargs="*", default=list(WIDTH))
-    ap.add_argument("--atlas", type=Path, default=None, help="the unpacked world-atlas package folder")
+    ap.add_argument(
+        "--atlas", type=Path, default=None, help="the unpacked world-atlas package folder"
+    )
     args = ap.parse_args(argv)
     for map_id in args.ids:
         layout, background = build(map_id, args.atlas)
         folder = ROOT / "maps" / map_id
-        (folder / "layout.json").write_text(json.dumps(layout, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        (folder / "layout.json").write_text(
+            json.dumps(layout, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+        )
         if background is not None:
-            (folder / "background.json").write_text(json.dumps(background, separators=(",", ":")) + "\n",
-                                                    encoding="utf-8")
+            (folder / "background.json").write_text(
+                json.dumps(background, separators=(",", ":")) + "\n", encoding="utf-8"
+            )
         size = (folder / "background.json").stat().st_size if background else 0
         print(f"{map_id}: {layout['size'][0]}x{layout['size'][1]}, background {size // 1024} KB")
     return 0

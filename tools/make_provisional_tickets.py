@@ -67,7 +67,9 @@ def quotas(values: list[int], total: int, known: dict[int, int]) -> dict[int, in
     return {v: max(0, share[v] - known.get(v, 0)) for v in values}
 
 
-def provisional_tickets(board: Board, known: list[dict], total: int, values: list[int]) -> list[dict]:
+def provisional_tickets(
+    board: Board, known: list[dict], total: int, values: list[int]
+) -> list[dict]:
     """The computed tickets completing ``known`` to ``total``, as map-file ticket dicts."""
     dist = {(a, b): fewest_spaces(board, a, b) for a, b in combinations(sorted(board.cities), 2)}
     used = {tuple(sorted((t["a"], t["b"]))) for t in known}
@@ -89,12 +91,24 @@ def provisional_tickets(board: Board, known: list[dict], total: int, values: lis
             candidates = [p for p, d in dist.items() if d == v and p not in used]
             if not candidates:
                 raise SystemExit(f"no pair of places left with value {v}")
-            a, b = min(candidates, key=lambda p: (max(usage[p[0]], usage[p[1]]), usage[p[0]] + usage[p[1]], p))
+            a, b = min(
+                candidates,
+                key=lambda p: (max(usage[p[0]], usage[p[1]]), usage[p[0]] + usage[p[1]], p),
+            )
             used.add((a, b))
             usage[a] += 1
             usage[b] += 1
             need[v] -= 1
-            out.append({"id": f"{a}__{b}", "a": a, "b": b, "points": v, "deck": "main", "provisional": True})
+            out.append(
+                {
+                    "id": f"{a}__{b}",
+                    "a": a,
+                    "b": b,
+                    "points": v,
+                    "deck": "main",
+                    "provisional": True,
+                }
+            )
     return out
 
 
@@ -118,7 +132,9 @@ def build_amsterdam(shared: Path, places: Path | None) -> dict:
             route["unverified"] = unverified
             route["note"] = r.get("board_check", "")
     if places is not None and places.parent != ROOT / "tools" / "geo" / "places":
-        data["provenance"]["coordinates"] = "real WGS84 positions (approximate; no tools/geo/places file yet)"
+        data["provenance"]["coordinates"] = (
+            "real WGS84 positions (approximate; no tools/geo/places file yet)"
+        )
     known = data["tickets"]
     values = sorted({t["points"] for t in known})
     values = list(range(values[0], values[-1] + 1))
@@ -172,10 +188,17 @@ def _current_coordinates(map_id: str) -> Path:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("map_id", choices=sorted(DECK_SIZE))
     ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
-    ap.add_argument("--places", type=Path, default=None, help="coordinates file (default tools/geo/places/<id>.json if present)")
+    ap.add_argument(
+        "--places",
+        type=Path,
+        default=None,
+        help="coordinates file (default tools/geo/places/<id>.json if present)",
+    )
     args = ap.parse_args()
     places = args.places
     default = ROOT / "tools" / "geo" / "places" / f"{args.map_id}.json"
@@ -183,7 +206,9 @@ def main() -> None:
         places = default
     if places is None and args.map_id == "amsterdam":
         places = _current_coordinates(args.map_id)
-    data = build_amsterdam(args.shared, places) if args.map_id == "amsterdam" else build_paris(places)
+    data = (
+        build_amsterdam(args.shared, places) if args.map_id == "amsterdam" else build_paris(places)
+    )
     from maps.loader import validate_map_data
 
     errors = validate_map_data(data)
@@ -193,8 +218,10 @@ def main() -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     prov = sum(1 for t in data["tickets"] if t.get("provisional"))
-    print(f"wrote {out.relative_to(ROOT)}: {len(data['cities'])} places, {len(data['routes'])} tracks, "
-          f"{sum(r['length'] for r in data['routes'])} spaces, {len(data['tickets'])} tickets ({prov} provisional)")
+    print(
+        f"wrote {out.relative_to(ROOT)}: {len(data['cities'])} places, {len(data['routes'])} tracks, "
+        f"{sum(r['length'] for r in data['routes'])} spaces, {len(data['tickets'])} tickets ({prov} provisional)"
+    )
     counts: dict[int, int] = {}
     for t in data["tickets"]:
         counts[t["points"]] = counts.get(t["points"], 0) + 1

@@ -142,15 +142,26 @@ def build_routes() -> list[dict]:
         pair = (t["a"], t["b"])
         taken = colours_of_pair.setdefault(pair, [])
         options = [c for c in CARD_MIX if _allowed(c, t["length"]) and c not in taken]
-        colour = min(options, key=lambda c: ((assigned[c] + t["length"]) / target[c], list(CARD_MIX).index(c)))
+        colour = min(
+            options,
+            key=lambda c: ((assigned[c] + t["length"]) / target[c], list(CARD_MIX).index(c)),
+        )
         t["color"] = colour
         assigned[colour] += t["length"]
         taken.append(colour)
     routes = []
     for t in sorted(tracks, key=lambda t: (t["order"], t["k"])):
         group = f"{t['a']}__{t['b']}"
-        routes.append({"id": f"{group}__{t['k']}", "a": t["a"], "b": t["b"], "length": t["length"],
-                       "color": t["color"], "group": group})
+        routes.append(
+            {
+                "id": f"{group}__{t['k']}",
+                "a": t["a"],
+                "b": t["b"],
+                "length": t["length"],
+                "color": t["color"],
+                "group": group,
+            }
+        )
     return routes
 
 

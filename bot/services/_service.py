@@ -102,10 +102,17 @@ def player_results(state: GameState, seats: Sequence[SeatRow]) -> list[PlayerRes
         won = s.seat in result.winners
         rank = 1 if won else 1 + result.ranking.index(s.seat)
         row = seats[s.seat]
-        out.append(PlayerResult(
-            seat=s.seat, user_id=None if row.is_ai else row.user_id, score=s.score, rank=rank, won=won,
-            tickets_completed=s.tickets_completed, tickets_failed=s.tickets_failed,
-        ))
+        out.append(
+            PlayerResult(
+                seat=s.seat,
+                user_id=None if row.is_ai else row.user_id,
+                score=s.score,
+                rank=rank,
+                won=won,
+                tickets_completed=s.tickets_completed,
+                tickets_failed=s.tickets_failed,
+            )
+        )
     return out
 
 
@@ -186,13 +193,18 @@ class GameService:
     def _need_status(game: GameRow, *wanted: str) -> None:
         if game.status in wanted:
             return
-        code = {"lobby": "not_started", "finished": "game_finished", "cancelled": "game_finished"}.get(
-            game.status, "already_started")
+        code = {
+            "lobby": "not_started",
+            "finished": "game_finished",
+            "cancelled": "game_finished",
+        }.get(game.status, "already_started")
         if "lobby" in wanted and game.status == "active":
             code = "already_started"
         raise ServiceError(code, {"status": game.status})
 
-    async def _player_in_play(self, game_id: int, user_id: int) -> tuple[GameRow, list[SeatRow], SeatRow]:
+    async def _player_in_play(
+        self, game_id: int, user_id: int
+    ) -> tuple[GameRow, list[SeatRow], SeatRow]:
         """The active game, its seats and the human seat of ``user_id`` (call under the game's lock).
 
         Raises ServiceError ``game_not_found``, ``not_started``, ``game_finished``, ``not_in_game``, ``is_ai``.
@@ -240,11 +252,19 @@ class GameService:
         seats = [NewSeat(display_name=host_name, user_id=host_id, seat=0)] if host_plays else []
         try:
             return await self.storage.create_game(
-                guild_id=guild_id, channel_id=channel_id, thread_id=thread_id, host_user_id=host_id,
-                map_id=map_id, options=dict(resolved), turn_seconds=turn_seconds, seats=seats,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                thread_id=thread_id,
+                host_user_id=host_id,
+                map_id=map_id,
+                options=dict(resolved),
+                turn_seconds=turn_seconds,
+                seats=seats,
             )
         except ChannelBusy as exc:
-            raise ServiceError("channel_busy", {"game": exc.args[1] if len(exc.args) > 1 else None}) from None
+            raise ServiceError(
+                "channel_busy", {"game": exc.args[1] if len(exc.args) > 1 else None}
+            ) from None
 
     async def game_in_channel(self, channel_id: int) -> GameRow | None:
         """The open (lobby or active) game of a channel or thread, or None."""
@@ -270,7 +290,9 @@ class GameService:
             if len(seats) >= most:
                 raise ServiceError("game_full", {"max": most})
             try:
-                return await self.storage.add_seat(game_id, NewSeat(display_name=name, user_id=user_id))
+                return await self.storage.add_seat(
+                    game_id, NewSeat(display_name=name, user_id=user_id)
+                )
             except SeatTaken:
                 raise ServiceError("already_joined") from None
 
@@ -307,7 +329,8 @@ class GameService:
                 raise ServiceError("game_full", {"max": most})
             number = 1 + sum(1 for s in seats if s.is_ai)
             return await self.storage.add_seat(
-                game_id, NewSeat(display_name=f"AI {number}", is_ai=True, ai_kind=kind))
+                game_id, NewSeat(display_name=f"AI {number}", is_ai=True, ai_kind=kind)
+            )
 
     async def start(self, game_id: int, user_id: int, *, seed: int | None = None) -> Outcome:
         """The host starts the game: deal, then AI seats choose their tickets.
@@ -335,8 +358,13 @@ class GameService:
             state = new_game(rules, seats=len(seats), seed=seed, options=game.options)
             deadline, reminder = self._timers(game, seats, None, state)
             game = await self.storage.start_game(
-                game_id, seed=seed, snapshot=encode_state(state), engine_version=ENGINE_VERSION,
-                deadline_at=deadline, reminder_at=reminder)
+                game_id,
+                seed=seed,
+                snapshot=encode_state(state),
+                engine_version=ENGINE_VERSION,
+                deadline_at=deadline,
+                reminder_at=reminder,
+            )
             self._remember(game_id, state)
             self._wake.set()
             return await self._continue(game, seats, state, [], before=None)
@@ -345,9 +373,17 @@ class GameService:
         for s in seats:
             await self.storage.remove_seat(game_id, s.seat)
         for i, s in enumerate(seats):
-            await self.storage.add_seat(game_id, NewSeat(
-                display_name=s.display_name, user_id=s.user_id, color=s.color, is_ai=s.is_ai,
-                ai_kind=s.ai_kind, seat=i))
+            await self.storage.add_seat(
+                game_id,
+                NewSeat(
+                    display_name=s.display_name,
+                    user_id=s.user_id,
+                    color=s.color,
+                    is_ai=s.is_ai,
+                    ai_kind=s.ai_kind,
+                    seat=i,
+                ),
+            )
         return await self.storage.seats(game_id)
 
     async def cancel(self, game_id: int, user_id: int, *, moderator: bool = False) -> GameRow:
@@ -366,7 +402,12 @@ class GameService:
 
     # ------------------------------------------------------------------ play
     async def act(
-        self, game_id: int, user_id: int, action: Action | Mapping[str, Any], *, expected_version: int | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        action: Action | Mapping[str, Any],
+        *,
+        expected_version: int | None = None,
     ) -> Outcome:
         """Apply a player's action, then let AI seats act; return what happened.
 
@@ -384,7 +425,9 @@ class GameService:
         async with self._lock(game_id):
             game, seats, seat = await self._player_in_play(game_id, user_id)
             if expected_version is not None and expected_version != game.version:
-                raise ServiceError("stale_version", {"expected": expected_version, "current": game.version})
+                raise ServiceError(
+                    "stale_version", {"expected": expected_version, "current": game.version}
+                )
             if action.seat != seat.seat:
                 raise ServiceError("malformed_action", {"reason": "the action names another seat"})
             state = self._state(game)
@@ -392,11 +435,17 @@ class GameService:
                 raise ServiceError("not_your_turn")
             rules = load_ruleset(game.map_id)
             transition = apply(rules, state, action)  # raises IllegalAction: nothing written
-            game = await self._persist(game, seats, state, action, transition.state, source="player", actor=user_id)
+            game = await self._persist(
+                game, seats, state, action, transition.state, source="player", actor=user_id
+            )
             seats = await self._after_human_move(game_id, seats, seat)
-            return await self._continue(game, seats, transition.state, list(transition.events), before=state)
+            return await self._continue(
+                game, seats, transition.state, list(transition.events), before=state
+            )
 
-    async def _after_human_move(self, game_id: int, seats: list[SeatRow], seat: SeatRow) -> list[SeatRow]:
+    async def _after_human_move(
+        self, game_id: int, seats: list[SeatRow], seat: SeatRow
+    ) -> list[SeatRow]:
         """A player acted: the timeout streak is over, and an ongoing vacation ends (unused time refunded)."""
         now = self.clock()
         changes: dict[str, Any] = {}
@@ -404,7 +453,9 @@ class GameService:
             changes["expiries_in_row"] = 0
         if seat.vacation_until is not None:
             changes["vacation_until"] = None
-            changes["vacation_used_s"] = max(0.0, seat.vacation_used_s - max(0.0, seat.vacation_until - now))
+            changes["vacation_used_s"] = max(
+                0.0, seat.vacation_used_s - max(0.0, seat.vacation_until - now)
+            )
         if not changes:
             return seats
         row = await self.storage.update_seat(game_id, seat.seat, **changes)
@@ -432,8 +483,9 @@ class GameService:
         """
         async with self._lock(game_id):
             game, seats, seat = await self._player_in_play(game_id, user_id)
-            row = await self.storage.update_seat(game_id, seat.seat, resigned=True, ai_permanent=True,
-                                                 vacation_until=None)
+            row = await self.storage.update_seat(
+                game_id, seat.seat, resigned=True, ai_permanent=True, vacation_until=None
+            )
             seats = [row if s.seat == row.seat else s for s in seats]
             state = self._state(game)
             log.info("game %s: seat %s resigned", game_id, seat.seat)
@@ -459,13 +511,19 @@ class GameService:
             now = self.clock()
             until = max(now, seat.vacation_until or now) + span
             row = await self.storage.update_seat(
-                game_id, seat.seat, vacation_until=until, vacation_used_s=seat.vacation_used_s + span)
+                game_id,
+                seat.seat,
+                vacation_until=until,
+                vacation_used_s=seat.vacation_used_s + span,
+            )
             state = self._state(game)
             if seat.seat in state.seats_to_act() and game.deadline_at is not None:
                 await self.storage.set_deadline(
-                    game_id, game.deadline_at + span,
+                    game_id,
+                    game.deadline_at + span,
                     None if game.reminder_at is None else game.reminder_at + span,
-                    expected_version=game.version)
+                    expected_version=game.version,
+                )
             log.info("game %s: seat %s on vacation for %s days", game_id, seat.seat, days)
             return row
 
@@ -479,9 +537,17 @@ class GameService:
         now = self.clock()
         waiting = [seats[s] for s in after.seats_to_act()]
         if any(ai_controlled(s) for s in waiting) or not waiting:
-            return now, None  # an AI must act: due at once (resumed by the timer loop after a crash)
-        if before is not None and turn_key(before) == turn_key(after) and game.deadline_at is not None \
-                and game.deadline_at > now - 1e-9 and not self._ai_due(game, seats, before):
+            return (
+                now,
+                None,
+            )  # an AI must act: due at once (resumed by the timer loop after a crash)
+        if (
+            before is not None
+            and turn_key(before) == turn_key(after)
+            and game.deadline_at is not None
+            and game.deadline_at > now - 1e-9
+            and not self._ai_due(game, seats, before)
+        ):
             return game.deadline_at, game.reminder_at
         start = max([now] + [s.vacation_until for s in waiting if s.vacation_until is not None])
         return start + game.turn_seconds, start + game.turn_seconds / 2
@@ -491,16 +557,33 @@ class GameService:
         return any(ai_controlled(seats[s]) for s in state.seats_to_act())
 
     async def _persist(
-        self, game: GameRow, seats: Sequence[SeatRow], before: GameState, action: Action, after: GameState,
-        *, source: str, actor: int | None, timers: tuple[float | None, float | None] | None = None,
+        self,
+        game: GameRow,
+        seats: Sequence[SeatRow],
+        before: GameState,
+        action: Action,
+        after: GameState,
+        *,
+        source: str,
+        actor: int | None,
+        timers: tuple[float | None, float | None] | None = None,
     ) -> GameRow:
         """Append ``action`` with the snapshot ``after`` in one transaction (raises VersionConflict if moved on)."""
-        deadline, reminder = timers if timers is not None else self._timers(game, seats, before, after)
+        deadline, reminder = (
+            timers if timers is not None else self._timers(game, seats, before, after)
+        )
         finished = after.finished
         game = await self.storage.append_action(
-            game.id, before.version, action=encode_action(action), new_snapshot=encode_state(after),
-            seat=action.seat, deadline_at=deadline, reminder_at=reminder, source=source,  # type: ignore[arg-type]
-            actor_user_id=actor, new_status="finished" if finished else None,
+            game.id,
+            before.version,
+            action=encode_action(action),
+            new_snapshot=encode_state(after),
+            seat=action.seat,
+            deadline_at=deadline,
+            reminder_at=reminder,
+            source=source,  # type: ignore[arg-type]
+            actor_user_id=actor,
+            new_status="finished" if finished else None,
             results=player_results(after, seats) if finished else None,
         )
         self._remember(game.id, after)
@@ -511,18 +594,39 @@ class GameService:
         return game
 
     async def _continue(
-        self, game: GameRow, seats: Sequence[SeatRow], state: GameState, events: list[Event],
-        *, before: GameState | None, actions: int = 1,
+        self,
+        game: GameRow,
+        seats: Sequence[SeatRow],
+        state: GameState,
+        events: list[Event],
+        *,
+        before: GameState | None,
+        actions: int = 1,
     ) -> Outcome:
         """After a move: let AI seats act (when ``auto_ai``), then build the outcome."""
         if self.auto_ai:
-            return await self._run_ai(game, seats, state, events, before=before, limit=MAX_AI_ACTIONS,
-                                      actions=actions if events else 0)
+            return await self._run_ai(
+                game,
+                seats,
+                state,
+                events,
+                before=before,
+                limit=MAX_AI_ACTIONS,
+                actions=actions if events else 0,
+            )
         return self._outcome(game, state, events, before, actions if events else 0)
 
     async def _run_ai(
-        self, game: GameRow, seats: Sequence[SeatRow], state: GameState, events: list[Event],
-        *, before: GameState | None, limit: int, actions: int = 0, source: str = "ai",
+        self,
+        game: GameRow,
+        seats: Sequence[SeatRow],
+        state: GameState,
+        events: list[Event],
+        *,
+        before: GameState | None,
+        limit: int,
+        actions: int = 0,
+        source: str = "ai",
         only: set[int] | None = None,
     ) -> Outcome:
         """Apply actions of AI-controlled seats (or of ``only`` seats) while one must act, up to ``limit``."""
@@ -530,21 +634,35 @@ class GameService:
         done = 0
         while not state.finished and done < limit:
             pending = state.seats_to_act()
-            seat = next((s for s in pending if (only is not None and s in only)
-                         or (only is None and ai_controlled(seats[s]))), None)
+            seat = next(
+                (
+                    s
+                    for s in pending
+                    if (only is not None and s in only)
+                    or (only is None and ai_controlled(seats[s]))
+                ),
+                None,
+            )
             if seat is None:
                 break
             kind = seats[seat].ai_kind or "heuristic"
             action = choose_action(rules, state, seat, kind)
             transition = apply(rules, state, action)
-            game = await self._persist(game, seats, state, action, transition.state, source=source, actor=None)
+            game = await self._persist(
+                game, seats, state, action, transition.state, source=source, actor=None
+            )
             events.extend(transition.events)
             state = transition.state
             done += 1
         return self._outcome(game, state, events, before, actions + done)
 
     def _outcome(
-        self, game: GameRow, state: GameState, events: Sequence[Event], before: GameState | None, actions: int
+        self,
+        game: GameRow,
+        state: GameState,
+        events: Sequence[Event],
+        before: GameState | None,
+        actions: int,
     ) -> Outcome:
         public = tuple(replace(e, secret=None) if e.secret is not None else e for e in events)
         private: dict[int, tuple[dict, ...]] = {}
@@ -554,8 +672,13 @@ class GameService:
                 private[e.seat] += (e.for_reader(e.seat),)
         ended = before is None or turn_key(before) != turn_key(state)
         return Outcome(
-            game=game, events=tuple(events), public_events=public, private_events=private, actions=actions,
-            to_act=tuple(state.seats_to_act()), turn_ended=ended and actions > 0 or before is None,
+            game=game,
+            events=tuple(events),
+            public_events=public,
+            private_events=private,
+            actions=actions,
+            to_act=tuple(state.seats_to_act()),
+            turn_ended=ended and actions > 0 or before is None,
             result=state.result,
         )
 
@@ -574,7 +697,9 @@ class GameService:
         state = self._state(game)
         seat = self._seat_of(seats, user_id) if user_id else None
         mine = player_view(rules, state, seat.seat) if seat is not None else None
-        return GameViews(game, seats, public_view(rules, state), mine, None if seat is None else seat.seat)
+        return GameViews(
+            game, seats, public_view(rules, state), mine, None if seat is None else seat.seat
+        )
 
     async def public_log(self, game_id: int, count: int = 10) -> list[Event]:
         """The public events of (at least) the last ``count`` actions, oldest first, secrets cut out.
@@ -587,7 +712,12 @@ class GameService:
             raise ServiceError("not_started")
         rules = load_ruleset(game.map_id)
         actions = [decode_action(a.action) for a in await self.storage.actions(game_id)]
-        state = new_game(rules, seats=len(await self.storage.seats(game_id)), seed=game.seed, options=game.options)
+        state = new_game(
+            rules,
+            seats=len(await self.storage.seats(game_id)),
+            seed=game.seed,
+            options=game.options,
+        )
         events: list[Event] = []
         first = max(0, len(actions) - max(1, count) * 3)
         for i, action in enumerate(actions):
@@ -607,10 +737,23 @@ class GameService:
             seat = self._seat_of(seats, user_id)
             if seat is None:
                 continue
-            your_turn = game.snapshot is not None and not ai_controlled(seat) \
+            your_turn = (
+                game.snapshot is not None
+                and not ai_controlled(seat)
                 and seat.seat in self._state(game).seats_to_act()
-            out.append(UserGame(game.id, game.guild_id, game.channel_id, game.thread_id, game.map_id,
-                                game.status, seat.seat, your_turn))
+            )
+            out.append(
+                UserGame(
+                    game.id,
+                    game.guild_id,
+                    game.channel_id,
+                    game.thread_id,
+                    game.map_id,
+                    game.status,
+                    seat.seat,
+                    your_turn,
+                )
+            )
         out.sort(key=lambda g: (not g.your_turn, g.id))
         return out
 
@@ -619,14 +762,19 @@ class GameService:
         rows = await self.storage.user_history(user_id, limit=1_000_000, guild_id=guild_id or None)
         games = len(rows)
         return UserStats(
-            user_id=user_id, games=games, wins=sum(r.won for r in rows),
+            user_id=user_id,
+            games=games,
+            wins=sum(r.won for r in rows),
             avg_score=sum(r.score for r in rows) / games if games else 0.0,
             best_score=max((r.score for r in rows), default=None),
             tickets_completed=sum(r.tickets_completed for r in rows),
-            tickets_failed=sum(r.tickets_failed for r in rows), recent=tuple(rows[:5]),
+            tickets_failed=sum(r.tickets_failed for r in rows),
+            recent=tuple(rows[:5]),
         )
 
-    async def leaderboard(self, guild_id: int, limit: int = 10, *, map_id: str | None = None) -> list[LeaderboardRow]:
+    async def leaderboard(
+        self, guild_id: int, limit: int = 10, *, map_id: str | None = None
+    ) -> list[LeaderboardRow]:
         """The server's best players: wins, then average score (AI seats left out)."""
         return await self.storage.leaderboard(guild_id, limit, map_id=map_id)
 
@@ -650,15 +798,23 @@ class GameService:
             try:
                 if seen[key] > 1:
                     raise RuntimeError("the timer did not move")
-                item = await (self._remind(nxt.game_id) if nxt.kind == "reminder" else self._expire(nxt.game_id))
+                item = await (
+                    self._remind(nxt.game_id)
+                    if nxt.kind == "reminder"
+                    else self._expire(nxt.game_id)
+                )
             except Exception:  # noqa: BLE001 - logged with the game id, the loop goes on
-                log.exception("game %s: the %s timer failed; retrying in a minute", nxt.game_id, nxt.kind)
+                log.exception(
+                    "game %s: the %s timer failed; retrying in a minute", nxt.game_id, nxt.kind
+                )
                 game = await self.storage.get_game(nxt.game_id)
                 if game is not None and game.status == "active":
                     later = self.clock() + MAX_SLEEP
                     await self.storage.set_deadline(
-                        nxt.game_id, later if nxt.kind == "deadline" else game.deadline_at,
-                        later if nxt.kind == "reminder" else game.reminder_at)
+                        nxt.game_id,
+                        later if nxt.kind == "deadline" else game.deadline_at,
+                        later if nxt.kind == "reminder" else game.reminder_at,
+                    )
                 continue
             if item is None:
                 continue
@@ -678,51 +834,86 @@ class GameService:
     async def _remind(self, game_id: int) -> Reminder | None:
         async with self._lock(game_id):
             game = await self._game(game_id)
-            if game.status != "active" or game.reminder_at is None or game.reminder_at > self.clock():
+            if (
+                game.status != "active"
+                or game.reminder_at is None
+                or game.reminder_at > self.clock()
+            ):
                 return None
             seats = await self.storage.seats(game_id)
             state = self._state(game)
             waiting = tuple(seats[s] for s in state.seats_to_act() if not ai_controlled(seats[s]))
-            await self.storage.set_deadline(game_id, game.deadline_at, None, expected_version=game.version)
+            await self.storage.set_deadline(
+                game_id, game.deadline_at, None, expected_version=game.version
+            )
             overdue = game.deadline_at is not None and game.deadline_at <= self.clock()
-            return Reminder(game, waiting) if waiting and not overdue else None  # no nudge once time is up
+            return (
+                Reminder(game, waiting) if waiting and not overdue else None
+            )  # no nudge once time is up
 
     async def _expire(self, game_id: int) -> Outcome | None:
         """A due deadline: AI seats that must act do so; human seats whose time ran out are played by the AI."""
         async with self._lock(game_id):
             game = await self._game(game_id)
-            if game.status != "active" or game.deadline_at is None or game.deadline_at > self.clock():
+            if (
+                game.status != "active"
+                or game.deadline_at is None
+                or game.deadline_at > self.clock()
+            ):
                 return None
             seats = await self.storage.seats(game_id)
             state = self._state(game)
             if self._ai_due(game, seats, state):
-                return await self._run_ai(game, seats, state, [], before=state, limit=MAX_AI_ACTIONS)
+                return await self._run_ai(
+                    game, seats, state, [], before=state, limit=MAX_AI_ACTIONS
+                )
             late = {s for s in state.seats_to_act() if not ai_controlled(seats[s])}
             if not late:
                 return None
             events: list[Event] = []
             before = state
             key = turn_key(state)
-            outcome = await self._run_ai(game, seats, state, events, before=before, limit=MAX_AI_ACTIONS,
-                                         source="timeout", only=late)
+            outcome = await self._run_ai(
+                game,
+                seats,
+                state,
+                events,
+                before=before,
+                limit=MAX_AI_ACTIONS,
+                source="timeout",
+                only=late,
+            )
             # _run_ai(only=late) stops when none of them must act; in play that is the end of their turn
             game, state = outcome.game, self._state(outcome.game)
             for s in sorted(late):
                 row = seats[s]
                 streak = row.expiries_in_row + 1
                 updated = await self.storage.update_seat(
-                    game_id, s, expiries_in_row=streak, ai_permanent=row.ai_permanent or streak >= MAX_EXPIRIES)
+                    game_id,
+                    s,
+                    expiries_in_row=streak,
+                    ai_permanent=row.ai_permanent or streak >= MAX_EXPIRIES,
+                )
                 seats = [updated if x.seat == s else x for x in seats]
                 log.info("game %s: seat %s ran out of time (%s in a row)", game_id, s, streak)
             if turn_key(state) == key and not state.finished:
                 log.warning("game %s: the timed-out turn did not end", game_id)
-            return await self._run_ai(game, seats, state, events, before=before, limit=MAX_AI_ACTIONS,
-                                      actions=outcome.actions)
+            return await self._run_ai(
+                game,
+                seats,
+                state,
+                events,
+                before=before,
+                limit=MAX_AI_ACTIONS,
+                actions=outcome.actions,
+            )
 
     def start_timers(self) -> None:
         """Start the timer loop on the running event loop (idempotent)."""
         if self._timer_task is None or self._timer_task.done():
-            self._timer_task = asyncio.get_running_loop().create_task(self._timer_loop(), name="ttr-timers")
+            self._timer_task = asyncio.get_running_loop().create_task(
+                self._timer_loop(), name="ttr-timers"
+            )
 
     async def _timer_loop(self) -> None:
         while True:
@@ -758,5 +949,13 @@ async def replay_game(storage: Storage, game: GameRow) -> GameState:
     return replay(rules, seats=seats, seed=game.seed, options=game.options, actions=actions)
 
 
-__all__ = ["GameService", "IllegalAction", "MAX_EXPIRIES", "VACATION_DAYS", "ai_controlled", "player_results",
-           "replay_game", "turn_key"]
+__all__ = [
+    "GameService",
+    "IllegalAction",
+    "MAX_EXPIRIES",
+    "VACATION_DAYS",
+    "ai_controlled",
+    "player_results",
+    "replay_game",
+    "turn_key",
+]

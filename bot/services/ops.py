@@ -46,7 +46,11 @@ async def verify_storage(storage: Storage) -> tuple[int, list[Mismatch]]:
             problems.append(Mismatch(game.id, f"the log does not replay: {exc}"))
             continue
         if state.version != game.version:
-            problems.append(Mismatch(game.id, f"replay has {state.version} actions, the game says {game.version}"))
+            problems.append(
+                Mismatch(
+                    game.id, f"replay has {state.version} actions, the game says {game.version}"
+                )
+            )
         elif state != decode_state(game.snapshot):
             diff = _first_difference(encode_state(state), game.snapshot)
             problems.append(Mismatch(game.id, f"replay differs from the snapshot at {diff}"))
@@ -77,11 +81,19 @@ async def export_game(storage: Storage, game_id: int) -> dict[str, Any] | None:
         "game": {k: getattr(game, k) for k in game.__slots__ if k != "snapshot"},  # type: ignore[attr-defined]
         "seats": [{k: getattr(s, k) for k in s.__slots__} for s in seats],  # type: ignore[attr-defined]
         "actions": [
-            {"seq": a.seq, "seat": a.seat, "action": a.action, "source": a.source,
-             "actor_user_id": a.actor_user_id, "at": a.created_at}
+            {
+                "seq": a.seq,
+                "seat": a.seat,
+                "action": a.action,
+                "source": a.source,
+                "actor_user_id": a.actor_user_id,
+                "at": a.created_at,
+            }
             for a in await storage.actions(game_id)
         ],
-        "results": [{k: getattr(r, k) for k in r.__slots__} for r in await storage.results(game_id)],  # type: ignore[attr-defined]
+        "results": [
+            {k: getattr(r, k) for k in r.__slots__} for r in await storage.results(game_id)
+        ],  # type: ignore[attr-defined]
         "snapshot": game.snapshot,
     }
 
@@ -104,7 +116,9 @@ async def _verify(path: Path) -> int:
 
 def main_verify(argv: list[str]) -> int:
     """``python -m bot verify --db PATH``: exit 0 when every game replays to its snapshot, 1 otherwise, 2 on bad use."""
-    ap = argparse.ArgumentParser(prog="python -m bot verify", description="Replay every stored game and compare.")
+    ap = argparse.ArgumentParser(
+        prog="python -m bot verify", description="Replay every stored game and compare."
+    )
     _db_arg(ap)
     args = ap.parse_args(argv)
     if not args.db.is_file():
@@ -133,7 +147,9 @@ async def _export(path: Path, game_id: int, out: Path | None) -> int:
 
 def main_export(argv: list[str]) -> int:
     """``python -m bot export --db PATH --game ID [--out FILE]``: a game's JSON log (stdout by default)."""
-    ap = argparse.ArgumentParser(prog="python -m bot export", description="Write one game's JSON log.")
+    ap = argparse.ArgumentParser(
+        prog="python -m bot export", description="Write one game's JSON log."
+    )
     _db_arg(ap)
     ap.add_argument("--game", type=int, required=True)
     ap.add_argument("--out", type=Path, default=None)

@@ -73,7 +73,12 @@ class Table:
     deadline_at: float | None = None
 
 
-class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description="Ticket to Ride: asynchronous games in this channel"):
+class TtrCog(
+    commands.GroupCog,
+    name="ttr",
+    group_name="ttr",
+    group_description="Ticket to Ride: asynchronous games in this channel",
+):
     """The /ttr commands and the flows the persistent buttons open."""
 
     def __init__(self, bot: commands.Bot, service: Any) -> None:
@@ -102,8 +107,16 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         )
         display = tuple(seat.display_name for seat in sorted(snap.seats, key=lambda r: r.seat))
         return Table(
-            game_id=game.id, channel_id=game.thread_id or game.channel_id, status=game.status, rules=rules,
-            names=names, display=display, public=snap.public, mine=snap.mine, seat=snap.seat, host_id=game.host_user_id,
+            game_id=game.id,
+            channel_id=game.thread_id or game.channel_id,
+            status=game.status,
+            rules=rules,
+            names=names,
+            display=display,
+            public=snap.public,
+            mine=snap.mine,
+            seat=snap.seat,
+            host_id=game.host_user_id,
             deadline_at=getattr(game, "deadline_at", None),
         )
 
@@ -114,7 +127,9 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         interaction.extras["game"] = game.id
         return game.id
 
-    async def _apply(self, interaction: discord.Interaction, game_id: int, make: Callable[[int], Action]) -> Any:
+    async def _apply(
+        self, interaction: discord.Interaction, game_id: int, make: Callable[[int], Action]
+    ) -> Any:
         """Apply ``make(seat)`` for the user; post the public turn message when a turn ended."""
         table = await self._table(interaction, game_id)
         mine = self._need_turn(table)
@@ -123,25 +138,45 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         return outcome
 
     # ================================================================ lobby
-    async def lobby_new(self, interaction: discord.Interaction, map_id: str, turn_seconds: int,
-                        options: dict[str, Any]) -> None:
+    async def lobby_new(
+        self,
+        interaction: discord.Interaction,
+        map_id: str,
+        turn_seconds: int,
+        options: dict[str, Any],
+    ) -> None:
         game = await self.service.create(
-            guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id, host_id=interaction.user.id,
-            host_name=interaction.user.display_name, map_id=map_id, options=options, turn_seconds=turn_seconds,
+            guild_id=interaction.guild_id or 0,
+            channel_id=interaction.channel_id,
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+            map_id=map_id,
+            options=options,
+            turn_seconds=turn_seconds,
         )
         interaction.extras["game"] = game.id
         table = await self._table(interaction, game.id)
         meta = table.rules.meta
         hours = turn_seconds // 3600
-        text = i18n.t("lobby_opened", None, meta=meta, host=interaction.user.mention,
-                      map=i18n.map_text(meta, "name", None),
-                      turn_time=f"{hours} h" if hours else f"{turn_seconds // 60} min",
-                      players=", ".join(table.names))
+        text = i18n.t(
+            "lobby_opened",
+            None,
+            meta=meta,
+            host=interaction.user.mention,
+            map=i18n.map_text(meta, "name", None),
+            turn_time=f"{hours} h" if hours else f"{turn_seconds // 60} min",
+            players=", ".join(table.names),
+        )
         await self._channel(table.channel_id).send(
-            fmt.clip(text), view=buttons_view(game.id, LOBBY_VERBS), allowed_mentions=discord.AllowedMentions.none())
+            fmt.clip(text),
+            view=buttons_view(game.id, LOBBY_VERBS),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
         await interaction.followup.send(i18n.t("done", interaction.locale), ephemeral=True)
 
-    async def lobby_call(self, interaction: discord.Interaction, game_id: int, verb: str, **kw: Any) -> None:
+    async def lobby_call(
+        self, interaction: discord.Interaction, game_id: int, verb: str, **kw: Any
+    ) -> None:
         """leave / add_ai / cancel / resign / vacation: call the service, answer privately, tell the channel."""
         await self._defer(interaction)
         table = await self._table(interaction, game_id)
@@ -156,7 +191,9 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
             public = i18n.t("ai_added", None, meta=meta, players="{players}")
         elif verb == "cancel":
             perms = getattr(user, "guild_permissions", None)
-            await self.service.cancel(game_id, user.id, moderator=bool(perms and perms.manage_channels))
+            await self.service.cancel(
+                game_id, user.id, moderator=bool(perms and perms.manage_channels)
+            )
             public = i18n.t("cancelled", None, meta=meta)
         elif verb == "resign":
             outcome = await self.service.resign(game_id, user.id)
@@ -164,14 +201,18 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
             await self.after_move(game_id, table.public, outcome)
         elif verb == "vacation":
             await self.service.vacation(game_id, user.id, days=kw["days"])
-            await interaction.followup.send(i18n.t("vacation_set", locale, meta=meta, days=kw["days"]), ephemeral=True)
+            await interaction.followup.send(
+                i18n.t("vacation_set", locale, meta=meta, days=kw["days"]), ephemeral=True
+            )
             return
         else:
             raise ValueError(verb)
         if "{players}" in public:
             fresh = await self._read_table(game_id, user.id)
             public = public.replace("{players}", ", ".join(fresh.names))
-        await self._channel(table.channel_id).send(fmt.clip(public), allowed_mentions=discord.AllowedMentions.none())
+        await self._channel(table.channel_id).send(
+            fmt.clip(public), allowed_mentions=discord.AllowedMentions.none()
+        )
         await interaction.followup.send(i18n.t("done", locale), ephemeral=True)
 
     async def flow_join(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -180,9 +221,17 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         await self.service.join(game_id, interaction.user.id, interaction.user.display_name)
         fresh = await self._read_table(game_id, interaction.user.id)
         await self._channel(table.channel_id).send(
-            fmt.clip(i18n.t("joined", None, meta=table.rules.meta, user=interaction.user.mention,
-                            players=", ".join(fresh.names))),
-            allowed_mentions=discord.AllowedMentions.none())
+            fmt.clip(
+                i18n.t(
+                    "joined",
+                    None,
+                    meta=table.rules.meta,
+                    user=interaction.user.mention,
+                    players=", ".join(fresh.names),
+                )
+            ),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
         await interaction.followup.send(i18n.t("done", interaction.locale), ephemeral=True)
 
     async def flow_start(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -192,7 +241,8 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         meta = table.rules.meta
         await self._channel(table.channel_id).send(
             i18n.t("started", None, meta=meta, map=i18n.map_text(meta, "name", None)),
-            allowed_mentions=discord.AllowedMentions.none())
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
         await self.post_turn(game_id, list(getattr(outcome, "public_events", None) or ()))
         await interaction.followup.send(i18n.t("done", interaction.locale), ephemeral=True)
 
@@ -200,8 +250,11 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         table = await self._table(interaction, game_id)
         events = await self.service.public_log(game_id, count)
         lines = fmt.move_summary(events, table.rules, table.names, interaction.locale)[-count:]
-        await interaction.followup.send(fmt.clip("\n".join(lines) or i18n.t("log_empty", interaction.locale)),
-                                        ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+        await interaction.followup.send(
+            fmt.clip("\n".join(lines) or i18n.t("log_empty", interaction.locale)),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     async def show_mygames(self, interaction: discord.Interaction) -> None:
         games = await self.service.games_for_user(interaction.user.id)
@@ -209,23 +262,54 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         lines = []
         for g in games:
             meta = load_ruleset(g.map_id).meta
-            lines.append(i18n.t("mygames_line", locale, meta=meta, game=g.id, map=i18n.map_text(meta, "name", locale),
-                                channel=f"<#{g.thread_id or g.channel_id}>", status=g.status,
-                                turn=i18n.t("your_move", locale) if getattr(g, "your_turn", False) else ""))
-        await interaction.followup.send(fmt.clip("\n".join(lines) or i18n.t("mygames_none", locale)), ephemeral=True)
+            lines.append(
+                i18n.t(
+                    "mygames_line",
+                    locale,
+                    meta=meta,
+                    game=g.id,
+                    map=i18n.map_text(meta, "name", locale),
+                    channel=f"<#{g.thread_id or g.channel_id}>",
+                    status=g.status,
+                    turn=i18n.t("your_move", locale) if getattr(g, "your_turn", False) else "",
+                )
+            )
+        await interaction.followup.send(
+            fmt.clip("\n".join(lines) or i18n.t("mygames_none", locale)), ephemeral=True
+        )
 
     async def show_stats(self, interaction: discord.Interaction, user: discord.abc.User) -> None:
         st = await self.service.stats(interaction.guild_id or 0, user.id)
-        text = i18n.t("stats", interaction.locale, user=user.mention, played=st.games, won=st.wins,
-                      best=getattr(st, "best_score", "-"))
-        await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+        text = i18n.t(
+            "stats",
+            interaction.locale,
+            user=user.mention,
+            played=st.games,
+            won=st.wins,
+            best=getattr(st, "best_score", "-"),
+        )
+        await interaction.followup.send(
+            text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
 
     async def show_leaderboard(self, interaction: discord.Interaction) -> None:
         rows = await self.service.leaderboard(interaction.guild_id or 0)
-        lines = [i18n.t("leaderboard_line", interaction.locale, rank=n, user=f"<@{r.user_id}>", won=r.wins,
-                        played=r.games) for n, r in enumerate(rows[:20], 1)]
-        await interaction.followup.send(fmt.clip("\n".join(lines) or i18n.t("leaderboard_empty", interaction.locale)),
-                                        ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+        lines = [
+            i18n.t(
+                "leaderboard_line",
+                interaction.locale,
+                rank=n,
+                user=f"<@{r.user_id}>",
+                won=r.wins,
+                played=r.games,
+            )
+            for n, r in enumerate(rows[:20], 1)
+        ]
+        await interaction.followup.send(
+            fmt.clip("\n".join(lines) or i18n.t("leaderboard_empty", interaction.locale)),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     # ================================================================ helpers
     @staticmethod
@@ -254,7 +338,9 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
     async def _board_file(self, table: Table) -> discord.File | None:
         if table.public is None:
             return None
-        png = await asyncio.to_thread(_render_board, table.rules.map_id, table.public, table.display)
+        png = await asyncio.to_thread(
+            _render_board, table.rules.map_id, table.public, table.display
+        )
         return discord.File(io.BytesIO(png), filename="board.png")
 
     async def _hand_file(self, table: Table, locale: Any = None) -> discord.File | None:
@@ -266,7 +352,9 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
     async def _final_file(self, table: Table) -> discord.File | None:
         if table.public is None:
             return None
-        png = await asyncio.to_thread(_render_final, table.rules.map_id, table.public, table.display)
+        png = await asyncio.to_thread(
+            _render_final, table.rules.map_id, table.public, table.display
+        )
         return discord.File(io.BytesIO(png), filename="final.png")
 
     # ================================================================ the clock
@@ -282,9 +370,12 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         if not users:
             return
         meta = load_ruleset(game.map_id).meta
-        text = i18n.t("reminder", None, meta=meta, users=", ".join(f"<@{u}>" for u in users), game=game.id)
+        text = i18n.t(
+            "reminder", None, meta=meta, users=", ".join(f"<@{u}>" for u in users), game=game.id
+        )
         await self._channel(game.thread_id or game.channel_id).send(
-            text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
+            text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users])
+        )
 
     # ================================================================ public messages
     async def post_turn(self, game_id: int, events: Sequence[Any] = ()) -> None:
@@ -300,22 +391,47 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         if public.phase == "finished" and public.result is not None:
             lines.append(fmt.score_table(public.result, table.rules, table.names, locale))
             files = [f for f in (await self._final_file(table),) if f is not None]
-            await channel.send(fmt.clip("\n".join(lines)), files=files,
-                               allowed_mentions=discord.AllowedMentions.none())
+            await channel.send(
+                fmt.clip("\n".join(lines)),
+                files=files,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
             return
         if public.last_round and any(getattr(e, "kind", "") == "last_round" for e in events):
-            lines.append(i18n.t("last_round", locale, meta=meta, user=fmt.player_name(table.names, public.last_round_by)))
+            lines.append(
+                i18n.t(
+                    "last_round",
+                    locale,
+                    meta=meta,
+                    user=fmt.player_name(table.names, public.last_round_by),
+                )
+            )
         if public.phase == "setup":
-            lines.append(i18n.t("waiting_setup", locale, meta=meta,
-                                users=", ".join(fmt.player_name(table.names, s) for s in public.waiting_for)))
+            lines.append(
+                i18n.t(
+                    "waiting_setup",
+                    locale,
+                    meta=meta,
+                    users=", ".join(fmt.player_name(table.names, s) for s in public.waiting_for),
+                )
+            )
         else:
-            lines.append(i18n.t("your_turn", locale, meta=meta, user=fmt.player_name(table.names, public.active)))
+            lines.append(
+                i18n.t(
+                    "your_turn", locale, meta=meta, user=fmt.player_name(table.names, public.active)
+                )
+            )
         next_user = self._user_of(table, public.active) if public.phase == "play" else None
-        mentions = discord.AllowedMentions(users=[discord.Object(next_user)] if next_user else False,
-                                           everyone=False, roles=False)
+        mentions = discord.AllowedMentions(
+            users=[discord.Object(next_user)] if next_user else False, everyone=False, roles=False
+        )
         files = [f for f in (await self._board_file(table),) if f is not None]
-        await channel.send(fmt.clip("\n".join(lines)), files=files, view=buttons_view(game_id, TURN_VERBS, locale),
-                           allowed_mentions=mentions)
+        await channel.send(
+            fmt.clip("\n".join(lines)),
+            files=files,
+            view=buttons_view(game_id, TURN_VERBS, locale),
+            allowed_mentions=mentions,
+        )
 
     def _user_of(self, table: Table, seat: int) -> int | None:
         name = fmt.player_name(table.names, seat)
@@ -330,11 +446,15 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         if after is None:
             return
         if before is None or after.turn != before.turn or after.phase != before.phase:
-            events = list(getattr(outcome, "public_events", None) or getattr(outcome, "events", None) or ())
+            events = list(
+                getattr(outcome, "public_events", None) or getattr(outcome, "events", None) or ()
+            )
             await self.post_turn(game_id, events)
 
     # ================================================================ flows (commands and buttons)
-    async def button_clicked(self, interaction: discord.Interaction, game_id: int, verb: str) -> None:
+    async def button_clicked(
+        self, interaction: discord.Interaction, game_id: int, verb: str
+    ) -> None:
         """A persistent button: open the same flow as its command, privately."""
         if verb == "hand":
             await self.flow_hand(interaction, game_id)
@@ -361,22 +481,37 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         if prompt:
             text += "\n\n" + prompt
         files = [f for f in (await self._hand_file(table, locale),) if f is not None]
-        await interaction.followup.send(fmt.clip(text), files=files, view=view or discord.utils.MISSING, ephemeral=True)
+        await interaction.followup.send(
+            fmt.clip(text), files=files, view=view or discord.utils.MISSING, ephemeral=True
+        )
 
-    def _pending(self, interaction: discord.Interaction, table: Table) -> tuple[str, discord.ui.View | None]:
+    def _pending(
+        self, interaction: discord.Interaction, table: Table
+    ) -> tuple[str, discord.ui.View | None]:
         """The pending private decision of the reader with its controls, if any."""
         mine = table.mine
         if mine is None or table.public is None or not mine.to_act:
             return "", None
-        locale, meta, rules, public = interaction.locale, table.rules.meta, table.rules, table.public
+        locale, meta, rules, public = (
+            interaction.locale,
+            table.rules.meta,
+            table.rules,
+            table.public,
+        )
         if mine.offer:
-            deal = rules.params.initial_tickets if public.phase == "setup" else rules.params.draw_tickets
+            deal = (
+                rules.params.initial_tickets
+                if public.phase == "setup"
+                else rules.params.draw_tickets
+            )
             need = min(deal.keep, len(mine.offer))
             return self._keep_view(interaction, table, need)
         if mine.needs_mix:
             return self._mix_view(interaction, table, rules.params.initial_tickets.count)
         if public.step == "second_card":
-            return i18n.t("second_card", locale, meta=meta), self._card_view(interaction, table, second=True)
+            return i18n.t("second_card", locale, meta=meta), self._card_view(
+                interaction, table, second=True
+            )
         if public.step == "tunnel" and public.tunnel is not None:
             tun = public.tunnel
             options = tunnel_extra_options(tun.color, tun.extra, mine.hand)
@@ -384,23 +519,31 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
                 interaction.user.id,
                 [(fmt.payment_text(p, rules, locale), p) for p in options],
                 lambda i, p: self._act_private(
-                    i, table.game_id, (lambda s: AbandonTunnel(s)) if p is None else (lambda s: PayTunnel(s, p))),
-                game_id=table.game_id, meta=meta,
+                    i,
+                    table.game_id,
+                    (lambda s: AbandonTunnel(s)) if p is None else (lambda s: PayTunnel(s, p)),
+                ),
+                game_id=table.game_id,
+                meta=meta,
                 extra=[(i18n.t("tunnel_abandon", locale), None, discord.ButtonStyle.danger)],
             )
             return i18n.t("tunnel_prompt", locale, meta=meta, extra=tun.extra), view
         if public.step == "flag":
             colors = list(public.flag_colors)
             view = ChoiceView(
-                interaction.user.id, [(i18n.color_name(c, locale, meta), c) for c in colors],
+                interaction.user.id,
+                [(i18n.color_name(c, locale, meta), c) for c in colors],
                 lambda i, c: self._act_private(i, table.game_id, lambda s: KeepFlagCard(s, c)),
-                game_id=table.game_id, meta=meta,
+                game_id=table.game_id,
+                meta=meta,
                 extra=[(i18n.t("flag_decline", locale), None, discord.ButtonStyle.secondary)],
             )
             return i18n.t("flag_prompt", locale, meta=meta), view
         return "", None
 
-    def _keep_view(self, interaction: discord.Interaction, table: Table, need: int) -> tuple[str, discord.ui.View]:
+    def _keep_view(
+        self, interaction: discord.Interaction, table: Table, need: int
+    ) -> tuple[str, discord.ui.View]:
         mine = table.mine
         assert mine is not None
         locale, meta = interaction.locale, table.rules.meta
@@ -409,26 +552,42 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         async def keep(i: discord.Interaction, chosen: list[str]) -> None:
             await self._act_private(i, table.game_id, lambda s: KeepTickets(s, tuple(chosen)))
 
-        view = SelectView(interaction.user.id, options, keep, confirm_label=i18n.t("keep_button", locale),
-                          min_values=need, max_values=len(options), game_id=table.game_id, meta=meta,
-                          preselect=[t for _, t in options])
-        lines = [i18n.t("choose_tickets", locale, meta=meta, min=need)] + ["• " + label for label, _ in options]
+        view = SelectView(
+            interaction.user.id,
+            options,
+            keep,
+            confirm_label=i18n.t("keep_button", locale),
+            min_values=need,
+            max_values=len(options),
+            game_id=table.game_id,
+            meta=meta,
+            preselect=[t for _, t in options],
+        )
+        lines = [i18n.t("choose_tickets", locale, meta=meta, min=need)] + [
+            "• " + label for label, _ in options
+        ]
         return "\n".join(lines), view
 
-    def _mix_view(self, interaction: discord.Interaction, table: Table, count: int) -> tuple[str, discord.ui.View]:
+    def _mix_view(
+        self, interaction: discord.Interaction, table: Table, count: int
+    ) -> tuple[str, discord.ui.View]:
         locale, meta = interaction.locale, table.rules.meta
         public = table.public
         assert public is not None
         decks = sorted(public.ticket_decks)
         mixes = _mixes(decks, count, public.ticket_decks)
         view = ChoiceView(
-            interaction.user.id, [(" + ".join(f"{n}× {d}" for d, n in m), m) for m in mixes],
+            interaction.user.id,
+            [(" + ".join(f"{n}× {d}" for d, n in m), m) for m in mixes],
             lambda i, m: self._act_private(i, table.game_id, lambda s: DrawTickets(s, m)),
-            game_id=table.game_id, meta=meta,
+            game_id=table.game_id,
+            meta=meta,
         )
         return i18n.t("tickets_prompt", locale, meta=meta), view
 
-    def _card_view(self, interaction: discord.Interaction, table: Table, *, second: bool) -> discord.ui.View:
+    def _card_view(
+        self, interaction: discord.Interaction, table: Table, *, second: bool
+    ) -> discord.ui.View:
         public = table.public
         assert public is not None
         locale, meta = interaction.locale, table.rules.meta
@@ -439,16 +598,26 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
             if color is None or (second and color == "locomotive"):
                 continue
             options.append((f"{slot + 1}: {i18n.color_name(color, locale, meta)}", str(slot + 1)))
-        return ChoiceView(interaction.user.id, options,
-                          lambda i, src: self._draw(i, table.game_id, src),
-                          game_id=table.game_id, meta=meta)
+        return ChoiceView(
+            interaction.user.id,
+            options,
+            lambda i, src: self._draw(i, table.game_id, src),
+            game_id=table.game_id,
+            meta=meta,
+        )
 
     async def _draw(self, interaction: discord.Interaction, game_id: int, source: str) -> None:
         await self._defer(interaction)
-        make = (lambda s: DrawBlind(s)) if source == "deck" else (lambda s: DrawFaceUp(s, int(source) - 1))
+        make = (
+            (lambda s: DrawBlind(s))
+            if source == "deck"
+            else (lambda s: DrawFaceUp(s, int(source) - 1))
+        )
         await self._act_private(interaction, game_id, make)
 
-    async def _act_private(self, interaction: discord.Interaction, game_id: int, make: Callable[[int], Action]) -> None:
+    async def _act_private(
+        self, interaction: discord.Interaction, game_id: int, make: Callable[[int], Action]
+    ) -> None:
         """Apply an action for the clicking user and answer privately with what they got and what is next."""
         await self._defer(interaction)
         before = await self._table(interaction, game_id)
@@ -457,10 +626,21 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         table = await self._table(interaction, game_id)
         locale, meta = interaction.locale, table.rules.meta
         lines: list[str] = []
-        if kind in ("draw_blind", "draw_face_up") and before.mine is not None and table.mine is not None:
+        if (
+            kind in ("draw_blind", "draw_face_up")
+            and before.mine is not None
+            and table.mine is not None
+        ):
             for color, n in table.mine.hand.items():
                 if n > before.mine.hand.get(color, 0):
-                    lines.append(i18n.t("drew_card", locale, meta=meta, color=i18n.color_name(color, locale, meta)))
+                    lines.append(
+                        i18n.t(
+                            "drew_card",
+                            locale,
+                            meta=meta,
+                            color=i18n.color_name(color, locale, meta),
+                        )
+                    )
         elif kind == "keep_tickets" and table.mine is not None:
             lines.append(i18n.t("kept", locale, meta=meta, count=len(table.mine.tickets)))
         prompt, view = self._pending(interaction, table)
@@ -468,20 +648,36 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
             lines.append(prompt)
         if not lines:
             lines.append(i18n.t("done", locale))
-        await interaction.followup.send(fmt.clip("\n".join(lines)), view=view or discord.utils.MISSING, ephemeral=True)
+        await interaction.followup.send(
+            fmt.clip("\n".join(lines)), view=view or discord.utils.MISSING, ephemeral=True
+        )
 
-    async def flow_draw(self, interaction: discord.Interaction, game_id: int, source: str | None) -> None:
+    async def flow_draw(
+        self, interaction: discord.Interaction, game_id: int, source: str | None
+    ) -> None:
         await self._defer(interaction)
         table = await self._table(interaction, game_id)
         self._need_turn(table)
         if source is None:
-            view = self._card_view(interaction, table, second=table.public is not None and table.public.step == "second_card")
-            await interaction.followup.send(i18n.t("btn_draw", interaction.locale), view=view, ephemeral=True)
+            view = self._card_view(
+                interaction,
+                table,
+                second=table.public is not None and table.public.step == "second_card",
+            )
+            await interaction.followup.send(
+                i18n.t("btn_draw", interaction.locale), view=view, ephemeral=True
+            )
             return
         await self._draw(interaction, game_id, source)
 
-    async def flow_claim(self, interaction: discord.Interaction, game_id: int, route: str | None,
-                         color: str | None, locomotives: int | None) -> None:
+    async def flow_claim(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        route: str | None,
+        color: str | None,
+        locomotives: int | None,
+    ) -> None:
         await self._defer(interaction)
         table = await self._table(interaction, game_id)
         mine = self._need_turn(table)
@@ -489,7 +685,9 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         if route is None:
             routes = claimable(rules, mine)
             if not routes:
-                await interaction.followup.send(i18n.t("claim_none", locale, meta=meta), ephemeral=True)
+                await interaction.followup.send(
+                    i18n.t("claim_none", locale, meta=meta), ephemeral=True
+                )
                 return
             options = [(fmt.route_label(rules, r, locale), r) for r in routes[:25]]
 
@@ -497,16 +695,28 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
                 if chosen:
                     await self.flow_claim(i, game_id, chosen[0], None, None)
 
-            view = SelectView(interaction.user.id, options, picked, confirm_label=i18n.t("btn_claim", locale),
-                              game_id=game_id, meta=meta)
-            await interaction.followup.send(i18n.t("claim_choose", locale, meta=meta, route="…"), view=view, ephemeral=True)
+            view = SelectView(
+                interaction.user.id,
+                options,
+                picked,
+                confirm_label=i18n.t("btn_claim", locale),
+                game_id=game_id,
+                meta=meta,
+            )
+            await interaction.followup.send(
+                i18n.t("claim_choose", locale, meta=meta, route="…"), view=view, ephemeral=True
+            )
             return
         r = rules.board.routes.get(route)
         if r is None:
             raise _CogError("unknown_route")
         pays = rules.sensible_payments(r, mine.hand)
         if color:
-            pays = [p for p in pays if p.get(color, 0) or (color == "locomotive" and set(p) == {"locomotive"})]
+            pays = [
+                p
+                for p in pays
+                if p.get(color, 0) or (color == "locomotive" and set(p) == {"locomotive"})
+            ]
         if locomotives is not None:
             pays = [p for p in pays if p.get("locomotive", 0) == locomotives]
         if not pays:
@@ -518,18 +728,40 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
             await self._act_private(i, game_id, lambda s: ClaimRoute(s, route, payment))
 
         if len(pays) == 1:
-            view: discord.ui.View = ChoiceView(interaction.user.id, [(i18n.t("confirm", locale), pays[0])], confirmed,
-                                               game_id=game_id, meta=meta)
-            text = i18n.t("claim_confirm", locale, meta=meta, route=label, payment=fmt.payment_text(pays[0], rules, locale))
+            view: discord.ui.View = ChoiceView(
+                interaction.user.id,
+                [(i18n.t("confirm", locale), pays[0])],
+                confirmed,
+                game_id=game_id,
+                meta=meta,
+            )
+            text = i18n.t(
+                "claim_confirm",
+                locale,
+                meta=meta,
+                route=label,
+                payment=fmt.payment_text(pays[0], rules, locale),
+            )
         else:
-            options = [(fmt.payment_text(p, rules, locale), str(n)) for n, p in enumerate(pays[:25])]
-            view = SelectView(interaction.user.id, options, confirmed, confirm_label=i18n.t("confirm", locale),
-                              cancel_label=i18n.t("cancel", locale), game_id=game_id, meta=meta, preselect=["0"])
+            options = [
+                (fmt.payment_text(p, rules, locale), str(n)) for n, p in enumerate(pays[:25])
+            ]
+            view = SelectView(
+                interaction.user.id,
+                options,
+                confirmed,
+                confirm_label=i18n.t("confirm", locale),
+                cancel_label=i18n.t("cancel", locale),
+                game_id=game_id,
+                meta=meta,
+                preselect=["0"],
+            )
             text = i18n.t("claim_choose", locale, meta=meta, route=label)
         await interaction.followup.send(text, view=view, ephemeral=True)
 
-    async def flow_tickets(self, interaction: discord.Interaction, game_id: int, short: int | None,
-                           long: int | None) -> None:
+    async def flow_tickets(
+        self, interaction: discord.Interaction, game_id: int, short: int | None, long: int | None
+    ) -> None:
         await self._defer(interaction)
         table = await self._table(interaction, game_id)
         self._need_turn(table)
@@ -543,36 +775,66 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
             prompt, view = self._mix_view(interaction, table, deal.count)
             await interaction.followup.send(prompt, view=view, ephemeral=True)
             return
-        view = ChoiceView(interaction.user.id, [(i18n.t("draw_tickets_button", locale, meta=meta), "go")],
-                          lambda i, _: self._act_private(i, game_id, lambda s: DrawTickets(s)),
-                          game_id=game_id, meta=meta)
-        await interaction.followup.send(i18n.t("tickets_prompt", locale, meta=meta), view=view, ephemeral=True)
+        view = ChoiceView(
+            interaction.user.id,
+            [(i18n.t("draw_tickets_button", locale, meta=meta), "go")],
+            lambda i, _: self._act_private(i, game_id, lambda s: DrawTickets(s)),
+            game_id=game_id,
+            meta=meta,
+        )
+        await interaction.followup.send(
+            i18n.t("tickets_prompt", locale, meta=meta), view=view, ephemeral=True
+        )
 
     async def flow_board(self, interaction: discord.Interaction, game_id: int) -> None:
         await self._defer(interaction)
         table = await self._table(interaction, game_id)
         if table.public is None:
             raise _CogError("not_started")
-        text = fmt.status_text(table.public, table.rules, table.names, interaction.locale, game_id=game_id,
-                               status=table.status)
+        text = fmt.status_text(
+            table.public,
+            table.rules,
+            table.names,
+            interaction.locale,
+            game_id=game_id,
+            status=table.status,
+        )
         files = [f for f in (await self._board_file(table),) if f is not None]
-        await interaction.followup.send(fmt.clip(text), files=files, ephemeral=True,
-                                        allowed_mentions=discord.AllowedMentions.none())
+        await interaction.followup.send(
+            fmt.clip(text),
+            files=files,
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     # ================================================================ slash commands
     @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
-    @app_commands.describe(map="The map to play", turn_time="Time per turn", tickets="Germany: ticket edition")
+    @app_commands.describe(
+        map="The map to play", turn_time="Time per turn", tickets="Germany: ticket edition"
+    )
     @app_commands.choices(
         map=MAP_CHOICES,
         turn_time=[app_commands.Choice(name=k, value=k) for k in TURN_TIMES],
-        tickets=[app_commands.Choice(name="2012", value="2012"), app_commands.Choice(name="2017", value="2017")],
+        tickets=[
+            app_commands.Choice(name="2012", value="2012"),
+            app_commands.Choice(name="2017", value="2017"),
+        ],
     )
-    async def new(self, interaction: discord.Interaction, map: str, turn_time: str | None = None,
-                  tickets: str | None = None) -> None:
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        map: str,
+        turn_time: str | None = None,
+        tickets: str | None = None,
+    ) -> None:
         """Open a lobby for a new game in this channel."""
         await self._defer(interaction)
-        await self.lobby_new(interaction, map, TURN_TIMES.get(turn_time or "24h", 86_400),
-                             {"tickets": tickets} if tickets else {})
+        await self.lobby_new(
+            interaction,
+            map,
+            TURN_TIMES.get(turn_time or "24h", 86_400),
+            {"tickets": tickets} if tickets else {},
+        )
 
     @app_commands.command(name="join", description="Join the game in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -594,25 +856,39 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
     async def cancel(self, interaction: discord.Interaction) -> None:
         await self.lobby_call(interaction, await self._game_here(interaction), "cancel")
 
-    @app_commands.command(name="hand", description="Show your hand, tickets and pending choice (only you see it)")
+    @app_commands.command(
+        name="hand", description="Show your hand, tickets and pending choice (only you see it)"
+    )
     async def hand(self, interaction: discord.Interaction) -> None:
         await self.flow_hand(interaction, await self._game_here(interaction))
 
     @app_commands.command(name="draw", description="Draw one card")
     @app_commands.describe(source="Deck or face-up slot 1-5")
-    @app_commands.choices(source=[app_commands.Choice(name=v, value=v) for v in ("deck", "1", "2", "3", "4", "5")])
+    @app_commands.choices(
+        source=[app_commands.Choice(name=v, value=v) for v in ("deck", "1", "2", "3", "4", "5")]
+    )
     async def draw(self, interaction: discord.Interaction, source: str) -> None:
         await self.flow_draw(interaction, await self._game_here(interaction), source)
 
     @app_commands.command(name="claim", description="Claim a route")
-    @app_commands.describe(route="The route to claim", color="Colour to pay with", locomotives="Locomotives to use")
-    async def claim(self, interaction: discord.Interaction, route: str, color: str | None = None,
-                    locomotives: app_commands.Range[int, 0, 9] | None = None) -> None:
-        await self.flow_claim(interaction, await self._game_here(interaction), route, color, locomotives)
+    @app_commands.describe(
+        route="The route to claim", color="Colour to pay with", locomotives="Locomotives to use"
+    )
+    async def claim(
+        self,
+        interaction: discord.Interaction,
+        route: str,
+        color: str | None = None,
+        locomotives: app_commands.Range[int, 0, 9] | None = None,
+    ) -> None:
+        await self.flow_claim(
+            interaction, await self._game_here(interaction), route, color, locomotives
+        )
 
     @claim.autocomplete("route")
-    async def claim_route_autocomplete(self, interaction: discord.Interaction,
-                                       current: str) -> list[app_commands.Choice[str]]:
+    async def claim_route_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         try:
             game_id = await self._game_here(interaction)
             table = await self._read_table(game_id, interaction.user.id)
@@ -629,21 +905,31 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         return out[:25]
 
     @claim.autocomplete("color")
-    async def claim_color_autocomplete(self, interaction: discord.Interaction,
-                                       current: str) -> list[app_commands.Choice[str]]:
+    async def claim_color_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         try:
             table = await self._read_table(await self._game_here(interaction), interaction.user.id)
         except Exception:  # noqa: BLE001
             return []
         if table.mine is None:
             return []
-        return [app_commands.Choice(name=i18n.color_name(c, interaction.locale, table.rules.meta), value=c)
-                for c, n in sorted(table.mine.hand.items()) if n and current.lower() in c][:25]
+        return [
+            app_commands.Choice(
+                name=i18n.color_name(c, interaction.locale, table.rules.meta), value=c
+            )
+            for c, n in sorted(table.mine.hand.items())
+            if n and current.lower() in c
+        ][:25]
 
     @app_commands.command(name="tickets", description="Draw destination tickets")
     @app_commands.describe(short="Short tickets (Germany)", long="Long tickets (Germany)")
-    async def tickets(self, interaction: discord.Interaction, short: app_commands.Range[int, 0, 4] | None = None,
-                      long: app_commands.Range[int, 0, 4] | None = None) -> None:
+    async def tickets(
+        self,
+        interaction: discord.Interaction,
+        short: app_commands.Range[int, 0, 4] | None = None,
+        long: app_commands.Range[int, 0, 4] | None = None,
+    ) -> None:
         await self.flow_tickets(interaction, await self._game_here(interaction), short, long)
 
     @app_commands.command(name="board", description="Show the board")
@@ -655,19 +941,36 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         await self._defer(interaction)
         table = await self._table(interaction, await self._game_here(interaction))
         if table.public is None:
-            text = i18n.t("lobby_players", interaction.locale, meta=table.rules.meta, game=table.game_id,
-                          map=i18n.map_text(table.rules.meta, "name", interaction.locale),
-                          players=", ".join(table.names))
+            text = i18n.t(
+                "lobby_players",
+                interaction.locale,
+                meta=table.rules.meta,
+                game=table.game_id,
+                map=i18n.map_text(table.rules.meta, "name", interaction.locale),
+                players=", ".join(table.names),
+            )
         else:
-            text = fmt.status_text(table.public, table.rules, table.names, interaction.locale,
-                                   game_id=table.game_id, status=table.status)
+            text = fmt.status_text(
+                table.public,
+                table.rules,
+                table.names,
+                interaction.locale,
+                game_id=table.game_id,
+                status=table.status,
+            )
             if table.deadline_at and table.public.phase != "finished":
-                text += "\n" + i18n.t("clock", interaction.locale, when=f"<t:{int(table.deadline_at)}:R>")
-        await interaction.followup.send(fmt.clip(text), ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+                text += "\n" + i18n.t(
+                    "clock", interaction.locale, when=f"<t:{int(table.deadline_at)}:R>"
+                )
+        await interaction.followup.send(
+            fmt.clip(text), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
 
     @app_commands.command(name="log", description="Show the last moves")
     @app_commands.describe(count="How many moves")
-    async def log_(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 30] = 10) -> None:
+    async def log_(
+        self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 30] = 10
+    ) -> None:
         await self._defer(interaction)
         await self.show_log(interaction, await self._game_here(interaction), count)
 
@@ -679,7 +982,9 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         map_id = map
         if map_id is None:
             try:
-                map_id = (await self._table(interaction, await self._game_here(interaction))).rules.map_id
+                map_id = (
+                    await self._table(interaction, await self._game_here(interaction))
+                ).rules.map_id
             except Exception:  # noqa: BLE001 - no game here: the default map
                 map_id = "usa"
         meta = load_ruleset(map_id).meta
@@ -696,9 +1001,15 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
         lines = []
         for map_id in available_maps():
             meta = load_ruleset(map_id).meta
-            lines.append(i18n.t("maps_line", interaction.locale, id=map_id,
-                                name=i18n.map_text(meta, "name", interaction.locale),
-                                provisional=_provisional(meta, interaction.locale)))
+            lines.append(
+                i18n.t(
+                    "maps_line",
+                    interaction.locale,
+                    id=map_id,
+                    name=i18n.map_text(meta, "name", interaction.locale),
+                    provisional=_provisional(meta, interaction.locale),
+                )
+            )
         await interaction.followup.send(fmt.clip("\n".join(lines)), ephemeral=True)
 
     @app_commands.command(name="mygames", description="List your games")
@@ -708,7 +1019,9 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
 
     @app_commands.command(name="stats", description="Show a player's statistics")
     @app_commands.describe(user="The player")
-    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+    async def stats(
+        self, interaction: discord.Interaction, user: discord.User | None = None
+    ) -> None:
         await self._defer(interaction)
         await self.show_stats(interaction, user or interaction.user)
 
@@ -719,8 +1032,12 @@ class TtrCog(commands.GroupCog, name="ttr", group_name="ttr", group_description=
 
     @app_commands.command(name="vacation", description="Take a vacation: your turns wait")
     @app_commands.describe(days="Number of days")
-    async def vacation(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 30]) -> None:
-        await self.lobby_call(interaction, await self._game_here(interaction), "vacation", days=days)
+    async def vacation(
+        self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 30]
+    ) -> None:
+        await self.lobby_call(
+            interaction, await self._game_here(interaction), "vacation", days=days
+        )
 
     @app_commands.command(name="resign", description="Resign: a computer plays your seat")
     async def resign(self, interaction: discord.Interaction) -> None:
@@ -755,7 +1072,9 @@ def _chunks(text: str, size: int) -> list[str]:
     return out
 
 
-def _mixes(decks: Sequence[str], count: int, left: dict[str, int]) -> list[tuple[tuple[str, int], ...]]:
+def _mixes(
+    decks: Sequence[str], count: int, left: dict[str, int]
+) -> list[tuple[tuple[str, int], ...]]:
     """Every way to split ``count`` tickets over ``decks`` within what is left."""
     out: list[tuple[tuple[str, int], ...]] = []
 
@@ -781,7 +1100,10 @@ def claimable(rules: Ruleset, mine: PlayerView) -> list[str]:
             continue
         blocked = False
         for sib in rules.board.siblings(rid):
-            if sib in owners and (owners[sib] == mine.seat or public.num_seats < rules.params.double_routes_min_players):
+            if sib in owners and (
+                owners[sib] == mine.seat
+                or public.num_seats < rules.params.double_routes_min_players
+            ):
                 blocked = True
         if not blocked and rules.sensible_payments(route, mine.hand):
             out.append(rid)

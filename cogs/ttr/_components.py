@@ -38,20 +38,27 @@ def custom_id(game_id: int, verb: str) -> str:
     return f"ttr:{game_id}:{verb}"
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ttr:(?P<game>[0-9]+):(?P<verb>[a-z_]+)"):
+class GameButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ttr:(?P<game>[0-9]+):(?P<verb>[a-z_]+)",
+):
     """A persistent button of one game; the verb names the flow it opens."""
 
     def __init__(self, game_id: int, verb: str, *, label: str | None = None) -> None:
         super().__init__(
-            discord.ui.Button(label=label or verb, style=_STYLES.get(verb, discord.ButtonStyle.secondary),
-                              custom_id=custom_id(game_id, verb))
+            discord.ui.Button(
+                label=label or verb,
+                style=_STYLES.get(verb, discord.ButtonStyle.secondary),
+                custom_id=custom_id(game_id, verb),
+            )
         )
         self.game_id = game_id
         self.verb = verb
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: re.Match[str], /) -> GameButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> GameButton:
         return cls(int(match["game"]), match["verb"], label=item.label)
 
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -37,15 +37,26 @@ class OwnedView(discord.ui.View):
         interaction.extras.setdefault("game", self.game_id)
         interaction.extras.setdefault("meta", self.meta)
         if interaction.user.id != self.owner_id:
-            await interaction.response.send_message(i18n.t("not_for_you", interaction.locale), ephemeral=True)
+            await interaction.response.send_message(
+                i18n.t("not_for_you", interaction.locale), ephemeral=True
+            )
             return False
         return True
 
-    async def on_error(self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any]) -> None:
+    async def on_error(
+        self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any]
+    ) -> None:
         await answer_error(interaction, error)
 
-    def add_choice_button(self, label: str, value: Any, on_choice: Choice, *, style: discord.ButtonStyle =
-                          discord.ButtonStyle.secondary, row: int | None = None) -> discord.ui.Button[Any]:
+    def add_choice_button(
+        self,
+        label: str,
+        value: Any,
+        on_choice: Choice,
+        *,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ) -> discord.ui.Button[Any]:
         """A button that calls ``on_choice(interaction, value)``."""
         button: discord.ui.Button[Any] = discord.ui.Button(label=label[:80], style=style, row=row)
 
@@ -61,12 +72,21 @@ class OwnedView(discord.ui.View):
 class ChoiceView(OwnedView):
     """One button per option (up to 20), plus an optional extra row of buttons."""
 
-    def __init__(self, owner_id: int, options: Sequence[tuple[str, Any]], on_choice: Choice, *,
-                 game_id: int | None = None, meta: Any = None,
-                 extra: Sequence[tuple[str, Any, discord.ButtonStyle]] = ()) -> None:
+    def __init__(
+        self,
+        owner_id: int,
+        options: Sequence[tuple[str, Any]],
+        on_choice: Choice,
+        *,
+        game_id: int | None = None,
+        meta: Any = None,
+        extra: Sequence[tuple[str, Any, discord.ButtonStyle]] = (),
+    ) -> None:
         super().__init__(owner_id, game_id=game_id, meta=meta)
         for i, (label, value) in enumerate(options[:20]):
-            self.add_choice_button(label, value, on_choice, style=discord.ButtonStyle.primary, row=i // 5)
+            self.add_choice_button(
+                label, value, on_choice, style=discord.ButtonStyle.primary, row=i // 5
+            )
         for label, value, style in extra[:5]:
             self.add_choice_button(label, value, on_choice, style=style, row=4)
 
@@ -74,22 +94,42 @@ class ChoiceView(OwnedView):
 class SelectView(OwnedView):
     """A select of options (up to 25), then a confirm button; ``on_choice`` gets the chosen values."""
 
-    def __init__(self, owner_id: int, options: Sequence[tuple[str, str]], on_choice: Choice, *,
-                 confirm_label: str, cancel_label: str | None = None, min_values: int = 1,
-                 max_values: int = 1, game_id: int | None = None, meta: Any = None,
-                 preselect: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        owner_id: int,
+        options: Sequence[tuple[str, str]],
+        on_choice: Choice,
+        *,
+        confirm_label: str,
+        cancel_label: str | None = None,
+        min_values: int = 1,
+        max_values: int = 1,
+        game_id: int | None = None,
+        meta: Any = None,
+        preselect: Sequence[str] = (),
+    ) -> None:
         super().__init__(owner_id, game_id=game_id, meta=meta)
         self.on_choice = on_choice
         self.chosen: list[str] = list(preselect)
-        opts = [discord.SelectOption(label=label[:100], value=value, default=value in preselect)
-                for label, value in options[:25]]
+        opts = [
+            discord.SelectOption(label=label[:100], value=value, default=value in preselect)
+            for label, value in options[:25]
+        ]
         self.select: discord.ui.Select[Any] = discord.ui.Select(
-            options=opts, min_values=min(min_values, len(opts)), max_values=min(max_values, len(opts)), row=0)
+            options=opts,
+            min_values=min(min_values, len(opts)),
+            max_values=min(max_values, len(opts)),
+            row=0,
+        )
         self.select.callback = self._picked  # type: ignore[method-assign]
         self.add_item(self.select)
-        self.add_choice_button(confirm_label, "confirm", self._confirmed, style=discord.ButtonStyle.success, row=1)
+        self.add_choice_button(
+            confirm_label, "confirm", self._confirmed, style=discord.ButtonStyle.success, row=1
+        )
         if cancel_label:
-            self.add_choice_button(cancel_label, "cancel", self._confirmed, style=discord.ButtonStyle.secondary, row=1)
+            self.add_choice_button(
+                cancel_label, "cancel", self._confirmed, style=discord.ButtonStyle.secondary, row=1
+            )
 
     async def _picked(self, interaction: discord.Interaction) -> None:
         self.chosen = list(self.select.values)
@@ -97,6 +137,8 @@ class SelectView(OwnedView):
 
     async def _confirmed(self, interaction: discord.Interaction, value: Any) -> None:
         if value == "cancel":
-            await interaction.response.edit_message(content=i18n.t("cancelled_choice", interaction.locale), view=None)
+            await interaction.response.edit_message(
+                content=i18n.t("cancelled_choice", interaction.locale), view=None
+            )
             return
         await self.on_choice(interaction, list(self.chosen))

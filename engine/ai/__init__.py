@@ -24,7 +24,9 @@ if TYPE_CHECKING:
 class Player(Protocol):
     """What an AI player is: a choice from a view and the legal actions."""
 
-    def choose(self, rules: ClassicRules, view: PlayerView, legal: list[Action], rng: random.Random) -> Action:
+    def choose(
+        self, rules: ClassicRules, view: PlayerView, legal: list[Action], rng: random.Random
+    ) -> Action:
         """Return one of ``legal``."""
         ...
 
@@ -41,7 +43,9 @@ def ai_rng(state: GameState, seat: int) -> random.Random:
     return random.Random(f"ai:{state.seed}:{state.version}:{seat}")
 
 
-def choose_action(rules: ClassicRules, state: GameState, seat: int, kind: str = "heuristic") -> Action:
+def choose_action(
+    rules: ClassicRules, state: GameState, seat: int, kind: str = "heuristic"
+) -> Action:
     """The action AI ``kind`` (``"heuristic"`` or ``"random"``) takes for ``seat`` now.
 
     The AI sees only ``player_view(rules, state, seat)`` and the legal actions.

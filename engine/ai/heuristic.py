@@ -56,8 +56,12 @@ def route_costs(rules: ClassicRules, view: PlayerView) -> dict[str, int | None]:
     return costs
 
 
-def plan_routes(rules: ClassicRules, view: PlayerView, tickets: Sequence[tuple[str, str]],
-                costs: dict[str, int | None]) -> tuple[list[str], int, int]:
+def plan_routes(
+    rules: ClassicRules,
+    view: PlayerView,
+    tickets: Sequence[tuple[str, str]],
+    costs: dict[str, int | None],
+) -> tuple[list[str], int, int]:
     """Union of cheapest paths for ``tickets`` (pairs of city ids), planned one after another.
 
     Routes chosen for an earlier ticket become free for later ones. Returns
@@ -81,7 +85,9 @@ def plan_routes(rules: ClassicRules, view: PlayerView, tickets: Sequence[tuple[s
 class HeuristicPlayer:
     """See the module docstring. Stateless: safe to share between seats and games."""
 
-    def choose(self, rules: ClassicRules, view: PlayerView, legal: list[Action], rng: random.Random) -> Action:
+    def choose(
+        self, rules: ClassicRules, view: PlayerView, legal: list[Action], rng: random.Random
+    ) -> Action:
         """One of ``legal`` (non-empty), chosen from ``view`` only."""
         by_kind: dict[str, list[Action]] = {}
         for a in legal:
@@ -110,26 +116,50 @@ class HeuristicPlayer:
 
         if claims and (last_round or not needed):
             # score points: longest affordable route, fewest locomotives
-            best = max(claims, key=lambda a: (rules.board.routes[a.route].length, -a.payment.get(LOCOMOTIVE), -a.payment.total))
+            best = max(
+                claims,
+                key=lambda a: (
+                    rules.board.routes[a.route].length,
+                    -a.payment.get(LOCOMOTIVE),
+                    -a.payment.total,
+                ),
+            )
             if last_round or view.me.pieces <= 12 or not self._can_draw_tickets(by_kind):
                 if not needed or rules.board.routes[best.route].length >= 2 or last_round:
                     return best
         if needed:
             mine = [a for a in claims if a.route in needed]
             if mine:
-                return max(mine, key=lambda a: (rules.board.routes[a.route].length, -a.payment.get(LOCOMOTIVE), -a.payment.total))
+                return max(
+                    mine,
+                    key=lambda a: (
+                        rules.board.routes[a.route].length,
+                        -a.payment.get(LOCOMOTIVE),
+                        -a.payment.total,
+                    ),
+                )
         elif self._can_draw_tickets(by_kind) and view.me.pieces >= 14 and not last_round:
             return self._mix(by_kind["draw_tickets"], setup=False)  # type: ignore[arg-type]
         elif claims:
-            return max(claims, key=lambda a: (rules.board.routes[a.route].length, -a.payment.get(LOCOMOTIVE)))
+            return max(
+                claims,
+                key=lambda a: (rules.board.routes[a.route].length, -a.payment.get(LOCOMOTIVE)),
+            )
         return self._draw(rules, view, by_kind, needed, hand, rng)
 
     @staticmethod
     def _can_draw_tickets(by_kind: dict[str, list[Action]]) -> bool:
         return "draw_tickets" in by_kind
 
-    def _draw(self, rules: ClassicRules, view: PlayerView, by_kind: dict[str, list[Action]], needed: list[str],
-              hand: dict[str, int], rng: random.Random) -> Action:
+    def _draw(
+        self,
+        rules: ClassicRules,
+        view: PlayerView,
+        by_kind: dict[str, list[Action]],
+        needed: list[str],
+        hand: dict[str, int],
+        rng: random.Random,
+    ) -> Action:
         demand: dict[str, int] = {}
         gray_need = 0
         for rid in needed:
@@ -186,7 +216,9 @@ class HeuristicPlayer:
         want = 3 if setup else 4
         return min(options, key=lambda a: (abs(short_count(a) - want), -short_count(a)))
 
-    def _keep(self, rules: ClassicRules, view: PlayerView, options: list[KeepTickets]) -> KeepTickets:
+    def _keep(
+        self, rules: ClassicRules, view: PlayerView, options: list[KeepTickets]
+    ) -> KeepTickets:
         costs = route_costs(rules, view)
         held = [(t.a, t.b) for t in view.tickets if not t.done]
         _, base_cost, _ = plan_routes(rules, view, held, costs)

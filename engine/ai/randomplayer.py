@@ -15,7 +15,9 @@ if TYPE_CHECKING:
 class RandomPlayer:
     """Uniform over action kinds, then uniform within the kind (so claims do not drown draws)."""
 
-    def choose(self, rules: ClassicRules, view: PlayerView, legal: list[Action], rng: random.Random) -> Action:
+    def choose(
+        self, rules: ClassicRules, view: PlayerView, legal: list[Action], rng: random.Random
+    ) -> Action:
         """One random action of ``legal`` (non-empty)."""
         kinds: dict[str, list[Action]] = {}
         for a in legal:

@@ -37,18 +37,32 @@ class AmsterdamRules(ClassicRules):
     name = "amsterdam"
 
     def on_route_claimed(
-        self, state: GameState, seat: int, route: Route, paid: Cards, plan: PaymentPlan, events: list[Event]
+        self,
+        state: GameState,
+        seat: int,
+        route: Route,
+        paid: Cards,
+        plan: PaymentPlan,
+        events: list[Event],
     ) -> None:
         """A cart-symbol route draws one merchandise card while any are left."""
         if route.carts and state.merchandise_left > 0:
             state.merchandise_left -= 1
             state.players[seat].merchandise += 1
-            events.append(Event("merchandise_drawn", seat, {"route": route.id, "left": state.merchandise_left}))
+            events.append(
+                Event(
+                    "merchandise_drawn", seat, {"route": route.id, "left": state.merchandise_left}
+                )
+            )
 
     def final_bonuses(self, state: GameState, scores: list[SeatScore]) -> None:
         """Merchandise ranking points into ``breakdown["merchandise"]``."""
         super().final_bonuses(state, scores)
-        table = list(self.params.merchandise["points"][str(state.num_seats)]) if self.params.merchandise else []
+        table = (
+            list(self.params.merchandise["points"][str(state.num_seats)])
+            if self.params.merchandise
+            else []
+        )
         points = merchandise_points([state.players[s.seat].merchandise for s in scores], table)
         for s, pts in zip(scores, points, strict=True):
             s.breakdown["merchandise"] = pts

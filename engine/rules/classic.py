@@ -40,7 +40,9 @@ class ClassicRules:
         self.map_id: str = map_data["id"]
         self.board = Board.from_dict(map_data)
         self.params = RuleParams.from_dict(map_data["rules"])
-        self.meta: dict[str, Any] = {k: v for k, v in map_data.items() if k not in ("cities", "routes", "tickets")}
+        self.meta: dict[str, Any] = {
+            k: v for k, v in map_data.items() if k not in ("cities", "routes", "tickets")
+        }
         self.option_spec: dict[str, Any] = dict(map_data.get("options", {}))
 
     def __repr__(self) -> str:
@@ -58,16 +60,25 @@ class ClassicRules:
         for name, spec in self.option_spec.items():
             value = given.pop(name, spec["default"])
             if str(value) not in spec["choices"]:
-                raise SetupError("bad_option", {"option": name, "value": value, "choices": sorted(spec["choices"])})
+                raise SetupError(
+                    "bad_option",
+                    {"option": name, "value": value, "choices": sorted(spec["choices"])},
+                )
             out[name] = str(value)
         if given:
-            raise SetupError("bad_option", {"option": sorted(given)[0], "choices": sorted(self.option_spec)})
+            raise SetupError(
+                "bad_option", {"option": sorted(given)[0], "choices": sorted(self.option_spec)}
+            )
         return out
 
     def ticket_ids(self, options: Mapping[str, Any]) -> list[str]:
         """The tickets in play for these options (option ``tickets`` picks an edition set)."""
         chosen = options.get("tickets")
-        return [t.id for t in self.board.tickets.values() if chosen is None or not t.sets or chosen in t.sets]
+        return [
+            t.id
+            for t in self.board.tickets.values()
+            if chosen is None or not t.sets or chosen in t.sets
+        ]
 
     # ----------------------------------------------------------------- payment hooks
     def payment_plan(self, route: Route, payment: Mapping[str, int]) -> PaymentPlan | None:
@@ -84,7 +95,13 @@ class ClassicRules:
 
     # ----------------------------------------------------------------- turn hooks
     def on_route_claimed(
-        self, state: GameState, seat: int, route: Route, paid: Cards, plan: PaymentPlan, events: list[Event]
+        self,
+        state: GameState,
+        seat: int,
+        route: Route,
+        paid: Cards,
+        plan: PaymentPlan,
+        events: list[Event],
     ) -> None:
         """Called after ``route`` is claimed and ``paid`` went to the discard. Default: nothing.
 
@@ -92,7 +109,9 @@ class ClassicRules:
         turn then ends only when that decision is made.
         """
 
-    def keep_flag_card(self, state: GameState, seat: int, color: str | None, events: list[Event]) -> None:
+    def keep_flag_card(
+        self, state: GameState, seat: int, color: str | None, events: list[Event]
+    ) -> None:
         """Resolve the Paris flag decision. Default: there is none (raises ``wrong_step``)."""
         raise IllegalAction("wrong_step", {"step": state.step})
 
@@ -111,11 +130,15 @@ class ClassicRules:
         if p.longest_path_bonus:
             best = max(s.longest_path for s in scores)
             for s in scores:
-                s.breakdown["longest_path"] = p.longest_path_bonus if best > 0 and s.longest_path == best else 0
+                s.breakdown["longest_path"] = (
+                    p.longest_path_bonus if best > 0 and s.longest_path == best else 0
+                )
         if p.globetrotter_bonus:
             best = max(s.tickets_completed for s in scores)
             for s in scores:
-                s.breakdown["globetrotter"] = p.globetrotter_bonus if best > 0 and s.tickets_completed == best else 0
+                s.breakdown["globetrotter"] = (
+                    p.globetrotter_bonus if best > 0 and s.tickets_completed == best else 0
+                )
 
     def breakdown_keys(self) -> list[str]:
         """The breakdown entries this map's final scores carry, in display order."""

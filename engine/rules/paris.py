@@ -28,12 +28,19 @@ class ParisRules(ClassicRules):
         return tuple(self.params.french_flags["colors"]) if self.params.french_flags else ()
 
     def on_route_claimed(
-        self, state: GameState, seat: int, route: Route, paid: Cards, plan: PaymentPlan, events: list[Event]
+        self,
+        state: GameState,
+        seat: int,
+        route: Route,
+        paid: Cards,
+        plan: PaymentPlan,
+        events: list[Event],
     ) -> None:
         """Offer the flag decision when a played non-wild card may be set aside."""
         player = state.players[seat]
         options = [
-            c for c in self.flag_colors
+            c
+            for c in self.flag_colors
             if c == route.color and paid.get(c) > 0 and c not in player.flag_cards
         ]
         if options:
@@ -41,13 +48,17 @@ class ParisRules(ClassicRules):
             state.step = "flag"
             events.append(Event("flag_offered", seat, {"colors": list(options)}))
 
-    def keep_flag_card(self, state: GameState, seat: int, color: str | None, events: list[Event]) -> None:
+    def keep_flag_card(
+        self, state: GameState, seat: int, color: str | None, events: list[Event]
+    ) -> None:
         """Set aside one just-played ``color`` card (taken back from the discard), or decline (None)."""
         if state.step != "flag":
             raise IllegalAction("wrong_step", {"step": state.step})
         if color is not None:
             if color not in state.flag_colors:
-                raise IllegalAction("flag_color_not_allowed", {"color": color, "allowed": list(state.flag_colors)})
+                raise IllegalAction(
+                    "flag_color_not_allowed", {"color": color, "allowed": list(state.flag_colors)}
+                )
             # the played cards are the last ones put on the discard
             idx = len(state.discard) - 1 - state.discard[::-1].index(color)
             state.discard.pop(idx)

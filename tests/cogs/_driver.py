@@ -12,7 +12,11 @@ TIMEOUT = 20.0
 
 
 def _turn_messages(fake: FakeDiscord, channel: str) -> list[SentMessage]:
-    return [m for m in fake.messages_in(channel) if m.custom_ids and any(re.fullmatch(PRIVATE_BUTTONS, c) for c in m.custom_ids)]
+    return [
+        m
+        for m in fake.messages_in(channel)
+        if m.custom_ids and any(re.fullmatch(PRIVATE_BUTTONS, c) for c in m.custom_ids)
+    ]
 
 
 def _is_final(m: SentMessage) -> bool:
@@ -41,7 +45,11 @@ class Player:
 
 
 def _button(message: SentMessage, label_start: str | None = None, *, index: int = 0) -> str:
-    buttons = [b for b in message.buttons if label_start is None or str(b.get("label", "")).startswith(label_start)]
+    buttons = [
+        b
+        for b in message.buttons
+        if label_start is None or str(b.get("label", "")).startswith(label_start)
+    ]
     assert buttons, f"no button {label_start!r} in {message.summary()}"
     return buttons[index]["custom_id"]
 
@@ -55,8 +63,11 @@ async def _keep_offered(player: Player, reply: SentMessage) -> SentMessage:
 async def _play_turn(player: Player, turn_message: SentMessage, n: int) -> None:
     """One human turn: claim the first claimable route if any, else draw two cards (commands and buttons)."""
     fake = player.fake
-    choices = await (await fake.autocomplete(player.user, "ttr", "claim", {"route": ""}, focused="route",
-                                             channel=player.channel))
+    choices = await (
+        await fake.autocomplete(
+            player.user, "ttr", "claim", {"route": ""}, focused="route", channel=player.channel
+        )
+    )
     if choices:
         reply = await player.slash("claim", {"route": choices[0]["value"]})
         assert reply.ephemeral, reply.summary()
@@ -65,7 +76,9 @@ async def _play_turn(player: Player, turn_message: SentMessage, n: int) -> None:
         else:
             done = await player.click(reply, _button(reply, "Confirm"), private=True)
         assert done.ephemeral
-        if done.selects:  # the claim asks nothing more on the USA map, but a ticket draw could follow
+        if (
+            done.selects
+        ):  # the claim asks nothing more on the USA map, but a ticket draw could follow
             await _keep_offered(player, done)
         return
     first = None

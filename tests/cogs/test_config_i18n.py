@@ -21,7 +21,9 @@ def test_token_is_masked_and_defaults_apply(tmp_path: Path) -> None:
 def test_env_file_is_read_and_environment_wins(tmp_path: Path) -> None:
     """A .env file supplies values; real environment variables override it."""
     env = tmp_path / ".env"
-    env.write_text('# comment\nexport DISCORD_TOKEN="file-token"\nTTR_DEV_GUILD_ID=42\nTTR_LOG_LEVEL=debug\n')
+    env.write_text(
+        '# comment\nexport DISCORD_TOKEN="file-token"\nTTR_DEV_GUILD_ID=42\nTTR_LOG_LEVEL=debug\n'
+    )
     s = Settings.from_env({"TTR_LOG_LEVEL": "WARNING"}, env_file=env)
     assert s.token.get() == "file-token" and s.dev_guild_id == 42 and s.log_level == "WARNING"
 
@@ -39,5 +41,7 @@ def test_every_engine_error_code_has_both_languages() -> None:
 def test_map_words_are_used() -> None:
     """German messages use the map's own words."""
     meta = {"words": {"de": {"tickets": "Vertragskarten"}}}
-    assert "Vertragskarten" in i18n.error_text("must_keep_at_least", "de", meta=meta, detail={"min": 1})
+    assert "Vertragskarten" in i18n.error_text(
+        "must_keep_at_least", "de", meta=meta, detail={"min": 1}
+    )
     assert i18n.lang_of("de") == "de" and i18n.lang_of("en-GB") == "en"

@@ -19,10 +19,14 @@ from bot.storage import open_storage
 
 
 def _settings(tmp_path: Path, **env: str) -> Settings:
-    return Settings.from_env({"TTR_DATABASE_PATH": str(tmp_path / "ttr.sqlite3"), **env}, env_file=None)
+    return Settings.from_env(
+        {"TTR_DATABASE_PATH": str(tmp_path / "ttr.sqlite3"), **env}, env_file=None
+    )
 
 
-def test_run_without_token_names_the_variable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_run_without_token_names_the_variable(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Without DISCORD_TOKEN run() says so and returns 2."""
     assert run(_settings(tmp_path)) == 2
     assert "DISCORD_TOKEN" in capsys.readouterr().err
@@ -55,6 +59,7 @@ def test_german_command_names_are_valid() -> None:
 
     async def ask() -> str | None:
         return await i18n.Translator().translate(
-            app_commands.locale_str("Draw one card"), discord.Locale.german, None)  # type: ignore[arg-type]
+            app_commands.locale_str("Draw one card"), discord.Locale.german, None
+        )  # type: ignore[arg-type]
 
     assert asyncio.run(ask()) == "Ziehe eine Karte"

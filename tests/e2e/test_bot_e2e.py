@@ -33,7 +33,6 @@ ROOT = Path(__file__).resolve().parents[2]
 MAX_TURNS = 120
 
 
-
 @pytest.mark.asyncio
 async def test_whole_game_with_restart(tmp_path: Path) -> None:
     """A human plays a USA game against a computer seat to the end, across a bot restart."""
@@ -60,7 +59,9 @@ async def test_whole_game_with_restart(tmp_path: Path) -> None:
             assert added.ephemeral
             refused = await bob.slash("start")  # only the host starts
             assert refused.ephemeral and "host" in refused.content.lower()
-            first_board = fake.expect_message(lambda m: m.kind == "channel" and bool(m.attachments), timeout=TIMEOUT)
+            first_board = fake.expect_message(
+                lambda m: m.kind == "channel" and bool(m.attachments), timeout=TIMEOUT
+            )
             await alice.slash("start")
             await first_board
 
@@ -80,8 +81,16 @@ async def test_whole_game_with_restart(tmp_path: Path) -> None:
             mine = re.compile(rf"<@!?{alice.user.id}>")
             while turns < MAX_TURNS:
                 message = await fake.wait_for_message(
-                    lambda m: _is_final(m) or (m.kind == "channel" and bool(mine.search(m.content)) and bool(m.custom_ids)),
-                    since=seen, timeout=TIMEOUT,
+                    lambda m: (
+                        _is_final(m)
+                        or (
+                            m.kind == "channel"
+                            and bool(mine.search(m.content))
+                            and bool(m.custom_ids)
+                        )
+                    ),
+                    since=seen,
+                    timeout=TIMEOUT,
                 )
                 seen = len(fake.sent)
                 if _is_final(message):
@@ -100,14 +109,20 @@ async def test_whole_game_with_restart(tmp_path: Path) -> None:
                 if turns == 3 and not restarted:
                     await bot.restart(kill=True, timeout=TIMEOUT)
                     restarted = True
-                    again = await alice.click(message, _button(message, "My hand"))  # an old message's button
+                    again = await alice.click(
+                        message, _button(message, "My hand")
+                    )  # an old message's button
                     assert again.ephemeral and again.attachments
                     seen = len(fake.sent)
                 await _play_turn(alice, message, turns)
-            assert final is not None, f"no final message after {turns} turns\n{bot.output()[-3000:]}"
+            assert final is not None, (
+                f"no final message after {turns} turns\n{bot.output()[-3000:]}"
+            )
             assert restarted and turns >= 3
             assert final.attachments and final.attachments[0].is_png
-            public_before_end = [m for m in fake.sent if not m.ephemeral and m.at <= final.at and m is not final]
+            public_before_end = [
+                m for m in fake.sent if not m.ephemeral and m.at <= final.at and m is not final
+            ]
             for m in public_before_end:
                 for name in ticket_names:
                     assert name not in m.text, f"a public message names a ticket: {m.summary()}"

@@ -25,7 +25,9 @@ def check_invariants(rules, state, total_cards):
     claimed = [r for p in state.players for r in p.routes]
     assert len(claimed) == len(set(claimed)) == len(state.owners)
     for p in state.players:
-        assert p.route_points == sum(rules.params.route_points[rules.board.routes[r].length] for r in p.routes)
+        assert p.route_points == sum(
+            rules.params.route_points[rules.board.routes[r].length] for r in p.routes
+        )
         assert p.pieces == rules.params.pieces - sum(rules.board.routes[r].length for r in p.routes)
     tickets = [t for p in state.players for t in p.tickets + p.offer]
     tickets += [t for d in state.ticket_decks.values() for t in d] + state.removed_tickets
@@ -129,10 +131,20 @@ def test_events_redacted_per_reader():
     assert "tickets" in ev.for_reader(state.active) and "tickets" not in ev.for_reader(None)
 
 
-@pytest.mark.parametrize("bad", [None, 3, "x", {}, {"type": "nope", "seat": 0}, {"type": "claim_route", "seat": 0},
-                                 {"type": "claim_route", "seat": 0, "route": "a", "payment": {"red": -1}},
-                                 {"type": "draw_face_up", "seat": "0", "slot": 1},
-                                 {"type": "keep_tickets", "seat": 0, "tickets": "abc"}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        None,
+        3,
+        "x",
+        {},
+        {"type": "nope", "seat": 0},
+        {"type": "claim_route", "seat": 0},
+        {"type": "claim_route", "seat": 0, "route": "a", "payment": {"red": -1}},
+        {"type": "draw_face_up", "seat": "0", "slot": 1},
+        {"type": "keep_tickets", "seat": 0, "tickets": "abc"},
+    ],
+)
 def test_malformed_action_json_is_refused(bad):
     """decode_action refuses malformed JSON with malformed_action."""
     from engine import IllegalAction

@@ -58,7 +58,9 @@ def test_player_count_outside_2_to_5_is_refused(usa, seats):
     """USA seats 2-5 players; other counts raise SetupError player_count."""
     with pytest.raises(SetupError) as e:
         new_game(usa, seats=seats, seed=1)
-    assert e.value.code == "player_count" and e.value.detail["min"] == 2 and e.value.detail["max"] == 5
+    assert (
+        e.value.code == "player_count" and e.value.detail["min"] == 2 and e.value.detail["max"] == 5
+    )
 
 
 def test_initial_tickets_keep_at_least_two_in_any_seat_order(usa):
@@ -84,7 +86,10 @@ def test_face_up_locomotive_first_is_the_whole_draw(usa):
     """Taking a face-up locomotive first ends the turn at once."""
     st = scenario(usa, face_up=[L, "red", "blue", "green", "black"], deck=["white"] * 10)
     t = apply(usa, st, DrawFaceUp(0, 0))
-    assert t.state.active == 1 and t.state.players[0].hand.get(L, 0) == st.players[0].hand.get(L, 0) + 1
+    assert (
+        t.state.active == 1
+        and t.state.players[0].hand.get(L, 0) == st.players[0].hand.get(L, 0) + 1
+    )
 
 
 def test_face_up_locomotive_may_not_be_second(usa):
@@ -116,7 +121,9 @@ def test_face_up_slot_is_refilled_at_once(usa):
 
 def test_three_face_up_locomotives_reset_the_row(usa):
     """A third face-up locomotive discards all five and deals five new cards."""
-    st = scenario(usa, face_up=["red", L, L, "green", "black"], deck=["white"] * 5 + [L], discard=[])
+    st = scenario(
+        usa, face_up=["red", L, L, "green", "black"], deck=["white"] * 5 + [L], discard=[]
+    )
     st = apply(usa, st, DrawFaceUp(0, 0)).state
     assert st.face_up == ["white"] * 5
     assert sorted(st.discard) == sorted([L, L, L, "green", "black"])
@@ -132,7 +139,9 @@ def test_face_up_reset_never_loops_forever(usa):
 
 def test_empty_deck_reshuffles_the_discard(usa):
     """Drawing from an empty deck first shuffles the discard into a new deck."""
-    st = scenario(usa, face_up=["red", "blue", "green", "black", "white"], deck=[], discard=["pink"] * 4)
+    st = scenario(
+        usa, face_up=["red", "blue", "green", "black", "white"], deck=[], discard=["pink"] * 4
+    )
     t = apply(usa, st, DrawBlind(0))
     assert t.state.players[0].hand["pink"] == st.players[0].hand.get("pink", 0) + 1
     assert len(t.state.deck) == 3 and t.state.discard == []
@@ -224,7 +233,9 @@ def test_double_route_never_both_to_one_player(usa):
 @pytest.mark.parametrize("seats,allowed", [(2, False), (3, False), (4, True), (5, True)])
 def test_double_route_only_one_track_with_2_or_3_players(usa, seats, allowed):
     """With 2-3 players the second track of a double route is locked; with 4-5 it is free."""
-    st = scenario(usa, seats, hands={1: {"red": 3}}, owners={"denver__salt_lake_city__2": 0}, active=1)
+    st = scenario(
+        usa, seats, hands={1: {"red": 3}}, owners={"denver__salt_lake_city__2": 0}, active=1
+    )
     action = ClaimRoute(1, "denver__salt_lake_city__1", Cards(red=3))
     if allowed:
         assert apply(usa, st, action).state.owners["denver__salt_lake_city__1"] == 1
@@ -334,7 +345,12 @@ def test_final_scoring_tickets_longest_path_and_breakdown(usa):
     """Longest path 10 goes to all tied players, breakdowns sum to scores."""
     routes0 = ["denver__omaha__1", "kansas_city__omaha__1", "denver__kansas_city__1"]  # a triangle
     routes1 = ["el_paso__los_angeles__1", "el_paso__houston__1"]  # 12 spaces in a line
-    st = scenario(usa, 2, owners={**{r: 0 for r in routes0}, **{r: 1 for r in routes1}}, tickets={0: [], 1: []})
+    st = scenario(
+        usa,
+        2,
+        owners={**{r: 0 for r in routes0}, **{r: 1 for r in routes1}},
+        tickets={0: [], 1: []},
+    )
     from engine.scoring import final_scores
 
     res = final_scores(usa, st)
@@ -353,8 +369,12 @@ def test_ticket_completed_and_failed_points(usa):
     tix = {t.id: t for t in usa.board.tickets.values()}
     done = next(t for t in tix.values() if {t.a, t.b} == {"denver", "el_paso"})
     failed = next(t for t in tix.values() if {t.a, t.b} == {"boston", "miami"})
-    st = scenario(usa, 2, owners={"denver__santa_fe__1": 0, "el_paso__santa_fe__1": 0},
-                  tickets={0: [done.id, failed.id], 1: []})
+    st = scenario(
+        usa,
+        2,
+        owners={"denver__santa_fe__1": 0, "el_paso__santa_fe__1": 0},
+        tickets={0: [done.id, failed.id], 1: []},
+    )
     s0 = final_scores(usa, st).seats[0]
     assert s0.completed == [done.id] and s0.failed == [failed.id]
     assert s0.breakdown["tickets"] == done.points - failed.points
@@ -364,7 +384,17 @@ def test_longest_path_never_reuses_a_route(usa):
     """Two parallel tracks of one pair count once each, not as a loop reused."""
     b = usa.board
     assert b.longest_path(["denver__omaha__1"]) == 4
-    assert b.longest_path(["denver__omaha__1", "kansas_city__omaha__1", "denver__kansas_city__1", "kansas_city__saint_louis__1"]) == 11
+    assert (
+        b.longest_path(
+            [
+                "denver__omaha__1",
+                "kansas_city__omaha__1",
+                "denver__kansas_city__1",
+                "kansas_city__saint_louis__1",
+            ]
+        )
+        == 11
+    )
 
 
 def test_winner_tiebreak_most_tickets_then_longest_path(usa):
@@ -375,9 +405,17 @@ def test_winner_tiebreak_most_tickets_then_longest_path(usa):
     res = final_scores(usa, st)
     assert res.winners == [0, 1]  # nothing at all: shared win
     tix = next(t for t in usa.board.tickets.values() if {t.a, t.b} == {"denver", "el_paso"})
-    st = scenario(usa, 2, owners={"denver__santa_fe__1": 0, "el_paso__santa_fe__1": 0,
-                                  "kansas_city__omaha__1": 1, "kansas_city__oklahoma_city__1": 1},
-                  tickets={0: [tix.id], 1: []})
+    st = scenario(
+        usa,
+        2,
+        owners={
+            "denver__santa_fe__1": 0,
+            "el_paso__santa_fe__1": 0,
+            "kansas_city__omaha__1": 1,
+            "kansas_city__oklahoma_city__1": 1,
+        },
+        tickets={0: [tix.id], 1: []},
+    )
     st.players[1].route_points = st.players[0].route_points + tix.points + 10  # equal totals
     res = final_scores(usa, st)
     a, b = res.seats

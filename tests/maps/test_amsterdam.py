@@ -136,7 +136,9 @@ def test_cart_route_draws_one_merchandise_card(ams):
     t = apply(ams, st, ClaimRoute(0, CART_ROUTE, Cards(green=2)))
     st = t.state
     assert st.players[0].merchandise == 1 and st.merchandise_left == 15
-    assert [e.public for e in t.events if e.kind == "merchandise_drawn"] == [{"route": CART_ROUTE, "left": 15}]
+    assert [e.public for e in t.events if e.kind == "merchandise_drawn"] == [
+        {"route": CART_ROUTE, "left": 15}
+    ]
     st = apply(ams, st, ClaimRoute(1, PLAIN_ROUTE, Cards(black=1))).state
     assert st.players[1].merchandise == 0 and st.merchandise_left == 15
 
@@ -189,13 +191,25 @@ def test_merchandise_ranking_ties_share_and_skip(ams, counts, points):
 
 @pytest.mark.parametrize(
     ("counts", "points"),
-    [([3, 3, 1, 0], [8, 8, 4, 0]), ([2, 2, 2], [8, 8, 8]), ([1, 3, 1], [5, 8, 5]), ([0, 2], [0, 8])],
+    [
+        ([3, 3, 1, 0], [8, 8, 4, 0]),
+        ([2, 2, 2], [8, 8, 8]),
+        ([1, 3, 1], [5, 8, 5]),
+        ([0, 2], [0, 8]),
+    ],
 )
 def test_merchandise_in_a_finished_games_breakdown(ams, counts, points):
     """A game played to its end shows the merchandise ranking in each breakdown; breakdowns sum to scores."""
     seats = len(counts)
-    st = scenario(ams, seats, hands={0: {"black": 1}}, pieces={0: 3}, deck=["orange"] * 30, active=0,
-                  tickets={s: [] for s in range(seats)})
+    st = scenario(
+        ams,
+        seats,
+        hands={0: {"black": 1}},
+        pieces={0: 3},
+        deck=["orange"] * 30,
+        active=0,
+        tickets={s: [] for s in range(seats)},
+    )
     for seat, n in enumerate(counts):
         st.players[seat].merchandise = n
     st.merchandise_left = 16 - sum(counts)
@@ -212,7 +226,9 @@ def test_merchandise_in_a_finished_games_breakdown(ams, counts, points):
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_last_round_at_2_carts_every_player_one_more_turn(ams, seats):
     """Ending a turn with 2 carts starts the last round exactly then; every seat, trigger included, plays once more."""
-    st = scenario(ams, seats, hands={0: {"green": 2}}, pieces={0: 4}, deck=["orange"] * 30, active=0)
+    st = scenario(
+        ams, seats, hands={0: {"green": 2}}, pieces={0: 4}, deck=["orange"] * 30, active=0
+    )
     st = apply(ams, st, ClaimRoute(0, CART_ROUTE, Cards(green=2))).state
     assert st.players[0].pieces == 2 and st.last_round_by == 0
     order = []
@@ -247,9 +263,14 @@ def test_winner_points_then_completed_contracts_then_shared(ams):
     """Equal points: more completed contracts wins; still equal: a shared win."""
     st = scenario(ams, 2, tickets={0: [], 1: []})
     assert final_scores(ams, st).winners == [0, 1]
-    path = ["dam__jan_roodenpoortstoren__1", "jan_roodenpoortstoren__westermarkt__1",
-            "de_drie_hendricken__westermarkt__1"]
-    st = scenario(ams, 2, owners=dict.fromkeys(path, 1), tickets={0: [], 1: ["dam__de_drie_hendricken"]})
+    path = [
+        "dam__jan_roodenpoortstoren__1",
+        "jan_roodenpoortstoren__westermarkt__1",
+        "de_drie_hendricken__westermarkt__1",
+    ]
+    st = scenario(
+        ams, 2, owners=dict.fromkeys(path, 1), tickets={0: [], 1: ["dam__de_drie_hendricken"]}
+    )
     st.players[0].route_points = st.players[1].route_points + 3  # equal totals
     res = final_scores(ams, st)
     assert res.seats[0].score == res.seats[1].score == 6
@@ -267,8 +288,12 @@ def test_map_counts_and_provenance(ams):
     assert len(b.tickets) == 24
     assert sum(1 for t in b.tickets.values() if t.provisional) == 20
     known = {(t.a, t.b): t.points for t in b.tickets.values() if not t.provisional}
-    assert known == {("dam", "de_drie_hendricken"): 3, ("blauwbrug", "oude_waal"): 4,
-                     ("noordermarkt", "waag"): 5, ("jordaan", "oude_kerk"): 6}
+    assert known == {
+        ("dam", "de_drie_hendricken"): 3,
+        ("blauwbrug", "oude_waal"): 4,
+        ("noordermarkt", "waag"): 5,
+        ("jordaan", "oude_kerk"): 6,
+    }
     assert ams.meta["provenance"]["status"] == "provisional"
     assert dict(ams.params.route_points) == {1: 1, 2: 2, 3: 4, 4: 7}
     assert ams.params.double_routes_min_players == 3 and ams.params.last_round_at == 2
@@ -287,7 +312,10 @@ def test_map_marks_the_unverified_routes():
         "jordaan__noordermarkt__1": ["length"],
     }
     by_id = {r["id"]: r for r in data["routes"]}
-    assert by_id["jordaan__noordermarkt__1"]["length"] == 2 and by_id["jordaan__noordermarkt__1"]["color"] == "red"
+    assert (
+        by_id["jordaan__noordermarkt__1"]["length"] == 2
+        and by_id["jordaan__noordermarkt__1"]["color"] == "red"
+    )
     assert all(by_id[r]["color"] == "gray" for r in marked if r != "jordaan__noordermarkt__1")
     ref = json.loads(json.dumps(data))  # the file is plain JSON
     assert all(-90 <= c["lat"] <= 90 for c in ref["cities"])
@@ -317,12 +345,18 @@ def check_invariants(rules, state):
     """Cards, pieces, routes, tickets and merchandise are conserved; points match the routes."""
     shared_invariants(rules, state, rules.params.deck_size)
     for p in state.players:
-        assert p.merchandise == sum(1 for r in p.routes if rules.board.routes[r].carts)  # 16 cart routes, 16 cards
+        assert p.merchandise == sum(
+            1 for r in p.routes if rules.board.routes[r].carts
+        )  # 16 cart routes, 16 cards
     assert state.merchandise_left + sum(p.merchandise for p in state.players) == 16
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st_.integers(0, 2**32), seats=st_.integers(2, 4), kind=st_.sampled_from(["random", "heuristic"]))
+@given(
+    seed=st_.integers(0, 2**32),
+    seats=st_.integers(2, 4),
+    kind=st_.sampled_from(["random", "heuristic"]),
+)
 def test_random_play_to_the_end(ams, seed, seats, kind):
     """Random games end with every invariant at every step; score, replay and codec are exact."""
     state = new_game(ams, seats=seats, seed=seed)

@@ -50,8 +50,14 @@ def test_nordic_map_counts():
     """39 cities, 81 tracks, 10 tunnels, 24 ferries, 46 tickets; Murmansk-Lieksa takes any-4 substitutes."""
     b = NOR.board
     assert (len(b.cities), len(b.routes), len(b.tickets)) == (39, 81, 46)
-    assert sum(r.tunnel for r in b.routes.values()) == 10 and sum(r.is_ferry for r in b.routes.values()) == 24
-    assert b.routes["lieksa__murmansk__1"].substitute == 4 and b.routes["lieksa__murmansk__1"].length == 9
+    assert (
+        sum(r.tunnel for r in b.routes.values()) == 10
+        and sum(r.is_ferry for r in b.routes.values()) == 24
+    )
+    assert (
+        b.routes["lieksa__murmansk__1"].substitute == 4
+        and b.routes["lieksa__murmansk__1"].length == 9
+    )
 
 
 @pytest.mark.parametrize("seats", [1, 4, 5])
@@ -66,7 +72,9 @@ def test_nordic_refuses_other_player_counts(seats):
 def test_germany_gray_route_with_one_yellow_and_one_locomotive():
     """Rulebook example: a gray 2-route paid with 1 yellow + 1 locomotive."""
     st = scenario(GER, 2, hands={0: {"yellow": 1, L: 1}})
-    st = apply(GER, st, ClaimRoute(0, "frankfurt__mannheim__1", Cards(yellow=1, locomotive=1))).state
+    st = apply(
+        GER, st, ClaimRoute(0, "frankfurt__mannheim__1", Cards(yellow=1, locomotive=1))
+    ).state
     assert st.owners["frankfurt__mannheim__1"] == 0
 
 
@@ -112,11 +120,14 @@ def tunnel_state(hand, revealed):
     return scenario(NOR, 3, hands={0: hand}, deck=["white"] * 5 + list(reversed(revealed)))
 
 
-@pytest.mark.parametrize("played,revealed,extra,payable", [
-    (Cards(green=2), ["green", "red", "blue"], 1, [Cards(green=1), Cards(locomotive=1)]),
-    (Cards(green=2), [L, "red", "blue"], 1, [Cards(green=1), Cards(locomotive=1)]),
-    (Cards(locomotive=2), [L, "green", "blue"], 1, [Cards(locomotive=1)]),
-])
+@pytest.mark.parametrize(
+    "played,revealed,extra,payable",
+    [
+        (Cards(green=2), ["green", "red", "blue"], 1, [Cards(green=1), Cards(locomotive=1)]),
+        (Cards(green=2), [L, "red", "blue"], 1, [Cards(green=1), Cards(locomotive=1)]),
+        (Cards(locomotive=2), [L, "green", "blue"], 1, [Cards(locomotive=1)]),
+    ],
+)
 def test_nordic_tunnel_rulebook_examples(played, revealed, extra, payable):
     """2 green + 1 green turned: 1 more green; 2 green + 1 locomotive: 1 more green or loco; 2 locos + 1 loco: 1 more loco."""
     st = tunnel_state({"green": 3, L: 3}, revealed)
@@ -124,7 +135,9 @@ def test_nordic_tunnel_rulebook_examples(played, revealed, extra, payable):
     assert st.step == "tunnel" and st.tunnel.extra == extra and st.tunnel.revealed == revealed
     from engine import legal_actions
 
-    offered = sorted((a.extra for a in legal_actions(NOR, st, 0) if isinstance(a, PayTunnel)), key=repr)
+    offered = sorted(
+        (a.extra for a in legal_actions(NOR, st, 0) if isinstance(a, PayTunnel)), key=repr
+    )
     assert offered == sorted(payable, key=repr)
     done = apply(NOR, st, PayTunnel(0, payable[0])).state
     assert done.owners["kristiansand__stavanger__1"] == 0 and done.active == 1
@@ -148,7 +161,9 @@ def test_nordic_tunnel_abandon_returns_cards_and_ends_turn():
 def test_nordic_ferry_stavanger_kristiansand_one_loco_two_orange():
     """Rulebook example: the ferry Stavanger-Kristiansand (3, 1 locomotive) with 1 locomotive + 2 orange."""
     st = scenario(NOR, 3, hands={0: {"orange": 2, L: 1}})
-    st = apply(NOR, st, ClaimRoute(0, "kristiansand__stavanger__2", Cards(orange=2, locomotive=1))).state
+    st = apply(
+        NOR, st, ClaimRoute(0, "kristiansand__stavanger__2", Cards(orange=2, locomotive=1))
+    ).state
     assert st.owners["kristiansand__stavanger__2"] == 0
 
 
@@ -162,7 +177,10 @@ def test_nordic_ferry_three_cards_replace_a_locomotive():
 def test_murmansk_lieksa_seven_green_plus_eight_others():
     """Rulebook example: 7 green + 8 other cards (two groups of 4) pay Murmansk-Lieksa (9)."""
     route = NOR.board.routes["lieksa__murmansk__1"]
-    assert check_payment(NOR.params, route, Cards(green=7, red=3, blue=2, yellow=2, locomotive=1)) is not None
+    assert (
+        check_payment(NOR.params, route, Cards(green=7, red=3, blue=2, yellow=2, locomotive=1))
+        is not None
+    )
     assert check_payment(NOR.params, route, Cards(green=7, red=3, blue=2, yellow=2)) is None
     assert check_payment(NOR.params, route, Cards(green=9)) is not None
 
@@ -197,9 +215,19 @@ def test_nordic_unkept_tickets_leave_the_game():
 
 
 @settings(max_examples=25, deadline=None)
-@given(hand=st_.dictionaries(st_.sampled_from(["green", "orange", "red", L]), st_.integers(0, 4), max_size=4),
-       route=st_.sampled_from(["kristiansand__stavanger__2", "kristiansand__stavanger__1", "goteborg__norrkoping__1",
-                               "bergen__stavanger__1"]))
+@given(
+    hand=st_.dictionaries(
+        st_.sampled_from(["green", "orange", "red", L]), st_.integers(0, 4), max_size=4
+    ),
+    route=st_.sampled_from(
+        [
+            "kristiansand__stavanger__2",
+            "kristiansand__stavanger__1",
+            "goteborg__norrkoping__1",
+            "bergen__stavanger__1",
+        ]
+    ),
+)
 def test_payment_enumeration_equals_brute_force(hand, route):
     """payment_options equals every sub-multiset of the hand that check_payment accepts."""
     from itertools import product
@@ -216,8 +244,19 @@ def test_payment_enumeration_equals_brute_force(hand, route):
 
 # ------------------------------------------------------------------ random play
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st_.integers(0, 2**32), which=st_.sampled_from([("germany", 2), ("germany", 3), ("germany", 4),
-                                                             ("germany", 5), ("nordic", 2), ("nordic", 3)]))
+@given(
+    seed=st_.integers(0, 2**32),
+    which=st_.sampled_from(
+        [
+            ("germany", 2),
+            ("germany", 3),
+            ("germany", 4),
+            ("germany", 5),
+            ("nordic", 2),
+            ("nordic", 3),
+        ]
+    ),
+)
 def test_random_play_to_the_end(seed, which):
     """Random games on both maps end with every invariant, replay and codec round-trip intact."""
     rules = GER if which[0] == "germany" else NOR

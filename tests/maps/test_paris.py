@@ -51,8 +51,11 @@ def paris():
 def route(rules, color, length, skip=()):
     """The first route of ``color`` and ``length``, in data order, not in ``skip`` nor a track beside one."""
     b = rules.board
-    return next(r.id for r in b.routes.values()
-                if r.color == color and r.length == length and not set(b.groups[r.group]) & set(skip))
+    return next(
+        r.id
+        for r in b.routes.values()
+        if r.color == color and r.length == length and not set(b.groups[r.group]) & set(skip)
+    )
 
 
 def claim_and_flag(rules, st, seat, color, length, *, keep, skip=()):
@@ -239,7 +242,9 @@ def test_flag_cards_are_conserved(paris):
 def test_last_round_at_1_bus_every_player_one_more_turn(paris, seats):
     """Ending a turn with 1 bus starts the last round exactly then; every seat, trigger included, plays once more."""
     rid = route(paris, "yellow", 2)
-    st = scenario(paris, seats, hands={0: {"yellow": 2}}, pieces={0: 3}, deck=["green"] * 30, active=0)
+    st = scenario(
+        paris, seats, hands={0: {"yellow": 2}}, pieces={0: 3}, deck=["green"] * 30, active=0
+    )
     st = apply(paris, st, ClaimRoute(0, rid, Cards(yellow=2))).state
     assert st.players[0].pieces == 1 and st.last_round_by == 0
     order = []
@@ -272,7 +277,9 @@ def test_last_round_waits_for_the_flag_decision(paris):
 def test_double_routes_one_track_with_2_players(paris, seats, allowed):
     group = next(g for g in paris.board.groups.values() if len(g) == 2)
     first, second = (paris.board.routes[r] for r in group)
-    st = scenario(paris, seats, hands={1: {second.color: second.length}}, owners={first.id: 0}, active=1)
+    st = scenario(
+        paris, seats, hands={1: {second.color: second.length}}, owners={first.id: 0}, active=1
+    )
     action = ClaimRoute(1, second.id, Cards({second.color: second.length}))
     if allowed:
         st = apply(paris, st, action).state
@@ -324,11 +331,24 @@ def test_board_constraints(paris):
 def test_board_is_marked_provisional_and_real_places(paris):
     data = read_map_data("paris")
     assert data["provenance"]["status"] == "provisional" and data["provenance"]["notes"]
-    assert "provisional" in data["rules_text"]["en"].lower() and "vorläufig" in data["rules_text"]["de"].lower()
+    assert (
+        "provisional" in data["rules_text"]["en"].lower()
+        and "vorläufig" in data["rules_text"]["de"].lower()
+    )
     assert all(t.get("provisional") for t in data["tickets"])
     assert all(48.81 < c["lat"] < 48.91 and 2.25 < c["lon"] < 2.42 for c in data["cities"])
-    assert {"montmartre", "sacre_coeur", "opera", "louvre", "tour_eiffel", "arc_de_triomphe", "champs_elysees",
-            "notre_dame", "bastille", "gare_du_nord"} <= {c["id"] for c in data["cities"]}
+    assert {
+        "montmartre",
+        "sacre_coeur",
+        "opera",
+        "louvre",
+        "tour_eiffel",
+        "arc_de_triomphe",
+        "champs_elysees",
+        "notre_dame",
+        "bastille",
+        "gare_du_nord",
+    } <= {c["id"] for c in data["cities"]}
     assert paris.params.last_round_at == 1 and paris.params.double_routes_min_players == 3
     assert dict(paris.params.route_points) == {1: 1, 2: 2, 3: 4}
 
@@ -343,7 +363,9 @@ def test_route_lengths_follow_real_distance():
 
     data = read_map_data("paris")
     for r in data["routes"]:
-        assert r["length"] == paris_board.length_for(paris_board.distance_km(r["a"], r["b"])), r["id"]
+        assert r["length"] == paris_board.length_for(paris_board.distance_km(r["a"], r["b"])), r[
+            "id"
+        ]
 
 
 def test_20_tickets_worth_the_fewest_spaces(paris):
@@ -362,14 +384,22 @@ def check_invariants(rules, state):
     """Cards (flag cards included), pieces, routes, tickets conserved; route and flag points consistent."""
     shared_invariants(rules, state, rules.params.deck_size)
     for p in state.players:
-        assert len(set(p.flag_cards)) == len(p.flag_cards) and set(p.flag_cards) <= {"blue", "white", "red"}
+        assert len(set(p.flag_cards)) == len(p.flag_cards) and set(p.flag_cards) <= {
+            "blue",
+            "white",
+            "red",
+        }
         assert p.bonus_points == 4 * p.flags
         if state.step != "flag" or p.seat != state.active:
             assert len(p.flag_cards) < 3
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st_.integers(0, 2**32), seats=st_.integers(2, 4), kind=st_.sampled_from(["random", "heuristic"]))
+@given(
+    seed=st_.integers(0, 2**32),
+    seats=st_.integers(2, 4),
+    kind=st_.sampled_from(["random", "heuristic"]),
+)
 def test_random_play_to_the_end(paris, seed, seats, kind):
     """Random games end with every invariant at every step; score, replay and codec are exact."""
     state = new_game(paris, seats=seats, seed=seed)

@@ -26,7 +26,8 @@ def test_usa_27_spaces_per_colour_and_real_coordinates():
     for r in b.routes.values():
         spaces[r.color] += r.length
     assert {c: n for c, n in spaces.items() if c != "gray"} == dict.fromkeys(
-        ["pink", "white", "blue", "yellow", "orange", "black", "red", "green"], 27)
+        ["pink", "white", "blue", "yellow", "orange", "black", "red", "green"], 27
+    )
     assert all(24 < c.lat < 52 and -125 < c.lon < -70 for c in b.cities.values())
 
 

@@ -57,7 +57,9 @@ def _close(a, b, tol: int = 12) -> bool:
 def _sample(car, side: float = 1.0) -> tuple[float, float]:
     """A point inside a car space, a fifth of its length from the centre (where the owner's letter is)."""
     (cx, cy), a = car.centre, car.angle
-    return cx + side * math.cos(a) * 0.22 * _length(car), cy + side * math.sin(a) * 0.22 * _length(car)
+    return cx + side * math.cos(a) * 0.22 * _length(car), cy + side * math.sin(a) * 0.22 * _length(
+        car
+    )
 
 
 def _shows(img, car, color, tol: int = 12) -> bool:
@@ -125,14 +127,19 @@ def test_claimed_routes_carry_the_owner_colour(map_id: str) -> None:
     names = list(label_boxes(layout).values())
 
     def under_name(p) -> bool:  # city names are drawn above the routes
-        return any(x0 - 5 <= p[0] <= x1 + 5 and y0 - 5 <= p[1] <= y1 + 5 for x0, y0, x1, y1 in names)
+        return any(
+            x0 - 5 <= p[0] <= x1 + 5 and y0 - 5 <= p[1] <= y1 + 5 for x0, y0, x1, y1 in names
+        )
 
     # every claimed route shows its owner's colour; where two routes cross, one covers a space of the other
     seen = right = 0
     for rid, seat in st.owners.items():
         samples = [_sample(car) for car in layout.routes[rid].cars if not under_name(_sample(car))]
-        ok = sum(_shows(img, car, seat_color(seat)) for car in layout.routes[rid].cars
-                 if not under_name(_sample(car)))
+        ok = sum(
+            _shows(img, car, seat_color(seat))
+            for car in layout.routes[rid].cars
+            if not under_name(_sample(car))
+        )
         assert ok >= 1 or not samples, (rid, seat)
         seen, right = seen + len(samples), right + ok
     assert seen >= 10 and right >= 0.95 * seen
@@ -142,7 +149,10 @@ def test_claimed_routes_carry_the_owner_colour(map_id: str) -> None:
         if rid in st.owners or route.locomotives or route.carts:
             continue  # symbols sit on some spaces
         cars = layout.routes[rid].cars
-        ok = sum(_shows(img, car, card_color(route.color), tol=20) or under_name(_sample(car)) for car in cars)
+        ok = sum(
+            _shows(img, car, card_color(route.color), tol=20) or under_name(_sample(car))
+            for car in cars
+        )
         assert ok >= 1, rid
         shown, total = shown + ok, total + len(cars)
     assert total > 20 and shown >= 0.9 * total

@@ -50,11 +50,24 @@ def service(storage: Storage, clock: FakeClock) -> GameService:
 HOST, BOB, CAROL, STRANGER = 101, 202, 303, 999
 
 
-async def lobby(service: GameService, *, map_id: str = "usa", users: tuple[int, ...] = (HOST, BOB), ais: int = 0,
-                channel: int = 5000, turn_seconds: int = 3600) -> int:
+async def lobby(
+    service: GameService,
+    *,
+    map_id: str = "usa",
+    users: tuple[int, ...] = (HOST, BOB),
+    ais: int = 0,
+    channel: int = 5000,
+    turn_seconds: int = 3600,
+) -> int:
     """A lobby with ``users`` (the first hosts) and ``ais`` AI seats; returns its id."""
-    game = await service.create(guild_id=1, channel_id=channel, host_id=users[0], host_name=f"u{users[0]}",
-                                map_id=map_id, turn_seconds=turn_seconds)
+    game = await service.create(
+        guild_id=1,
+        channel_id=channel,
+        host_id=users[0],
+        host_name=f"u{users[0]}",
+        map_id=map_id,
+        turn_seconds=turn_seconds,
+    )
     for u in users[1:]:
         await service.join(game.id, u, f"u{u}")
     for _ in range(ais):

@@ -34,8 +34,9 @@ async def main(db: Path) -> None:
         for channel, map_id in MAPS.items():
             game = await service.game_in_channel(channel)
             if game is None:
-                game = await service.create(guild_id=1, channel_id=channel, host_id=HUMAN, host_name="human",
-                                            map_id=map_id)
+                game = await service.create(
+                    guild_id=1, channel_id=channel, host_id=HUMAN, host_name="human", map_id=map_id
+                )
                 await service.add_ai(game.id, HUMAN)
                 await service.start(game.id, HUMAN)
                 game = await storage.get_game(game.id)

@@ -10,21 +10,35 @@ from bot.storage import Storage
 from .conftest import BOB, CAROL, HOST, STRANGER, lobby, state_of
 
 
-async def test_create_seats_the_host_and_stores_the_options(service: GameService, storage: Storage) -> None:
+async def test_create_seats_the_host_and_stores_the_options(
+    service: GameService, storage: Storage
+) -> None:
     """The host holds seat 0; map options are resolved and stored; the turn time is kept."""
-    game = await service.create(guild_id=1, channel_id=7, host_id=HOST, host_name="Host", map_id="germany",
-                                options={"tickets": "2017"}, turn_seconds=600)
+    game = await service.create(
+        guild_id=1,
+        channel_id=7,
+        host_id=HOST,
+        host_name="Host",
+        map_id="germany",
+        options={"tickets": "2017"},
+        turn_seconds=600,
+    )
     assert game.status == "lobby" and game.turn_seconds == 600 and game.options["tickets"] == "2017"
     seats = await storage.seats(game.id)
     assert [(s.seat, s.user_id, s.display_name) for s in seats] == [(0, HOST, "Host")]
 
 
-@pytest.mark.parametrize(("kwargs", "code"), [
-    ({"map_id": "atlantis"}, "unknown_map"),
-    ({"map_id": "germany", "options": {"tickets": "1999"}}, "bad_option"),
-    ({"map_id": "usa", "turn_seconds": 0}, "bad_turn_time"),
-])
-async def test_create_refusals(service: GameService, storage: Storage, kwargs: dict, code: str) -> None:
+@pytest.mark.parametrize(
+    ("kwargs", "code"),
+    [
+        ({"map_id": "atlantis"}, "unknown_map"),
+        ({"map_id": "germany", "options": {"tickets": "1999"}}, "bad_option"),
+        ({"map_id": "usa", "turn_seconds": 0}, "bad_turn_time"),
+    ],
+)
+async def test_create_refusals(
+    service: GameService, storage: Storage, kwargs: dict, code: str
+) -> None:
     """Unknown maps, options and turn times are refused with their codes; no game is stored."""
     base = {"guild_id": 1, "channel_id": 7, "host_id": HOST, "host_name": "Host", "map_id": "usa"}
     with pytest.raises(ServiceError) as err:
@@ -100,7 +114,9 @@ async def test_start_renumbers_seats_after_a_leave(service: GameService, storage
     assert st.num_seats == 3 and set(outcome.to_act) == {0, 1, 2}
 
 
-async def test_ai_seats_choose_their_tickets_at_start(service: GameService, storage: Storage) -> None:
+async def test_ai_seats_choose_their_tickets_at_start(
+    service: GameService, storage: Storage
+) -> None:
     """At start the AI seat keeps its tickets at once; the humans are still choosing."""
     gid = await lobby(service, users=(HOST, BOB), ais=1)
     outcome = await service.start(gid, HOST)
@@ -115,7 +131,11 @@ async def test_start_twice_and_join_after_start(service: GameService) -> None:
     """A started game refuses start, join and add_ai with already_started."""
     gid = await lobby(service)
     await service.start(gid, HOST)
-    for call in (service.start(gid, HOST), service.join(gid, CAROL, "C"), service.add_ai(gid, HOST)):
+    for call in (
+        service.start(gid, HOST),
+        service.join(gid, CAROL, "C"),
+        service.add_ai(gid, HOST),
+    ):
         with pytest.raises(ServiceError, match="already_started"):
             await call
 

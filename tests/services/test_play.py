@@ -16,8 +16,13 @@ from .conftest import BOB, HOST, STRANGER, lobby, play_for, state_of
 
 async def _dump(storage: Storage, gid: int) -> tuple:
     game = await storage.get_game(gid)
-    return (game.version, json.dumps(game.snapshot, sort_keys=True), len(await storage.actions(gid)),
-            game.deadline_at, [s for s in await storage.seats(gid)])
+    return (
+        game.version,
+        json.dumps(game.snapshot, sort_keys=True),
+        len(await storage.actions(gid)),
+        game.deadline_at,
+        [s for s in await storage.seats(gid)],
+    )
 
 
 async def _in_play(service: GameService, storage: Storage, **kw) -> int:
@@ -31,7 +36,9 @@ async def _in_play(service: GameService, storage: Storage, **kw) -> int:
     return gid
 
 
-async def test_bad_input_gets_a_typed_error_and_changes_nothing(service: GameService, storage: Storage) -> None:
+async def test_bad_input_gets_a_typed_error_and_changes_nothing(
+    service: GameService, storage: Storage
+) -> None:
     """Unknown game, not a player, not your turn, stale version, malformed action, illegal move."""
     gid = await _in_play(service, storage)
     st = await state_of(storage, gid)
@@ -43,9 +50,15 @@ async def test_bad_input_gets_a_typed_error_and_changes_nothing(service: GameSer
         (service.act(4242, mover, DrawBlind(active)), "game_not_found"),
         (service.act(gid, STRANGER, DrawBlind(active)), "not_in_game"),
         (service.act(gid, idle, DrawBlind(1 - active)), "not_your_turn"),
-        (service.act(gid, mover, DrawBlind(active), expected_version=st.version - 1), "stale_version"),
+        (
+            service.act(gid, mover, DrawBlind(active), expected_version=st.version - 1),
+            "stale_version",
+        ),
         (service.act(gid, mover, {"type": "fly_to_the_moon", "seat": active}), "malformed_action"),
-        (service.act(gid, mover, {"type": "draw_face_up", "seat": active, "slot": "x"}), "malformed_action"),
+        (
+            service.act(gid, mover, {"type": "draw_face_up", "seat": active, "slot": "x"}),
+            "malformed_action",
+        ),
         (service.act(gid, mover, DrawBlind(1 - active)), "malformed_action"),
         (service.act(gid, mover, KeepTickets(active, ("nope",))), "wrong_step"),
     ]
@@ -56,7 +69,9 @@ async def test_bad_input_gets_a_typed_error_and_changes_nothing(service: GameSer
         assert await _dump(storage, gid) == before
 
 
-async def test_act_persists_one_row_per_action_and_lets_ai_move(service: GameService, storage: Storage) -> None:
+async def test_act_persists_one_row_per_action_and_lets_ai_move(
+    service: GameService, storage: Storage
+) -> None:
     """A human move against two AI seats: the log gets the move, then the AI turns, each its own row."""
     gid = await lobby(service, users=(HOST,), ais=2)
     await service.start(gid, HOST)
@@ -64,7 +79,10 @@ async def test_act_persists_one_row_per_action_and_lets_ai_move(service: GameSer
     await service.act(gid, HOST, KeepTickets(0, tuple(st.players[0].offer)))
     st = await state_of(storage, gid)
     if st.active != 0:  # the AI seats that play before the human have already moved
-        assert any(r.source == "ai" and r.seat == st.active for r in await storage.actions(gid)) is False
+        assert (
+            any(r.source == "ai" and r.seat == st.active for r in await storage.actions(gid))
+            is False
+        )
     assert st.phase == "play" and st.seats_to_act() == [0]
     version = st.version
     outcome = await play_for(service, storage, gid, HOST)
@@ -77,7 +95,9 @@ async def test_act_persists_one_row_per_action_and_lets_ai_move(service: GameSer
     assert outcome.turn_ended and outcome.to_act == (0,)
 
 
-async def test_outcome_keeps_secrets_out_of_public_events(service: GameService, storage: Storage) -> None:
+async def test_outcome_keeps_secrets_out_of_public_events(
+    service: GameService, storage: Storage
+) -> None:
     """A blind draw's colour is in the drawing seat's private events only."""
     gid = await _in_play(service, storage)
     st = await state_of(storage, gid)
@@ -94,12 +114,18 @@ async def test_views_cut_out_other_hands(service: GameService, storage: Storage)
     """A player sees their own hand; a spectator gets no PlayerView at all."""
     gid = await _in_play(service, storage)
     mine = await service.views(gid, BOB)
-    assert mine.seat == 1 and mine.mine is not None and sum(mine.mine.hand.values()) == mine.public.players[1].cards
+    assert (
+        mine.seat == 1
+        and mine.mine is not None
+        and sum(mine.mine.hand.values()) == mine.public.players[1].cards
+    )
     spectator = await service.views(gid, STRANGER)
     assert spectator.mine is None and spectator.seat is None and spectator.public == mine.public
 
 
-async def test_whole_game_with_resign_records_results(service: GameService, storage: Storage) -> None:
+async def test_whole_game_with_resign_records_results(
+    service: GameService, storage: Storage
+) -> None:
     """Two humans and an AI; BOB resigns, the host plays on to the end: results, stats, leaderboard."""
     gid = await _in_play(service, storage, users=(HOST, BOB), ais=1)
     await service.resign(gid, BOB)
@@ -116,7 +142,11 @@ async def test_whole_game_with_resign_records_results(service: GameService, stor
     assert [r.user_id for r in results] == [HOST, BOB, None]
     assert sum(r.won for r in results) >= 1
     stats = await service.stats(1, HOST)
-    assert stats.games == 1 and stats.wins == int(results[0].won) and stats.best_score == results[0].score
+    assert (
+        stats.games == 1
+        and stats.wins == int(results[0].won)
+        and stats.best_score == results[0].score
+    )
     board = await service.leaderboard(1)
     assert {r.user_id for r in board} == {HOST, BOB}
     with pytest.raises(ServiceError, match="game_finished"):
@@ -124,7 +154,9 @@ async def test_whole_game_with_resign_records_results(service: GameService, stor
     assert (await storage.get_game(gid)).deadline_at is None
 
 
-async def test_games_for_user_puts_waiting_games_first(service: GameService, storage: Storage) -> None:
+async def test_games_for_user_puts_waiting_games_first(
+    service: GameService, storage: Storage
+) -> None:
     """mygames: every open game of the user, with your_turn true where the user must act."""
     a = await _in_play(service, storage, channel=1)
     b = await lobby(service, channel=2)
@@ -141,5 +173,7 @@ async def test_act_accepts_the_json_form(service: GameService, storage: Storage)
     gid = await _in_play(service, storage)
     st = await state_of(storage, gid)
     user = (await storage.seats(gid))[st.active].user_id
-    out = await service.act(gid, user, encode_action(DrawBlind(st.active)), expected_version=st.version)
+    out = await service.act(
+        gid, user, encode_action(DrawBlind(st.active)), expected_version=st.version
+    )
     assert out.game.version == st.version + 1

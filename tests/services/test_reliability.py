@@ -30,8 +30,14 @@ KILLS = 20
 async def _run_and_kill(db: Path, delay: float) -> set[tuple[int, int]]:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, str(PLAYER), str(db), cwd=REPO, env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        str(PLAYER),
+        str(db),
+        cwd=REPO,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     assert proc.stdout is not None
     head = b""
     while b"ready\n" not in head:
@@ -45,7 +51,11 @@ async def _run_and_kill(db: Path, delay: float) -> set[tuple[int, int]]:
     out, err = await proc.communicate()
     assert proc.returncode == -signal.SIGKILL, err.decode()[-3000:]
     lines = (head + out).decode().split("\n")[:-1]  # a line cut by the kill does not count
-    return {(int(p[1]), int(p[2])) for p in (line.split() for line in lines) if len(p) == 3 and p[0] == "ack"}
+    return {
+        (int(p[1]), int(p[2]))
+        for p in (line.split() for line in lines)
+        if len(p) == 3 and p[0] == "ack"
+    }
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
@@ -80,7 +90,9 @@ async def _human_game(service: GameService, storage: Storage, channel: int) -> i
     return gid
 
 
-async def test_fifty_concurrent_acts_equal_a_legal_serial_order(service: GameService, storage: Storage) -> None:
+async def test_fifty_concurrent_acts_equal_a_legal_serial_order(
+    service: GameService, storage: Storage
+) -> None:
     """50 acts at once from both players (duplicate clicks included): the stored log replays to the
     snapshot, every success is one log row, failures are typed, no card is lost or claimed twice."""
     gid = await _human_game(service, storage, channel=1)
@@ -114,6 +126,7 @@ async def test_fifty_concurrent_acts_equal_a_legal_serial_order(service: GameSer
 
 async def test_two_hundred_games_at_once_stay_independent(tmp_path: Path) -> None:
     """200 games advanced concurrently end exactly where the same games end when played one by one."""
+
     async def advance(service: GameService, storage: Storage, gid: int, moves: int) -> None:
         for _ in range(moves):
             st = await state_of(storage, gid)
@@ -132,7 +145,9 @@ async def test_two_hundred_games_at_once_stay_independent(tmp_path: Path) -> Non
         try:
             ids = []
             for i in range(games):
-                gid = await lobby(service, map_id=maps[i % 5], users=(HOST,), ais=1, channel=10_000 + i)
+                gid = await lobby(
+                    service, map_id=maps[i % 5], users=(HOST,), ais=1, channel=10_000 + i
+                )
                 await service.start(gid, HOST)
                 ids.append(gid)
             if concurrently:

@@ -25,8 +25,9 @@ async def _two_humans_in_play(service: GameService, storage: Storage) -> int:
     return gid
 
 
-async def test_turn_gets_deadline_and_reminder_at_half_time(service: GameService, storage: Storage,
-                                                           clock: FakeClock) -> None:
+async def test_turn_gets_deadline_and_reminder_at_half_time(
+    service: GameService, storage: Storage, clock: FakeClock
+) -> None:
     """A human turn: deadline now + turn time, reminder at half; the reminder fires once, to the active player."""
     gid = await _two_humans_in_play(service, storage)
     game = await storage.get_game(gid)
@@ -48,8 +49,9 @@ async def test_turn_gets_deadline_and_reminder_at_half_time(service: GameService
     assert await service.run_due() == []
 
 
-async def test_timeout_plays_the_turn_and_the_player_keeps_the_seat(service: GameService, storage: Storage,
-                                                                   clock: FakeClock) -> None:
+async def test_timeout_plays_the_turn_and_the_player_keeps_the_seat(
+    service: GameService, storage: Storage, clock: FakeClock
+) -> None:
     """At expiry the AI plays the late seat's whole turn (source timeout); the player may act next turn."""
     gid = await _two_humans_in_play(service, storage)
     st = await state_of(storage, gid)
@@ -73,8 +75,9 @@ async def test_timeout_plays_the_turn_and_the_player_keeps_the_seat(service: Gam
     assert game.deadline_at == clock.now + HOUR
 
 
-async def test_three_timeouts_in_a_row_give_the_seat_to_the_ai(service: GameService, storage: Storage,
-                                                              clock: FakeClock) -> None:
+async def test_three_timeouts_in_a_row_give_the_seat_to_the_ai(
+    service: GameService, storage: Storage, clock: FakeClock
+) -> None:
     """BOB never plays: after his third expiry in a row the AI keeps his seat and the clock waits only for HOST."""
     gid = await _two_humans_in_play(service, storage)
     bob = 1
@@ -102,7 +105,9 @@ async def test_three_timeouts_in_a_row_give_the_seat_to_the_ai(service: GameServ
         await service.vacation(gid, BOB, days=1)
 
 
-async def test_acting_resets_the_timeout_streak(service: GameService, storage: Storage, clock: FakeClock) -> None:
+async def test_acting_resets_the_timeout_streak(
+    service: GameService, storage: Storage, clock: FakeClock
+) -> None:
     """One expiry, then the player acts himself: the streak is back to 0."""
     gid = await _two_humans_in_play(service, storage)
     st = await state_of(storage, gid)
@@ -116,8 +121,9 @@ async def test_acting_resets_the_timeout_streak(service: GameService, storage: S
     assert (await storage.seats(gid))[late].expiries_in_row == 0
 
 
-async def test_vacation_moves_the_deadline_and_has_a_limit(service: GameService, storage: Storage,
-                                                          clock: FakeClock) -> None:
+async def test_vacation_moves_the_deadline_and_has_a_limit(
+    service: GameService, storage: Storage, clock: FakeClock
+) -> None:
     """2 days of vacation push a running turn by 2 days; 6 more exceed the 7 per game; 0 or 8 is refused."""
     gid = await _two_humans_in_play(service, storage)
     st = await state_of(storage, gid)
@@ -135,8 +141,9 @@ async def test_vacation_moves_the_deadline_and_has_a_limit(service: GameService,
     assert err.value.code == "vacation_limit" and err.value.detail == {"left": 5}
 
 
-async def test_acting_ends_a_vacation_and_refunds_unused_days(service: GameService, storage: Storage,
-                                                             clock: FakeClock) -> None:
+async def test_acting_ends_a_vacation_and_refunds_unused_days(
+    service: GameService, storage: Storage, clock: FakeClock
+) -> None:
     """Vacation 3 days, act after 1 hour: almost 3 days are given back."""
     gid = await _two_humans_in_play(service, storage)
     st = await state_of(storage, gid)
@@ -168,7 +175,9 @@ async def test_timers_survive_a_restart(tmp_path: Path, clock: FakeClock) -> Non
         await storage.close()
 
 
-async def test_ai_moves_interrupted_by_a_crash_are_resumed(tmp_path: Path, clock: FakeClock) -> None:
+async def test_ai_moves_interrupted_by_a_crash_are_resumed(
+    tmp_path: Path, clock: FakeClock
+) -> None:
     """A service without auto AI stops where the AI must act: the stored timer is due now, and the
     timer loop of the next process plays the AI seats until the human must act."""
     path = tmp_path / "ttr.sqlite3"

@@ -18,7 +18,7 @@ from engine import EngineError
 from engine.codec import decode_state, encode_state
 
 from ..storage import Storage, open_storage
-from ._service import replay_game
+from ._core import replay_game
 
 
 @dataclass(frozen=True, slots=True)

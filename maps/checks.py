@@ -274,7 +274,10 @@ def double_routes(parts: Parts) -> list[MapProblem]:
     out: list[MapProblem] = []
     pair_of_group: dict[str, tuple[tuple[str, str], int]] = {}
     group_of_pair: dict[tuple[str, str], tuple[str, int]] = {}
+    cities = parts.city_ids
     for i, route in parts.routes.items:
+        if route.a not in cities or route.b not in cities:
+            continue  # reported by route_and_ticket_ends
         pair = _pair(route)
         group = route.group or "__".join(pair)
         first_pair, first_i = pair_of_group.setdefault(group, (pair, i))
@@ -287,7 +290,7 @@ def double_routes(parts: Parts) -> list[MapProblem]:
                     f"but {'-'.join(first_pair)} at routes[{first_i}]",
                 )
             )
-        elif first_group != group:
+        if first_group != group:
             out.append(
                 MapProblem(
                     parts.routes.at(i, "group"),

@@ -81,6 +81,8 @@ PerColor = Annotated[
 ]
 #: Segments pydantic adds to an error's location for the members of a union; not in the file.
 _UNION_TAGS = frozenset({"same", "by colour"})
+#: The segment pydantic adds after a dict key that is itself wrong (the message then says "key").
+_KEY = "[key]"
 
 
 class _Model(BaseModel):
@@ -364,7 +366,7 @@ def format_path(loc: tuple[int | str, ...]) -> str:
     for seg in loc:
         if isinstance(seg, int):
             out += f"[{seg}]"
-        elif seg not in _UNION_TAGS:
+        elif seg not in _UNION_TAGS and seg != _KEY:
             out += f".{seg}" if out else seg
     return out
 
@@ -404,6 +406,9 @@ def schema_problems(exc: ValidationError, prefix: tuple[int | str, ...] = ()) ->
     when one route was validated on its own).
     """
     return [
-        MapProblem(format_path(prefix + tuple(err["loc"])), _message(err))
+        MapProblem(
+            format_path(prefix + tuple(err["loc"])),
+            ("key: " if err["loc"][-1:] == (_KEY,) else "") + _message(err),
+        )
         for err in exc.errors(include_url=False)
     ]

@@ -1266,6 +1266,22 @@ class FakeDiscord:
         """Change a member's permissions (effective for later interactions)."""
         user.permissions = permissions
 
+    def plant_bot_message(
+        self, channel: FakeChannel | str | int, content: str, custom_ids: Sequence[str]
+    ) -> SentMessage:
+        """Store a message "from the bot" with buttons of any custom_id, without the bot sending it:
+        what a forged, stale or misplaced button looks like to the bot when someone clicks it."""
+        target = self.channel(channel)
+        stored = self._new_message(target.id)
+        buttons = [
+            {"type": 2, "style": 2, "label": f"b{i}", "custom_id": c}
+            for i, c in enumerate(custom_ids)
+        ]
+        payload = {"content": content, "components": [{"type": 1, "components": buttons}]}
+        self._apply_payload(stored, payload, [], creating=True, allow_ephemeral=False)
+        self._record(stored, "planted", payload, None)
+        return self._snapshot(stored, "current")
+
     def set_bot_permissions(self, channel: FakeChannel | str | int, permissions: int) -> None:
         """The bot's permissions in ``channel`` from now on (an admin changed the channel's settings)."""
         self.bot_channel_permissions[self.channel(channel).id] = permissions

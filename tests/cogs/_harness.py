@@ -1,0 +1,96 @@
+"""A running bot over the real GameService and a temporary SQLite file, against the fake Discord."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.client import TtrBot, create_bot
+from bot.config import Settings
+from bot.services import GameService
+from bot.storage import open_storage
+
+from ..e2e.fake_discord import FakeDiscord, SentMessage, pointed_at, running_client
+from ._driver import Player, _keep_offered
+
+TIMEOUT = 20.0
+
+
+@dataclass
+class Table:
+    """What a test drives: the fake, the service, the bot and the human players."""
+
+    fake: FakeDiscord
+    service: GameService
+    bot: TtrBot
+    players: dict[str, Player]
+
+    @property
+    def cog(self) -> Any:
+        """The /ttr cog."""
+        return self.bot.get_cog("ttr")
+
+    async def game_id(self, channel: str = "games") -> int:
+        """The open game of a channel."""
+        game = await self.service.game_in_channel(self.fake.channel(channel).id)
+        assert game is not None
+        return game.id
+
+    async def version(self, game_id: int) -> int:
+        """The stored version of a game."""
+        game = await self.service.storage.get_game(game_id)
+        assert game is not None
+        return game.version
+
+    async def active(self, game_id: int) -> Player:
+        """The player whose turn it is."""
+        t = await self.service.table(game_id, 0)
+        assert t.public is not None
+        seat = t.seats[t.public.active]
+        return next(p for p in self.players.values() if p.user.id == seat.user_id)
+
+    async def idle(self, game_id: int) -> Player:
+        """A human player whose turn it is not."""
+        active = await self.active(game_id)
+        return next(p for p in self.players.values() if p is not active)
+
+    def turn_messages(self, game_id: int, channel: str = "games") -> list[SentMessage]:
+        """The public turn messages of a game, oldest first."""
+        return [m for m in self.fake.messages_in(channel) if f"ttr:{game_id}:draw" in m.custom_ids]
+
+
+@contextlib.asynccontextmanager
+async def running_table(
+    tmp_path: Path, names: tuple[str, ...] = ("alice", "bob"), *, seed: int = 7
+) -> AsyncIterator[Table]:
+    """The bot running in-process over a fresh database; ``names`` are the members who will play."""
+    settings = Settings.from_env(
+        {"DISCORD_TOKEN": "x", "TTR_DATABASE_PATH": str(tmp_path / "db")}, env_file=None
+    )
+    async with FakeDiscord(member_names=names) as fake:
+        with pointed_at(fake):
+            storage = await open_storage(tmp_path / "ttr.sqlite3")
+            try:
+                service = GameService(storage, seed_source=lambda: seed)
+                bot = create_bot(settings, service, guild_ready_timeout=0.05)
+                async with running_client(fake, bot):
+                    await fake.wait_for_commands("ttr new", "ttr hand", timeout=TIMEOUT)
+                    yield Table(fake, service, bot, {n: Player(fake, n, "games") for n in names})
+            finally:
+                await storage.close()
+
+
+async def started_game(table: Table, map_id: str = "usa") -> int:
+    """Open, seat every player, start, and let everyone keep their offered tickets; returns the game id."""
+    names = list(table.players)
+    host = table.players[names[0]]
+    await host.slash("new", {"map": map_id})
+    for name in names[1:]:
+        await table.players[name].slash("join")
+    await host.slash("start")
+    for p in table.players.values():
+        await _keep_offered(p, await p.slash("hand"))
+    return await table.game_id()

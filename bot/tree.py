@@ -110,7 +110,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
 def _what(interaction: discord.Interaction) -> str:
     if interaction.command is not None:
         return f"/{interaction.command.qualified_name}"
-    data = interaction.data or {}
+    data: Mapping[str, Any] = interaction.data or {}
     return f"component {data.get('custom_id', '?')}"
 
 

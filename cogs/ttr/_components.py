@@ -39,8 +39,8 @@ class ComponentRouter(Protocol):
 
 
 def _router(interaction: discord.Interaction) -> ComponentRouter | None:
-    router = getattr(interaction.client, "ttr_router", None)
-    return router  # type: ignore[no-any-return]
+    router: ComponentRouter | None = getattr(interaction.client, "ttr_router", None)
+    return router
 
 
 async def _route(interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:

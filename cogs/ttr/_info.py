@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from maps import available_maps, load_ruleset, registry
-from words import words_for
+from words import Words, words_for
 
 from . import _format as fmt
 from . import _images as images
@@ -20,7 +20,7 @@ from ._base import Base, CogError, display_names, seat_names
 log = logging.getLogger(__name__)
 
 
-def provisional_note(meta: dict[str, Any], w: Any) -> str:
+def provisional_note(meta: dict[str, Any], w: Words) -> str:
     """`` – provisional board: ...`` for a map whose data is not yet exact."""
     prov = meta.get("provenance") or {}
     if prov.get("status") == "provisional":

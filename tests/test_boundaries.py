@@ -85,8 +85,10 @@ def test_no_import_cycles_in_the_discord_side():
     """cogs/ttr and bot/services have no import cycles (the package __init__ only wires up)."""
     for package in ("cogs/ttr", "bot/services"):
         graph = _module_graph(package)
-        graph = {m: {d for d in deps if not d.endswith("__init__") and d != package.replace("/", ".")}
-                 for m, deps in graph.items()}
+        graph = {
+            m: {d for d in deps if not d.endswith("__init__") and d != package.replace("/", ".")}
+            for m, deps in graph.items()
+        }
         state: dict[str, int] = {}
 
         def visit(node: str, path: list[str]) -> None:

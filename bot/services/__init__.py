@@ -20,7 +20,7 @@ from ._core import (
 )
 from ._errors import ServiceError
 from ._menus import KeepChoice, RouteChoice, TunnelChoice, TurnMenu
-from ._models import GameViews, Outcome, Reminder, Table, UserGame, UserStats
+from ._models import GameViews, Outcome, Reminder, Table, TurnRecord, UserGame, UserStats
 from ._port import GameServicePort
 from ._service import GameService
 
@@ -38,6 +38,7 @@ __all__ = [
     "TableEvent",
     "TunnelChoice",
     "TurnMenu",
+    "TurnRecord",
     "MAX_EXPIRIES",
     "TURN_TIMES",
     "VACATION_DAYS",

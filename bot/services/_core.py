@@ -23,7 +23,6 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from engine import (
@@ -45,7 +44,7 @@ from ..storage import (
     Storage,
 )
 from ._errors import ServiceError
-from ._models import Outcome, Reminder
+from ._models import Outcome, Reminder, redacted
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +69,11 @@ OnReminder = Callable[[Reminder], Awaitable[None]]
 def ai_controlled(seat: SeatRow) -> bool:
     """True when the AI plays this seat: an AI seat, a resigned player or one lost to timeouts."""
     return seat.is_ai or seat.ai_permanent or seat.resigned
+
+
+def turn_number(state: GameState) -> int:
+    """The number of the turn being played, as the board counts: 0 during the ticket choice, then 1, 2, ..."""
+    return 0 if state.phase == "setup" else state.turn + 1
 
 
 def turn_key(state: GameState) -> tuple[Any, ...]:
@@ -342,7 +346,7 @@ class ServiceCore:
         before: GameState | None,
         actions: int,
     ) -> Outcome:
-        public = tuple(replace(e, secret=None) if e.secret is not None else e for e in events)
+        public = tuple(redacted(e) for e in events)
         private: dict[int, tuple[dict[str, Any], ...]] = {}
         for e in events:
             if e.secret is not None and e.seat is not None:
@@ -358,6 +362,7 @@ class ServiceCore:
             to_act=tuple(state.seats_to_act()),
             turn_ended=ended and actions > 0 or before is None,
             result=state.result,
+            from_turn=0 if before is None else turn_number(before),
         )
 
 

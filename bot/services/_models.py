@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import Event, FinalResult, PlayerView, PublicView, Ruleset
@@ -53,6 +53,26 @@ class Table:
 GameViews = Table
 
 
+def redacted(event: Event) -> Event:
+    """``event`` as the table sees it: its secret part (a blind card's colour, ticket ids) cut out."""
+    return replace(event, secret=None) if event.secret is not None else event
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecord:
+    """One turn of a game's history as the table saw it.
+
+    Attributes:
+        number: 0 for the ticket choice at the start, then 1, 2, ... (as the board counts turns).
+        seat: who played it (None for the start, where every seat chooses).
+        events: its public events, in order.
+    """
+
+    number: int
+    seat: int | None
+    events: tuple[Event, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What one service call did to a game.
@@ -69,6 +89,8 @@ class Outcome:
         turn_ended: True when the game moved to another turn, phase or the end
             (the channel gets a new board message).
         result: the final result once the game finished.
+        from_turn: the number (as the board counts) of the turn the first of
+            these actions belonged to: the turn message tells every turn from it.
     """
 
     game: GameRow
@@ -79,6 +101,7 @@ class Outcome:
     to_act: tuple[int, ...] = ()
     turn_ended: bool = False
     result: FinalResult | None = None
+    from_turn: int = 0
 
     @property
     def finished(self) -> bool:

@@ -9,7 +9,7 @@ from engine import Action, Event
 
 from ..storage import GameRow, LeaderboardRow, SeatRow
 from ._core import OnReminder, OnTurn
-from ._models import Outcome, Table, UserGame, UserStats
+from ._models import Outcome, Table, TurnRecord, UserGame, UserStats
 
 
 class GameServicePort(Protocol):
@@ -60,6 +60,8 @@ class GameServicePort(Protocol):
     async def table(self, game_id: int, user_id: int) -> Table: ...
 
     async def public_log(self, game_id: int, count: int = 10) -> list[Event]: ...
+
+    async def turn_log(self, game_id: int) -> list[TurnRecord]: ...
 
     async def games_for_user(self, user_id: int) -> list[UserGame]: ...
 

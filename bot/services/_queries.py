@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 
 from engine import (
     Event,
@@ -19,10 +18,10 @@ from ..storage import (
     OPEN_STATUSES,
     LeaderboardRow,
 )
-from ._core import ServiceCore, ai_controlled
+from ._core import ServiceCore, ai_controlled, turn_number
 from ._errors import ServiceError
 from ._menus import build_menu
-from ._models import Table, UserGame, UserStats
+from ._models import Table, TurnRecord, UserGame, UserStats, redacted
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +61,11 @@ class QueryOps(ServiceCore):
         """Alias of :meth:`table` (kept for the demo and older callers)."""
         return await self.table(game_id, user_id)
 
-    async def public_log(self, game_id: int, count: int = 10) -> list[Event]:
-        """The public events of (at least) the last ``count`` actions, oldest first, secrets cut out.
+    async def turn_log(self, game_id: int) -> list[TurnRecord]:
+        """Every turn of the game so far, oldest first, as the table may see it (secrets cut out).
 
+        Turn numbers count as the board does: 0 is the ticket choice at the
+        start, then 1, 2, ... (the board shows the turn in play as ``turn + 1``).
         Raises:
             ServiceError: ``game_not_found``, ``not_started``.
         """
@@ -79,14 +80,27 @@ class QueryOps(ServiceCore):
             seed=game.seed,
             options=game.options,
         )
-        events: list[Event] = []
-        first = max(0, len(actions) - max(1, count) * 3)
-        for i, action in enumerate(actions):
+        records: list[TurnRecord] = []
+        for action in actions:
+            number = turn_number(state)
+            seat = None if state.phase == "setup" else state.active
             transition = apply(rules, state, action)
-            if i >= first:
-                events.extend(replace(e, secret=None) for e in transition.events)
+            public = tuple(redacted(e) for e in transition.events)
+            if records and (records[-1].number, records[-1].seat) == (number, seat):
+                records[-1] = TurnRecord(number, seat, records[-1].events + public)
+            else:
+                records.append(TurnRecord(number, seat, public))
             state = transition.state
-        return events
+        return records
+
+    async def public_log(self, game_id: int, count: int = 10) -> list[Event]:
+        """The public events of the last ``count`` turns, oldest first, secrets cut out.
+
+        Raises:
+            ServiceError: ``game_not_found``, ``not_started``.
+        """
+        records = await self.turn_log(game_id)
+        return [e for r in records[-max(1, count) :] for e in r.events]
 
     async def games_for_user(self, user_id: int) -> list[UserGame]:
         """Every open game (any server) where ``user_id`` holds a seat, the ones waiting for them first."""

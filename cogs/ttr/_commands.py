@@ -60,7 +60,7 @@ class TtrCog(
     async def clock_moved(self, game_id: int, outcome: Outcome) -> None:
         """The service played on its own (a timeout, resumed AI seats): post the turn message."""
         if outcome.turn_ended:
-            await self.publisher.turn(game_id, outcome.public_events)
+            await self.publisher.turn(game_id, outcome.from_turn)
 
     async def remind(self, reminder: Reminder) -> None:
         """Half of a turn's time is gone."""
@@ -71,6 +71,9 @@ class TtrCog(
         self, interaction: discord.Interaction, cid: ComponentId, values: list[str]
     ) -> None:
         """Route a parsed click to its family (see :mod:`._ids` for the verbs)."""
+        if cid.verb == "lg":
+            await self.info.log(interaction, cid.game, None, cid.arg or "0.0")
+            return
         if cid.private:
             await self.play.click(interaction, cid, values)
             return
@@ -81,7 +84,7 @@ class TtrCog(
             "claim": lambda: self.play.open_claim(interaction, g),
             "tickets": lambda: self.play.open_tickets(interaction, g),
             "board": lambda: self.info.board(interaction, g),
-            "log": lambda: self.info.log(interaction, g, 10),
+            "log": lambda: self.info.log(interaction, g, None),
             "join": lambda: self.lobby_flows.join(interaction, g),
             "start": lambda: self.lobby_flows.start(interaction, g),
         }
@@ -227,10 +230,10 @@ class TtrCog(
     async def status(self, interaction: discord.Interaction) -> None:
         await self.info.status(interaction, await self.here(interaction))
 
-    @app_commands.command(name="log", description="Show the last moves")
-    @app_commands.describe(count="How many moves")
+    @app_commands.command(name="log", description="Show the moves since your last turn")
+    @app_commands.describe(count="Or: how many of the last turns")
     async def log_(
-        self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 30] = 10
+        self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 200] | None = None
     ) -> None:
         await self.info.log(interaction, await self.here(interaction), count)
 
@@ -248,6 +251,13 @@ class TtrCog(
             Choice(name=label, value=map_id)
             for label, map_id in LobbyFlows.map_choices(current, interaction.locale)
         ]
+
+    @app_commands.command(
+        name="help", description="How to play here: a turn, the commands and buttons"
+    )
+    async def help(self, interaction: discord.Interaction) -> None:
+        game = await self.service.game_in_channel(interaction.channel_id or 0)
+        await self.info.help(interaction, game.id if game is not None else None)
 
     @app_commands.command(name="maps", description="List the maps")
     async def maps(self, interaction: discord.Interaction) -> None:

@@ -46,6 +46,7 @@ PRIVATE_VERBS = frozenset(
         "tp",  # pay the tunnel: arg the payment index
         "ta",  # give the tunnel up
         "fl",  # Paris flag: arg a colour index, or "n" to decline
+        "lg",  # a page of the move log: arg "first turn shown.page"
     }
 )
 

@@ -10,12 +10,15 @@ from typing import Any
 
 import discord
 
+from bot.services import Table, TurnRecord
 from maps import available_maps, load_ruleset, registry
 from words import Words, words_for
 
 from . import _format as fmt
 from . import _images as images
 from ._base import Base, CogError, display_names, seat_names
+from ._components import Btn, components
+from ._ids import encode
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +29,21 @@ def provisional_note(meta: dict[str, Any], w: Words) -> str:
     if prov.get("status") == "provisional":
         return " – " + w.t("provisional board: {notes}", notes=str(prov.get("notes", ""))[:300])
     return ""
+
+
+def chunk_lines(lines: list[str], size: int) -> list[str]:
+    """``lines`` joined into pages of at most ``size`` characters (a longer line is clipped)."""
+    pages: list[str] = []
+    cur = ""
+    for line in lines:
+        line = fmt.clip(line, size)
+        if cur and len(cur) + len(line) + 1 > size:
+            pages.append(cur)
+            cur = ""
+        cur = f"{cur}\n{line}" if cur else line
+    if cur:
+        pages.append(cur)
+    return pages
 
 
 def chunks(text: str, size: int) -> list[str]:
@@ -90,14 +108,78 @@ class InfoFlows(Base):
                 )
         await self.reply(interaction, text)
 
-    async def log(self, interaction: discord.Interaction, game_id: int, count: int) -> None:
-        """The last ``count`` turns, told in full."""
+    async def log(
+        self, interaction: discord.Interaction, game_id: int, count: int | None, page: str = ""
+    ) -> None:
+        """The moves since the reader's own last turn (or the last ``count`` turns), paged, numbered as the board counts."""
         await self.defer(interaction)
         table = await self.read(interaction, game_id)
         w = self.words(interaction, table)
-        events = await self.service.public_log(game_id, count)
-        lines = fmt.turn_lines(events, table.rules, seat_names(table), w)[-count:]
-        await self.reply(interaction, "\n".join(lines) or w.t("No moves yet."))
+        records = await self.service.turn_log(game_id)
+        start, number = self._log_range(records, table.seat, count, page)
+        lines = self._log_lines(records[start:], table, w)
+        if not lines:
+            await self.reply(interaction, w.t("No moves yet."))
+            return
+        pages = chunk_lines(lines, fmt.MAX_CONTENT - 200)
+        number = max(0, min(number, len(pages) - 1))
+        head = (
+            w.t("Since your last turn:")
+            if count is None and table.seat is not None and start > 0 and not page
+            else w.n("The last {count} turn:", "The last {count} turns:", len(records) - start)
+        )
+        text = head + "\n" + pages[number]
+        view = None
+        if len(pages) > 1:
+            g, v = game_id, table.version
+            view = components(
+                [
+                    Btn("◀", encode(g, "lg", v, f"{start}.{number - 1}"), disabled=number == 0),
+                    Btn(
+                        w.t("Page {page} of {pages}", page=number + 1, pages=len(pages)),
+                        encode(g, "lg", v, f"{start}.{number}"),
+                        disabled=True,
+                    ),
+                    Btn(
+                        "▶",
+                        encode(g, "lg", v, f"{start}.{number + 1}"),
+                        disabled=number >= len(pages) - 1,
+                    ),
+                ]
+            )
+        await self.reply(interaction, text, view=view)
+
+    @staticmethod
+    def _log_range(
+        records: list[TurnRecord], seat: int | None, count: int | None, page: str
+    ) -> tuple[int, int]:
+        """``(first record shown, page)``: a page click carries both; else since the reader's last turn."""
+        if page:
+            first, _, number = page.partition(".")
+            return max(0, min(int(first), len(records))), max(0, int(number or 0))
+        if count is not None:
+            return max(0, len(records) - count), 0
+        own = [i for i, r in enumerate(records) if r.seat is not None and r.seat == seat]
+        if own and own[-1] < len(records) - 1:
+            return own[-1] + 1, 0
+        return max(0, len(records) - 10), 0
+
+    @staticmethod
+    def _log_lines(records: list[TurnRecord], table: Table, w: Words) -> list[str]:
+        """``**Turn 12** · Alice drew ...`` per turn (``**Start**`` for the ticket choice)."""
+        names = seat_names(table)
+        out = []
+        for record in records:
+            told = fmt.turn_lines(record.events, table.rules, names, w)
+            if not told:
+                continue
+            label = (
+                w.t("**Start**")
+                if record.number == 0
+                else w.t("**Turn {turn}**", turn=record.number)
+            )
+            out.append(f"{label} · " + " ".join(told))
+        return out
 
     async def rules(
         self, interaction: discord.Interaction, map_id: str | None, game_id: int | None
@@ -117,6 +199,45 @@ class InfoFlows(Base):
             await self.reply(interaction, chunk)
             if n >= 4:
                 break
+
+    async def help(self, interaction: discord.Interaction, game_id: int | None) -> None:
+        """A short guide to a turn, the commands and buttons, and where this game's map rules are."""
+        await self.defer(interaction)
+        table = await self.read(interaction, game_id) if game_id is not None else None
+        w = self.words(interaction, table)
+        map_line = (
+            w.t(
+                "This game is played on **{map}**: /ttr rules shows how it differs from the USA map.",
+                map=self.map_name(table, w),
+            )
+            if table is not None
+            else w.t(
+                "Every map has its own rules: /ttr maps lists them, /ttr rules map: shows one."
+            )
+        )
+        text = "\n".join(
+            [
+                w.t("**Ticket to Ride here, in short**"),
+                w.t(
+                    "• Start: /ttr new opens a game in this channel; others join with **Join**; the host presses **Start**."
+                ),
+                w.t("• Everyone first keeps {tickets} privately: **My hand** (only you see it)."),
+                w.t(
+                    "• On your turn do one thing: **Draw** two {cards} (a face-up {wild} counts as two), **Claim** a route by paying its cards, or draw {tickets}."
+                ),
+                w.t(
+                    "• After every turn the bot posts the board and pings the next player; /ttr log tells what happened since your last turn."
+                ),
+                w.t(
+                    "• Your hand and {tickets} are only ever shown to you; /ttr board and /ttr status show the table."
+                ),
+                w.t(
+                    "• Away? /ttr vacation pauses your clock; /ttr settings turns pings off or on."
+                ),
+                map_line,
+            ]
+        )
+        await self.reply(interaction, text)
 
     async def maps(self, interaction: discord.Interaction) -> None:
         """Every loaded map (built-in and added through ``TTR_MAPS_DIR``) with its player range."""

@@ -180,7 +180,7 @@ class LobbyFlows(Base):
         await self.publisher.notice(
             table, tw.t("The game on **{map}** has started!", map=self.map_name(table, tw))
         )
-        delivery = await self.publisher.turn(game_id, outcome.public_events)
+        delivery = await self.publisher.turn(game_id, outcome.from_turn)
         w = self.words(interaction, table)
         text = w.t("The game has started. Choose your {tickets} with **My hand** or /ttr hand.")
         note = delivery_note(delivery, w)

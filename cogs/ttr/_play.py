@@ -109,7 +109,7 @@ class PlayFlows(Base):
         """Post the turn message when a turn ended (or the game ended); None when nothing was posted."""
         if not outcome.turn_ended:
             return None
-        return await self.publisher.turn(outcome.game.id, outcome.public_events)
+        return await self.publisher.turn(outcome.game.id, outcome.from_turn)
 
     async def stale(self, interaction: discord.Interaction, table: Table) -> None:
         """A click on a menu of an older version: show the current one instead (nothing was done)."""

@@ -9,11 +9,10 @@ the last round and the end ping every player. Posting goes through the
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 
 import discord
 
-from bot.services import Reminder, Table, TableEvent
+from bot.services import Reminder, Table
 from words import Words
 
 from . import _format as fmt
@@ -72,9 +71,15 @@ def delivery_note(delivery: Delivery | None, w: Words) -> str:
 class Publisher(Base):
     """Builds and posts the public messages of a game."""
 
-    async def turn(self, game_id: int, events: Sequence[TableEvent]) -> Delivery | None:
-        """Post the message of the turn(s) that just ended (or of the game's end). None: nothing to post."""
+    async def turn(self, game_id: int, from_turn: int) -> Delivery | None:
+        """Post the message of the turns from ``from_turn`` on (they just ended), or of the game's end.
+
+        Every turn is told whole (both card draws, a tunnel's reveal and its end ...),
+        from the game's history, not only the last click's events. None: nothing to post.
+        """
         table = await self.service.table(game_id, 0)
+        records = await self.service.turn_log(game_id)
+        events = [e for r in records if r.number >= from_turn for e in r.events]
         public = table.public
         if public is None:
             return None

@@ -219,6 +219,8 @@ class FakeUser:
     permissions: int = Perm.DEFAULT_MEMBER
     global_name: str | None = None
     joined_at: str = field(default_factory=_now_iso)
+    #: The Discord client's language (sent as ``locale`` with every interaction).
+    locale: str = "en-US"
 
     @property
     def mention(self) -> str:
@@ -1109,6 +1111,8 @@ class FakeDiscord:
 
         self.guild_id: int = self._ids.next()
         self.guild_name = guild_name
+        #: The server's preferred language (``guild_locale`` of interactions).
+        self.guild_locale = "en-US"
         self.bot_user = FakeUser(id=self._ids.next(), name=bot_name, bot=True, permissions=Perm.BOT)
         self.application_id: int = self.bot_user.id
         self.users: dict[str, FakeUser] = {}
@@ -1988,7 +1992,7 @@ class FakeDiscord:
             "premium_tier": 0,
             "premium_subscription_count": 0,
             "premium_progress_bar_enabled": False,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.guild_locale,
             "features": [],
             "system_channel_id": None,
             "system_channel_flags": 0,
@@ -2455,7 +2459,7 @@ class FakeDiscord:
             "data": handle.data,
             "token": handle.token,
             "version": 1,
-            "locale": "en-US",
+            "locale": handle.user.locale,
             "app_permissions": str(self.bot_permissions(channel.id)),
             "entitlements": [],
             "attachment_size_limit": self.attachment_size_limit,
@@ -2465,8 +2469,8 @@ class FakeDiscord:
         if channel.guild_id is not None:
             payload.update(
                 guild_id=str(self.guild_id),
-                guild={"id": str(self.guild_id), "locale": "en-US", "features": []},
-                guild_locale="en-US",
+                guild={"id": str(self.guild_id), "locale": self.guild_locale, "features": []},
+                guild_locale=self.guild_locale,
                 member=self._member_json(handle.user, with_permissions=True),
                 authorizing_integration_owners={"0": str(self.guild_id)},
                 context=0,

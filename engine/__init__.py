@@ -25,7 +25,7 @@ from .actions import (
 )
 from .board import Board, City, Route, Ticket
 from .errors import EngineError, IllegalAction, SetupError
-from .events import Event
+from .events import EVENT_TYPES, EngineEvent, Event, EventBase
 from .reducer import Transition, apply, claimable_routes, legal_actions, new_game, replay
 from .rules import RULESETS, ClassicRules, build_ruleset
 from .state import FinalResult, GameState, PlayerState, SeatScore
@@ -39,6 +39,7 @@ Ruleset = ClassicRules
 
 __all__ = [
     "ENGINE_VERSION",
+    "EVENT_TYPES",
     "GRAY",
     "LOCOMOTIVE",
     "RULESETS",
@@ -53,7 +54,9 @@ __all__ = [
     "DrawFaceUp",
     "DrawTickets",
     "EngineError",
+    "EngineEvent",
     "Event",
+    "EventBase",
     "FinalResult",
     "GameState",
     "IllegalAction",

@@ -27,7 +27,6 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from engine import (
@@ -664,7 +663,7 @@ class GameService:
         before: GameState | None,
         actions: int,
     ) -> Outcome:
-        public = tuple(replace(e, secret=None) if e.secret is not None else e for e in events)
+        public = tuple(e.redacted() for e in events)
         private: dict[int, tuple[dict, ...]] = {}
         for e in events:
             if e.secret is not None and e.seat is not None:
@@ -723,7 +722,7 @@ class GameService:
         for i, action in enumerate(actions):
             transition = apply(rules, state, action)
             if i >= first:
-                events.extend(replace(e, secret=None) for e in transition.events)
+                events.extend(e.redacted() for e in transition.events)
             state = transition.state
         return events
 

@@ -33,7 +33,9 @@ from .types import GRAY, LOCOMOTIVE, Cards
 from .views import PlayerView, PublicView, player_view, public_view
 
 #: Bumped when rules change in a way that changes replays of stored games.
-ENGINE_VERSION = "1"
+#: "2": empty face-up slots are refilled at every turn end once cards are back
+#: in the discard, with the three-locomotive reset on every refill (issue 12 point 7).
+ENGINE_VERSION = "2"
 
 Ruleset = ClassicRules
 

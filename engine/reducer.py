@@ -184,6 +184,22 @@ def _check_face_up_reset(rules: ClassicRules, st: GameState, events: list[Engine
         events.append(FaceUpReset(tuple(row), tuple(st.face_up)))
 
 
+def _refill_face_up(rules: ClassicRules, st: GameState, events: list[EngineEvent]) -> None:
+    """Deal a card into every empty face-up slot while cards are left, then apply the reset.
+
+    USA rules ("Wagenkarten"): the display always shows five cards when the deck
+    and the discard can give them; spent cards that reached the discard after
+    both ran out come back this way (issue 12 point 7). Called at every turn end;
+    the three-locomotive reset is checked every time ("at any time", USA rules).
+    """
+    for slot, card in enumerate(st.face_up):
+        if card is None and (st.deck or st.discard):
+            st.face_up[slot] = _pop_card(st, events)
+            events.append(FaceUpRefilled(slot, st.face_up[slot]))
+    # a row stuck with too many locomotives is reset as soon as the discard can do better
+    _check_face_up_reset(rules, st, events)
+
+
 def _can_draw_blind(st: GameState) -> bool:
     return bool(st.deck or st.discard)
 
@@ -625,6 +641,7 @@ def _end_turn(
     if st.passes >= st.num_seats:
         _finish(rules, st, events)
         return
+    _refill_face_up(rules, st, events)
     st.active = (seat + 1) % st.num_seats
     st.step = "turn"
     events.append(TurnStarted(st.active, st.turn))

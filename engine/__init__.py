@@ -22,11 +22,20 @@ from .actions import (
     KeepTickets,
     Pass,
     PayTunnel,
+    Resign,
 )
 from .board import Board, City, Route, Ticket
 from .errors import EngineError, IllegalAction, SetupError
 from .events import EVENT_TYPES, EngineEvent, Event, EventBase
-from .reducer import Transition, apply, claimable_routes, legal_actions, new_game, replay
+from .reducer import (
+    Transition,
+    apply,
+    can_resign,
+    claimable_routes,
+    legal_actions,
+    new_game,
+    replay,
+)
 from .rules import RULESETS, ClassicRules, build_ruleset
 from .state import FinalResult, GameState, PlayerState, SeatScore
 from .types import GRAY, LOCOMOTIVE, Cards
@@ -69,6 +78,7 @@ __all__ = [
     "PlayerState",
     "PlayerView",
     "PublicView",
+    "Resign",
     "Route",
     "Ruleset",
     "SeatScore",
@@ -77,6 +87,7 @@ __all__ = [
     "Transition",
     "apply",
     "build_ruleset",
+    "can_resign",
     "claimable_routes",
     "legal_actions",
     "new_game",

@@ -42,6 +42,7 @@ from .actions import (
     KeepTickets,
     Pass,
     PayTunnel,
+    Resign,
 )
 from .errors import IllegalAction, SetupError
 from .events import (
@@ -54,6 +55,7 @@ from .events import (
     LastRound,
     Passed,
     PlayStarted,
+    Resigned,
     RouteClaimed,
     TicketsDrawn,
     TicketsKept,
@@ -364,7 +366,12 @@ def apply(rules: ClassicRules, state: GameState, action: Action) -> Transition:
         raise IllegalAction("unknown_seat", {"seat": seat})
     st = state.clone()
     events: list[EngineEvent] = []
-    if st.phase == "setup":
+    if isinstance(action, Resign):
+        if st.players[seat].resigned:
+            raise IllegalAction("already_resigned", {"seat": seat})
+        st.players[seat].resigned = True
+        events.append(Resigned(seat))
+    elif st.phase == "setup":
         _apply_setup(rules, st, action, events)
     else:
         if seat != st.active:
@@ -655,6 +662,11 @@ def _finish(rules: ClassicRules, st: GameState, events: list[EngineEvent]) -> No
 
 
 # =============================================================== legal actions
+def can_resign(state: GameState, seat: int) -> bool:
+    """True when ``seat`` may apply :class:`Resign` now: a running game, a seat not resigned."""
+    return not state.finished and 0 <= seat < state.num_seats and not state.players[seat].resigned
+
+
 def claimable_routes(rules: ClassicRules, st: GameState, seat: int) -> list[str]:
     """Route ids ``seat`` could claim now with its own cards (ignores whose turn it is)."""
     hand = st.players[seat].hand
@@ -759,6 +771,7 @@ def replay(
 
 __all__ = [
     "Transition",
+    "can_resign",
     "apply",
     "claimable_routes",
     "legal_actions",

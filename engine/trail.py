@@ -365,11 +365,9 @@ class _Removal:
             low = rest & -rest
             rest ^= low
             others = bad ^ low
-            d = 0
-            for d, bit in self.nearest[low.bit_length() - 1]:
-                if others & bit:
-                    break
-            near.append(d)
+            near.append(
+                next((d for d, bit in self.nearest[low.bit_length() - 1] if others & bit), 0)
+            )
         near.sort()
         return (sum(near[:need]) + 1) // 2
 

@@ -298,7 +298,8 @@ def _contract(edges: Sequence[_Edge], degree: Mapping[str, int]) -> list[_Edge]:
             if used[i]:
                 continue
             used[i] = True
-            city, w, chain = start, 0, []
+            city, w = start, 0
+            chain: list[str] = []
             e = edges[i]
             while True:
                 nxt = e.v if e.u == city else e.u

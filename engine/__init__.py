@@ -22,23 +22,35 @@ from .actions import (
     KeepTickets,
     Pass,
     PayTunnel,
+    Resign,
 )
 from .board import Board, City, Route, Ticket
 from .errors import EngineError, IllegalAction, SetupError
-from .events import Event
-from .reducer import Transition, apply, claimable_routes, legal_actions, new_game, replay
+from .events import EVENT_TYPES, EngineEvent, Event, EventBase
+from .reducer import (
+    Transition,
+    apply,
+    can_resign,
+    claimable_routes,
+    legal_actions,
+    new_game,
+    replay,
+)
 from .rules import RULESETS, ClassicRules, build_ruleset
 from .state import FinalResult, GameState, PlayerState, SeatScore
 from .types import GRAY, LOCOMOTIVE, Cards
 from .views import PlayerView, PublicView, player_view, public_view
 
 #: Bumped when rules change in a way that changes replays of stored games.
-ENGINE_VERSION = "1"
+#: "2": empty face-up slots are refilled at every turn end once cards are back
+#: in the discard, with the three-locomotive reset on every refill (issue 12 point 7).
+ENGINE_VERSION = "2"
 
 Ruleset = ClassicRules
 
 __all__ = [
     "ENGINE_VERSION",
+    "EVENT_TYPES",
     "GRAY",
     "LOCOMOTIVE",
     "RULESETS",
@@ -53,7 +65,9 @@ __all__ = [
     "DrawFaceUp",
     "DrawTickets",
     "EngineError",
+    "EngineEvent",
     "Event",
+    "EventBase",
     "FinalResult",
     "GameState",
     "IllegalAction",
@@ -64,6 +78,7 @@ __all__ = [
     "PlayerState",
     "PlayerView",
     "PublicView",
+    "Resign",
     "Route",
     "Ruleset",
     "SeatScore",
@@ -72,6 +87,7 @@ __all__ = [
     "Transition",
     "apply",
     "build_ruleset",
+    "can_resign",
     "claimable_routes",
     "legal_actions",
     "new_game",

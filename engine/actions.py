@@ -90,6 +90,19 @@ class Pass(Action):
     kind: ClassVar[str] = "pass"
 
 
+@dataclass(frozen=True, slots=True)
+class Resign(Action):
+    """Resign the game: legal at any time (setup or play, on or off turn) for a seat that
+    has not resigned yet. The seat stays in the game (an AI may play it on) but never
+    wins: it is ranked after every other seat (issue 14 point 6).
+
+    Not listed by :func:`engine.reducer.legal_actions` (which lists game moves only);
+    see :func:`engine.reducer.can_resign`.
+    """
+
+    kind: ClassVar[str] = "resign"
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
@@ -102,5 +115,6 @@ ACTION_TYPES: dict[str, type[Action]] = {
         KeepTickets,
         KeepFlagCard,
         Pass,
+        Resign,
     )
 }

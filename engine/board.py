@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .trail import TrailCache
+
 
 @dataclass(frozen=True, slots=True)
 class City:
@@ -117,6 +119,14 @@ class Board:
     groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     adjacency: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     dead_ends: frozenset[str] = frozenset()
+    _trails: TrailCache = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_trails", TrailCache(self._route_ends, self.dead_ends))
+
+    def _route_ends(self, route_id: str) -> tuple[str, str, int]:
+        r = self.routes[route_id]
+        return r.a, r.b, r.length
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Board:
@@ -212,14 +222,23 @@ class Board:
         """Length in spaces of the longest continuous path over ``route_ids``.
 
         A path may visit a city again but never uses a route twice (USA rules,
-        "längste durchgehende Strecke"). Exhaustive DFS from every city: fine for
-        one player's routes (at most ~45 trains). Dead ends stop a path.
+        "längste durchgehende Strecke"); dead ends (countries) stop a path. Exact;
+        see :mod:`engine.trail` for the algorithm and its bound.
         """
         return self.longest_trail(route_ids)[0]
 
     def longest_trail(self, route_ids: Iterable[str]) -> tuple[int, tuple[str, ...]]:
         """``(length in spaces, route ids in path order)`` of one longest continuous path
-        (see :meth:`longest_path`; the first found among equals, for highlighting)."""
+        (see :meth:`longest_path`; deterministic for a set of routes, for highlighting).
+
+        Results are memoised per connected component of the routes, so a player's
+        path after one more claim only recomputes the component the claim joined.
+        """
+        return self._trails.longest(route_ids)
+
+    def exhaustive_longest_trail(self, route_ids: Iterable[str]) -> tuple[int, tuple[str, ...]]:
+        """The same by plain DFS over every trail from every place (exponential; a
+        reference for tests only)."""
         ids = list(route_ids)
         if not ids:
             return 0, ()

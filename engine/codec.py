@@ -3,11 +3,17 @@
 - Action JSON: ``{"type": kind, "seat": n, ...}``; payments as ``{colour: count}``;
   mixes as ``[[deck, n], ...]``. :func:`decode_action` rejects anything else
   with ``IllegalAction("malformed_action")``.
+- Event JSON: ``{"kind": kind, ...fields}`` (``seat`` included for seat events);
+  card sets as ``{colour: count}``, tuples as lists. Secret fields are written
+  as they are: encode a :meth:`engine.events.EventBase.redacted` copy for
+  anything a player may read. ``decode_event(encode_event(e)) == e``.
 - State JSON: ``{"schema": STATE_SCHEMA, ...fields}``; ``decode_state(encode_state(s)) == s``.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import typing
 from dataclasses import asdict
 from typing import Any
 
@@ -22,6 +28,7 @@ from .actions import (
     PayTunnel,
 )
 from .errors import IllegalAction
+from .events import EVENT_TYPES, EngineEvent, EventBase
 from .state import FinalResult, GameState, PlayerState, TunnelPending
 from .types import Cards
 
@@ -125,3 +132,73 @@ def decode_state(data: dict[str, Any]) -> GameState:
     d["tunnel"] = TunnelPending(**d["tunnel"]) if d.get("tunnel") else None
     d["result"] = FinalResult.from_dict(d["result"]) if d.get("result") else None
     return GameState(**d)
+
+
+def encode_event(event: EventBase) -> dict[str, Any]:
+    """JSON form of an event: ``{"kind": kind, **fields}`` (see the module docstring)."""
+    out: dict[str, Any] = {"kind": event.kind}
+    for f in dataclasses.fields(event):
+        out[f.name] = _event_json(getattr(event, f.name))
+    return out
+
+
+def _event_json(value: Any) -> Any:
+    if isinstance(value, Cards):
+        return value.to_dict()
+    if isinstance(value, tuple):
+        return [_event_json(v) for v in value]
+    return value
+
+
+_CARD_FIELDS: dict[str, frozenset[str]] = {}
+
+
+def _card_fields(cls: type[EventBase]) -> frozenset[str]:
+    """Names of the fields of ``cls`` that hold a :class:`Cards` (cached per kind)."""
+    found = _CARD_FIELDS.get(cls.kind)
+    if found is None:
+        hints = typing.get_type_hints(cls)
+        found = frozenset(f.name for f in dataclasses.fields(cls) if hints.get(f.name) is Cards)
+        _CARD_FIELDS[cls.kind] = found
+    return found
+
+
+def _tuples(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
+
+
+def decode_event(data: Any) -> EngineEvent:
+    """Inverse of :func:`encode_event`.
+
+    Raises:
+        ValueError: not an object, an unknown ``kind``, missing or unexpected fields,
+            a bad card set.
+    """
+    if not isinstance(data, dict):
+        raise ValueError("an event must be a JSON object")
+    cls = EVENT_TYPES.get(data.get("kind", ""))
+    if cls is None:
+        raise ValueError(f"unknown event kind {data.get('kind')!r}")
+    names = {f.name for f in dataclasses.fields(cls)}
+    extra = set(data) - names - {"kind"}
+    if extra:
+        raise ValueError(f"unexpected fields {sorted(extra)} for {cls.kind}")
+    cards = _card_fields(cls)
+    kwargs: dict[str, Any] = {}
+    for name in names:
+        if name not in data:
+            continue
+        value = data[name]
+        if name in cards:
+            if not isinstance(value, dict):
+                raise ValueError(f"{cls.kind}.{name} must be a card object")
+            kwargs[name] = Cards(value)
+        else:
+            kwargs[name] = _tuples(value)
+    try:
+        event = cls(**kwargs)
+    except TypeError as exc:
+        raise ValueError(f"bad fields for {cls.kind}: {exc}") from None
+    return typing.cast(EngineEvent, event)

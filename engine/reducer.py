@@ -42,9 +42,28 @@ from .actions import (
     KeepTickets,
     Pass,
     PayTunnel,
+    Resign,
 )
 from .errors import IllegalAction, SetupError
-from .events import Event
+from .events import (
+    CardDrawn,
+    DeckReshuffled,
+    EngineEvent,
+    FaceUpRefilled,
+    FaceUpReset,
+    GameOver,
+    LastRound,
+    Passed,
+    PlayStarted,
+    Resigned,
+    RouteClaimed,
+    TicketsDrawn,
+    TicketsKept,
+    TunnelAbandoned,
+    TunnelPaid,
+    TunnelRevealed,
+    TurnStarted,
+)
 from .payment import tunnel_extra, tunnel_extra_options
 from .scoring import final_scores
 from .state import GameState, PlayerState, TunnelPending
@@ -64,7 +83,7 @@ class Transition:
     """Result of :func:`apply`: the new state and what happened, in order."""
 
     state: GameState
-    events: list[Event]
+    events: list[EngineEvent]
 
 
 # =============================================================== setup
@@ -100,7 +119,7 @@ def new_game(
         st.rng = rngmod.shuffle(st.rng, decks[name])
     st.ticket_decks = {name: decks[name] for name in sorted(decks)}
     st.players = [PlayerState(seat=i, pieces=p.pieces) for i in range(seats)]
-    scratch: list[Event] = []
+    scratch: list[EngineEvent] = []
     for player in st.players:
         for _ in range(p.starting_hand):
             card = _pop_card(st, scratch)
@@ -122,7 +141,7 @@ def new_game(
 
 
 # =============================================================== helpers
-def _pop_card(st: GameState, events: list[Event]) -> str | None:
+def _pop_card(st: GameState, events: list[EngineEvent]) -> str | None:
     """Top card of the deck, rebuilding the deck from the discard when empty; None when none left."""
     if not st.deck:
         if not st.discard:
@@ -130,7 +149,7 @@ def _pop_card(st: GameState, events: list[Event]) -> str | None:
         st.deck = st.discard
         st.discard = []
         st.rng = rngmod.shuffle(st.rng, st.deck)
-        events.append(Event("deck_reshuffled", None, {"size": len(st.deck)}))
+        events.append(DeckReshuffled(len(st.deck)))
     return st.deck.pop()
 
 
@@ -138,7 +157,7 @@ def _face_up_locos(st: GameState) -> int:
     return sum(1 for c in st.face_up if c == LOCOMOTIVE)
 
 
-def _check_face_up_reset(rules: ClassicRules, st: GameState, events: list[Event]) -> None:
+def _check_face_up_reset(rules: ClassicRules, st: GameState, events: list[EngineEvent]) -> None:
     """Discard and re-deal the face-up row while it shows too many locomotives.
 
     Stops when even the best possible new row from the remaining cards would
@@ -164,7 +183,23 @@ def _check_face_up_reset(rules: ClassicRules, st: GameState, events: list[Event]
         st.face_up = [None] * len(st.face_up)
         for slot in range(len(st.face_up)):
             st.face_up[slot] = _pop_card(st, events)
-        events.append(Event("face_up_reset", None, {"face_up": list(st.face_up)}))
+        events.append(FaceUpReset(tuple(row), tuple(st.face_up)))
+
+
+def _refill_face_up(rules: ClassicRules, st: GameState, events: list[EngineEvent]) -> None:
+    """Deal a card into every empty face-up slot while cards are left, then apply the reset.
+
+    USA rules ("Wagenkarten"): the display always shows five cards when the deck
+    and the discard can give them; spent cards that reached the discard after
+    both ran out come back this way (issue 12 point 7). Called at every turn end;
+    the three-locomotive reset is checked every time ("at any time", USA rules).
+    """
+    for slot, card in enumerate(st.face_up):
+        if card is None and (st.deck or st.discard):
+            st.face_up[slot] = _pop_card(st, events)
+            events.append(FaceUpRefilled(slot, st.face_up[slot]))
+    # a row stuck with too many locomotives is reset as soon as the discard can do better
+    _check_face_up_reset(rules, st, events)
 
 
 def _can_draw_blind(st: GameState) -> bool:
@@ -330,8 +365,13 @@ def apply(rules: ClassicRules, state: GameState, action: Action) -> Transition:
     if not isinstance(seat, int) or not 0 <= seat < state.num_seats:
         raise IllegalAction("unknown_seat", {"seat": seat})
     st = state.clone()
-    events: list[Event] = []
-    if st.phase == "setup":
+    events: list[EngineEvent] = []
+    if isinstance(action, Resign):
+        if st.players[seat].resigned:
+            raise IllegalAction("already_resigned", {"seat": seat})
+        st.players[seat].resigned = True
+        events.append(Resigned(seat))
+    elif st.phase == "setup":
         _apply_setup(rules, st, action, events)
     else:
         if seat != st.active:
@@ -341,7 +381,9 @@ def apply(rules: ClassicRules, state: GameState, action: Action) -> Transition:
     return Transition(st, events)
 
 
-def _apply_setup(rules: ClassicRules, st: GameState, action: Action, events: list[Event]) -> None:
+def _apply_setup(
+    rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
+) -> None:
     player = st.players[action.seat]
     deal = rules.params.initial_tickets
     if isinstance(action, DrawTickets):
@@ -352,14 +394,7 @@ def _apply_setup(rules: ClassicRules, st: GameState, action: Action, events: lis
         mix = _check_mix(rules, st, action.mix, deal.count)
         player.offer = _draw_tickets(st, mix)
         player.needs_mix = False
-        events.append(
-            Event(
-                "tickets_drawn",
-                action.seat,
-                {"count": len(player.offer), "mix": [list(m) for m in mix]},
-                {"tickets": list(player.offer)},
-            )
-        )
+        events.append(TicketsDrawn(action.seat, len(player.offer), mix, tuple(player.offer)))
         return
     if isinstance(action, KeepTickets):
         if player.needs_mix:
@@ -373,7 +408,7 @@ def _apply_setup(rules: ClassicRules, st: GameState, action: Action, events: lis
                     st.rng = rngmod.shuffle(st.rng, st.ticket_decks[name])
             st.phase = "play"
             st.step = "turn"
-            events.append(Event("play_started", None, {"first": st.active}))
+            events.append(PlayStarted(st.active))
         return
     if player.offer or player.needs_mix:
         raise IllegalAction("setup_tickets_first", {"action": action.kind})
@@ -387,7 +422,7 @@ def _keep(
     tickets: Sequence[str],
     keep: int,
     unkept: str,
-    events: list[Event],
+    events: list[EngineEvent],
 ) -> None:
     chosen = list(tickets)
     if len(set(chosen)) != len(chosen) or any(t not in player.offer for t in chosen):
@@ -403,16 +438,20 @@ def _keep(
     player.offer = []
     _return_tickets(rules, st, returned, unkept)
     events.append(
-        Event(
-            "tickets_kept",
+        TicketsKept(
             player.seat,
-            {"kept": len(kept), "returned": len(returned)},
-            {"tickets": kept, "returned_tickets": returned},
+            len(kept),
+            len(returned),
+            "removed" if unkept == "remove" else "bottom",
+            tuple(kept),
+            tuple(returned),
         )
     )
 
 
-def _apply_play(rules: ClassicRules, st: GameState, action: Action, events: list[Event]) -> None:
+def _apply_play(
+    rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
+) -> None:
     step = st.step
     seat = action.seat
     player = st.players[seat]
@@ -426,7 +465,7 @@ def _apply_play(rules: ClassicRules, st: GameState, action: Action, events: list
         assert card is not None
         _give(player.hand, {card: 1})
         st.cards_drawn += 1
-        events.append(Event("card_drawn", seat, {"source": "deck"}, {"color": card}))
+        events.append(CardDrawn(seat, "deck", None, card))
         _after_draw(rules, st, events, ends_turn=False)
         return
     if isinstance(action, DrawFaceUp):
@@ -442,9 +481,9 @@ def _apply_play(rules: ClassicRules, st: GameState, action: Action, events: list
             raise IllegalAction("locomotive_second", {"slot": slot})
         _give(player.hand, {card: 1})
         st.cards_drawn += 1
-        events.append(Event("card_drawn", seat, {"source": "face_up", "slot": slot, "color": card}))
+        events.append(CardDrawn(seat, "face_up", slot, card))
         st.face_up[slot] = _pop_card(st, events)
-        events.append(Event("face_up_refilled", None, {"slot": slot, "color": st.face_up[slot]}))
+        events.append(FaceUpRefilled(slot, st.face_up[slot]))
         _check_face_up_reset(rules, st, events)
         _after_draw(rules, st, events, ends_turn=wild_limited)
         return
@@ -472,7 +511,7 @@ def _apply_play(rules: ClassicRules, st: GameState, action: Action, events: list
         st.discard.extend(tun.revealed)
         st.tunnel = None
         route = rules.board.routes[tun.route]
-        events.append(Event("tunnel_paid", seat, {"route": route.id, "extra": extra.to_dict()}))
+        events.append(TunnelPaid(seat, route.id, extra))
         plan = rules.payment_plan(route, tun.committed)
         assert plan is not None
         _finish_claim(rules, st, seat, route.id, paid, plan, events)
@@ -484,7 +523,7 @@ def _apply_play(rules: ClassicRules, st: GameState, action: Action, events: list
         _give(player.hand, tun.committed)
         st.discard.extend(tun.revealed)
         st.tunnel = None
-        events.append(Event("tunnel_abandoned", seat, {"route": tun.route}))
+        events.append(TunnelAbandoned(seat, tun.route, Cards(tun.committed)))
         _end_turn(rules, st, events)
         return
     if isinstance(action, DrawTickets):
@@ -502,14 +541,7 @@ def _apply_play(rules: ClassicRules, st: GameState, action: Action, events: list
             raise IllegalAction("bad_mix", {"mix": [list(m) for m in action.mix]})
         player.offer = _draw_tickets(st, mix)
         st.step = "keep_tickets"
-        events.append(
-            Event(
-                "tickets_drawn",
-                seat,
-                {"count": len(player.offer), "mix": [list(m) for m in mix]},
-                {"tickets": list(player.offer)},
-            )
-        )
+        events.append(TicketsDrawn(seat, len(player.offer), mix, tuple(player.offer)))
         return
     if isinstance(action, KeepTickets):
         if step != "keep_tickets":
@@ -525,14 +557,14 @@ def _apply_play(rules: ClassicRules, st: GameState, action: Action, events: list
     if isinstance(action, Pass):
         if step != "turn" or _has_any_move(rules, st, seat):
             raise IllegalAction("cannot_pass")
-        events.append(Event("passed", seat, {}))
+        events.append(Passed(seat))
         _end_turn(rules, st, events, passed=True)
         return
     raise IllegalAction("malformed_action", {"type": type(action).__name__})
 
 
 def _after_draw(
-    rules: ClassicRules, st: GameState, events: list[Event], *, ends_turn: bool
+    rules: ClassicRules, st: GameState, events: list[EngineEvent], *, ends_turn: bool
 ) -> None:
     if ends_turn or st.cards_drawn >= 2 or not _can_draw_second(rules, st):
         _end_turn(rules, st, events)
@@ -541,7 +573,7 @@ def _after_draw(
 
 
 def _claim_route(
-    rules: ClassicRules, st: GameState, seat: int, action: ClaimRoute, events: list[Event]
+    rules: ClassicRules, st: GameState, seat: int, action: ClaimRoute, events: list[EngineEvent]
 ) -> None:
     blocker = _route_blocker(rules, st, seat, action.route)
     if blocker:
@@ -565,18 +597,7 @@ def _claim_route(
                 break
             revealed.append(card)
         extra = tunnel_extra(plan.color, revealed)
-        events.append(
-            Event(
-                "tunnel_revealed",
-                seat,
-                {
-                    "route": route.id,
-                    "committed": payment.to_dict(),
-                    "revealed": list(revealed),
-                    "extra": extra,
-                },
-            )
-        )
+        events.append(TunnelRevealed(seat, route.id, payment, tuple(revealed), extra))
         if extra:
             st.tunnel = TunnelPending(route.id, payment.to_dict(), plan.color, revealed, extra)
             st.step = "tunnel"
@@ -598,18 +619,7 @@ def _finish_claim(
     player.pieces -= route.length
     points = rules.params.route_points.get(route.length, 0)
     player.route_points += points
-    events.append(
-        Event(
-            "route_claimed",
-            seat,
-            {
-                "route": route_id,
-                "payment": paid.to_dict(),
-                "points": points,
-                "pieces_left": player.pieces,
-            },
-        )
-    )
+    events.append(RouteClaimed(seat, route_id, paid, points, player.pieces))
     st.step = "claimed"
     rules.on_route_claimed(st, seat, route, paid, plan, events)
     if st.step == "claimed":
@@ -617,7 +627,7 @@ def _finish_claim(
 
 
 def _end_turn(
-    rules: ClassicRules, st: GameState, events: list[Event], *, passed: bool = False
+    rules: ClassicRules, st: GameState, events: list[EngineEvent], *, passed: bool = False
 ) -> None:
     seat = st.active
     rules.on_turn_end(st, seat, events)
@@ -629,7 +639,7 @@ def _end_turn(
     if st.last_round_by is None and player.pieces <= rules.params.last_round_at:
         st.last_round_by = seat
         st.turns_left = st.num_seats
-        events.append(Event("last_round", seat, {"pieces": player.pieces}))
+        events.append(LastRound(seat, player.pieces))
     elif st.turns_left is not None:
         st.turns_left -= 1
         if st.turns_left <= 0:
@@ -638,25 +648,25 @@ def _end_turn(
     if st.passes >= st.num_seats:
         _finish(rules, st, events)
         return
+    _refill_face_up(rules, st, events)
     st.active = (seat + 1) % st.num_seats
     st.step = "turn"
-    events.append(Event("turn_started", st.active, {"turn": st.turn}))
+    events.append(TurnStarted(st.active, st.turn))
 
 
-def _finish(rules: ClassicRules, st: GameState, events: list[Event]) -> None:
+def _finish(rules: ClassicRules, st: GameState, events: list[EngineEvent]) -> None:
     st.result = final_scores(rules, st)
     st.phase = "finished"
     st.step = "over"
-    events.append(
-        Event(
-            "game_over",
-            None,
-            {"winners": list(st.result.winners), "scores": [s.score for s in st.result.seats]},
-        )
-    )
+    events.append(GameOver(tuple(st.result.winners), tuple(s.score for s in st.result.seats)))
 
 
 # =============================================================== legal actions
+def can_resign(state: GameState, seat: int) -> bool:
+    """True when ``seat`` may apply :class:`Resign` now: a running game, a seat not resigned."""
+    return not state.finished and 0 <= seat < state.num_seats and not state.players[seat].resigned
+
+
 def claimable_routes(rules: ClassicRules, st: GameState, seat: int) -> list[str]:
     """Route ids ``seat`` could claim now with its own cards (ignores whose turn it is)."""
     hand = st.players[seat].hand
@@ -761,6 +771,7 @@ def replay(
 
 __all__ = [
     "Transition",
+    "can_resign",
     "apply",
     "claimable_routes",
     "legal_actions",

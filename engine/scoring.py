@@ -3,7 +3,9 @@
 Score = route points (+ in-game bonuses such as French flags) + completed
 ticket points - failed ticket points + end bonuses. Winner: most points, then
 the map's tie-breaks in order (``tickets_completed``, ``longest_path``); seats
-still tied all win.
+still tied all win. A resigned seat never wins: its breakdown is computed as
+for anyone, but it is ranked after every seat that did not resign and is never
+among the winners (no winner at all when every seat resigned; issue 14.6).
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ def ticket_status(rules: ClassicRules, state: GameState, seat: int) -> tuple[lis
     """``(completed ticket ids, failed ticket ids)`` of ``seat`` on the current board."""
     board = rules.board
     player = state.players[seat]
-    done, failed = [], []
+    done: list[str] = []
+    failed: list[str] = []
     reach_cache: dict[str, set[str]] = {}
     for tid in player.tickets:
         t = board.tickets[tid]
@@ -66,7 +69,13 @@ def final_scores(rules: ClassicRules, state: GameState) -> FinalResult:
             k.append(s.tickets_completed if tb == "tickets_completed" else s.longest_path)
         return tuple(k)
 
-    ranking = sorted(range(len(scores)), key=lambda i: key(scores[i]), reverse=True)
-    top = key(scores[ranking[0]])
-    winners = sorted(i for i in ranking if key(scores[i]) == top)
+    resigned = [p.resigned for p in state.players]
+    ranking = sorted(
+        range(len(scores)), key=lambda i: (not resigned[i], key(scores[i])), reverse=True
+    )
+    contenders = [i for i in ranking if not resigned[i]]
+    winners: list[int] = []
+    if contenders:
+        top = key(scores[contenders[0]])
+        winners = sorted(i for i in contenders if key(scores[i]) == top)
     return FinalResult(winners=winners, seats=scores, ranking=ranking)

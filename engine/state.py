@@ -34,6 +34,7 @@ class PlayerState:
         merchandise: Amsterdam merchandise cards (public count).
         flag_cards: Paris cards set aside for a flag (public).
         flags: Paris flags completed (public).
+        resigned: the seat resigned (public); it plays on but cannot win.
     """
 
     seat: int
@@ -48,6 +49,7 @@ class PlayerState:
     merchandise: int = 0
     flag_cards: list[str] = field(default_factory=list)
     flags: int = 0
+    resigned: bool = False
 
     @property
     def card_count(self) -> int:
@@ -74,6 +76,7 @@ class PlayerState:
             self.merchandise,
             list(self.flag_cards),
             self.flags,
+            self.resigned,
         )
 
 

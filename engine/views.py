@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class PublicPlayer:
-    """Public facts of one seat (counts only for hidden things)."""
+    """Public facts of one seat (counts only for hidden things); ``resigned`` once it resigned."""
 
     seat: int
     pieces: int
@@ -34,6 +34,7 @@ class PublicPlayer:
     merchandise: int
     flag_cards: tuple[str, ...]
     flags: int
+    resigned: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +139,7 @@ def public_view(rules: ClassicRules, state: GameState) -> PublicView:
             merchandise=p.merchandise,
             flag_cards=tuple(p.flag_cards),
             flags=p.flags,
+            resigned=p.resigned,
         )
         for p in st.players
     )

@@ -68,6 +68,7 @@ ERRORS: dict[str, str] = {
     "bad_days": N_("Choose between {min} and {max} days."),
     "vacation_limit": N_("You have no vacation days left."),
     "is_ai": N_("That seat is played by the computer."),
+    "already_resigned": N_("You have already resigned from this game."),
     # cogs and menus: wrong input names the choices that exist
     "wrong_channel": N_("This belongs to a game in another channel: {channel}."),
     "unknown_component": N_(

@@ -7,7 +7,6 @@ Start with :class:`GameService`; operations tools are in :mod:`bot.services.ops`
 from __future__ import annotations
 
 from engine import Action, Cards, FinalResult, PlayerView, PublicView, Ruleset
-from engine import Event as TableEvent
 
 from ._core import (
     MAX_EXPIRIES,
@@ -23,6 +22,7 @@ from ._menus import KeepChoice, RouteChoice, TunnelChoice, TurnMenu
 from ._models import GameViews, Outcome, Reminder, Table, TurnRecord, UserGame, UserStats
 from ._port import GameServicePort
 from ._service import GameService
+from .events import TableEvent
 
 __all__ = [
     "Action",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Event, FinalResult, PlayerView, PublicView, Ruleset
@@ -55,7 +55,7 @@ GameViews = Table
 
 def redacted(event: Event) -> Event:
     """``event`` as the table sees it: its secret part (a blind card's colour, ticket ids) cut out."""
-    return replace(event, secret=None) if event.secret is not None else event
+    return event.redacted()
 
 
 @dataclass(frozen=True, slots=True)

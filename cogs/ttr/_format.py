@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.services import Cards, FinalResult, PlayerView, PublicView, Ruleset, TableEvent
+from bot.services import events as ev_
 from words import N_, Words
 
 #: Discord's limit for a message's content, and for options in one select.
@@ -97,125 +98,126 @@ class Story:
     last_round: bool = False
 
 
-Phrase = Callable[[Story, Mapping[str, Any], Ruleset, Words], None]
-
-
-def _drew(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
-    if p.get("source") == "face_up" and p.get("color"):
-        story.draws.append(w.t("a face-up {color} card", color=w.color(str(p["color"]))))
+def _drew(story: Story, ev: ev_.CardDrawn, rules: Ruleset, w: Words) -> None:
+    if ev.source == "face_up" and ev.color:
+        story.draws.append(w.t("a face-up {color} card", color=w.color(ev.color)))
     else:
         story.draws.append(w.t("a card from the deck"))
 
 
-def _claimed(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
-    route = str(p.get("route", ""))
-    story.routes.append(route)
+def _claimed(story: Story, ev: ev_.RouteClaimed, rules: Ruleset, w: Words) -> None:
+    story.routes.append(ev.route)
     story.parts.append(
         w.n(
             "claimed {route} with {cards} for {count} point",
             "claimed {route} with {cards} for {count} points",
-            int(p.get("points", 0)),
-            route=route_label(rules, route, w),
-            cards=cards_text(p.get("payment") or {}, w),
+            ev.points,
+            route=route_label(rules, ev.route, w),
+            cards=cards_text(ev.payment, w),
         )
     )
 
 
-def _tunnel(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
-    revealed = ", ".join(w.color(str(c)) for c in p.get("revealed") or ()) or w.t("none")
+def _tunnel(story: Story, ev: ev_.TunnelRevealed, rules: Ruleset, w: Words) -> None:
+    revealed = ", ".join(w.color(c) for c in ev.revealed) or w.t("none")
     story.parts.append(
         w.n(
             "started the tunnel {route} with {cards}; revealed {revealed}: {count} more card",
             "started the tunnel {route} with {cards}; revealed {revealed}: {count} more cards",
-            int(p.get("extra", 0)),
-            route=route_label(rules, str(p.get("route", "")), w),
-            cards=cards_text(p.get("committed") or {}, w),
+            ev.extra,
+            route=route_label(rules, ev.route, w),
+            cards=cards_text(ev.committed, w),
             revealed=revealed,
         )
     )
 
 
-def _tunnel_paid(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
-    story.parts.append(w.t("paid {cards} more", cards=cards_text(p.get("extra") or {}, w)))
+def _tunnel_paid(story: Story, ev: ev_.TunnelPaid, rules: Ruleset, w: Words) -> None:
+    story.parts.append(w.t("paid {cards} more", cards=cards_text(ev.extra, w)))
 
 
-def _tunnel_dropped(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
+def _tunnel_dropped(story: Story, ev: ev_.TunnelAbandoned, rules: Ruleset, w: Words) -> None:
     story.parts.append(w.t("gave up the tunnel and took the cards back"))
 
 
-def _tickets_drawn(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
-    story.parts.append(
-        w.n("drew {count} {ticket}", "drew {count} {tickets}", int(p.get("count", 0)))
-    )
+def _tickets_drawn(story: Story, ev: ev_.TicketsDrawn, rules: Ruleset, w: Words) -> None:
+    story.parts.append(w.n("drew {count} {ticket}", "drew {count} {tickets}", ev.count))
 
 
-def _tickets_kept(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
-    story.parts.append(w.n("kept {count}", "kept {count}", int(p.get("kept", 0))))
+def _tickets_kept(story: Story, ev: ev_.TicketsKept, rules: Ruleset, w: Words) -> None:
+    story.parts.append(w.n("kept {count}", "kept {count}", ev.kept))
 
 
-def _merchandise(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
+def _merchandise(story: Story, ev: ev_.MerchandiseDrawn, rules: Ruleset, w: Words) -> None:
     story.parts.append(
         w.n(
             "took a merchandise card ({count} left)",
             "took a merchandise card ({count} left)",
-            int(p.get("left", 0)),
+            ev.left,
         )
     )
 
 
-def _flag_kept(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
-    story.parts.append(
-        w.t("set a {color} card aside for a French flag", color=w.color(str(p.get("color"))))
-    )
+def _flag_kept(story: Story, ev: ev_.FlagCardKept, rules: Ruleset, w: Words) -> None:
+    story.parts.append(w.t("set a {color} card aside for a French flag", color=w.color(ev.color)))
 
 
-def _flag_scored(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
+def _flag_declined(story: Story, ev: ev_.FlagCardDeclined, rules: Ruleset, w: Words) -> None:
+    story.parts.append(w.t("kept no card for a French flag"))
+
+
+def _flag_scored(story: Story, ev: ev_.FlagScored, rules: Ruleset, w: Words) -> None:
     story.parts.append(
         w.n(
             "completed a French flag: +{count} point",
             "completed a French flag: +{count} points",
-            int(p.get("points", 0)),
+            ev.points,
         )
     )
 
 
-def _passed(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
+def _passed(story: Story, ev: ev_.Passed, rules: Ruleset, w: Words) -> None:
     story.parts.append(w.t("passed (nothing else was possible)"))
 
 
-def _last_round(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
+def _resigned(story: Story, ev: ev_.Resigned, rules: Ruleset, w: Words) -> None:
+    story.parts.append(w.t("resigned (the computer plays the seat on; it cannot win)"))
+
+
+def _last_round(story: Story, ev: ev_.LastRound, rules: Ruleset, w: Words) -> None:
     story.last_round = True
 
 
-def _silent(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
-    """Events the turn line does not repeat (the board or the next line shows them)."""
+def _silent(story: Story, ev: ev_.EventBase, rules: Ruleset, w: Words) -> None:
+    """Events the turn line does not repeat (the board shows them, or the next line does)."""
 
 
-#: Every event kind the engine emits -> how a turn story tells it (a test checks completeness).
-PHRASES: dict[str, Phrase] = {
-    "card_drawn": _drew,
-    "route_claimed": _claimed,
-    "tunnel_revealed": _tunnel,
-    "tunnel_paid": _tunnel_paid,
-    "tunnel_abandoned": _tunnel_dropped,
-    "tickets_drawn": _tickets_drawn,
-    "tickets_kept": _tickets_kept,
-    "merchandise_drawn": _merchandise,
-    "flag_card_kept": _flag_kept,
-    "flag_scored": _flag_scored,
-    "passed": _passed,
-    "last_round": _last_round,
-    "flag_offered": _silent,
-    "flag_card_declined": _silent,
-    "face_up_refilled": _silent,
-    "face_up_reset": _silent,
-    "deck_reshuffled": _silent,
-    "turn_started": _silent,
-    "play_started": _silent,
-    "game_over": _silent,
+#: Every event class the engine emits -> how a turn story tells it (``test_every_event_kind_has_a_phrase``).
+PHRASES: dict[type[ev_.EventBase], Callable[[Story, Any, Ruleset, Words], None]] = {
+    ev_.CardDrawn: _drew,
+    ev_.RouteClaimed: _claimed,
+    ev_.TunnelRevealed: _tunnel,
+    ev_.TunnelPaid: _tunnel_paid,
+    ev_.TunnelAbandoned: _tunnel_dropped,
+    ev_.TicketsDrawn: _tickets_drawn,
+    ev_.TicketsKept: _tickets_kept,
+    ev_.MerchandiseDrawn: _merchandise,
+    ev_.FlagCardKept: _flag_kept,
+    ev_.FlagCardDeclined: _flag_declined,
+    ev_.FlagScored: _flag_scored,
+    ev_.Passed: _passed,
+    ev_.Resigned: _resigned,
+    ev_.LastRound: _last_round,
+    ev_.FlagOffered: _silent,
+    ev_.FaceUpRefilled: _silent,
+    ev_.FaceUpReset: _silent,
+    ev_.DeckReshuffled: _silent,
+    ev_.TurnStarted: _silent,
+    ev_.PlayStarted: _silent,
+    ev_.GameOver: _silent,
 }
 #: Table events that end a story.
-_STORY_ENDS = frozenset({"turn_started", "game_over", "play_started"})
+_STORY_ENDS = (ev_.TurnStarted, ev_.GameOver, ev_.PlayStarted)
 
 
 def stories(events: Sequence[TableEvent], rules: Ruleset, w: Words) -> list[Story]:
@@ -223,16 +225,16 @@ def stories(events: Sequence[TableEvent], rules: Ruleset, w: Words) -> list[Stor
     out: list[Story] = []
     current: Story | None = None
     for ev in events:
-        kind = ev.kind
-        if kind in _STORY_ENDS:
+        if isinstance(ev, _STORY_ENDS):
             current = None
             continue
-        if ev.seat is None:
+        seat = ev.seat_of
+        if seat is None:
             continue
-        if current is None or current.seat != ev.seat:
-            current = Story(ev.seat)
+        if current is None or current.seat != seat:
+            current = Story(seat)
             out.append(current)
-        PHRASES.get(kind, _silent)(current, ev.public, rules, w)
+        PHRASES[type(ev)](current, ev, rules, w)
     return [s for s in out if s.parts or s.draws or s.last_round]
 
 

@@ -10,12 +10,13 @@ was made, also when the table could not be updated.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 
-from bot.services import Action, Outcome, ServiceError, Table
+from bot.services import Action, Outcome, ServiceError, Table, TableEvent
+from bot.services import events as ev_
 from words import Words
 
 from . import _format as fmt
@@ -32,38 +33,31 @@ log = logging.getLogger(__name__)
 DRAW_SOURCES = ("deck", "1", "2", "3", "4", "5")
 
 
-def private_lines(events: Sequence[Mapping[str, Any]], table: Table, w: Words) -> list[str]:
-    """What the mover got, from their own view of the events (a blind card's colour, tickets kept)."""
+def private_lines(events: Sequence[TableEvent], table: Table, w: Words) -> list[str]:
+    """What the mover got, from their own (unredacted) events: a blind card's colour, tickets kept."""
     out = []
     for ev in events:
-        kind = ev.get("kind")
-        if kind == "card_drawn" and ev.get("color"):
-            out.append(w.t("You drew: **{color}**.", color=w.color(str(ev["color"]))))
-        elif kind == "tickets_kept":
-            out.append(
-                w.n(
-                    "You kept {count} {ticket}.",
-                    "You kept {count} {tickets}.",
-                    int(ev.get("kept", 0)),
-                )
-            )
-        elif kind == "route_claimed":
+        if isinstance(ev, ev_.CardDrawn) and ev.color:
+            out.append(w.t("You drew: **{color}**.", color=w.color(ev.color)))
+        elif isinstance(ev, ev_.TicketsKept):
+            out.append(w.n("You kept {count} {ticket}.", "You kept {count} {tickets}.", ev.kept))
+        elif isinstance(ev, ev_.RouteClaimed):
             out.append(
                 w.n(
                     "You claimed {route} for {count} point.",
                     "You claimed {route} for {count} points.",
-                    int(ev.get("points", 0)),
-                    route=fmt.route_label(table.rules, str(ev.get("route")), w),
+                    ev.points,
+                    route=fmt.route_label(table.rules, ev.route, w),
                 )
             )
-        elif kind == "tunnel_abandoned":
+        elif isinstance(ev, ev_.TunnelAbandoned):
             out.append(w.t("You gave up the tunnel and took your cards back."))
-        elif kind == "flag_scored":
+        elif isinstance(ev, ev_.FlagScored):
             out.append(
                 w.n(
                     "French flag complete: +{count} point.",
                     "French flag complete: +{count} points.",
-                    int(ev.get("points", 0)),
+                    ev.points,
                 )
             )
     return out
@@ -90,11 +84,7 @@ class PlayFlows(Base):
         note = await self.publish(outcome)
         fresh = await self.service.table(table.game.id, interaction.user.id)
         seat = table.seat if table.seat is not None else -1
-        mine = [
-            e.for_reader(seat)
-            for e in outcome.events
-            if e.seat == seat and e.kind != "turn_started"
-        ]
+        mine = [e for e in outcome.events if e.seat_of == seat and not isinstance(e, ev_.TurnStarted)]
         lines = private_lines(mine, fresh, w) or [w.t("Your move was made.")]
         if note:
             lines.append(delivery_note(note, w))

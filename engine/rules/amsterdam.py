@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from ..board import Route
-from ..events import Event
+from ..events import EngineEvent, MerchandiseDrawn
 from ..payment import PaymentPlan
 from ..state import GameState, SeatScore
 from ..types import Cards
@@ -43,17 +43,13 @@ class AmsterdamRules(ClassicRules):
         route: Route,
         paid: Cards,
         plan: PaymentPlan,
-        events: list[Event],
+        events: list[EngineEvent],
     ) -> None:
         """A cart-symbol route draws one merchandise card while any are left."""
         if route.carts and state.merchandise_left > 0:
             state.merchandise_left -= 1
             state.players[seat].merchandise += 1
-            events.append(
-                Event(
-                    "merchandise_drawn", seat, {"route": route.id, "left": state.merchandise_left}
-                )
-            )
+            events.append(MerchandiseDrawn(seat, route.id, state.merchandise_left))
 
     def final_bonuses(self, state: GameState, scores: list[SeatScore]) -> None:
         """Merchandise ranking points into ``breakdown["merchandise"]``."""

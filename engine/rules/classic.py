@@ -17,7 +17,7 @@ from typing import Any
 
 from ..board import Board, Route
 from ..errors import IllegalAction, SetupError
-from ..events import Event
+from ..events import EngineEvent
 from ..params import RuleParams
 from ..payment import PaymentPlan, check_payment, payment_options, sensible_payments
 from ..state import GameState, SeatScore
@@ -101,7 +101,7 @@ class ClassicRules:
         route: Route,
         paid: Cards,
         plan: PaymentPlan,
-        events: list[Event],
+        events: list[EngineEvent],
     ) -> None:
         """Called after ``route`` is claimed and ``paid`` went to the discard. Default: nothing.
 
@@ -110,12 +110,12 @@ class ClassicRules:
         """
 
     def keep_flag_card(
-        self, state: GameState, seat: int, color: str | None, events: list[Event]
+        self, state: GameState, seat: int, color: str | None, events: list[EngineEvent]
     ) -> None:
         """Resolve the Paris flag decision. Default: there is none (raises ``wrong_step``)."""
         raise IllegalAction("wrong_step", {"step": state.step})
 
-    def on_turn_end(self, state: GameState, seat: int, events: list[Event]) -> None:
+    def on_turn_end(self, state: GameState, seat: int, events: list[EngineEvent]) -> None:
         """Called when ``seat``'s turn ends, before the end trigger is checked. Default: nothing."""
 
     def final_bonuses(self, state: GameState, scores: list[SeatScore]) -> None:

@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from ..board import Route
 from ..errors import IllegalAction
-from ..events import Event
+from ..events import (
+    EngineEvent,
+    FlagCardDeclined,
+    FlagCardKept,
+    FlagOffered,
+    FlagScored,
+)
 from ..payment import PaymentPlan
 from ..state import GameState
 from ..types import Cards
@@ -34,7 +40,7 @@ class ParisRules(ClassicRules):
         route: Route,
         paid: Cards,
         plan: PaymentPlan,
-        events: list[Event],
+        events: list[EngineEvent],
     ) -> None:
         """Offer the flag decision when a played non-wild card may be set aside."""
         player = state.players[seat]
@@ -46,10 +52,10 @@ class ParisRules(ClassicRules):
         if options:
             state.flag_colors = options
             state.step = "flag"
-            events.append(Event("flag_offered", seat, {"colors": list(options)}))
+            events.append(FlagOffered(seat, tuple(options)))
 
     def keep_flag_card(
-        self, state: GameState, seat: int, color: str | None, events: list[Event]
+        self, state: GameState, seat: int, color: str | None, events: list[EngineEvent]
     ) -> None:
         """Set aside one just-played ``color`` card (taken back from the discard), or decline (None)."""
         if state.step != "flag":
@@ -63,12 +69,12 @@ class ParisRules(ClassicRules):
             idx = len(state.discard) - 1 - state.discard[::-1].index(color)
             state.discard.pop(idx)
             state.players[seat].flag_cards.append(color)
-            events.append(Event("flag_card_kept", seat, {"color": color}))
+            events.append(FlagCardKept(seat, color))
         else:
-            events.append(Event("flag_card_declined", seat, {}))
+            events.append(FlagCardDeclined(seat))
         state.flag_colors = []
 
-    def on_turn_end(self, state: GameState, seat: int, events: list[Event]) -> None:
+    def on_turn_end(self, state: GameState, seat: int, events: list[EngineEvent]) -> None:
         """Score 4 for a complete blue-white-red set and discard it."""
         player = state.players[seat]
         colors = self.flag_colors
@@ -79,7 +85,7 @@ class ParisRules(ClassicRules):
             points = int(self.params.french_flags["points"])
             player.flags += 1
             player.bonus_points += points
-            events.append(Event("flag_scored", seat, {"points": points, "flags": player.flags}))
+            events.append(FlagScored(seat, points, player.flags))
 
     def breakdown_keys(self) -> list[str]:
         return [*super().breakdown_keys(), "flags"]

@@ -12,6 +12,7 @@ from engine import apply, legal_actions, new_game, player_view, public_view, rep
 from engine.ai import choose_action
 from engine.codec import decode_action, decode_state, encode_action, encode_state
 from engine.scoring import final_scores
+from engine.types import LOCOMOTIVE
 from maps import load_ruleset
 from tests.scenario import all_cards
 
@@ -29,6 +30,15 @@ def check_invariants(rules, state, total_cards):
             rules.params.route_points[rules.board.routes[r].length] for r in p.routes
         )
         assert p.pieces == rules.params.pieces - sum(rules.board.routes[r].length for r in p.routes)
+    if state.phase == "play" and state.step == "turn":
+        # issue 12.7: the row is full whenever cards are left to deal
+        if None in state.face_up:
+            assert not state.deck and not state.discard, state.face_up
+        limit = rules.params.face_up_wild_limit
+        if limit and sum(1 for c in state.face_up if c == LOCOMOTIVE) >= limit:
+            pool = [c for c in state.face_up if c] + state.deck + state.discard
+            best = min(len(state.face_up), len(pool))
+            assert best - min(best, sum(1 for c in pool if c != LOCOMOTIVE)) >= limit
     tickets = [t for p in state.players for t in p.tickets + p.offer]
     tickets += [t for d in state.ticket_decks.values() for t in d] + state.removed_tickets
     assert sorted(tickets) == sorted(rules.ticket_ids(state.options))

@@ -165,6 +165,47 @@ def test_second_draw_skipped_when_nothing_left(usa):
     assert st.active == 1
 
 
+def test_empty_face_up_slots_come_back_once_spent_cards_reach_the_discard(usa):
+    """Issue 12.7: deck and discard empty, slots empty; a claim's cards refill the row at turn end."""
+    st = scenario(
+        usa,
+        hands={0: {"pink": 4}},
+        face_up=["red", None, None, "blue", None],
+        deck=[],
+        discard=[],
+    )
+    t = apply(usa, st, ClaimRoute(0, "denver__omaha__1", Cards(pink=4)))
+    assert t.state.face_up == ["red", "pink", "pink", "blue", "pink"]
+    assert t.state.deck == ["pink"] and t.state.discard == []
+    refills = [e for e in t.events if e.kind == "face_up_refilled"]
+    assert [e.slot for e in refills] == [1, 2, 4]
+    assert t.events[-1].kind == "turn_started"
+    # the next player can now take a face-up card and a second one
+    kinds = [a.kind for a in legal_actions(usa, t.state, 1)]
+    assert kinds.count("draw_face_up") == 5 and "draw_blind" in kinds
+
+
+def test_refill_applies_the_three_locomotive_reset(usa):
+    """A turn-end refill that shows a third locomotive discards the row and deals a new one."""
+    st = scenario(
+        usa,
+        hands={0: {"locomotive": 1, "pink": 3}},
+        face_up=[L, L, None, "red", "blue"],
+        deck=[],
+        discard=[],
+    )
+    t = apply(usa, st, ClaimRoute(0, "denver__omaha__1", Cards(pink=3, locomotive=1)))
+    kinds = [e.kind for e in t.events]
+    row = t.state.face_up
+    assert "face_up_refilled" in kinds
+    # 3 pink + 1 locomotive came back: if the locomotive was dealt, the row was reset
+    if "face_up_reset" in kinds:
+        assert sum(1 for c in row if c == L) < 3
+    else:
+        assert row[2] == "pink"
+    assert sum(1 for c in row if c == L) < 3 or not t.state.deck
+
+
 # ------------------------------------------------------------------ claiming routes
 def test_claim_coloured_route_with_its_colour(usa):
     """Denver-Omaha (4 pink) takes 4 pink cards and scores 7."""

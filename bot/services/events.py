@@ -1,0 +1,63 @@
+"""The engine's event classes, as the Discord side may read them (it never imports the engine itself).
+
+A closed union: :data:`TableEvent` is every event a game can tell;
+:data:`EVENT_TYPES` maps each kind to its class.
+"""
+
+from __future__ import annotations
+
+from engine.events import (
+    EVENT_TYPES,
+    CardDrawn,
+    DeckReshuffled,
+    EngineEvent,
+    EventBase,
+    FaceUpRefilled,
+    FaceUpReset,
+    FlagCardDeclined,
+    FlagCardKept,
+    FlagOffered,
+    FlagScored,
+    GameOver,
+    LastRound,
+    MerchandiseDrawn,
+    Passed,
+    PlayStarted,
+    Resigned,
+    RouteClaimed,
+    TicketsDrawn,
+    TicketsKept,
+    TunnelAbandoned,
+    TunnelPaid,
+    TunnelRevealed,
+    TurnStarted,
+)
+
+TableEvent = EngineEvent
+
+__all__ = [
+    "EVENT_TYPES",
+    "CardDrawn",
+    "DeckReshuffled",
+    "EventBase",
+    "FaceUpRefilled",
+    "FaceUpReset",
+    "FlagCardDeclined",
+    "FlagCardKept",
+    "FlagOffered",
+    "FlagScored",
+    "GameOver",
+    "LastRound",
+    "MerchandiseDrawn",
+    "Passed",
+    "PlayStarted",
+    "Resigned",
+    "RouteClaimed",
+    "TableEvent",
+    "TicketsDrawn",
+    "TicketsKept",
+    "TunnelAbandoned",
+    "TunnelPaid",
+    "TunnelRevealed",
+    "TurnStarted",
+]

@@ -1,0 +1,128 @@
+"""A slow, obviously-correct legal-move generator: the engine's generator before issue 16.
+
+Kept under tests/ as the reference the fast generator (``engine.legal_actions``)
+is compared with on random positions of every map. It scans every route, asks
+the blocking rules one by one and enumerates payments with
+:func:`engine.payment.payment_options` for each route; nothing is cached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+
+from engine.actions import (
+    AbandonTunnel,
+    Action,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepFlagCard,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+)
+from engine.payment import payment_options, tunnel_extra_options
+from engine.state import GameState
+from engine.types import LOCOMOTIVE
+
+
+def route_blocked(rules, st: GameState, seat: int, rid: str) -> bool:
+    """True when ``seat`` may not claim ``rid`` whatever its cards (taken, double rule, pieces)."""
+    board = rules.board
+    if rid in st.owners:
+        return True
+    for sib in board.siblings(rid):
+        owner = st.owners.get(sib)
+        if owner is None:
+            continue
+        if owner == seat or st.num_seats < rules.params.double_routes_min_players:
+            return True
+    return st.players[seat].pieces < board.routes[rid].length
+
+
+def face_up_ok(rules, st: GameState, slot: int) -> bool:
+    if st.face_up[slot] is None:
+        return False
+    return not (
+        st.cards_drawn == 1
+        and st.face_up[slot] == LOCOMOTIVE
+        and rules.params.face_up_wild_restricted
+    )
+
+
+def tickets_left(st: GameState) -> int:
+    return sum(len(d) for d in st.ticket_decks.values())
+
+
+def mixes(st: GameState, count: int) -> list[tuple[tuple[str, int], ...]]:
+    names = list(st.ticket_decks)
+    want = min(count, tickets_left(st))
+    out: list[tuple[tuple[str, int], ...]] = []
+
+    def rec(i: int, left: int, acc: list[tuple[str, int]]) -> None:
+        if i == len(names):
+            if left == 0:
+                out.append(tuple(e for e in acc if e[1]))
+            return
+        for n in range(min(left, len(st.ticket_decks[names[i]])) + 1):
+            rec(i + 1, left - n, [*acc, (names[i], n)])
+
+    rec(0, want, [])
+    return out
+
+
+def keep_options(offer: Sequence[str], keep: int) -> Iterator[tuple[str, ...]]:
+    need = min(keep, len(offer))
+    for k in range(need, len(offer) + 1):
+        yield from combinations(offer, k)
+
+
+def claims(rules, st: GameState, seat: int) -> list[Action]:
+    hand = st.players[seat].hand
+    out: list[Action] = []
+    for rid, route in rules.board.routes.items():
+        if not route_blocked(rules, st, seat, rid):
+            out.extend(ClaimRoute(seat, rid, pay) for pay in payment_options(rules.params, route, hand))
+    return out
+
+
+def reference_legal_actions(rules, st: GameState, seat: int) -> list[Action]:
+    """Every game move ``seat`` may make now (Resign is not a listed move)."""
+    if st.phase == "finished" or not 0 <= seat < st.num_seats:
+        return []
+    player = st.players[seat]
+    p = rules.params
+    if st.phase == "setup":
+        if player.needs_mix:
+            return [DrawTickets(seat, mix) for mix in mixes(st, p.initial_tickets.count)]
+        if player.offer:
+            return [KeepTickets(seat, t) for t in keep_options(player.offer, p.initial_tickets.keep)]
+        return []
+    if seat != st.active:
+        return []
+    step = st.step
+    out: list[Action] = []
+    if step in ("turn", "second_card"):
+        if st.deck or st.discard:
+            out.append(DrawBlind(seat))
+        out.extend(DrawFaceUp(seat, s) for s in range(len(st.face_up)) if face_up_ok(rules, st, s))
+        if step == "second_card":
+            return out
+        out.extend(claims(rules, st, seat))
+        if tickets_left(st):
+            if p.draw_tickets.announce_mix:
+                out.extend(DrawTickets(seat, mix) for mix in mixes(st, p.draw_tickets.count))
+            else:
+                out.append(DrawTickets(seat))
+        return out or [Pass(seat)]
+    if step == "keep_tickets":
+        return [KeepTickets(seat, t) for t in keep_options(player.offer, p.draw_tickets.keep)]
+    if step == "tunnel" and st.tunnel is not None:
+        tun = st.tunnel
+        out = [PayTunnel(seat, e) for e in tunnel_extra_options(tun.color, tun.extra, player.hand)]
+        return [*out, AbandonTunnel(seat)]
+    if step == "flag":
+        return [KeepFlagCard(seat, c) for c in st.flag_colors] + [KeepFlagCard(seat, None)]
+    return out

@@ -18,7 +18,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.codec import decode_state
 from engine.events import Event
 from maps import MapError, UnknownMap, available_maps, load_ruleset
 
@@ -100,7 +99,7 @@ async def run_demo(map_id: str, players: int, seed: int, out: Path, every: int =
         )
         return 2
 
-    from .services import GameService, replay_game
+    from .services import GameService, replay_game, stored_state
     from .storage import open_storage
 
     out.mkdir(parents=True, exist_ok=True)
@@ -165,8 +164,8 @@ async def run_demo(map_id: str, players: int, seed: int, out: Path, every: int =
             images += 1
 
         stored = await storage.get_game(game.id)
-        assert stored is not None and stored.snapshot is not None
-        state = decode_state(stored.snapshot)
+        assert stored is not None
+        state = await stored_state(storage, stored)
         log = await storage.actions(game.id)
         verified = await replay_game(storage, stored) == state and stored.status == "finished"
     finally:

@@ -16,6 +16,7 @@ from ._service import (
     ai_controlled,
     player_results,
     replay_game,
+    stored_state,
     turn_key,
 )
 
@@ -33,5 +34,6 @@ __all__ = [
     "ai_controlled",
     "player_results",
     "replay_game",
+    "stored_state",
     "turn_key",
 ]

@@ -33,6 +33,7 @@ from typing import Any
 from engine import (
     ENGINE_VERSION,
     Action,
+    EngineError,
     Event,
     GameState,
     IllegalAction,
@@ -50,14 +51,22 @@ from maps.loader import UnknownMap, available_maps, load_ruleset
 from ..storage import (
     DEFAULT_TURN_SECONDS,
     OPEN_STATUSES,
+    SNAPSHOT_EVERY,
+    UNSET,
+    ActionRow,
     ChannelBusy,
+    CorruptGame,
     GameRow,
     LeaderboardRow,
     NewSeat,
     PlayerResult,
+    QuarantinedGame,
+    SeatChanges,
     SeatRow,
     SeatTaken,
+    ShardFilter,
     Storage,
+    VersionConflict,
 )
 from ._errors import ServiceError
 from ._models import GameViews, Outcome, Reminder, UserGame, UserStats
@@ -79,6 +88,9 @@ MAX_SLEEP = 60.0
 
 OnTurn = Callable[[int, Outcome], Awaitable[None]]
 OnReminder = Callable[[Reminder], Awaitable[None]]
+OnQuarantine = Callable[[QuarantinedGame], Awaitable[None]]
+#: What decoding a snapshot or replaying a stored action raises on damaged data.
+_UNREADABLE = (KeyError, TypeError, ValueError, IndexError, AttributeError, EngineError)
 
 
 def ai_controlled(seat: SeatRow) -> bool:
@@ -128,6 +140,10 @@ class GameService:
         on_turn: awaited after moves made by the clock (timeouts, resumed AI
             turns) so the caller can post the board.
         on_reminder: awaited when half a turn's time is gone.
+        on_quarantine: awaited once when a game is taken out of play because
+            its stored state cannot be read (tell the players).
+        shards: the Discord shards this process serves; the clock only fires
+            for games of guilds on them (None: every game).
 
     Errors: :class:`ServiceError` (typed code), engine ``IllegalAction`` /
     ``SetupError`` (typed code); in every case nothing was written.
@@ -142,6 +158,8 @@ class GameService:
         auto_ai: bool = True,
         on_turn: OnTurn | None = None,
         on_reminder: OnReminder | None = None,
+        on_quarantine: OnQuarantine | None = None,
+        shards: ShardFilter | None = None,
     ) -> None:
         self.storage = storage
         self.clock = clock
@@ -149,6 +167,8 @@ class GameService:
         self.auto_ai = auto_ai
         self.on_turn = on_turn
         self.on_reminder = on_reminder
+        self.on_quarantine = on_quarantine
+        self.shards = shards
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._states: OrderedDict[int, tuple[int, GameState]] = OrderedDict()
         self._wake = asyncio.Event()
@@ -163,21 +183,79 @@ class GameService:
         return lock
 
     async def _game(self, game_id: int) -> GameRow:
-        game = await self.storage.get_game(game_id)
+        try:
+            game = await self.storage.get_game(game_id)
+        except CorruptGame as exc:
+            await self._quarantine(game_id, exc.reason)
+            raise ServiceError("game_quarantined", {"game": game_id}) from None
         if game is None:
             raise ServiceError("game_not_found", {"game": game_id})
         return game
 
-    def _state(self, game: GameRow) -> GameState:
-        """The decoded snapshot of ``game`` (cached by version)."""
+    async def _state(self, game: GameRow) -> GameState:
+        """The engine state of ``game`` at its version (cached by version).
+
+        Loaded as the newest stored snapshot plus the actions after it,
+        replayed by the engine (snapshots are stored every ``SNAPSHOT_EVERY``
+        actions); a cached older state only replays the actions it lacks. A
+        game whose state cannot be read is quarantined (ServiceError
+        ``game_quarantined``).
+        """
         cached = self._states.get(game.id)
         if cached is not None and cached[0] == game.version:
             self._states.move_to_end(game.id)
             return cached[1]
-        assert game.snapshot is not None
-        state = decode_state(game.snapshot)
+        if game.status == "quarantined":
+            raise ServiceError("game_quarantined", {"game": game.id})
+        try:
+            state = await self._read_state(game, cached)
+        except CorruptGame as exc:
+            await self._quarantine(game.id, exc.reason)
+            raise ServiceError("game_quarantined", {"game": game.id}) from None
         self._remember(game.id, state)
         return state
+
+    async def _read_state(self, game: GameRow, cached: tuple[int, GameState] | None) -> GameState:
+        if cached is not None and 0 < game.version - cached[0] <= SNAPSHOT_EVERY:
+            state = cached[1]
+            tail = await self.storage.actions(game.id, after_seq=cached[0])
+        else:
+            checkpoint = await self.storage.load_checkpoint(game.id)
+            if checkpoint is None:
+                raise CorruptGame(game.id, "the game has no snapshot")
+            try:
+                state = decode_state(checkpoint.snapshot)
+            except _UNREADABLE as exc:
+                raise CorruptGame(
+                    game.id, f"the snapshot does not decode ({type(exc).__name__})"
+                ) from None
+            tail = list(checkpoint.actions)
+        return _replay_tail(game, state, tail)
+
+    async def _quarantine(self, game_id: int, reason: str) -> None:
+        """Take a game whose state cannot be read out of play: one log line, the players told once."""
+        moved = await self.storage.quarantine(game_id, reason)
+        self._states.pop(game_id, None)
+        if moved is None:
+            return
+        log.error("game %s quarantined: %s", game_id, reason)
+        if self.on_quarantine is not None:
+            try:
+                await self.on_quarantine(moved)
+            except Exception:  # noqa: BLE001 - telling the players must not stop the service
+                log.exception("game %s: telling the players about the quarantine failed", game_id)
+
+    async def game_state(self, game_id: int) -> GameState:
+        """The engine state of a started game, secrets included (server-side use only:
+        tests, the demo, operator tools; players get views).
+
+        Raises:
+            ServiceError: ``game_not_found``, ``not_started``, ``game_quarantined``.
+        """
+        game = await self._game(game_id)
+        if not game.started:
+            raise ServiceError("not_started")
+        return await self._state(game)
 
     def _remember(self, game_id: int, state: GameState) -> None:
         self._states[game_id] = (state.version, state)
@@ -197,6 +275,7 @@ class GameService:
             "lobby": "not_started",
             "finished": "game_finished",
             "cancelled": "game_finished",
+            "quarantined": "game_quarantined",
         }.get(game.status, "already_started")
         if "lobby" in wanted and game.status == "active":
             code = "already_started"
@@ -352,11 +431,10 @@ class GameService:
                 raise ServiceError("not_enough_players", {"min": least, "max": most})
             if len(seats) > most:
                 raise ServiceError("too_many_players", {"min": least, "max": most})
-            if [s.seat for s in seats] != list(range(len(seats))):
-                seats = await self._renumber(game_id, seats)
             seed = self.seed_source() if seed is None else seed
             state = new_game(rules, seats=len(seats), seed=seed, options=game.options)
             deadline, reminder = self._timers(game, seats, None, state)
+            # one transaction: seats renumbered 0..n-1 in joining order, status, seed, snapshot
             game = await self.storage.start_game(
                 game_id,
                 seed=seed,
@@ -365,26 +443,10 @@ class GameService:
                 deadline_at=deadline,
                 reminder_at=reminder,
             )
+            seats = await self.storage.seats(game_id)
             self._remember(game_id, state)
             self._wake.set()
             return await self._continue(game, seats, state, [], before=None)
-
-    async def _renumber(self, game_id: int, seats: list[SeatRow]) -> list[SeatRow]:
-        for s in seats:
-            await self.storage.remove_seat(game_id, s.seat)
-        for i, s in enumerate(seats):
-            await self.storage.add_seat(
-                game_id,
-                NewSeat(
-                    display_name=s.display_name,
-                    user_id=s.user_id,
-                    color=s.color,
-                    is_ai=s.is_ai,
-                    ai_kind=s.ai_kind,
-                    seat=i,
-                ),
-            )
-        return await self.storage.seats(game_id)
 
     async def cancel(self, game_id: int, user_id: int, *, moderator: bool = False) -> GameRow:
         """Cancel a lobby or running game: the host, or a member with Manage Channels (``moderator``).
@@ -430,25 +492,37 @@ class GameService:
                 )
             if action.seat != seat.seat:
                 raise ServiceError("malformed_action", {"reason": "the action names another seat"})
-            state = self._state(game)
+            state = await self._state(game)
             if seat.seat not in state.seats_to_act():
                 raise ServiceError("not_your_turn")
             rules = load_ruleset(game.map_id)
             transition = apply(rules, state, action)  # raises IllegalAction: nothing written
-            game = await self._persist(
-                game, seats, state, action, transition.state, source="player", actor=user_id
-            )
-            seats = await self._after_human_move(game_id, seats, seat)
+            changes = self._after_human_move(seat)
+            seats = _with_changes(seats, changes)
+            try:
+                game = await self._persist(
+                    game,
+                    seats,
+                    state,
+                    action,
+                    transition.state,
+                    source="player",
+                    actor=user_id,
+                    seat_changes=changes,
+                )
+            except VersionConflict as exc:  # another process moved the game on meanwhile
+                raise ServiceError(
+                    "stale_version", {"expected": exc.expected, "current": exc.actual}
+                ) from None
             return await self._continue(
                 game, seats, transition.state, list(transition.events), before=state
             )
 
-    async def _after_human_move(
-        self, game_id: int, seats: list[SeatRow], seat: SeatRow
-    ) -> list[SeatRow]:
-        """A player acted: the timeout streak is over, and an ongoing vacation ends (unused time refunded)."""
+    def _after_human_move(self, seat: SeatRow) -> dict[int, SeatChanges]:
+        """A player acted: the timeout streak is over, and an ongoing vacation ends (unused time
+        refunded). Stored with the move, in its transaction."""
         now = self.clock()
-        changes: dict[str, Any] = {}
+        changes: SeatChanges = {}
         if seat.expiries_in_row:
             changes["expiries_in_row"] = 0
         if seat.vacation_until is not None:
@@ -456,10 +530,7 @@ class GameService:
             changes["vacation_used_s"] = max(
                 0.0, seat.vacation_used_s - max(0.0, seat.vacation_until - now)
             )
-        if not changes:
-            return seats
-        row = await self.storage.update_seat(game_id, seat.seat, **changes)
-        return [row if s.seat == row.seat else s for s in seats]
+        return {seat.seat: changes} if changes else {}
 
     async def play_ai(self, game_id: int, *, max_actions: int = 1) -> Outcome:
         """Apply up to ``max_actions`` actions of AI-controlled seats that must act now (for a service
@@ -472,7 +543,7 @@ class GameService:
             game = await self._game(game_id)
             self._need_status(game, "active")
             seats = await self.storage.seats(game_id)
-            state = self._state(game)
+            state = await self._state(game)
             return await self._run_ai(game, seats, state, [], before=state, limit=max_actions)
 
     async def resign(self, game_id: int, user_id: int) -> Outcome:
@@ -483,11 +554,20 @@ class GameService:
         """
         async with self._lock(game_id):
             game, seats, seat = await self._player_in_play(game_id, user_id)
-            row = await self.storage.update_seat(
-                game_id, seat.seat, resigned=True, ai_permanent=True, vacation_until=None
+            state = await self._state(game)
+            # one transaction: the seat, and an AI turn due at once when the seat must act
+            # (so a crash right after is resumed by the timer loop)
+            due = seat.seat in state.seats_to_act()
+            seats = await self.storage.update_seats(
+                game_id,
+                {seat.seat: {"resigned": True, "ai_permanent": True, "vacation_until": None}},
+                deadline_at=self.clock() if due else UNSET,
+                reminder_at=None if due else UNSET,
+                expected_version=game.version,
             )
-            seats = [row if s.seat == row.seat else s for s in seats]
-            state = self._state(game)
+            if due:
+                self._wake.set()
+            game = await self._game(game_id)
             log.info("game %s: seat %s resigned", game_id, seat.seat)
             return await self._continue(game, seats, state, [], before=state)
 
@@ -510,22 +590,27 @@ class GameService:
                 raise ServiceError("vacation_limit", {"left": int(left // 86_400)})
             now = self.clock()
             until = max(now, seat.vacation_until or now) + span
-            row = await self.storage.update_seat(
+            state = await self._state(game)
+            moves = seat.seat in state.seats_to_act() and game.deadline_at is not None
+            # one transaction: the seat's vacation and the running turn's moved clock
+            rows = await self.storage.update_seats(
                 game_id,
-                seat.seat,
-                vacation_until=until,
-                vacation_used_s=seat.vacation_used_s + span,
+                {
+                    seat.seat: {
+                        "vacation_until": until,
+                        "vacation_used_s": seat.vacation_used_s + span,
+                    }
+                },
+                deadline_at=(game.deadline_at or 0.0) + span if moves else UNSET,
+                reminder_at=(
+                    (None if game.reminder_at is None else game.reminder_at + span)
+                    if moves
+                    else UNSET
+                ),
+                expected_version=game.version,
             )
-            state = self._state(game)
-            if seat.seat in state.seats_to_act() and game.deadline_at is not None:
-                await self.storage.set_deadline(
-                    game_id,
-                    game.deadline_at + span,
-                    None if game.reminder_at is None else game.reminder_at + span,
-                    expected_version=game.version,
-                )
             log.info("game %s: seat %s on vacation for %s days", game_id, seat.seat, days)
-            return row
+            return next(r for r in rows if r.seat == seat.seat)
 
     # ------------------------------------------------------------------ the core loop
     def _timers(
@@ -567,17 +652,21 @@ class GameService:
         source: str,
         actor: int | None,
         timers: tuple[float | None, float | None] | None = None,
+        seat_changes: Mapping[int, SeatChanges] | None = None,
     ) -> GameRow:
-        """Append ``action`` with the snapshot ``after`` in one transaction (raises VersionConflict if moved on)."""
+        """Append ``action`` (with a snapshot every ``SNAPSHOT_EVERY`` actions and at the end) and
+        ``seat_changes`` in one transaction (raises VersionConflict if moved on)."""
         deadline, reminder = (
             timers if timers is not None else self._timers(game, seats, before, after)
         )
         finished = after.finished
+        checkpoint = finished or after.version % SNAPSHOT_EVERY == 0
         game = await self.storage.append_action(
             game.id,
             before.version,
             action=encode_action(action),
-            new_snapshot=encode_state(after),
+            new_snapshot=encode_state(after) if checkpoint else None,
+            seat_changes=seat_changes,
             seat=action.seat,
             deadline_at=deadline,
             reminder_at=reminder,
@@ -628,8 +717,10 @@ class GameService:
         actions: int = 0,
         source: str = "ai",
         only: set[int] | None = None,
+        seat_updates: dict[int, SeatChanges] | None = None,
     ) -> Outcome:
-        """Apply actions of AI-controlled seats (or of ``only`` seats) while one must act, up to ``limit``."""
+        """Apply actions of AI-controlled seats (or of ``only`` seats) while one must act, up to
+        ``limit``. ``seat_updates`` are stored with that seat's first action (and removed)."""
         rules = load_ruleset(game.map_id)
         done = 0
         while not state.finished and done < limit:
@@ -648,8 +739,19 @@ class GameService:
             kind = seats[seat].ai_kind or "heuristic"
             action = choose_action(rules, state, seat, kind)
             transition = apply(rules, state, action)
+            changes = (
+                {seat: seat_updates.pop(seat)} if seat_updates and seat in seat_updates else None
+            )
+            seats = _with_changes(seats, changes)
             game = await self._persist(
-                game, seats, state, action, transition.state, source=source, actor=None
+                game,
+                seats,
+                state,
+                action,
+                transition.state,
+                source=source,
+                actor=None,
+                seat_changes=changes,
             )
             events.extend(transition.events)
             state = transition.state
@@ -691,10 +793,10 @@ class GameService:
         """
         game = await self._game(game_id)
         seats = await self.storage.seats(game_id)
-        if game.snapshot is None:
+        if not game.started:
             return GameViews(game, seats, None, None, None)
         rules = load_ruleset(game.map_id)
-        state = self._state(game)
+        state = await self._state(game)
         seat = self._seat_of(seats, user_id) if user_id else None
         mine = player_view(rules, state, seat.seat) if seat is not None else None
         return GameViews(
@@ -738,9 +840,7 @@ class GameService:
             if seat is None:
                 continue
             your_turn = (
-                game.snapshot is not None
-                and not ai_controlled(seat)
-                and seat.seat in self._state(game).seats_to_act()
+                game.started and not ai_controlled(seat) and await self._waits_for(game, seat)
             )
             out.append(
                 UserGame(
@@ -756,6 +856,12 @@ class GameService:
             )
         out.sort(key=lambda g: (not g.your_turn, g.id))
         return out
+
+    async def _waits_for(self, game: GameRow, seat: SeatRow) -> bool:
+        try:
+            return seat.seat in (await self._state(game)).seats_to_act()
+        except ServiceError:  # quarantined just now: listed, but nobody's turn
+            return False
 
     async def stats(self, guild_id: int, user_id: int) -> UserStats:
         """A user's totals over finished games in ``guild_id`` (0: every server)."""
@@ -780,46 +886,68 @@ class GameService:
 
     # ------------------------------------------------------------------ the clock
     async def run_due(self, now: float | None = None) -> list[Outcome | Reminder]:
-        """Handle every timer due at ``now`` (default: the clock): reminders, timeouts, pending AI moves.
+        """Handle every timer due at ``now`` (default: the clock): reminders, timeouts, pending AI
+        moves, of the games on this process's shards.
 
         Returns what happened, in order; the ``on_turn``/``on_reminder``
-        callbacks are awaited as well. A game that fails is logged and its
-        timer pushed back a minute, so one bad game cannot stall the loop.
+        callbacks are awaited as well. A game whose stored state cannot be
+        read is quarantined (one log line, ``on_quarantine`` once). A game
+        that fails otherwise is logged and its timer pushed back a minute, so
+        one bad game cannot stall the loop. A timer another process handled
+        first (a version conflict, a reminder already claimed) is skipped:
+        every timer fires once across processes.
         """
         now = self.clock() if now is None else now
         done: list[Outcome | Reminder] = []
         seen: dict[tuple[int, str, float], int] = {}
         while True:
-            nxt = await self.storage.next_deadline()
+            nxt = await self.storage.next_deadline(self.shards)
             if nxt is None or nxt.when > now:
                 return done
             key = (nxt.game_id, nxt.kind, nxt.when)
             seen[key] = seen.get(key, 0) + 1
-            try:
-                if seen[key] > 1:
-                    raise RuntimeError("the timer did not move")
-                item = await (
-                    self._remind(nxt.game_id)
-                    if nxt.kind == "reminder"
-                    else self._expire(nxt.game_id)
-                )
-            except Exception:  # noqa: BLE001 - logged with the game id, the loop goes on
-                log.exception(
-                    "game %s: the %s timer failed; retrying in a minute", nxt.game_id, nxt.kind
-                )
-                game = await self.storage.get_game(nxt.game_id)
-                if game is not None and game.status == "active":
-                    later = self.clock() + MAX_SLEEP
-                    await self.storage.set_deadline(
-                        nxt.game_id,
-                        later if nxt.kind == "deadline" else game.deadline_at,
-                        later if nxt.kind == "reminder" else game.reminder_at,
-                    )
-                continue
+            item = await self._fire(nxt.game_id, nxt.kind, repeated=seen[key] > 1)
             if item is None:
                 continue
             done.append(item)
             await self._notify(item)
+
+    async def _fire(self, game_id: int, kind: str, *, repeated: bool) -> Outcome | Reminder | None:
+        """Handle one due timer; never raises (see :meth:`run_due`)."""
+        try:
+            if repeated:
+                raise RuntimeError("the timer did not move")
+            return await (self._remind(game_id) if kind == "reminder" else self._expire(game_id))
+        except VersionConflict:
+            return None  # another process moved this game on first
+        except ServiceError as exc:
+            if exc.code in ("game_quarantined", "game_not_found"):
+                return None
+            log.warning("game %s: the %s timer was refused: %s", game_id, kind, exc.code)
+        except CorruptGame as exc:
+            await self._quarantine(game_id, exc.reason)
+            return None
+        except Exception:  # noqa: BLE001 - logged with the game id, the loop goes on
+            log.exception("game %s: the %s timer failed; retrying in a minute", game_id, kind)
+        await self._retry_later(game_id, kind)
+        return None
+
+    async def _retry_later(self, game_id: int, kind: str) -> None:
+        try:
+            game = await self.storage.get_game(game_id)
+            if game is None or game.status != "active":
+                return
+            later = self.clock() + MAX_SLEEP
+            await self.storage.set_deadline(
+                game_id,
+                later if kind == "deadline" else game.deadline_at,
+                later if kind == "reminder" else game.reminder_at,
+                expected_version=game.version,
+            )
+        except CorruptGame as exc:
+            await self._quarantine(game_id, exc.reason)
+        except VersionConflict:
+            pass  # the game moved on meanwhile: its new timers stand
 
     async def _notify(self, item: Outcome | Reminder) -> None:
         try:
@@ -840,12 +968,11 @@ class GameService:
                 or game.reminder_at > self.clock()
             ):
                 return None
+            if not await self.storage.claim_reminder(game_id, game.reminder_at):
+                return None  # another process sent it
             seats = await self.storage.seats(game_id)
-            state = self._state(game)
+            state = await self._state(game)
             waiting = tuple(seats[s] for s in state.seats_to_act() if not ai_controlled(seats[s]))
-            await self.storage.set_deadline(
-                game_id, game.deadline_at, None, expected_version=game.version
-            )
             overdue = game.deadline_at is not None and game.deadline_at <= self.clock()
             return (
                 Reminder(game, waiting) if waiting and not overdue else None
@@ -862,7 +989,7 @@ class GameService:
             ):
                 return None
             seats = await self.storage.seats(game_id)
-            state = self._state(game)
+            state = await self._state(game)
             if self._ai_due(game, seats, state):
                 return await self._run_ai(
                     game, seats, state, [], before=state, limit=MAX_AI_ACTIONS
@@ -873,6 +1000,15 @@ class GameService:
             events: list[Event] = []
             before = state
             key = turn_key(state)
+            # each late seat's streak is stored with its first timeout action (one transaction)
+            streaks: dict[int, SeatChanges] = {}
+            for s in sorted(late):
+                streak = seats[s].expiries_in_row + 1
+                streaks[s] = {
+                    "expiries_in_row": streak,
+                    "ai_permanent": seats[s].ai_permanent or streak >= MAX_EXPIRIES,
+                }
+                log.info("game %s: seat %s ran out of time (%s in a row)", game_id, s, streak)
             outcome = await self._run_ai(
                 game,
                 seats,
@@ -882,20 +1018,14 @@ class GameService:
                 limit=MAX_AI_ACTIONS,
                 source="timeout",
                 only=late,
+                seat_updates=streaks,
             )
+            if streaks:  # a late seat that did not act after all keeps its count all the same
+                await self.storage.update_seats(game_id, streaks)
             # _run_ai(only=late) stops when none of them must act; in play that is the end of their turn
-            game, state = outcome.game, self._state(outcome.game)
-            for s in sorted(late):
-                row = seats[s]
-                streak = row.expiries_in_row + 1
-                updated = await self.storage.update_seat(
-                    game_id,
-                    s,
-                    expiries_in_row=streak,
-                    ai_permanent=row.ai_permanent or streak >= MAX_EXPIRIES,
-                )
-                seats = [updated if x.seat == s else x for x in seats]
-                log.info("game %s: seat %s ran out of time (%s in a row)", game_id, s, streak)
+            game = outcome.game
+            state = await self._state(game)
+            seats = await self.storage.seats(game_id)
             if turn_key(state) == key and not state.finished:
                 log.warning("game %s: the timed-out turn did not end", game_id)
             return await self._run_ai(
@@ -919,7 +1049,7 @@ class GameService:
         while True:
             try:
                 await self.run_due()
-                nxt = await self.storage.next_deadline()
+                nxt = await self.storage.next_deadline(self.shards)
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - keep the clock alive
@@ -939,6 +1069,47 @@ class GameService:
                 await task
 
 
+def _with_changes(
+    seats: Sequence[SeatRow], changes: Mapping[int, SeatChanges] | None
+) -> list[SeatRow]:
+    """``seats`` with ``changes`` applied in memory (as they will be stored)."""
+    if not changes:
+        return list(seats)
+    return [replace(s, **changes[s.seat]) if s.seat in changes else s for s in seats]
+
+
+def _replay_tail(game: GameRow, state: GameState, tail: Sequence[ActionRow]) -> GameState:
+    """``state`` moved on by the stored actions up to ``game.version`` (raises CorruptGame)."""
+    rules = load_ruleset(game.map_id)
+    for row in tail:
+        if row.seq > game.version:
+            break
+        try:
+            state = apply(rules, state, decode_action(row.action)).state
+        except _UNREADABLE as exc:
+            raise CorruptGame(
+                game.id, f"action {row.seq} does not replay ({type(exc).__name__})"
+            ) from None
+    if state.version != game.version:
+        raise CorruptGame(
+            game.id, f"the stored state reaches version {state.version}, not {game.version}"
+        )
+    return state
+
+
+async def stored_state(storage: Storage, game: GameRow) -> GameState:
+    """The engine state of a started ``game`` from its newest snapshot and the actions after it
+    (no cache; for tools and tests). Raises CorruptGame when it cannot be read."""
+    checkpoint = await storage.load_checkpoint(game.id)
+    if checkpoint is None:
+        raise CorruptGame(game.id, "the game has no snapshot")
+    try:
+        state = decode_state(checkpoint.snapshot)
+    except _UNREADABLE as exc:
+        raise CorruptGame(game.id, f"the snapshot does not decode ({type(exc).__name__})") from None
+    return _replay_tail(game, state, checkpoint.actions)
+
+
 async def replay_game(storage: Storage, game: GameRow) -> GameState:
     """Rebuild ``game`` from its seed and stored action log (raises IllegalAction on a corrupt log)."""
     if game.seed is None:
@@ -951,6 +1122,7 @@ async def replay_game(storage: Storage, game: GameRow) -> GameState:
 
 __all__ = [
     "GameService",
+    "stored_state",
     "IllegalAction",
     "MAX_EXPIRIES",
     "VACATION_DAYS",

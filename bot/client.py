@@ -22,7 +22,7 @@ import yarl
 from discord.ext import commands
 
 from .config import Settings
-from .i18n import Translator
+from .translator import Translator
 from .tree import TtrTree
 
 log = logging.getLogger(__name__)

@@ -6,19 +6,19 @@ Start with :class:`GameService`; operations tools are in :mod:`bot.services.ops`
 
 from __future__ import annotations
 
-from ._errors import ServiceError
-from ._models import GameViews, Outcome, Reminder, UserGame, UserStats
-from ._service import (
+from ._core import (
     MAX_EXPIRIES,
     TURN_TIMES,
     VACATION_DAYS,
-    GameService,
     ai_controlled,
     player_results,
     replay_game,
     stored_state,
     turn_key,
 )
+from ._errors import ServiceError
+from ._models import GameViews, Outcome, Reminder, UserGame, UserStats
+from ._service import GameService
 
 __all__ = [
     "MAX_EXPIRIES",

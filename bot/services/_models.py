@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine import Event, FinalResult, PlayerView, PublicView
 
@@ -45,7 +46,7 @@ class Outcome:
     game: GameRow
     events: tuple[Event, ...] = ()
     public_events: tuple[Event, ...] = ()
-    private_events: dict[int, tuple[dict, ...]] = field(default_factory=dict)
+    private_events: dict[int, tuple[dict[str, Any], ...]] = field(default_factory=dict)
     actions: int = 0
     to_act: tuple[int, ...] = ()
     turn_ended: bool = False

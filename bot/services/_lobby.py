@@ -1,0 +1,196 @@
+"""The lobby: open a game, join, leave, add AI seats, start, cancel."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from engine import (
+    ENGINE_VERSION,
+    SetupError,
+    new_game,
+)
+from engine.codec import encode_state
+from maps.loader import UnknownMap, available_maps, load_ruleset
+
+from ..storage import (
+    DEFAULT_TURN_SECONDS,
+    ChannelBusy,
+    GameRow,
+    NewSeat,
+    SeatRow,
+    SeatTaken,
+)
+from ._core import ServiceCore
+from ._errors import ServiceError
+from ._models import Outcome
+
+log = logging.getLogger(__name__)
+
+
+class LobbyOps(ServiceCore):
+    """Lobby operations of :class:`~bot.services.GameService`."""
+
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        map_id: str,
+        options: Mapping[str, Any] | None = None,
+        turn_seconds: int = DEFAULT_TURN_SECONDS,
+        thread_id: int | None = None,
+        host_plays: bool = True,
+    ) -> GameRow:
+        """Open a lobby in ``channel_id`` (a channel or thread) with the host seated (unless ``host_plays`` is False).
+
+        Raises:
+            ServiceError: ``unknown_map``, ``bad_option`` (options the map does
+                not offer), ``bad_turn_time`` (not positive), ``channel_busy``.
+        """
+        try:
+            rules = load_ruleset(map_id)
+        except UnknownMap:
+            raise ServiceError("unknown_map", {"map": map_id, "maps": available_maps()}) from None
+        try:
+            resolved = rules.resolve_options(dict(options or {}))
+        except SetupError as exc:
+            raise ServiceError("bad_option", exc.detail) from None
+        if not isinstance(turn_seconds, int) or turn_seconds <= 0:
+            raise ServiceError("bad_turn_time", {"given": turn_seconds})
+        seats = [NewSeat(display_name=host_name, user_id=host_id, seat=0)] if host_plays else []
+        try:
+            return await self.storage.create_game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                thread_id=thread_id,
+                host_user_id=host_id,
+                map_id=map_id,
+                options=dict(resolved),
+                turn_seconds=turn_seconds,
+                seats=seats,
+            )
+        except ChannelBusy as exc:
+            raise ServiceError(
+                "channel_busy", {"game": exc.args[1] if len(exc.args) > 1 else None}
+            ) from None
+
+    async def game_in_channel(self, channel_id: int) -> GameRow | None:
+        """The open (lobby or active) game of a channel or thread, or None."""
+        return await self.storage.active_game_in_channel(channel_id)
+
+    async def _seats_limit(self, game: GameRow) -> tuple[int, int]:
+        p = load_ruleset(game.map_id).params
+        return p.min_players, p.max_players
+
+    async def join(self, game_id: int, user_id: int, name: str) -> SeatRow:
+        """Seat ``user_id`` in the lobby.
+
+        Raises:
+            ServiceError: ``game_not_found``, ``already_started``, ``already_joined``, ``game_full``.
+        """
+        async with self._lock(game_id):
+            game = await self._game(game_id)
+            self._need_status(game, "lobby")
+            seats = await self.storage.seats(game_id)
+            if self._seat_of(seats, user_id) is not None:
+                raise ServiceError("already_joined")
+            _, most = await self._seats_limit(game)
+            if len(seats) >= most:
+                raise ServiceError("game_full", {"max": most})
+            try:
+                return await self.storage.add_seat(
+                    game_id, NewSeat(display_name=name, user_id=user_id)
+                )
+            except SeatTaken:
+                raise ServiceError("already_joined") from None
+
+    async def leave(self, game_id: int, user_id: int) -> None:
+        """Give up a lobby seat (the host cancels instead).
+
+        Raises:
+            ServiceError: ``game_not_found``, ``already_started``, ``not_in_game``, ``host_cannot_leave``.
+        """
+        async with self._lock(game_id):
+            game = await self._game(game_id)
+            self._need_status(game, "lobby")
+            seat = self._seat_of(await self.storage.seats(game_id), user_id)
+            if seat is None:
+                raise ServiceError("not_in_game")
+            if user_id == game.host_user_id:
+                raise ServiceError("host_cannot_leave")
+            await self.storage.remove_seat(game_id, seat.seat)
+
+    async def add_ai(self, game_id: int, user_id: int, *, kind: str = "heuristic") -> SeatRow:
+        """The host adds an AI seat to the lobby.
+
+        Raises:
+            ServiceError: ``game_not_found``, ``not_host``, ``already_started``, ``game_full``.
+        """
+        async with self._lock(game_id):
+            game = await self._game(game_id)
+            if user_id != game.host_user_id:
+                raise ServiceError("not_host")
+            self._need_status(game, "lobby")
+            seats = await self.storage.seats(game_id)
+            _, most = await self._seats_limit(game)
+            if len(seats) >= most:
+                raise ServiceError("game_full", {"max": most})
+            number = 1 + sum(1 for s in seats if s.is_ai)
+            return await self.storage.add_seat(
+                game_id, NewSeat(display_name=f"AI {number}", is_ai=True, ai_kind=kind)
+            )
+
+    async def start(self, game_id: int, user_id: int, *, seed: int | None = None) -> Outcome:
+        """The host starts the game: deal, then AI seats choose their tickets.
+
+        Seats are renumbered 0..n-1 in joining order (leaving may have left
+        gaps) in the same transaction that starts the game. Raises:
+            ServiceError: ``game_not_found``, ``not_host``, ``already_started``,
+                ``not_enough_players``/``too_many_players`` (detail min, max).
+        """
+        async with self._lock(game_id):
+            game = await self._game(game_id)
+            if user_id != game.host_user_id:
+                raise ServiceError("not_host")
+            self._need_status(game, "lobby")
+            rules = load_ruleset(game.map_id)
+            seats = await self.storage.seats(game_id)
+            least, most = rules.params.min_players, rules.params.max_players
+            if len(seats) < least:
+                raise ServiceError("not_enough_players", {"min": least, "max": most})
+            if len(seats) > most:
+                raise ServiceError("too_many_players", {"min": least, "max": most})
+            seed = self.seed_source() if seed is None else seed
+            state = new_game(rules, seats=len(seats), seed=seed, options=game.options)
+            deadline, reminder = self._timers(game, seats, None, state)
+            # one transaction: seats renumbered 0..n-1 in joining order, status, seed, snapshot
+            game = await self.storage.start_game(
+                game_id,
+                seed=seed,
+                snapshot=encode_state(state),
+                engine_version=ENGINE_VERSION,
+                deadline_at=deadline,
+                reminder_at=reminder,
+            )
+            seats = await self.storage.seats(game_id)
+            self._remember(game_id, state)
+            self._wake.set()
+            return await self._continue(game, seats, state, [], before=None)
+
+    async def cancel(self, game_id: int, user_id: int, *, moderator: bool = False) -> GameRow:
+        """Cancel a lobby or running game: the host, or a member with Manage Channels (``moderator``).
+
+        Raises:
+            ServiceError: ``game_not_found``, ``not_allowed``, ``game_finished``.
+        """
+        async with self._lock(game_id):
+            game = await self._game(game_id)
+            if user_id != game.host_user_id and not moderator:
+                raise ServiceError("not_allowed")
+            self._need_status(game, "lobby", "active")
+            self._states.pop(game_id, None)
+            return await self.storage.set_status(game_id, "cancelled")

@@ -1,0 +1,131 @@
+"""Reading: one reader's look at a game, the move log, a user's games, statistics."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from engine import (
+    Event,
+    apply,
+    new_game,
+    player_view,
+    public_view,
+)
+from engine.codec import decode_action
+from maps.loader import load_ruleset
+
+from ..storage import (
+    OPEN_STATUSES,
+    GameRow,
+    LeaderboardRow,
+    SeatRow,
+)
+from ._core import ServiceCore, ai_controlled
+from ._errors import ServiceError
+from ._models import GameViews, UserGame, UserStats
+
+log = logging.getLogger(__name__)
+
+
+class QueryOps(ServiceCore):
+    """Read-only operations of :class:`~bot.services.GameService`."""
+
+    async def views(self, game_id: int, user_id: int) -> GameViews:
+        """The game as ``user_id`` may see it (``user_id=0``: the public).
+
+        Raises:
+            ServiceError: ``game_not_found``.
+        """
+        game = await self._game(game_id)
+        seats = await self.storage.seats(game_id)
+        if not game.started:
+            return GameViews(game, seats, None, None, None)
+        rules = load_ruleset(game.map_id)
+        state = await self._state(game)
+        seat = self._seat_of(seats, user_id) if user_id else None
+        mine = player_view(rules, state, seat.seat) if seat is not None else None
+        return GameViews(
+            game, seats, public_view(rules, state), mine, None if seat is None else seat.seat
+        )
+
+    async def public_log(self, game_id: int, count: int = 10) -> list[Event]:
+        """The public events of (at least) the last ``count`` actions, oldest first, secrets cut out.
+
+        Raises:
+            ServiceError: ``game_not_found``, ``not_started``.
+        """
+        game = await self._game(game_id)
+        if game.seed is None:
+            raise ServiceError("not_started")
+        rules = load_ruleset(game.map_id)
+        actions = [decode_action(a.action) for a in await self.storage.actions(game_id)]
+        state = new_game(
+            rules,
+            seats=len(await self.storage.seats(game_id)),
+            seed=game.seed,
+            options=game.options,
+        )
+        events: list[Event] = []
+        first = max(0, len(actions) - max(1, count) * 3)
+        for i, action in enumerate(actions):
+            transition = apply(rules, state, action)
+            if i >= first:
+                events.extend(replace(e, secret=None) for e in transition.events)
+            state = transition.state
+        return events
+
+    async def _waits_for(self, game: GameRow, seat: SeatRow) -> bool:
+        try:
+            return seat.seat in (await self._state(game)).seats_to_act()
+        except ServiceError:  # quarantined just now: listed, but nobody's turn
+            return False
+
+    async def games_for_user(self, user_id: int) -> list[UserGame]:
+        """Every open game (any server) where ``user_id`` holds a seat, the ones waiting for them first."""
+        out = []
+        for game in await self.storage.games_for_user(user_id, status=None):
+            if game.status not in OPEN_STATUSES:
+                continue
+            seats = await self.storage.seats(game.id)
+            seat = self._seat_of(seats, user_id)
+            if seat is None:
+                continue
+            your_turn = (
+                game.started and not ai_controlled(seat) and await self._waits_for(game, seat)
+            )
+            out.append(
+                UserGame(
+                    game.id,
+                    game.guild_id,
+                    game.channel_id,
+                    game.thread_id,
+                    game.map_id,
+                    game.status,
+                    seat.seat,
+                    your_turn,
+                )
+            )
+        out.sort(key=lambda g: (not g.your_turn, g.id))
+        return out
+
+    async def stats(self, guild_id: int, user_id: int) -> UserStats:
+        """A user's totals over finished games in ``guild_id`` (0: every server)."""
+        rows = await self.storage.user_history(user_id, limit=1_000_000, guild_id=guild_id or None)
+        games = len(rows)
+        return UserStats(
+            user_id=user_id,
+            games=games,
+            wins=sum(r.won for r in rows),
+            avg_score=sum(r.score for r in rows) / games if games else 0.0,
+            best_score=max((r.score for r in rows), default=None),
+            tickets_completed=sum(r.tickets_completed for r in rows),
+            tickets_failed=sum(r.tickets_failed for r in rows),
+            recent=tuple(rows[:5]),
+        )
+
+    async def leaderboard(
+        self, guild_id: int, limit: int = 10, *, map_id: str | None = None
+    ) -> list[LeaderboardRow]:
+        """The server's best players: wins, then average score (AI seats left out)."""
+        return await self.storage.leaderboard(guild_id, limit, map_id=map_id)

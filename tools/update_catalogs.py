@@ -1,0 +1,83 @@
+"""Extract every player-facing sentence from the code and update the German catalog.
+
+Run from the repository root after adding or changing a sentence::
+
+    python tools/update_catalogs.py          # add new msgids (empty), drop unused ones
+    python tools/update_catalogs.py --check  # exit 1 when the catalog is out of date
+
+Then translate the new entries in ``words/locale/de/LC_MESSAGES/ttrbot.po``
+(``tests/test_words.py`` fails while one is missing). Uses Babel's extractor
+with the keywords of :data:`words.KEYWORDS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from words import KEYWORDS, catalog_file  # noqa: E402
+
+#: Packages whose code says or draws words to players.
+SOURCES = ("words", "bot", "cogs", "render")
+
+
+def extracted() -> Iterator[tuple[str | tuple[str, str], str | None, str]]:
+    """``(msgid or (singular, plural), context, "path:line")`` for every marked sentence."""
+    for package in SOURCES:
+        for filename, lineno, message, _comments, context in extract_from_dir(
+            ROOT / package,
+            method_map=[("**.py", "python")],
+            keywords=KEYWORDS,
+            comment_tags=(),
+        ):
+            yield message, context, f"{package}/{filename}:{lineno}"
+
+
+def template() -> Catalog:
+    """A catalog template holding every extracted message."""
+    pot = Catalog(domain="ttrbot", project="ttrbot")
+    for message, context, where in extracted():
+        path, line = where.rsplit(":", 1)
+        pot.add(message, context=context, locations=[(path, int(line))])
+    return pot
+
+
+def main(argv: list[str]) -> int:
+    """Update (or with ``--check`` only compare) the German catalog; returns the exit code."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="only report; exit 1 if out of date")
+    args = parser.parse_args(argv)
+    path = catalog_file("de")
+    with path.open("rb") as src:
+        catalog = read_po(src, locale="de", domain="ttrbot")
+    pot = template()
+    wanted = {(m.id, m.context) for m in pot if m.id}
+    have = {(m.id, m.context) for m in catalog if m.id}
+    missing, unused = wanted - have, have - wanted
+    if args.check:
+        for m in sorted(missing, key=str):
+            print(f"not in the catalog: {m}")
+        for m in sorted(unused, key=str):
+            print(f"in the catalog but unused: {m}")
+        return 1 if missing or unused else 0
+    catalog.update(pot, no_fuzzy_matching=True, update_header_comment=False)
+    catalog.obsolete.clear()
+    with path.open("wb") as dst:
+        write_po(
+            dst, catalog, width=100, omit_header=False, sort_output=False, include_lineno=False
+        )
+    print(f"{path}: {len(missing)} added, {len(unused)} removed; translate the empty entries")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

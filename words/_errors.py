@@ -1,0 +1,83 @@
+"""Error codes of the engine, the service and the cogs, and their sentences (translated by the catalogs)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ._catalog import N_, Words
+
+#: code -> English msgid; only :func:`error_text` turns codes into sentences.
+ERRORS: dict[str, str] = {
+    "not_your_turn": N_("It is not your turn."),
+    "route_taken": N_("That route is already taken."),
+    "double_route_locked": N_(
+        "With fewer than {min_players} players only one track of a double route may be used."
+    ),
+    "double_route_own": N_("You already own the other track of this route."),
+    "cannot_pay": N_("Those cards cannot pay for this route."),
+    "cannot_pay_tunnel": N_("You cannot pay the tunnel's extra cards."),
+    "cards_not_in_hand": N_("You do not hold those cards."),
+    "not_enough_pieces": N_("You have too few {pieces} left for this route."),
+    "must_keep_at_least": N_("Keep at least {min} {tickets}."),
+    "ticket_not_offered": N_("Those {tickets} were not offered to you."),
+    "nothing_to_keep": N_("You have no {tickets} to choose from."),
+    "locomotive_second": N_("A face-up {wild} cannot be your second card."),
+    "bad_slot": N_("There is no card in that face-up slot."),
+    "deck_empty": N_("The deck is empty."),
+    "no_tickets_left": N_("No {tickets} are left."),
+    "bad_mix": N_("That mix of {tickets} is not allowed."),
+    "bad_mix_total": N_("Draw exactly {expected} {tickets}."),
+    "mix_unavailable": N_("Not enough {tickets} are left in that pile."),
+    "wrong_step": N_("That is not possible right now: finish your current choice first."),
+    "game_over": N_("This game is over."),
+    "unknown_route": N_("There is no such route."),
+    "unknown_seat": N_("You are not in this game."),
+    "waiting_for_players": N_("Waiting for the other players to choose their {tickets}."),
+    "setup_tickets_first": N_("First choose your {tickets}."),
+    "cannot_pass": N_("You still have a move; passing is not allowed."),
+    "malformed_action": N_("That action is not understood."),
+    "flag_color_not_allowed": N_("You cannot set aside that colour."),
+    "player_count": N_("This map is for {min} to {max} players."),
+    "bad_option": N_("That option is not available for this map."),
+    "no_game": N_("There is no game in this channel. Start one with /ttr new."),
+    "game_not_found": N_("That game no longer exists."),
+    "channel_busy": N_("This channel already has a game. Finish or cancel it first."),
+    "not_in_game": N_("You are not in this game."),
+    "not_a_player": N_("You are not in this game."),
+    "already_joined": N_("You have already joined."),
+    "seat_taken": N_("You have already joined."),
+    "game_full": N_("The game is full."),
+    "lobby_full": N_("The game is full."),
+    "not_host": N_("Only the host can do that."),
+    "not_allowed": N_("You are not allowed to do that."),
+    "host_cannot_leave": N_("The host cannot leave; cancel the game instead."),
+    "not_enough_players": N_("At least {min} players are needed."),
+    "too_many_players": N_("At most {max} players can play."),
+    "already_started": N_("The game has already started."),
+    "not_started": N_("The game has not started yet."),
+    "not_lobby": N_("The game has already started."),
+    "not_running": N_("The game is not running."),
+    "game_finished": N_("This game is over."),
+    "wrong_status": N_("That is not possible at this stage of the game."),
+    "stale": N_("This button is out of date; open a fresh one."),
+    "stale_version": N_("This button is out of date; open a fresh one."),
+    "version_conflict": N_("Someone acted at the same moment; try again."),
+    "unknown_map": N_("There is no such map."),
+    "bad_turn_time": N_("That turn time is not available."),
+    "bad_days": N_("Choose between {min} and {max} days."),
+    "vacation_limit": N_("You have no vacation days left."),
+    "is_ai": N_("That seat is played by the computer."),
+}
+
+
+def error_text(code: str, words: Words, detail: Mapping[str, Any] | None = None) -> str:
+    """The sentence for error ``code`` in ``words``' language, with ``detail`` facts filled in.
+
+    An unknown code gives a generic refusal that names the code (never a traceback).
+    """
+    msgid = ERRORS.get(code)
+    if msgid is None:
+        return words.t("That is not possible right now ({code}).", code=code)
+    facts = {k: v for k, v in (detail or {}).items() if isinstance(k, str)}
+    return words.t(msgid, **facts)

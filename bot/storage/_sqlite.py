@@ -28,6 +28,18 @@ from ._repository import SqlStorage, Tx, Violation
 
 log = logging.getLogger("bot.storage")
 
+
+def _no_statement_lines(record: logging.LogRecord) -> bool:
+    return record.levelno > logging.DEBUG
+
+
+# aiosqlite's DEBUG lines print every statement with its parameters (seeds,
+# snapshots, kept tickets): they never pass, whatever the log level (issue 12.1).
+_AIOSQLITE_LOG = logging.getLogger("aiosqlite")
+_AIOSQLITE_LOG.addFilter(_no_statement_lines)
+if _AIOSQLITE_LOG.level < logging.INFO:
+    _AIOSQLITE_LOG.setLevel(logging.INFO)
+
 #: Page size of new database files. Small pages keep the bytes one action
 #: writes small: an action dirties a handful of pages (the log's leaf, the
 #: game's row, the timer indexes), each written whole to the WAL (issue 12.8).

@@ -24,7 +24,11 @@ def main(argv: list[str]) -> int:
         from .config import Settings
         from .run import health, run
 
-        settings = Settings.from_env()
+        try:
+            settings = Settings.from_env()
+        except ValueError as exc:
+            print(f"bad setting: {exc}", file=sys.stderr)
+            return 2
         return run(settings) if command == "run" else health(settings)
     print(f"unknown command {command!r}; use run, demo, health, verify, export or migrate", file=sys.stderr)
     return 2

@@ -230,9 +230,16 @@ async def _scalar(conn: aiosqlite.Connection, sql: str) -> Any:
     return rows[0][0] if rows else None
 
 
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:  # not even allowed to look
+        return False
+
+
 def _unavailable(path: Path, exc: BaseException) -> StorageUnavailable:
     if isinstance(exc, IsADirectoryError) or (
-        path.is_dir() and not isinstance(exc, PermissionError)
+        _is_dir(path) and not isinstance(exc, PermissionError)
     ):
         why = "it is a directory, not a database file"
     elif isinstance(exc, PermissionError) or (

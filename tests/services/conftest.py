@@ -12,6 +12,9 @@ from bot.services import GameService, stored_state
 from bot.storage import Storage, open_storage
 from engine.ai import choose_action
 from maps.loader import load_ruleset
+from tests.pg_fixtures import postgres_server, postgres_url
+
+__all__ = ["postgres_server", "postgres_url"]
 
 
 class FakeClock:

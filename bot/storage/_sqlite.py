@@ -279,6 +279,7 @@ async def open_sqlite(
     try:
         if str(path) != ":memory:":
             path.parent.mkdir(parents=True, exist_ok=True)
+            await asyncio.to_thread(_probe, path)
         writer = await aiosqlite.connect(path, isolation_level=None)
     except (OSError, sqlite3.Error) as exc:
         raise _unavailable(path, exc) from None
@@ -309,6 +310,17 @@ async def open_sqlite(
         raise
     log.info("opened storage %s at schema version %s", path, version)
     return SqliteStorage(writer, reader, path, clock=clock)
+
+
+def _probe(path: Path) -> None:
+    """Open the file and read its header with plain sqlite3 first: a directory, a file that is
+    not a database or a missing permission fails here, before aiosqlite starts its thread
+    (whose clean-up after a failed connect can outlive the event loop)."""
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("PRAGMA schema_version").fetchone()
+    finally:
+        conn.close()
 
 
 async def _close_quietly(*conns: aiosqlite.Connection | None) -> None:

@@ -71,7 +71,7 @@ async def _timed_turns(
             continue
         action = choose_action(load_ruleset(game.map_id), state, 0, "random")
         t0 = time.perf_counter()
-        await service.act(gid, HUMAN, action)
+        await service.act(gid, HUMAN, action, expected_version=None)
         t1 = time.perf_counter()
         plain.append((t1 - t0) * 1000)
         if renderer is not None:
@@ -169,7 +169,12 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
                         )
                     )
             t0 = time.perf_counter()
-            await asyncio.gather(*(service.act(gid, user, action) for gid, user, action in moves))
+            await asyncio.gather(
+                *(
+                    service.act(gid, user, action, expected_version=None)
+                    for gid, user, action in moves
+                )
+            )
             spent += time.perf_counter() - t0
             count += len(moves)
         await storage.close()

@@ -16,7 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from . import i18n
+from words import error_text, lang_of, words_for
 
 log = logging.getLogger(__name__)
 
@@ -65,24 +65,40 @@ async def send_private(interaction: discord.Interaction, content: str, **kwargs:
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """Turn ``error`` into a private answer; log what was not expected."""
+    """Turn ``error`` into a private answer in the user's language; log what was not expected.
+
+    After a move was committed (``interaction.extras["committed"]``), an
+    unexpected failure never claims that nothing changed: the player is told
+    the move was made.
+    """
     error = _unwrap(error)
-    locale = interaction.locale
     meta: Mapping[str, Any] | None = interaction.extras.get("meta")
+    w = words_for(lang_of(interaction.locale), meta)
     game = interaction.extras.get("game", "-")
     code = domain_code(error)
     if code is not None:
         detail = getattr(error, "detail", None) or {}
-        text = i18n.error_text(code, locale, meta=meta, detail=detail)
+        text = error_text(code, w, detail)
         log.info("game %s: %s refused: %s", game, _what(interaction), code)
     elif isinstance(error, app_commands.CheckFailure):
-        text = i18n.error_text("not_allowed", locale)
+        text = error_text("not_allowed", w)
     elif isinstance(error, discord.NotFound) and error.code in (10062, 10015):
         log.warning("game %s: interaction expired for %s", game, _what(interaction))
         return
+    elif interaction.extras.get("committed"):
+        log.error(
+            "game %s: %s failed after its move was stored", game, _what(interaction), exc_info=error
+        )
+        text = w.t(
+            "Your move was made (game {game}), but something went wrong afterwards: "
+            "use /ttr hand to see where the game stands.",
+            game=game,
+        )
     else:
         log.error("game %s: %s failed", game, _what(interaction), exc_info=error)
-        text = i18n.t("nothing_changed", locale, game=game)
+        text = w.t(
+            "Something went wrong on our side; nothing was changed. (game {game})", game=game
+        )
     try:
         await send_private(interaction, text)
     except discord.HTTPException:

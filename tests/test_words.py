@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import re
 import string
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,9 @@ from babel.messages.pofile import read_po
 from words import LANGS, catalog_file, words_for
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import update_catalogs  # noqa: E402
 
 
 def _catalog(lang: str = "de") -> list:  # type: ignore[type-arg]
@@ -22,6 +26,14 @@ def _catalog(lang: str = "de") -> list:  # type: ignore[type-arg]
 
 def _fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_every_sentence_in_the_code_is_in_the_catalog() -> None:
+    """What the extractor finds in words/, bot/, cogs/ and render/ is exactly what the German catalog holds."""
+    wanted = {(m.id, m.context) for m in update_catalogs.template() if m.id}
+    have = {(m.id, m.context) for m in _catalog()}
+    assert not wanted - have, f"untranslated: {sorted(wanted - have, key=str)[:10]}"
+    assert not have - wanted, f"unused: {sorted(have - wanted, key=str)[:10]}"
 
 
 def test_every_entry_is_translated_with_the_same_placeholders() -> None:
@@ -42,13 +54,13 @@ def test_plural_forms_follow_the_catalog_rule() -> None:
     """ngettext picks the form by the catalog's Plural-Forms (German: one for 1, other for 0 and 2+)."""
     meta = {"words": {"de": {"ticket": "Zielkarte", "tickets": "Zielkarten"}}}
     w = words_for("de", meta)
-    one = w.n("Kept {count} {ticket}.", "Kept {count} {tickets}.", 1)
-    many = w.n("Kept {count} {ticket}.", "Kept {count} {tickets}.", 2)
-    none = w.n("Kept {count} {ticket}.", "Kept {count} {tickets}.", 0)
+    one = w.n("You kept {count} {ticket}.", "You kept {count} {tickets}.", 1)
+    many = w.n("You kept {count} {ticket}.", "You kept {count} {tickets}.", 2)
+    none = w.n("You kept {count} {ticket}.", "You kept {count} {tickets}.", 0)
     assert (one, many, none) == (
-        "1 Zielkarte behalten.",
-        "2 Zielkarten behalten.",
-        "0 Zielkarten behalten.",
+        "Du hast 1 Zielkarte behalten.",
+        "Du hast 2 Zielkarten behalten.",
+        "Du hast 0 Zielkarten behalten.",
     )
 
 

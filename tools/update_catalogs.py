@@ -42,12 +42,33 @@ def extracted() -> Iterator[tuple[str | tuple[str, str], str | None, str]]:
             yield message, context, f"{package}/{filename}:{lineno}"
 
 
+def command_strings() -> list[str]:
+    """Every name, description and choice name of the /ttr command tree (translated in context "command")."""
+    from discord import app_commands
+
+    from cogs.ttr._commands import TtrCog
+    from cogs.ttr._lobby import TURN_TIMES
+
+    out = [TtrCog.__cog_group_name__, str(TtrCog.__cog_group_description__)]
+    for command in TtrCog.__cog_app_commands__:
+        if not isinstance(command, app_commands.Command):
+            continue
+        out += [command.name, command.description]
+        for param in command.parameters:
+            out += [param.name, param.description]
+            out += [choice.name for choice in param.choices]
+    neutral = set(TURN_TIMES) | {"ttr"}  # the same in every language
+    return [s for s in dict.fromkeys(out) if s and not s.isdigit() and s not in neutral]
+
+
 def template() -> Catalog:
-    """A catalog template holding every extracted message."""
+    """A catalog template holding every extracted message and the command tree's strings."""
     pot = Catalog(domain="ttrbot", project="ttrbot")
     for message, context, where in extracted():
         path, line = where.rsplit(":", 1)
         pot.add(message, context=context, locations=[(path, int(line))])
+    for text in command_strings():
+        pot.add(text, context="command", locations=[("cogs/ttr/_commands.py", 0)])
     return pot
 
 

@@ -15,7 +15,7 @@ from the map data's ``words`` block and are filled into the sentences as
     w.color("red")                                    # "rot"
 
 Markers for the extractor (``tools/update_catalogs.py``): ``t``, ``n``
-(singular, plural), ``p`` (context, msgid) and :func:`N_` for strings kept in
+(singular, plural), ``ctx`` (context, msgid) and :func:`N_` for strings kept in
 tables and translated later.
 """
 

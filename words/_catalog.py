@@ -21,14 +21,40 @@ log = logging.getLogger(__name__)
 LANGS = ("en", "de")
 DOMAIN = "ttrbot"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-#: Babel extraction keywords: ``w.t(msgid)``, ``w.n(singular, plural, n)``, ``w.p(context, msgid)``, ``N_(msgid)``.
-KEYWORDS: dict[str, Any] = {"t": None, "n": (1, 2), "p": ((1, "c"), 2), "N_": None}
+#: Babel extraction keywords: ``w.t(msgid)``, ``w.n(singular, plural, n)``, ``w.ctx(context, msgid)``, ``N_(msgid)``.
+KEYWORDS: dict[str, Any] = {
+    "t": None,
+    "n": (1, 2),
+    "ctx": ((1, "c"), 2),
+    "N_": None,
+    "NP_": ((1, "c"), 2),
+}
 
 
 def N_(msgid: str) -> str:  # noqa: N802 - the gettext convention for "mark now, translate later"
     """Mark ``msgid`` for extraction without translating it here (gettext_noop)."""
     return msgid
 
+
+def NP_(context: str, msgid: str) -> str:  # noqa: N802 - gettext convention, with a context
+    """Mark ``msgid`` in ``context`` for extraction without translating it here."""
+    return msgid
+
+
+#: Card and route colours of every map, by name (translated in the context "color").
+COLOR_NAMES: tuple[str, ...] = (
+    NP_("color", "red"),
+    NP_("color", "blue"),
+    NP_("color", "green"),
+    NP_("color", "yellow"),
+    NP_("color", "orange"),
+    NP_("color", "black"),
+    NP_("color", "white"),
+    NP_("color", "pink"),
+    NP_("color", "purple"),
+    NP_("color", "gray"),
+    NP_("color", "brown"),
+)
 
 #: The nouns every sentence may use, with their English defaults (the USA map's words).
 TERM_DEFAULTS: dict[str, str] = {
@@ -118,7 +144,7 @@ class Words:
         facts.setdefault("count", count)
         return self._format(self.catalog.ngettext(singular, plural, count), facts)
 
-    def p(self, context: str, msgid: str, /, **facts: Any) -> str:
+    def ctx(self, context: str, msgid: str, /, **facts: Any) -> str:
         """``msgid`` in ``context`` (e.g. ``"color"``, ``"command"``), translated and filled in."""
         return self._format(self.catalog.pgettext(context, msgid), facts)
 
@@ -128,6 +154,8 @@ class Words:
             return self.t("none")
         if color == "locomotive":
             return self.terms.get("wild", color)
+        if color == "gray":
+            return self.t("gray")
         return self.catalog.pgettext("color", color)
 
 

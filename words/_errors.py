@@ -59,15 +59,48 @@ ERRORS: dict[str, str] = {
     "not_lobby": N_("The game has already started."),
     "not_running": N_("The game is not running."),
     "game_finished": N_("This game is over."),
+    "game_quarantined": N_(
+        "This game's saved state is damaged, so it was stopped; the server's operator can "
+        "check it with `python -m bot verify`. You can start a new game here."
+    ),
     "wrong_status": N_("That is not possible at this stage of the game."),
     "stale": N_("This button is out of date; open a fresh one."),
     "stale_version": N_("This button is out of date; open a fresh one."),
     "version_conflict": N_("Someone acted at the same moment; try again."),
-    "unknown_map": N_("There is no such map."),
-    "bad_turn_time": N_("That turn time is not available."),
+    "unknown_map": N_("There is no such map. Maps: {maps}."),
+    "bad_turn_time": N_("That turn time is not available. Choose one of: {choices}."),
     "bad_days": N_("Choose between {min} and {max} days."),
     "vacation_limit": N_("You have no vacation days left."),
     "is_ai": N_("That seat is played by the computer."),
+    # cogs and menus: wrong input names the choices that exist
+    "wrong_channel": N_("This belongs to a game in another channel: {channel}."),
+    "unknown_component": N_(
+        "This button is not one of this bot's current buttons. Use /ttr hand for a fresh menu."
+    ),
+    "bad_game_id": N_(
+        "This button names a game that cannot exist. Use /ttr hand for a fresh menu."
+    ),
+    "bad_choice": N_("That choice is not on the menu. Use /ttr hand for a fresh menu."),
+    "bad_draw": N_(
+        "That card cannot be drawn now. You can draw from: {slots} (face-up slots), deck: {deck}."
+    ),
+    "bad_draw_source": N_("Draw from one of: {choices}."),
+    "bad_route": N_(
+        "That route cannot be claimed now; you can pay for {routes} routes. Use the Claim button to see them."
+    ),
+    "bad_payment": N_("There is no payment number {given}; choose one of the {choices} offered."),
+    "bad_ticket_draw": N_(
+        "Destination tickets cannot be drawn that way now ({choices} ways are possible)."
+    ),
+    "bad_keep": N_("Keep between {min} and {max} of the offered {tickets}."),
+    "cannot_claim": N_(
+        "You cannot claim {route} now: it is taken, blocked, too long for your {pieces}, or your cards cannot pay for it."
+    ),
+    "no_such_payment": N_("Your cards cannot pay for it that way. Possible payments: {choices}."),
+    "bad_mix_choice": N_("That mix is not possible. Possible mixes: {choices}."),
+    "missing_permissions": N_(
+        "The bot cannot run a game here: it lacks {permissions} in this channel. Ask an admin to grant it, then try again."
+    ),
 }
 
 

@@ -6,6 +6,9 @@ Start with :class:`GameService`; operations tools are in :mod:`bot.services.ops`
 
 from __future__ import annotations
 
+from engine import Action, Cards, FinalResult, PlayerView, PublicView, Ruleset
+from engine import Event as TableEvent
+
 from ._core import (
     MAX_EXPIRIES,
     TURN_TIMES,
@@ -17,10 +20,25 @@ from ._core import (
     turn_key,
 )
 from ._errors import ServiceError
-from ._models import GameViews, Outcome, Reminder, UserGame, UserStats
+from ._menus import KeepChoice, RouteChoice, TunnelChoice, TurnMenu
+from ._models import GameViews, Outcome, Reminder, Table, UserGame, UserStats
+from ._port import GameServicePort
 from ._service import GameService
 
 __all__ = [
+    "Action",
+    "Cards",
+    "FinalResult",
+    "GameServicePort",
+    "KeepChoice",
+    "PlayerView",
+    "PublicView",
+    "RouteChoice",
+    "Ruleset",
+    "Table",
+    "TableEvent",
+    "TunnelChoice",
+    "TurnMenu",
     "MAX_EXPIRIES",
     "TURN_TIMES",
     "VACATION_DAYS",

@@ -5,17 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import Event, FinalResult, PlayerView, PublicView
+from engine import Event, FinalResult, PlayerView, PublicView, Ruleset
+from maps.loader import load_ruleset
 
 from ..storage import GameRow, ResultRow, SeatRow
+from ._menus import TurnMenu
 
 
 @dataclass(frozen=True, slots=True)
-class GameViews:
-    """One reader's look at a game, read fresh from the database.
+class Table:
+    """One reader's look at a game, read fresh from the database: the one view model per click.
 
     ``public`` is None in the lobby; ``mine``/``seat`` are None for a reader
-    without a seat (spectators, or ``user_id=0`` for the public channel).
+    without a seat (spectators, or ``user_id=0`` for the public channel);
+    ``menu`` is the reader's choices when they must act now (else None).
     """
 
     game: GameRow
@@ -23,6 +26,31 @@ class GameViews:
     public: PublicView | None
     mine: PlayerView | None
     seat: int | None
+    menu: TurnMenu | None = None
+
+    @property
+    def version(self) -> int:
+        """The game version this look was taken at (what a click must carry back)."""
+        return self.game.version
+
+    @property
+    def channel_id(self) -> int:
+        """Where the game lives: its thread, or its channel."""
+        return self.game.thread_id or self.game.channel_id
+
+    @property
+    def rules(self) -> Ruleset:
+        """The map's rule set (board, parameters, words)."""
+        return load_ruleset(self.game.map_id)
+
+    @property
+    def language(self) -> str:
+        """The table's language for public messages (``en`` or ``de``)."""
+        return str(getattr(self.game, "language", None) or "en")
+
+
+#: The former name of :class:`Table`.
+GameViews = Table
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,12 +35,14 @@ class PlayOps(ServiceCore):
         user_id: int,
         action: Action | Mapping[str, Any],
         *,
-        expected_version: int | None = None,
+        expected_version: int | None,
     ) -> Outcome:
         """Apply a player's action, then let AI seats act; return what happened.
 
         ``action`` is an engine action or its JSON form (``engine.codec``).
-        ``expected_version`` (optional) refuses a click made on an older board.
+        ``expected_version``: the game version the player saw (a click carries it);
+        a different current version refuses the move with ``stale_version``. None
+        means "whatever is current" and must be said on purpose (typed commands, the demo).
 
         Raises:
             ServiceError: ``game_not_found``, ``not_started``, ``game_finished``,

@@ -23,7 +23,8 @@ from ..storage import (
 )
 from ._core import ServiceCore, ai_controlled
 from ._errors import ServiceError
-from ._models import GameViews, UserGame, UserStats
+from ._menus import build_menu
+from ._models import Table, UserGame, UserStats
 
 log = logging.getLogger(__name__)
 
@@ -31,23 +32,37 @@ log = logging.getLogger(__name__)
 class QueryOps(ServiceCore):
     """Read-only operations of :class:`~bot.services.GameService`."""
 
-    async def views(self, game_id: int, user_id: int) -> GameViews:
-        """The game as ``user_id`` may see it (``user_id=0``: the public).
+    async def table(self, game_id: int, user_id: int) -> Table:
+        """The game as ``user_id`` may see it, with their menu when they must act (``user_id=0``: the public).
 
+        One read per click: the cogs render this and nothing else.
         Raises:
             ServiceError: ``game_not_found``.
         """
         game = await self._game(game_id)
         seats = await self.storage.seats(game_id)
         if not game.started:
-            return GameViews(game, seats, None, None, None)
+            return Table(game, seats, None, None, None)
         rules = load_ruleset(game.map_id)
         state = await self._state(game)
         seat = self._seat_of(seats, user_id) if user_id else None
-        mine = player_view(rules, state, seat.seat) if seat is not None else None
-        return GameViews(
-            game, seats, public_view(rules, state), mine, None if seat is None else seat.seat
+        if seat is None:
+            return Table(game, seats, public_view(rules, state), None, None)
+        menu = None
+        if game.status == "active" and not ai_controlled(seat):
+            menu = build_menu(rules, state, seat.seat, game_id)
+        return Table(
+            game,
+            seats,
+            public_view(rules, state),
+            player_view(rules, state, seat.seat),
+            seat.seat,
+            menu,
         )
+
+    async def views(self, game_id: int, user_id: int) -> Table:
+        """Alias of :meth:`table` (kept for the demo and older callers)."""
+        return await self.table(game_id, user_id)
 
     async def public_log(self, game_id: int, count: int = 10) -> list[Event]:
         """The public events of (at least) the last ``count`` actions, oldest first, secrets cut out.

@@ -1,17 +1,25 @@
-"""The /ttr feature: commands, persistent buttons, private views. This module only wires it up."""
+"""The /ttr feature: the command table, its families, restart-proof components. This module only wires it up.
+
+Layout (no import cycles; data flows interaction -> family -> service -> reply):
+``_commands`` (the /ttr table and the click router) -> ``_lobby``, ``_play``,
+``_info``, ``_admin`` (the families) -> ``_publish`` (public messages),
+``_prompts`` (private menus), ``_format`` (texts), ``_images`` (renderer),
+``_announce`` (posting with fallbacks), ``_components`` + ``_ids`` (clicks),
+``_base`` (what the families share).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from discord.ext import commands
 
-from ._cog import TtrCog
-from ._components import GameButton
-
-
-async def setup(bot: Any) -> None:
-    """Extension entry point: add the cog with the bot's game service and register the buttons."""
-    bot.add_dynamic_items(GameButton)
-    await bot.add_cog(TtrCog(bot, bot.service))
+from ._commands import TtrCog
+from ._components import AnyComponent
 
 
-__all__ = ["GameButton", "TtrCog", "setup"]
+async def setup(bot: commands.Bot) -> None:
+    """Extension entry point: the cog with the bot's game service, and the catch-all click handler."""
+    bot.add_dynamic_items(AnyComponent)
+    await bot.add_cog(TtrCog(bot, bot.service))  # type: ignore[attr-defined]
+
+
+__all__ = ["AnyComponent", "TtrCog", "setup"]

@@ -1,178 +1,313 @@
-"""Words for the /ttr cog: hands, tickets, routes, move summaries, score tables.
+"""Texts of the /ttr cog: hands, tickets, routes, turn stories, status, score tables.
 
-Pure functions over engine views and the ruleset; no discord calls. Every text
-is in the reader's language (``locale``) with the map's own words.
+Pure functions over the service's view model and :class:`words.Words` (the
+reader's language for private replies, the table's language for public
+messages); no discord calls. Every sentence goes through the catalogs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from bot import i18n
-from engine import Cards, PlayerView, PublicView, Ruleset
-from engine.events import Event
-from engine.state import FinalResult
+from bot.services import Cards, FinalResult, PlayerView, PublicView, Ruleset, TableEvent
+from words import N_, Words
 
-MAX_CONTENT = 1900
+#: Discord's limit for a message's content, and for options in one select.
+MAX_CONTENT = 2000
+MAX_OPTIONS = 25
+MAX_LABEL = 100
 
 
 def clip(text: str, limit: int = MAX_CONTENT) -> str:
-    """``text`` cut to Discord's message limit."""
+    """``text`` cut to Discord's limit (an ellipsis marks the cut)."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def city(rules: Ruleset, city_id: str) -> str:
-    """A city's display name."""
+    """A place's printed name."""
     c = rules.board.cities.get(city_id)
-    return getattr(c, "name", None) or city_id
+    return c.name if c is not None else city_id
 
 
-def route_label(rules: Ruleset, route_id: str, locale: Any = None) -> str:
-    """``Atlanta – Miami (5, blue)``; double tracks are told apart by colour."""
+def route_name(rules: Ruleset, route_id: str) -> str:
+    """``Atlanta – Miami``."""
+    r = rules.board.routes[route_id]
+    return f"{city(rules, r.a)} – {city(rules, r.b)}"
+
+
+def route_label(rules: Ruleset, route_id: str, w: Words) -> str:
+    """``Atlanta – Miami (5, blue)``, with tunnel and ferry marks; double tracks differ by colour."""
     r = rules.board.routes.get(route_id)
     if r is None:
         return route_id
-    extra = []
-    if getattr(r, "tunnel", False):
-        extra.append("tunnel")
-    ferries = getattr(r, "ferries", 0) or getattr(r, "locomotives", 0)
-    if ferries:
-        extra.append(f"{ferries}× {i18n.color_name('locomotive', locale, rules.meta)}")
-    more = (", " + ", ".join(extra)) if extra else ""
-    return f"{city(rules, r.a)} – {city(rules, r.b)} ({r.length}, {i18n.color_name(r.color, locale, rules.meta)}{more})"
+    extra = [w.color(r.color) if r.color != "gray" else w.t("gray")]
+    if r.tunnel:
+        extra.append(w.t("tunnel"))
+    if r.locomotives:
+        extra.append(w.n("{count} ferry {wild}", "{count} ferry {wilds}", r.locomotives))
+    return f"{route_name(rules, route_id)} ({r.length}, {', '.join(extra)})"
 
 
-def cards_text(cards: Mapping[str, int], rules: Ruleset, locale: Any) -> str:
-    """``2× red, 1× locomotive``; empty: ``–``."""
-    parts = [
-        f"{n}× {i18n.color_name(c, locale, rules.meta)}" for c, n in sorted(cards.items()) if n
-    ]
+def cards_text(cards: Mapping[str, int], w: Words) -> str:
+    """``2× red, 1× locomotive``; no cards: ``–``."""
+    parts = [f"{n}× {w.color(c)}" for c, n in sorted(cards.items()) if n]
     return ", ".join(parts) or "–"
 
 
-def ticket_text(rules: Ruleset, ticket_id: str, locale: Any, *, done: bool = False) -> str:
-    """``Boston – Miami (12)`` with a done mark when completed."""
+def ticket_text(rules: Ruleset, ticket_id: str, w: Words, *, done: bool = False) -> str:
+    """``Boston – Miami (12)``, with a done mark when completed."""
     tk = rules.board.tickets[ticket_id]
-    mark = i18n.t("ticket_done", locale) if done else ""
-    return i18n.t(
-        "ticket_line", locale, a=city(rules, tk.a), b=city(rules, tk.b), points=tk.points, done=mark
-    )
-
-
-def hand_text(view: PlayerView, rules: Ruleset, locale: Any, *, game_id: int) -> str:
-    """The private hand message: cards, pieces left and tickets."""
-    meta = rules.meta
-    lines = [
-        i18n.t(
-            "hand_title", locale, meta=meta, game=game_id, map=i18n.map_text(meta, "name", locale)
-        ),
-        i18n.t("hand_cards", locale, meta=meta, hand=cards_text(view.hand, rules, locale)),
-        i18n.t("hand_pieces", locale, meta=meta, count=view.me.pieces),
-        i18n.t("hand_tickets", locale, meta=meta),
-    ]
-    if view.tickets:
-        lines += ["• " + ticket_text(rules, tk.id, locale, done=tk.done) for tk in view.tickets]
-    else:
-        lines.append("• " + i18n.t("no_tickets", locale))
-    return "\n".join(lines)
+    line = f"{city(rules, tk.a)} – {city(rules, tk.b)} ({tk.points})"
+    return line + " ✅ " + w.t("done") if done else line
 
 
 def player_name(names: Sequence[str], seat: int | None) -> str:
-    """The display form of a seat (a mention for humans)."""
-    if seat is None or seat >= len(names):
+    """How a seat is shown (a mention for people, the name for AI seats)."""
+    if seat is None or not 0 <= seat < len(names):
         return "?"
     return names[seat]
 
 
-def move_summary(
-    events: Sequence[Event], rules: Ruleset, names: Sequence[str], locale: Any
-) -> list[str]:
-    """One short line per turn-level event (public facts only)."""
-    meta = rules.meta
-    out: list[str] = []
-    for ev in events:
-        who = player_name(names, ev.seat)
-        p = ev.public
-        if (
-            ev.kind in ("card_drawn", "draw_blind")
-            and p.get("source", "deck") == "deck"
-            and "color" not in p
-        ):
-            out.append(i18n.t("move_draw_blind", locale, meta=meta, player=who))
-        elif ev.kind in ("card_drawn", "draw_face_up", "face_up_taken") and p.get("color"):
-            out.append(
-                i18n.t(
-                    "move_draw_face_up",
-                    locale,
-                    meta=meta,
-                    player=who,
-                    color=i18n.color_name(str(p["color"]), locale, meta),
-                )
-            )
-        elif ev.kind == "route_claimed":
-            route = str(p.get("route", ""))
-            r = rules.board.routes.get(route)
-            out.append(
-                i18n.t(
-                    "move_claim",
-                    locale,
-                    meta=meta,
-                    player=who,
-                    route=route_label(rules, route, locale),
-                    length=getattr(r, "length", "?"),
-                    points=p.get("points", "?"),
-                )
-            )
-        elif ev.kind in ("tickets_kept",):
-            out.append(
-                i18n.t(
-                    "move_keep",
-                    locale,
-                    meta=meta,
-                    player=who,
-                    count=p.get("count", p.get("kept", "?")),
-                )
-            )
-        elif ev.kind in ("tickets_drawn",):
-            out.append(i18n.t("move_tickets", locale, meta=meta, player=who))
-        elif ev.kind == "tunnel_revealed":
-            out.append(i18n.t("move_tunnel", locale, meta=meta, player=who))
-        elif ev.kind in ("passed", "pass"):
-            out.append(i18n.t("move_pass", locale, meta=meta, player=who))
-    return out
-
-
-def score_table(result: FinalResult, rules: Ruleset, names: Sequence[str], locale: Any) -> str:
-    """The final ranking with each seat's breakdown."""
-    meta = rules.meta
-    by_seat = {s.seat: s for s in result.seats}
+def hand_text(view: PlayerView, rules: Ruleset, w: Words, *, game_id: int, map_name: str) -> str:
+    """The private hand: cards, pieces left and tickets with their state."""
     lines = [
-        i18n.t(
-            "game_over",
-            locale,
-            meta=meta,
-            winners=", ".join(player_name(names, w) for w in result.winners),
-        )
+        w.t("Your hand (game {game}, **{map}**)", game=game_id, map=map_name),
+        f"{w.terms['cards']}: {cards_text(view.hand, w)}",
+        w.n("{count} {piece} left", "{count} {pieces} left", view.me.pieces),
+        w.t("Your {tickets}:"),
     ]
-    rank = 0
-    last = None
+    if view.tickets:
+        lines += ["• " + ticket_text(rules, tk.id, w, done=tk.done) for tk in view.tickets]
+    else:
+        lines.append("• " + w.t("none yet"))
+    return "\n".join(lines)
+
+
+# ====================================================================== turn stories
+@dataclass(slots=True)
+class Story:
+    """What one seat did in one turn, as sentence parts (public facts only)."""
+
+    seat: int | None
+    parts: list[str] = field(default_factory=list)
+    routes: list[str] = field(default_factory=list)
+    draws: list[str] = field(default_factory=list)
+    last_round: bool = False
+
+
+Phrase = Callable[[Story, Mapping[str, Any], Ruleset, Words], None]
+
+
+def _drew(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
+    if p.get("source") == "face_up" and p.get("color"):
+        story.draws.append(w.t("a face-up {color} card", color=w.color(str(p["color"]))))
+    else:
+        story.draws.append(w.t("a card from the deck"))
+
+
+def _claimed(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
+    route = str(p.get("route", ""))
+    story.routes.append(route)
+    story.parts.append(
+        w.n(
+            "claimed {route} with {cards} for {count} point",
+            "claimed {route} with {cards} for {count} points",
+            int(p.get("points", 0)),
+            route=route_label(rules, route, w),
+            cards=cards_text(p.get("payment") or {}, w),
+        )
+    )
+
+
+def _tunnel(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
+    revealed = ", ".join(w.color(str(c)) for c in p.get("revealed") or ()) or w.t("none")
+    story.parts.append(
+        w.n(
+            "started the tunnel {route} with {cards}; revealed {revealed}: {count} more card",
+            "started the tunnel {route} with {cards}; revealed {revealed}: {count} more cards",
+            int(p.get("extra", 0)),
+            route=route_label(rules, str(p.get("route", "")), w),
+            cards=cards_text(p.get("committed") or {}, w),
+            revealed=revealed,
+        )
+    )
+
+
+def _tunnel_paid(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
+    story.parts.append(w.t("paid {cards} more", cards=cards_text(p.get("extra") or {}, w)))
+
+
+def _tunnel_dropped(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
+    story.parts.append(w.t("gave up the tunnel and took the cards back"))
+
+
+def _tickets_drawn(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
+    story.parts.append(
+        w.n("drew {count} {ticket}", "drew {count} {tickets}", int(p.get("count", 0)))
+    )
+
+
+def _tickets_kept(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
+    story.parts.append(w.n("kept {count}", "kept {count}", int(p.get("kept", 0))))
+
+
+def _merchandise(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
+    story.parts.append(
+        w.n(
+            "took a merchandise card ({count} left)",
+            "took a merchandise card ({count} left)",
+            int(p.get("left", 0)),
+        )
+    )
+
+
+def _flag_kept(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
+    story.parts.append(
+        w.t("set a {color} card aside for a French flag", color=w.color(str(p.get("color"))))
+    )
+
+
+def _flag_scored(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
+    story.parts.append(
+        w.n(
+            "completed a French flag: +{count} point",
+            "completed a French flag: +{count} points",
+            int(p.get("points", 0)),
+        )
+    )
+
+
+def _passed(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
+    story.parts.append(w.t("passed (nothing else was possible)"))
+
+
+def _last_round(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
+    story.last_round = True
+
+
+def _silent(story: Story, p: Mapping[str, Any], rules: Ruleset, w: Words) -> None:
+    """Events the turn line does not repeat (the board or the next line shows them)."""
+
+
+#: Every event kind the engine emits -> how a turn story tells it (a test checks completeness).
+PHRASES: dict[str, Phrase] = {
+    "card_drawn": _drew,
+    "route_claimed": _claimed,
+    "tunnel_revealed": _tunnel,
+    "tunnel_paid": _tunnel_paid,
+    "tunnel_abandoned": _tunnel_dropped,
+    "tickets_drawn": _tickets_drawn,
+    "tickets_kept": _tickets_kept,
+    "merchandise_drawn": _merchandise,
+    "flag_card_kept": _flag_kept,
+    "flag_scored": _flag_scored,
+    "passed": _passed,
+    "last_round": _last_round,
+    "flag_offered": _silent,
+    "flag_card_declined": _silent,
+    "face_up_refilled": _silent,
+    "face_up_reset": _silent,
+    "deck_reshuffled": _silent,
+    "turn_started": _silent,
+    "play_started": _silent,
+    "game_over": _silent,
+}
+#: Table events that end a story.
+_STORY_ENDS = frozenset({"turn_started", "game_over", "play_started"})
+
+
+def stories(events: Sequence[TableEvent], rules: Ruleset, w: Words) -> list[Story]:
+    """The public events grouped into one story per seat and turn, in order (setup choices included)."""
+    out: list[Story] = []
+    current: Story | None = None
+    for ev in events:
+        kind = ev.kind
+        if kind in _STORY_ENDS:
+            current = None
+            continue
+        if ev.seat is None:
+            continue
+        if current is None or current.seat != ev.seat:
+            current = Story(ev.seat)
+            out.append(current)
+        PHRASES.get(kind, _silent)(current, ev.public, rules, w)
+    return [s for s in out if s.parts or s.draws or s.last_round]
+
+
+def story_line(story: Story, names: Sequence[str], w: Words, *, last_round_at: int) -> str:
+    """One sentence: ``Alice drew a face-up red card and a card from the deck.``
+
+    ``last_round_at``: the map's last-round threshold (pieces), told when this turn triggered it.
+    """
+    who = player_name(names, story.seat)
+    parts = list(story.parts)
+    if story.draws:
+        parts.insert(0, w.t("drew {cards}", cards=w.t(" and ").join(story.draws)))
+    text = w.t("{player} {did}.", player=who, did="; ".join(parts)) if parts else ""
+    if story.last_round:
+        last = w.n(
+            "**Last round!** {player} has {count} {piece} or fewer; everyone plays one more turn.",
+            "**Last round!** {player} has {count} {pieces} or fewer; everyone plays one more turn.",
+            last_round_at,
+            player=who,
+        )
+        text = f"{text} {last}" if text else last
+    return text
+
+
+def turn_lines(
+    events: Sequence[TableEvent], rules: Ruleset, names: Sequence[str], w: Words
+) -> list[str]:
+    """One line per turn story of ``events``."""
+    at = rules.params.last_round_at
+    return [
+        line
+        for story in stories(events, rules, w)
+        if (line := story_line(story, names, w, last_round_at=at))
+    ]
+
+
+# ====================================================================== tables
+def breakdown_name(key: str, w: Words) -> str:
+    """A score breakdown entry by name (never the internal key)."""
+    names = {
+        "routes": N_("routes"),
+        "tickets": N_("tickets"),
+        "longest_path": N_("longest path"),
+        "globetrotter": N_("Globetrotter"),
+        "merchandise": N_("merchandise"),
+        "flags": N_("French flags"),
+    }
+    return w.t(names[key]) if key in names else key
+
+
+def score_table(
+    result: FinalResult, names: Sequence[str], w: Words, resigned: frozenset[int] = frozenset()
+) -> str:
+    """The final ranking with each seat's breakdown (resigned seats marked)."""
+    by_seat = {s.seat: s for s in result.seats}
+    winners = ", ".join(player_name(names, s) for s in result.winners) or "–"
+    lines = [w.t("**Game over.** Winner: {winners}", winners=winners)]
+    rank, last = 0, None
     for i, seat in enumerate(result.ranking):
         s = by_seat[seat]
         if s.score != last:
-            rank = i + 1
-            last = s.score
+            rank, last = i + 1, s.score
         parts = ", ".join(
-            f"{k} {v:+d}" if k == "tickets" else f"{k} {v}" for k, v in s.breakdown.items()
+            f"{breakdown_name(k, w)} {v:+d}" if k == "tickets" else f"{breakdown_name(k, w)} {v}"
+            for k, v in s.breakdown.items()
         )
+        mark = " " + w.t("(resigned)") if seat in resigned else ""
         lines.append(
-            i18n.t(
-                "score_line",
-                locale,
-                meta=meta,
+            w.n(
+                "{rank}. {player}{mark}: {count} point ({breakdown})",
+                "{rank}. {player}{mark}: {count} points ({breakdown})",
+                s.score,
                 rank=rank,
                 player=player_name(names, seat),
-                score=s.score,
+                mark=mark,
                 breakdown=parts,
             )
         )
@@ -180,58 +315,46 @@ def score_table(result: FinalResult, rules: Ruleset, names: Sequence[str], local
 
 
 def status_text(
-    public: PublicView,
-    rules: Ruleset,
-    names: Sequence[str],
-    locale: Any,
-    *,
-    game_id: int,
-    status: str,
+    public: PublicView, names: Sequence[str], w: Words, *, game_id: int, map_name: str
 ) -> str:
     """The public status: whose turn, each seat's counts and score."""
-    meta = rules.meta
-    active = ""
     if public.phase == "play":
-        active = i18n.t("your_turn", locale, meta=meta, user=player_name(names, public.active))
-    elif public.phase == "setup":
-        active = i18n.t(
-            "waiting_setup",
-            locale,
-            meta=meta,
-            users=", ".join(player_name(names, s) for s in public.waiting_for),
-        )
-    lines = [
-        i18n.t(
-            "status",
-            locale,
-            meta=meta,
+        head = w.t(
+            "Game {game} on **{map}**, turn {turn}: {player} to move.",
             game=game_id,
-            map=i18n.map_text(meta, "name", locale),
-            status=status,
-            turn=public.turn,
-            active=active,
+            map=map_name,
+            turn=public.turn + 1,
+            player=player_name(names, public.active),
         )
-    ]
+    elif public.phase == "setup":
+        head = w.t(
+            "Game {game} on **{map}**: waiting for {players} to choose {tickets}.",
+            game=game_id,
+            map=map_name,
+            players=", ".join(player_name(names, s) for s in public.waiting_for),
+        )
+    else:
+        head = w.t("Game {game} on **{map}** is over.", game=game_id, map=map_name)
+    lines = [head]
     for p in public.players:
         lines.append(
-            i18n.t(
-                "status_player",
-                locale,
-                meta=meta,
-                player=player_name(names, p.seat),
-                score=p.score,
-                pieces_n=p.pieces,
-                cards_n=p.cards,
-                tickets_n=p.tickets,
+            "• "
+            + player_name(names, p.seat)
+            + ": "
+            + ", ".join(
+                (
+                    w.n("{count} point", "{count} points", p.score),
+                    w.n("{count} {piece}", "{count} {pieces}", p.pieces),
+                    w.n("{count} {card}", "{count} {cards}", p.cards),
+                    w.n("{count} {ticket}", "{count} {tickets}", p.tickets),
+                )
             )
         )
-    if public.last_round:
-        lines.append(
-            i18n.t("last_round", locale, meta=meta, user=player_name(names, public.last_round_by))
-        )
+    if public.last_round and public.phase == "play":
+        lines.append(w.t("**Last round.**"))
     return "\n".join(lines)
 
 
-def payment_text(payment: Cards, rules: Ruleset, locale: Any) -> str:
+def payment_text(payment: Cards, w: Words) -> str:
     """A payment as words."""
-    return cards_text(payment.to_dict(), rules, locale)
+    return cards_text(payment.to_dict(), w)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot import i18n
 from bot.config import Settings
+from words import ERRORS, error_text, lang_of, words_for
 
 
 def test_token_is_masked_and_defaults_apply(tmp_path: Path) -> None:
@@ -28,20 +28,20 @@ def test_env_file_is_read_and_environment_wins(tmp_path: Path) -> None:
     assert s.token.get() == "file-token" and s.dev_guild_id == 42 and s.log_level == "WARNING"
 
 
-def test_every_engine_error_code_has_both_languages() -> None:
-    """Each IllegalAction/SetupError code raised in engine/ has an English and a German sentence."""
+def test_every_error_code_has_both_languages() -> None:
+    """Each code raised on purpose in engine/, bot/services and cogs/ has an English and a German sentence."""
     codes: set[str] = set()
-    for path in Path("engine").rglob("*.py"):
-        codes |= set(re.findall(r'(?:IllegalAction|SetupError)\(\s*"([a-z_]+)"', path.read_text()))
-    assert codes and not codes - set(i18n.ERRORS)
+    pattern = r'(?:IllegalAction|SetupError|ServiceError|CogError)\(\s*"([a-z_]+)"'
+    for folder in ("engine", "bot/services", "cogs"):
+        for path in Path(folder).rglob("*.py"):
+            codes |= set(re.findall(pattern, path.read_text()))
+    assert len(codes) > 40 and not codes - set(ERRORS), sorted(codes - set(ERRORS))
     for code in codes:
-        assert i18n.error_text(code, "de") != i18n.error_text(code, "en-US")
+        assert error_text(code, words_for("de")) != error_text(code, words_for("en"))
 
 
 def test_map_words_are_used() -> None:
     """German messages use the map's own words."""
     meta = {"words": {"de": {"tickets": "Vertragskarten"}}}
-    assert "Vertragskarten" in i18n.error_text(
-        "must_keep_at_least", "de", meta=meta, detail={"min": 1}
-    )
-    assert i18n.lang_of("de") == "de" and i18n.lang_of("en-GB") == "en"
+    assert "Vertragskarten" in error_text("must_keep_at_least", words_for("de", meta), {"min": 1})
+    assert lang_of("de") == "de" and lang_of("en-GB") == "en"

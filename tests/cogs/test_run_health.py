@@ -12,7 +12,6 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot import i18n
 from bot.config import Settings
 from bot.run import health, run
 from bot.storage import open_storage

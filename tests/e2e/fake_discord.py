@@ -1063,6 +1063,19 @@ class _GatewayConnection:
 # ---------------------------------------------------------------------------
 
 
+@dataclass
+class Fault:
+    """A scripted failure of the fake's REST API (see :meth:`FakeDiscord.fail`)."""
+
+    method: str
+    path: re.Pattern[str]
+    status: int
+    code: int
+    times: int
+    message: str
+    hits: int = 0
+
+
 class FakeDiscord:
     """A fake Discord serving REST under ``/api/v10`` and a gateway at ``/gateway``.
 
@@ -1117,6 +1130,11 @@ class FakeDiscord:
         self._attachments: dict[int, Attachment] = {}
 
         self.unknown_routes: list[UnknownRoute] = []
+        #: Scripted failures: see :meth:`fail`.
+        self.faults: list[Fault] = []
+        #: Per-channel permissions of the bot (default ``Perm.BOT``): sent as ``app_permissions``
+        #: and enforced on ``POST /channels/{id}/messages`` like Discord does (403, code 50013).
+        self.bot_channel_permissions: dict[int, int] = {}
         self.violations: list[Violation] = []
         self.errors: list[str] = []
         self.requests: list[str] = []
@@ -1247,6 +1265,36 @@ class FakeDiscord:
     def set_permissions(self, user: FakeUser, permissions: int) -> None:
         """Change a member's permissions (effective for later interactions)."""
         user.permissions = permissions
+
+    def set_bot_permissions(self, channel: FakeChannel | str | int, permissions: int) -> None:
+        """The bot's permissions in ``channel`` from now on (an admin changed the channel's settings)."""
+        self.bot_channel_permissions[self.channel(channel).id] = permissions
+
+    def bot_permissions(self, channel_id: int) -> int:
+        """The bot's permissions in a channel (threads inherit their parent's)."""
+        channel = self.channels.get(channel_id)
+        if channel is not None and channel.parent_id is not None:
+            channel_id = channel.parent_id
+        return self.bot_channel_permissions.get(channel_id, Perm.BOT)
+
+    def fail(
+        self,
+        method: str,
+        path: str,
+        status: int,
+        code: int = 0,
+        *,
+        times: int = 1,
+        message: str = "scripted failure",
+    ) -> Fault:
+        """Answer the next ``times`` requests ``method`` on paths matching the regex ``path``
+        (relative to the API base, e.g. ``r"/channels/\\d+/messages"``) with ``status``/``code``.
+
+        Use it to test what the bot does when Discord answers 403, 404, 429 or 500.
+        """
+        fault = Fault(method.upper(), re.compile(path), status, code, times, message)
+        self.faults.append(fault)
+        return fault
 
     def add_channel(self, name: str, *, topic: str | None = None) -> FakeChannel:
         """Add a guild text channel (dispatches CHANNEL_CREATE if connected)."""
@@ -2392,7 +2440,7 @@ class FakeDiscord:
             "token": handle.token,
             "version": 1,
             "locale": "en-US",
-            "app_permissions": str(Perm.BOT),
+            "app_permissions": str(self.bot_permissions(channel.id)),
             "entitlements": [],
             "attachment_size_limit": self.attachment_size_limit,
             "channel_id": str(channel.id),
@@ -2741,6 +2789,20 @@ class FakeDiscord:
             return web.Response(body=solid_png(64, 64), content_type="image/png")
         if path.startswith(API_PREFIX + "/"):
             sub = path[len(API_PREFIX) :]
+            for fault in self.faults:
+                if fault.times > 0 and fault.method == request.method and fault.path.fullmatch(sub):
+                    fault.times -= 1
+                    fault.hits += 1
+                    await request.read()
+                    self.requests.append(f"{request.method} {sub} -> {fault.status} (scripted)")
+                    if fault.status == 429:
+                        return web.json_response(
+                            {"message": fault.message, "retry_after": 0.05, "global": False},
+                            status=429,
+                            headers={"Retry-After": "0.05", "X-RateLimit-Scope": "user"},
+                            content_type="application/json",
+                        )
+                    return _error(fault.status, fault.code, f"{fault.status}: {fault.message}")
             for method, pattern, handler, needs_auth in self._routes:
                 if method != request.method:
                     continue
@@ -3446,6 +3508,18 @@ class FakeDiscord:
         )
         if rejected is not None:
             return rejected
+        if channel.type != 1:  # guild channels: Discord checks the bot's permissions
+            perms = self.bot_permissions(channel_id)
+            need = Perm.VIEW_CHANNEL | (
+                Perm.SEND_MESSAGES_IN_THREADS
+                if channel.type in _THREAD_TYPES
+                else Perm.SEND_MESSAGES
+            )
+            if uploads:
+                need |= Perm.ATTACH_FILES
+            if perms & Perm.ADMINISTRATOR == 0 and perms & need != need:
+                self.requests.append(f"POST {route} -> 403 (missing permissions)")
+                return _error(403, 50013, "Missing Permissions")
         stored = self._new_message(channel_id, type=19 if payload.get("message_reference") else 0)
         self._apply_payload(stored, payload, uploads, creating=True, allow_ephemeral=False)
         self._record(stored, "channel", payload, None)

@@ -90,4 +90,6 @@ async def play_for(service: GameService, storage: Storage, game_id: int, user_id
     assert game is not None
     st = await state_of(storage, game_id)
     seat = next(s.seat for s in await storage.seats(game_id) if s.user_id == user_id)
-    return await service.act(game_id, user_id, choose_action(load_ruleset(game.map_id), st, seat))
+    return await service.act(
+        game_id, user_id, choose_action(load_ruleset(game.map_id), st, seat), expected_version=None
+    )

@@ -56,7 +56,12 @@ async def prepare(db: Path, op: str) -> None:
         for seat in state.seats_to_act():
             user = seats[seat].user_id
             if user is not None:
-                await service.act(game.id, user, KeepTickets(seat, state.players[seat].offer))
+                await service.act(
+                    game.id,
+                    user,
+                    KeepTickets(seat, state.players[seat].offer),
+                    expected_version=None,
+                )
         assert (await service.game_state(game.id)).seats_to_act() == [0]  # HOST is to move
     finally:
         await service.close()

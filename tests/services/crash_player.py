@@ -47,7 +47,7 @@ async def main(db: Path) -> None:
                 await service.run_due()
                 continue
             action = choose_action(load_ruleset(map_id), state, 0)
-            outcome = await service.act(game.id, HUMAN, action)
+            outcome = await service.act(game.id, HUMAN, action, expected_version=None)
             print(f"ack {game.id} {state.version + 1}", flush=True)
             del outcome
 

@@ -32,7 +32,9 @@ async def _in_play(service: GameService, storage: Storage, **kw) -> int:
         st = await state_of(storage, gid)
         seat = st.seats_to_act()[0]
         user = (await storage.seats(gid))[seat].user_id
-        await service.act(gid, user, KeepTickets(seat, tuple(st.players[seat].offer)))
+        await service.act(
+            gid, user, KeepTickets(seat, tuple(st.players[seat].offer)), expected_version=None
+        )
     return gid
 
 
@@ -47,20 +49,33 @@ async def test_bad_input_gets_a_typed_error_and_changes_nothing(
     mover, idle = users[active], users[1 - active]
     before = await _dump(storage, gid)
     cases = [
-        (service.act(4242, mover, DrawBlind(active)), "game_not_found"),
-        (service.act(gid, STRANGER, DrawBlind(active)), "not_in_game"),
-        (service.act(gid, idle, DrawBlind(1 - active)), "not_your_turn"),
+        (service.act(4242, mover, DrawBlind(active), expected_version=None), "game_not_found"),
+        (service.act(gid, STRANGER, DrawBlind(active), expected_version=None), "not_in_game"),
+        (service.act(gid, idle, DrawBlind(1 - active), expected_version=None), "not_your_turn"),
         (
             service.act(gid, mover, DrawBlind(active), expected_version=st.version - 1),
             "stale_version",
         ),
-        (service.act(gid, mover, {"type": "fly_to_the_moon", "seat": active}), "malformed_action"),
         (
-            service.act(gid, mover, {"type": "draw_face_up", "seat": active, "slot": "x"}),
+            service.act(
+                gid, mover, {"type": "fly_to_the_moon", "seat": active}, expected_version=None
+            ),
             "malformed_action",
         ),
-        (service.act(gid, mover, DrawBlind(1 - active)), "malformed_action"),
-        (service.act(gid, mover, KeepTickets(active, ("nope",))), "wrong_step"),
+        (
+            service.act(
+                gid,
+                mover,
+                {"type": "draw_face_up", "seat": active, "slot": "x"},
+                expected_version=None,
+            ),
+            "malformed_action",
+        ),
+        (service.act(gid, mover, DrawBlind(1 - active), expected_version=None), "malformed_action"),
+        (
+            service.act(gid, mover, KeepTickets(active, ("nope",)), expected_version=None),
+            "wrong_step",
+        ),
     ]
     for call, code in cases:
         with pytest.raises((ServiceError, IllegalAction)) as err:
@@ -76,7 +91,7 @@ async def test_act_persists_one_row_per_action_and_lets_ai_move(
     gid = await lobby(service, users=(HOST,), ais=2)
     await service.start(gid, HOST)
     st = await state_of(storage, gid)
-    await service.act(gid, HOST, KeepTickets(0, tuple(st.players[0].offer)))
+    await service.act(gid, HOST, KeepTickets(0, tuple(st.players[0].offer)), expected_version=None)
     st = await state_of(storage, gid)
     if st.active != 0:  # the AI seats that play before the human have already moved
         assert (
@@ -102,7 +117,7 @@ async def test_outcome_keeps_secrets_out_of_public_events(
     gid = await _in_play(service, storage)
     st = await state_of(storage, gid)
     user = (await storage.seats(gid))[st.active].user_id
-    outcome = await service.act(gid, user, DrawBlind(st.active))
+    outcome = await service.act(gid, user, DrawBlind(st.active), expected_version=None)
     drawn = [e for e in outcome.public_events if e.kind == "card_drawn"]
     assert drawn and all(e.secret is None and "color" not in e.public for e in drawn)
     assert any("color" in e for e in outcome.private_events[st.active])
@@ -130,7 +145,7 @@ async def test_whole_game_with_resign_records_results(
     gid = await _in_play(service, storage, users=(HOST, BOB), ais=1)
     await service.resign(gid, BOB)
     with pytest.raises(ServiceError, match="is_ai"):
-        await service.act(gid, BOB, DrawBlind(1))
+        await service.act(gid, BOB, DrawBlind(1), expected_version=None)
     outcome = None
     for _ in range(2000):
         game = await storage.get_game(gid)
@@ -150,7 +165,7 @@ async def test_whole_game_with_resign_records_results(
     board = await service.leaderboard(1)
     assert {r.user_id for r in board} == {HOST, BOB}
     with pytest.raises(ServiceError, match="game_finished"):
-        await service.act(gid, HOST, DrawBlind(0))
+        await service.act(gid, HOST, DrawBlind(0), expected_version=None)
     assert (await storage.get_game(gid)).deadline_at is None
 
 

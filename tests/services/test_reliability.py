@@ -133,7 +133,9 @@ async def test_two_hundred_games_at_once_stay_independent(tmp_path: Path) -> Non
             seat = st.seats_to_act()[0]
             user = (await storage.seats(gid))[seat].user_id
             game = await storage.get_game(gid)
-            await service.act(gid, user, choose_action(load_ruleset(game.map_id), st, seat))
+            await service.act(
+                gid, user, choose_action(load_ruleset(game.map_id), st, seat), expected_version=None
+            )
 
     maps = ["usa", "germany", "nordic", "amsterdam", "paris"]
     games, moves = 200, 6

@@ -84,7 +84,7 @@ async def _play_out(
         seat = humans[0]
         user = seats[seat].user_id
         assert user is not None
-        await service.act(gid, user, choose_action(rules, state, seat))
+        await service.act(gid, user, choose_action(rules, state, seat), expected_version=None)
 
 
 async def test_no_secret_in_any_log_line_or_running_export(
@@ -108,7 +108,7 @@ async def test_no_secret_in_any_log_line_or_running_export(
             user = (await storage.seats(gid))[seat].user_id
             if user is not None:
                 offer = state.players[seat].offer
-                await service.act(gid, user, KeepTickets(seat, tuple(offer)))
+                await service.act(gid, user, KeepTickets(seat, tuple(offer)), expected_version=None)
         await _play_out(service, storage, gid, secrets, moves=12)
         clock.advance(1_900)  # half the turn: a reminder
         await service.run_due()

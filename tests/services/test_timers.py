@@ -21,7 +21,9 @@ async def _two_humans_in_play(service: GameService, storage: Storage) -> int:
     for user in (HOST, BOB):
         st = await state_of(storage, gid)
         seat = next(s.seat for s in await storage.seats(gid) if s.user_id == user)
-        await service.act(gid, user, KeepTickets(seat, tuple(st.players[seat].offer)))
+        await service.act(
+            gid, user, KeepTickets(seat, tuple(st.players[seat].offer)), expected_version=None
+        )
     return gid
 
 

@@ -1,0 +1,72 @@
+"""The service as the cogs see it: a typed Protocol (the cogs depend on this, not on the class)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from engine import Action, Event
+
+from ..storage import GameRow, LeaderboardRow, SeatRow
+from ._core import OnReminder, OnTurn
+from ._models import Outcome, Table, UserGame, UserStats
+
+
+class GameServicePort(Protocol):
+    """What the Discord layer may ask of the game service.
+
+    Every mutating call carries ``expected_version``: the game version the
+    player saw (a menu click carries it back), so a stale click is refused
+    with ``stale_version`` instead of doing something the player did not see.
+    """
+
+    on_turn: OnTurn | None
+    on_reminder: OnReminder | None
+
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        map_id: str,
+        options: Mapping[str, Any] | None = None,
+        turn_seconds: int = ...,
+        thread_id: int | None = None,
+        host_plays: bool = True,
+    ) -> GameRow: ...
+
+    async def game_in_channel(self, channel_id: int) -> GameRow | None: ...
+
+    async def join(self, game_id: int, user_id: int, name: str) -> SeatRow: ...
+
+    async def leave(self, game_id: int, user_id: int) -> None: ...
+
+    async def add_ai(self, game_id: int, user_id: int, *, kind: str = ...) -> SeatRow: ...
+
+    async def start(self, game_id: int, user_id: int, *, seed: int | None = None) -> Outcome: ...
+
+    async def cancel(self, game_id: int, user_id: int, *, moderator: bool = False) -> GameRow: ...
+
+    async def act(
+        self, game_id: int, user_id: int, action: Action, *, expected_version: int | None
+    ) -> Outcome: ...
+
+    async def resign(self, game_id: int, user_id: int) -> Outcome: ...
+
+    async def vacation(self, game_id: int, user_id: int, *, days: int) -> SeatRow: ...
+
+    async def table(self, game_id: int, user_id: int) -> Table: ...
+
+    async def public_log(self, game_id: int, count: int = 10) -> list[Event]: ...
+
+    async def games_for_user(self, user_id: int) -> list[UserGame]: ...
+
+    async def stats(self, guild_id: int, user_id: int) -> UserStats: ...
+
+    async def leaderboard(
+        self, guild_id: int, limit: int = 10, *, map_id: str | None = None
+    ) -> list[LeaderboardRow]: ...
+
+    def start_timers(self) -> None: ...

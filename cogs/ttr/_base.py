@@ -1,0 +1,184 @@
+"""What every /ttr command family shares: reading the game once, choosing the language, answering privately.
+
+A family (lobby, play, info, admin) is a plain class over :class:`Base`;
+the command table (:mod:`._commands`) and the click router delegate to it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.services import GameServicePort, Table
+from words import Words, lang_of, words_for
+
+from . import _format as fmt
+from ._announce import Announcer
+
+log = logging.getLogger(__name__)
+
+
+class CogError(Exception):
+    """A refusal decided in the cog (before the service is asked), with an error code and facts."""
+
+    def __init__(self, code: str, detail: dict[str, Any] | None = None) -> None:
+        super().__init__(code)
+        self.code = code
+        self.detail = dict(detail or {})
+
+
+def seat_names(table: Table) -> tuple[str, ...]:
+    """How each seat is shown in messages: a mention for people, the name for AI seats."""
+    return tuple(
+        f"<@{s.user_id}>" if s.user_id and not s.is_ai else s.display_name
+        for s in sorted(table.seats, key=lambda r: r.seat)
+    )
+
+
+def display_names(table: Table) -> tuple[str, ...]:
+    """Each seat's plain name (for images)."""
+    return tuple(s.display_name for s in sorted(table.seats, key=lambda r: r.seat))
+
+
+def user_of(table: Table, seat: int | None) -> int | None:
+    """The Discord user of a human seat (None for AI-controlled seats)."""
+    for s in table.seats:
+        if s.seat == seat and s.user_id and not s.is_ai and not s.resigned and not s.ai_permanent:
+            return s.user_id
+    return None
+
+
+def resigned_seats(table: Table) -> frozenset[int]:
+    """Seats whose players resigned."""
+    return frozenset(s.seat for s in table.seats if s.resigned)
+
+
+class Base:
+    """Shared helpers of the families.
+
+    Args:
+        bot: the discord.py bot (for channels and users).
+        service: the game service (see :class:`bot.services.GameServicePort`).
+        announcer: posts public messages with fallbacks.
+    """
+
+    def __init__(self, bot: commands.Bot, service: GameServicePort, announcer: Announcer) -> None:
+        self.bot = bot
+        self.service = service
+        self.announcer = announcer
+
+    # ------------------------------------------------------------ reading
+    async def read(
+        self, interaction: discord.Interaction, game_id: int, *, here: bool = True
+    ) -> Table:
+        """The game as the clicking user may see it (one read); remembered for the error funnel.
+
+        ``here``: refuse (``wrong_channel``) a game that lives in another channel than the interaction.
+        """
+        interaction.extras["game"] = game_id
+        table = await self.service.table(game_id, interaction.user.id)
+        interaction.extras["meta"] = table.rules.meta
+        if here and interaction.channel_id not in (table.game.channel_id, table.game.thread_id):
+            raise CogError("wrong_channel", {"channel": f"<#{table.channel_id}>"})
+        return table
+
+    async def game_here(self, interaction: discord.Interaction) -> int:
+        """The id of the open game in this channel or thread (``no_game`` when there is none)."""
+        game = await self.service.game_in_channel(interaction.channel_id or 0)
+        if game is None:
+            raise CogError("no_game")
+        interaction.extras["game"] = game.id
+        return game.id
+
+    # ------------------------------------------------------------ words
+    @staticmethod
+    def words(interaction: discord.Interaction, table: Table | None = None) -> Words:
+        """The clicking user's language (private replies), with the table's map words."""
+        return words_for(lang_of(interaction.locale), table.rules.meta if table else None)
+
+    @staticmethod
+    def table_words(table: Table) -> Words:
+        """The table's language (public messages of this game)."""
+        return words_for(table.language, table.rules.meta)
+
+    @staticmethod
+    def map_name(table: Table, w: Words) -> str:
+        """The map's name in ``w``'s language."""
+        names = table.rules.meta.get("name") or {}
+        return str(names.get(w.lang) or names.get("en") or table.rules.map_id)
+
+    # ------------------------------------------------------------ answering
+    @staticmethod
+    async def defer(interaction: discord.Interaction) -> None:
+        """Acknowledge at once (within Discord's 3 s) with a private "thinking" state."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+
+    @staticmethod
+    async def reply(
+        interaction: discord.Interaction,
+        content: str,
+        *,
+        view: discord.ui.View | None = None,
+        files: Sequence[discord.File] = (),
+    ) -> None:
+        """A private answer (clipped to Discord's limits), whether or not the interaction was acknowledged."""
+        text = fmt.clip(content or "…")
+        mentions = discord.AllowedMentions.none()
+        if interaction.response.is_done():
+            await interaction.followup.send(
+                text,
+                view=view or discord.utils.MISSING,
+                files=list(files),
+                ephemeral=True,
+                allowed_mentions=mentions,
+            )
+        else:
+            await interaction.response.send_message(
+                text,
+                view=view or discord.utils.MISSING,
+                files=list(files),
+                ephemeral=True,
+                allowed_mentions=mentions,
+            )
+
+    @staticmethod
+    async def update(
+        interaction: discord.Interaction, content: str, view: discord.ui.View | None
+    ) -> None:
+        """Replace the clicked private message (a select changed: nothing was played)."""
+        await interaction.response.edit_message(content=fmt.clip(content), view=view)
+
+    @staticmethod
+    def png(data: bytes, name: str) -> discord.File:
+        """A PNG attachment."""
+        return discord.File(io.BytesIO(data), filename=name)
+
+    @staticmethod
+    async def off_loop(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run CPU-bound work (Pillow) in a worker thread, never on the event loop."""
+        return await asyncio.to_thread(fn, *args, **kwargs)
+
+    # ------------------------------------------------------------ checks
+    @staticmethod
+    def need_seat(table: Table) -> None:
+        """Refuse (``not_in_game``) a reader without a seat."""
+        if table.mine is None or table.seat is None:
+            raise CogError("not_in_game")
+
+    @staticmethod
+    def need_turn(table: Table) -> None:
+        """Refuse a reader who may not act now, with the reason."""
+        Base.need_seat(table)
+        if table.game.status == "lobby":
+            raise CogError("not_started")
+        if table.game.status != "active":
+            raise CogError("game_finished")
+        if table.menu is None:
+            raise CogError("not_your_turn")

@@ -1,0 +1,278 @@
+"""The /ttr command table and the click router: one line per command, the work is in the families.
+
+discord.py binds one slash-command group to one cog, so ``/ttr`` is declared
+here once; each command hands over to its family (:mod:`._lobby`,
+:mod:`._play`, :mod:`._info`, :mod:`._admin`). Names and descriptions are
+English here and translated by ``bot.translator`` from the catalogs.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.services import GameServicePort, Outcome, Reminder
+
+from . import _format as fmt
+from ._admin import AdminFlows
+from ._announce import Announcer
+from ._base import Base
+from ._ids import ComponentId
+from ._info import InfoFlows
+from ._lobby import TURN_TIMES, LobbyFlows
+from ._play import DRAW_SOURCES, PlayFlows
+from ._publish import Publisher
+
+log = logging.getLogger(__name__)
+
+Choice = app_commands.Choice
+
+
+class TtrCog(
+    commands.GroupCog,
+    name="ttr",
+    group_name="ttr",
+    group_description="Ticket to Ride: asynchronous games in this channel",
+):
+    """The /ttr commands; clicks on any of the bot's components are routed here too."""
+
+    def __init__(self, bot: commands.Bot, service: GameServicePort) -> None:
+        self.bot = bot
+        self.service = service
+        self.announcer = Announcer(bot)
+        self.publisher = Publisher(bot, service, self.announcer)
+        self.lobby_flows = LobbyFlows(bot, service, self.announcer, self.publisher)
+        self.play = PlayFlows(bot, service, self.announcer, self.publisher)
+        self.info = InfoFlows(bot, service, self.announcer)
+        self.admin = AdminFlows(bot, service, self.announcer, self.publisher)
+        super().__init__()
+        service.on_turn = self.clock_moved
+        service.on_reminder = self.remind
+        bot.ttr_router = self  # type: ignore[attr-defined]
+
+    async def cog_unload(self) -> None:
+        await self.announcer.close()
+
+    # ------------------------------------------------------------ the clock's moves
+    async def clock_moved(self, game_id: int, outcome: Outcome) -> None:
+        """The service played on its own (a timeout, resumed AI seats): post the turn message."""
+        if outcome.turn_ended:
+            await self.publisher.turn(game_id, outcome.public_events)
+
+    async def remind(self, reminder: Reminder) -> None:
+        """Half of a turn's time is gone."""
+        await self.publisher.reminder(reminder)
+
+    # ------------------------------------------------------------ clicks
+    async def on_component(
+        self, interaction: discord.Interaction, cid: ComponentId, values: list[str]
+    ) -> None:
+        """Route a parsed click to its family (see :mod:`._ids` for the verbs)."""
+        if cid.private:
+            await self.play.click(interaction, cid, values)
+            return
+        g = cid.game
+        routes = {
+            "hand": lambda: self.play.hand(interaction, g),
+            "draw": lambda: self.play.open_draw(interaction, g),
+            "claim": lambda: self.play.open_claim(interaction, g),
+            "tickets": lambda: self.play.open_tickets(interaction, g),
+            "board": lambda: self.info.board(interaction, g),
+            "log": lambda: self.info.log(interaction, g, 10),
+            "join": lambda: self.lobby_flows.join(interaction, g),
+            "start": lambda: self.lobby_flows.start(interaction, g),
+        }
+        handler = routes.get(cid.verb)
+        if handler is None:
+            from ._base import CogError
+
+            raise CogError("unknown_component", {"id": cid.verb})
+        await handler()
+
+    async def here(self, interaction: discord.Interaction) -> int:
+        """The game of this channel."""
+        return await self.lobby_flows.game_here(interaction)
+
+    # ------------------------------------------------------------ lobby
+    @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
+    @app_commands.describe(
+        map="The map to play", turn_time="Time per turn", tickets="Germany: ticket edition"
+    )
+    @app_commands.choices(
+        turn_time=[Choice(name=k, value=k) for k in TURN_TIMES],
+        tickets=[Choice(name="2012", value="2012"), Choice(name="2017", value="2017")],
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        map: str,
+        turn_time: str | None = None,
+        tickets: str | None = None,
+    ) -> None:
+        await self.lobby_flows.new(interaction, map, turn_time, tickets)
+
+    @new.autocomplete("map")
+    async def _map_names(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        return [
+            Choice(name=label, value=map_id)
+            for label, map_id in LobbyFlows.map_choices(current, interaction.locale)
+        ]
+
+    @app_commands.command(name="join", description="Join the game in this channel")
+    async def join(self, interaction: discord.Interaction) -> None:
+        await self.lobby_flows.join(interaction, await self.here(interaction))
+
+    @app_commands.command(name="leave", description="Leave the lobby in this channel")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self.lobby_flows.leave(interaction, await self.here(interaction))
+
+    @app_commands.command(name="add_ai", description="Add a computer player (host)")
+    async def add_ai(self, interaction: discord.Interaction) -> None:
+        await self.lobby_flows.add_ai(interaction, await self.here(interaction))
+
+    @app_commands.command(name="start", description="Start the game (host)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        await self.lobby_flows.start(interaction, await self.here(interaction))
+
+    # ------------------------------------------------------------ play
+    @app_commands.command(
+        name="hand", description="Show your hand, tickets and pending choice (only you see it)"
+    )
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await self.play.hand(interaction, await self.here(interaction))
+
+    @app_commands.command(name="draw", description="Draw one card")
+    @app_commands.describe(source="Deck or face-up slot 1-5")
+    @app_commands.choices(source=[Choice(name=v, value=v) for v in DRAW_SOURCES])
+    async def draw(self, interaction: discord.Interaction, source: str) -> None:
+        await self.play.draw_now(interaction, await self.here(interaction), source)
+
+    @app_commands.command(name="claim", description="Claim a route")
+    @app_commands.describe(
+        route="The route to claim", color="Colour to pay with", locomotives="Locomotives to use"
+    )
+    async def claim(
+        self,
+        interaction: discord.Interaction,
+        route: str | None = None,
+        color: str | None = None,
+        locomotives: app_commands.Range[int, 0, 9] | None = None,
+    ) -> None:
+        await self.play.open_claim(
+            interaction, await self.here(interaction), route, color, locomotives
+        )
+
+    @claim.autocomplete("route")
+    async def _routes(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        try:
+            table = await self.service.table(await self.here(interaction), interaction.user.id)
+        except Exception:  # noqa: BLE001 - autocomplete answers quietly
+            return []
+        if table.menu is None:
+            return []
+        w = Base.words(interaction, table)
+        needle = current.lower()
+        out = []
+        for choice in table.menu.claims:
+            label = fmt.route_label(table.rules, choice.route, w)
+            if needle in label.lower() or needle in choice.route:
+                out.append(Choice(name=label[: fmt.MAX_LABEL], value=choice.route))
+        return out[: fmt.MAX_OPTIONS]
+
+    @claim.autocomplete("color")
+    async def _colors(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        try:
+            table = await self.service.table(await self.here(interaction), interaction.user.id)
+        except Exception:  # noqa: BLE001 - autocomplete answers quietly
+            return []
+        if table.mine is None:
+            return []
+        w = Base.words(interaction, table)
+        return [
+            Choice(name=w.color(c), value=c)
+            for c, n in sorted(table.mine.hand.items())
+            if n and current.lower() in w.color(c).lower()
+        ][: fmt.MAX_OPTIONS]
+
+    @app_commands.command(name="tickets", description="Draw destination tickets")
+    @app_commands.describe(short="Short tickets (Germany)", long="Long tickets (Germany)")
+    async def tickets(
+        self,
+        interaction: discord.Interaction,
+        short: app_commands.Range[int, 0, 4] | None = None,
+        long: app_commands.Range[int, 0, 4] | None = None,
+    ) -> None:
+        await self.play.open_tickets(interaction, await self.here(interaction), short, long)
+
+    @app_commands.command(name="vacation", description="Take a vacation: your turns wait")
+    @app_commands.describe(days="Number of days")
+    async def vacation(
+        self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 7]
+    ) -> None:
+        await self.play.vacation(interaction, await self.here(interaction), days)
+
+    @app_commands.command(name="resign", description="Resign: a computer plays your seat")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        await self.play.resign(interaction, await self.here(interaction))
+
+    # ------------------------------------------------------------ info
+    @app_commands.command(name="board", description="Show the board")
+    async def board(self, interaction: discord.Interaction) -> None:
+        await self.info.board(interaction, await self.here(interaction))
+
+    @app_commands.command(name="status", description="Show the game status")
+    async def status(self, interaction: discord.Interaction) -> None:
+        await self.info.status(interaction, await self.here(interaction))
+
+    @app_commands.command(name="log", description="Show the last moves")
+    @app_commands.describe(count="How many moves")
+    async def log_(
+        self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 30] = 10
+    ) -> None:
+        await self.info.log(interaction, await self.here(interaction), count)
+
+    @app_commands.command(name="rules", description="Show the rules of a map")
+    @app_commands.describe(map="The map to play")
+    async def rules(self, interaction: discord.Interaction, map: str | None = None) -> None:
+        game = await self.service.game_in_channel(interaction.channel_id or 0)
+        await self.info.rules(interaction, map, game.id if game is not None else None)
+
+    @rules.autocomplete("map")
+    async def _rules_maps(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[Choice[str]]:
+        return [
+            Choice(name=label, value=map_id)
+            for label, map_id in LobbyFlows.map_choices(current, interaction.locale)
+        ]
+
+    @app_commands.command(name="maps", description="List the maps")
+    async def maps(self, interaction: discord.Interaction) -> None:
+        await self.info.maps(interaction)
+
+    @app_commands.command(name="mygames", description="List your games")
+    async def mygames(self, interaction: discord.Interaction) -> None:
+        await self.info.mygames(interaction)
+
+    @app_commands.command(name="stats", description="Show a player's statistics")
+    @app_commands.describe(user="The player")
+    async def stats(
+        self, interaction: discord.Interaction, user: discord.User | None = None
+    ) -> None:
+        await self.info.stats(interaction, user or interaction.user)
+
+    @app_commands.command(name="leaderboard", description="Show the leaderboard")
+    async def leaderboard(self, interaction: discord.Interaction) -> None:
+        await self.info.leaderboard(interaction)
+
+    # ------------------------------------------------------------ admin
+    @app_commands.command(name="cancel", description="Cancel the game (host or Manage Channels)")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        await self.admin.cancel(interaction, await self.here(interaction))
+
+    @app_commands.command(name="check", description="Check the bot's permissions in this channel")
+    async def check(self, interaction: discord.Interaction) -> None:
+        await self.admin.check(interaction)

@@ -1,0 +1,193 @@
+"""The lobby: open a game, join, leave, add computer players, start.
+
+Public lobby lines use the table's language; the person who clicked gets a
+private confirmation in theirs that names what happened.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.services import Table
+from maps import available_maps, registry
+from words import lang_of
+
+from ._announce import missing_permissions, permission_names, required_permissions
+from ._base import Base, CogError, seat_names
+from ._components import Btn, components
+from ._ids import encode
+from ._publish import Publisher, delivery_note
+
+log = logging.getLogger(__name__)
+
+#: ``/ttr new turn_time:`` choices -> seconds.
+TURN_TIMES = {"10m": 600, "1h": 3600, "24h": 86_400, "72h": 259_200}
+
+
+def lobby_buttons(table: Table) -> discord.ui.View:
+    """Join and Start under the lobby message, in the table's language."""
+    w = Base.table_words(table)
+    g = table.game.id
+    return components(
+        [
+            Btn(w.t("Join"), encode(g, "join"), discord.ButtonStyle.success),
+            Btn(w.t("Start"), encode(g, "start"), discord.ButtonStyle.primary),
+        ]
+    )
+
+
+class LobbyFlows(Base):
+    """Lobby commands and the Join/Start buttons."""
+
+    def __init__(self, bot: Any, service: Any, announcer: Any, publisher: Publisher) -> None:
+        super().__init__(bot, service, announcer)
+        self.publisher = publisher
+
+    def _players(self, table: Table) -> str:
+        return ", ".join(seat_names(table)) or "–"
+
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        map_id: str,
+        turn_time: str | None,
+        tickets: str | None,
+    ) -> None:
+        """Open a lobby in this channel (after checking the bot may post and attach the board here)."""
+        await self.defer(interaction)
+        w = self.words(interaction)
+        if map_id not in available_maps():
+            raise CogError("unknown_map", {"maps": ", ".join(available_maps())})
+        in_thread = isinstance(interaction.channel, discord.Thread)
+        missing = missing_permissions(
+            interaction.app_permissions, required_permissions(thread=in_thread)
+        )
+        if missing:
+            raise CogError("missing_permissions", {"permissions": permission_names(missing, w)})
+        seconds = TURN_TIMES.get(turn_time or "24h")
+        if seconds is None:
+            raise CogError("bad_turn_time", {"choices": ", ".join(TURN_TIMES)})
+        options = {"tickets": tickets} if tickets else {}
+        game = await self.service.create(
+            guild_id=interaction.guild_id or 0,
+            channel_id=interaction.channel_id or 0,
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+            map_id=map_id,
+            options=options,
+            turn_seconds=seconds,
+        )
+        interaction.extras["committed"] = True
+        table = await self.read(interaction, game.id)
+        tw = self.table_words(table)
+        hours = seconds // 3600
+        clock = (
+            tw.n("{count} hour", "{count} hours", hours)
+            if hours
+            else tw.n("{count} minute", "{count} minutes", seconds // 60)
+        )
+        text = tw.t(
+            "{host} opened a game of **{map}** (turn time {clock}). Join with the button or /ttr join. Players: {players}",
+            host=interaction.user.mention,
+            map=self.map_name(table, tw),
+            clock=clock,
+            players=self._players(table),
+        )
+        await self.publisher.notice(table, text, view=lobby_buttons(table))
+        await self.reply(
+            interaction,
+            w.t(
+                "You opened game {game} on **{map}**. Start it with **Start** once everyone has joined.",
+                game=game.id,
+                map=self.map_name(table, w),
+            ),
+        )
+
+    async def join(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Take a seat in the lobby."""
+        await self.defer(interaction)
+        table = await self.read(interaction, game_id)
+        await self.service.join(game_id, interaction.user.id, interaction.user.display_name)
+        interaction.extras["committed"] = True
+        fresh = await self.read(interaction, game_id)
+        tw = self.table_words(fresh)
+        await self.publisher.notice(
+            fresh,
+            tw.t(
+                "{player} joined. Players: {players}",
+                player=interaction.user.mention,
+                players=self._players(fresh),
+            ),
+        )
+        w = self.words(interaction, table)
+        await self.reply(interaction, w.t("You joined game {game}.", game=game_id))
+
+    async def leave(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Give up a lobby seat."""
+        await self.defer(interaction)
+        await self.read(interaction, game_id)
+        await self.service.leave(game_id, interaction.user.id)
+        interaction.extras["committed"] = True
+        fresh = await self.read(interaction, game_id)
+        tw = self.table_words(fresh)
+        await self.publisher.notice(
+            fresh,
+            tw.t(
+                "{player} left. Players: {players}",
+                player=interaction.user.mention,
+                players=self._players(fresh),
+            ),
+        )
+        await self.reply(
+            interaction, self.words(interaction, fresh).t("You left game {game}.", game=game_id)
+        )
+
+    async def add_ai(
+        self, interaction: discord.Interaction, game_id: int, level: str = "heuristic"
+    ) -> None:
+        """The host adds a computer player."""
+        await self.defer(interaction)
+        await self.read(interaction, game_id)
+        seat = await self.service.add_ai(game_id, interaction.user.id, kind=level)
+        interaction.extras["committed"] = True
+        fresh = await self.read(interaction, game_id)
+        tw = self.table_words(fresh)
+        await self.publisher.notice(
+            fresh,
+            tw.t(
+                "{player} (computer) joined. Players: {players}",
+                player=seat.display_name,
+                players=self._players(fresh),
+            ),
+        )
+        await self.reply(
+            interaction,
+            self.words(interaction, fresh).t(
+                "{player} (computer) joined.", player=seat.display_name
+            ),
+        )
+
+    async def start(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The host starts: cards and tickets are dealt; everyone chooses tickets privately."""
+        await self.defer(interaction)
+        table = await self.read(interaction, game_id)
+        outcome = await self.service.start(game_id, interaction.user.id)
+        interaction.extras["committed"] = True
+        tw = self.table_words(table)
+        await self.publisher.notice(
+            table, tw.t("The game on **{map}** has started!", map=self.map_name(table, tw))
+        )
+        delivery = await self.publisher.turn(game_id, outcome.public_events)
+        w = self.words(interaction, table)
+        text = w.t("The game has started. Choose your {tickets} with **My hand** or /ttr hand.")
+        note = delivery_note(delivery, w)
+        await self.reply(interaction, text + ("\n" + note if note else ""))
+
+    @staticmethod
+    def map_choices(current: str, locale: object) -> list[tuple[str, str]]:
+        """``(name, id)`` of the loaded maps matching ``current`` (autocomplete), built-in and ``TTR_MAPS_DIR`` ones."""
+        lang = lang_of(locale)
+        return [(entry.name(lang), entry.id) for entry in registry().search(current)]

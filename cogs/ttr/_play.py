@@ -1,0 +1,376 @@
+"""Play: the private hand, drawing cards, claiming routes, destination tickets, tunnels, flags, resigning.
+
+Each click is answered within Discord's 3 s (a select is answered by
+updating its message, a move by deferring first). A menu click carries the
+version it was made at: a stale one is answered with the current menu and
+changes nothing. After a move is committed the player always hears that it
+was made, also when the table could not be updated.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import discord
+
+from bot.services import Action, Outcome, ServiceError, Table
+from words import Words
+
+from . import _format as fmt
+from . import _images as images
+from . import _prompts as prompts
+from ._announce import Delivery
+from ._base import Base, CogError, display_names
+from ._ids import ComponentId, unmask
+from ._publish import Publisher, delivery_note
+
+log = logging.getLogger(__name__)
+
+#: The draw sources ``/ttr draw source:`` accepts.
+DRAW_SOURCES = ("deck", "1", "2", "3", "4", "5")
+
+
+def private_lines(events: Sequence[Mapping[str, Any]], table: Table, w: Words) -> list[str]:
+    """What the mover got, from their own view of the events (a blind card's colour, tickets kept)."""
+    out = []
+    for ev in events:
+        kind = ev.get("kind")
+        if kind == "card_drawn" and ev.get("color"):
+            out.append(w.t("You drew: **{color}**.", color=w.color(str(ev["color"]))))
+        elif kind == "tickets_kept":
+            out.append(
+                w.n(
+                    "You kept {count} {ticket}.",
+                    "You kept {count} {tickets}.",
+                    int(ev.get("kept", 0)),
+                )
+            )
+        elif kind == "route_claimed":
+            out.append(
+                w.n(
+                    "You claimed {route} for {count} point.",
+                    "You claimed {route} for {count} points.",
+                    int(ev.get("points", 0)),
+                    route=fmt.route_label(table.rules, str(ev.get("route")), w),
+                )
+            )
+        elif kind == "tunnel_abandoned":
+            out.append(w.t("You gave up the tunnel and took your cards back."))
+        elif kind == "flag_scored":
+            out.append(
+                w.n(
+                    "French flag complete: +{count} point.",
+                    "French flag complete: +{count} points.",
+                    int(ev.get("points", 0)),
+                )
+            )
+    return out
+
+
+class PlayFlows(Base):
+    """The play commands and every private menu click."""
+
+    def __init__(self, bot: Any, service: Any, announcer: Any, publisher: Publisher) -> None:
+        super().__init__(bot, service, announcer)
+        self.publisher = publisher
+
+    # ------------------------------------------------------------ moving
+    async def act(
+        self, interaction: discord.Interaction, table: Table, action: Action, *, version: int | None
+    ) -> None:
+        """Apply ``action`` for the clicking user, then answer privately: what happened and what is next."""
+        await self.defer(interaction)
+        w = self.words(interaction, table)
+        outcome = await self.service.act(
+            table.game.id, interaction.user.id, action, expected_version=version
+        )
+        interaction.extras["committed"] = True
+        note = await self.publish(outcome)
+        fresh = await self.service.table(table.game.id, interaction.user.id)
+        seat = table.seat if table.seat is not None else -1
+        mine = [
+            e.for_reader(seat)
+            for e in outcome.events
+            if e.seat == seat and e.kind != "turn_started"
+        ]
+        lines = private_lines(mine, fresh, w) or [w.t("Your move was made.")]
+        if note:
+            lines.append(delivery_note(note, w))
+        prompt, view = prompts.pending(fresh, w)
+        if prompt and fresh.menu is not None and fresh.menu.step != "turn":
+            lines.append(prompt)
+        else:
+            view = None
+        await self.reply(interaction, "\n".join(lines), view=view)
+
+    async def publish(self, outcome: Outcome) -> Delivery | None:
+        """Post the turn message when a turn ended (or the game ended); None when nothing was posted."""
+        if not outcome.turn_ended:
+            return None
+        return await self.publisher.turn(outcome.game.id, outcome.public_events)
+
+    async def stale(self, interaction: discord.Interaction, table: Table) -> None:
+        """A click on a menu of an older version: show the current one instead (nothing was done)."""
+        w = self.words(interaction, table)
+        prompt, view = prompts.pending(table, w) if table.menu is not None else ("", None)
+        text = w.t("This menu is out of date; nothing was done.")
+        if prompt:
+            text += "\n" + w.t("Here is the current one:") + "\n" + prompt
+        await self.reply(interaction, text, view=view)
+
+    # ------------------------------------------------------------ opening menus
+    async def hand(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Private: cards, tickets (text and image) and the pending decision."""
+        await self.defer(interaction)
+        table = await self.read(interaction, game_id)
+        self.need_seat(table)
+        assert table.mine is not None
+        w = self.words(interaction, table)
+        text = fmt.hand_text(
+            table.mine, table.rules, w, game_id=game_id, map_name=self.map_name(table, w)
+        )
+        prompt, view = prompts.pending(table, w)
+        if prompt:
+            text += "\n\n" + prompt
+        png = await images.hand_png(table.mine, display_names(table), w.lang)
+        await self.reply(interaction, text, view=view, files=[self.png(png, "hand.png")])
+
+    async def open_draw(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The card-draw menu (or the pending decision, when that must come first)."""
+        await self.defer(interaction)
+        table = await self.read(interaction, game_id)
+        self.need_turn(table)
+        assert table.menu is not None
+        w = self.words(interaction, table)
+        if table.menu.step not in ("turn", "second_card"):
+            text, view = prompts.pending(table, w)
+        elif not (table.menu.draw_deck or table.menu.draw_slots):
+            raise CogError("deck_empty")
+        else:
+            text, view = prompts.draw(table, table.menu, w)
+        await self.reply(interaction, text, view=view)
+
+    async def draw_now(self, interaction: discord.Interaction, game_id: int, source: str) -> None:
+        """``/ttr draw source:``: the deck or face-up slot 1-5, at once."""
+        table = await self.read(interaction, game_id)
+        self.need_turn(table)
+        assert table.menu is not None
+        if source not in DRAW_SOURCES:
+            raise CogError("bad_draw_source", {"choices": ", ".join(DRAW_SOURCES)})
+        action = table.menu.draw(None if source == "deck" else int(source) - 1)
+        await self.act(interaction, table, action, version=table.version)
+
+    async def open_claim(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        route: str | None = None,
+        color: str | None = None,
+        locomotives: int | None = None,
+    ) -> None:
+        """The route picker, or (``route`` given) the payment step for that route."""
+        await self.defer(interaction)
+        table = await self.read(interaction, game_id)
+        self.need_turn(table)
+        menu = table.menu
+        assert menu is not None
+        w = self.words(interaction, table)
+        if menu.step != "turn":
+            text, view = prompts.pending(table, w)
+            await self.reply(interaction, text, view=view)
+            return
+        if route is None:
+            text, view = prompts.routes(table, menu, w)
+            await self.reply(interaction, text, view=view)
+            return
+        choice = next((c for c in menu.claims if c.route == route), None)
+        if choice is None:
+            raise CogError(
+                "cannot_claim",
+                {
+                    "route": fmt.route_label(table.rules, route, w)
+                    if route in table.rules.board.routes
+                    else route
+                },
+            )
+        allowed = [
+            i
+            for i, p in enumerate(choice.payments)
+            if (
+                color is None
+                or p.get(color, 0) > 0
+                or (color == "locomotive" and set(p) == {"locomotive"})
+            )
+            and (locomotives is None or p.get("locomotive", 0) == locomotives)
+        ]
+        if not allowed:
+            raise CogError(
+                "no_such_payment",
+                {"choices": "; ".join(fmt.payment_text(p, w) for p in choice.payments[:10])},
+            )
+        text, view = prompts.payments(table, menu, w, choice.index, allowed[0], allowed)
+        await self.reply(interaction, text, view=view)
+
+    async def open_tickets(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        short: int | None = None,
+        long: int | None = None,
+    ) -> None:
+        """The ticket draw (Germany: with its short/long mix; given in the command, it is drawn at once)."""
+        await self.defer(interaction)
+        table = await self.read(interaction, game_id)
+        self.need_turn(table)
+        menu = table.menu
+        assert menu is not None
+        w = self.words(interaction, table)
+        if menu.step not in ("turn", "announce_mix"):
+            text, view = prompts.pending(table, w)
+            await self.reply(interaction, text, view=view)
+            return
+        if short is not None or long is not None:
+            wanted = tuple((d, n) for d, n in (("short", short or 0), ("long", long or 0)) if n)
+            if wanted not in menu.ticket_draws:
+                raise CogError(
+                    "bad_mix_choice",
+                    {
+                        "choices": "; ".join(
+                            " + ".join(f"{n} {d}" for d, n in m) for m in menu.ticket_draws
+                        )
+                        or "-"
+                    },
+                )
+            await self.act(
+                interaction,
+                table,
+                menu.draw_tickets(menu.ticket_draws.index(wanted)),
+                version=table.version,
+            )
+            return
+        text, view = prompts.ticket_draws(table, menu, w)
+        await self.reply(interaction, text, view=view)
+
+    # ------------------------------------------------------------ clicks on private menus
+    async def click(
+        self, interaction: discord.Interaction, cid: ComponentId, values: list[str]
+    ) -> None:
+        """A click on a private menu component (see :mod:`._ids` for the verbs)."""
+        table = await self.read(interaction, cid.game)
+        self.need_seat(table)
+        menu = table.menu
+        if menu is None or cid.version != table.version:
+            if cid.verb in ("cx",):
+                await self.update(
+                    interaction, self.words(interaction, table).t("Nothing was done."), None
+                )
+                return
+            await self.defer(interaction)
+            await self.stale(interaction, table)
+            return
+        w = self.words(interaction, table)
+        arg = cid.arg
+        try:
+            await self._click(interaction, table, cid.verb, arg, values, w)
+        except ValueError as exc:  # a malformed index in a forged id
+            raise CogError("bad_choice", {"reason": str(exc)[:80]}) from None
+
+    async def _click(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        verb: str,
+        arg: str,
+        values: list[str],
+        w: Words,
+    ) -> None:
+        menu = table.menu
+        assert menu is not None
+        v = table.version
+        if verb == "dr":
+            await self.act(
+                interaction, table, menu.draw(None if arg == "d" else int(arg)), version=v
+            )
+        elif verb == "cr":
+            if values:  # a route was chosen in the select
+                text, view = prompts.payments(table, menu, w, int(values[0]))
+            else:  # a page button
+                text, view = prompts.routes(table, menu, w, int(arg or 0))
+            await self.update(interaction, text, view)
+        elif verb == "cs":
+            text, view = prompts.payments(table, menu, w, int(arg), int(values[0]) if values else 0)
+            await self.update(interaction, text, view)
+        elif verb == "cc":
+            route, pay = (int(x) for x in arg.split(".", 1))
+            await self.act(interaction, table, menu.claim(route, pay), version=v)
+        elif verb == "cx":
+            await self.update(interaction, w.t("Nothing was done."), None)
+        elif verb == "td":
+            await self.act(interaction, table, menu.draw_tickets(int(arg or 0)), version=v)
+        elif verb == "ks":
+            text, view = prompts.keep_tickets(table, menu, w, [int(x) for x in values])
+            await self.update(interaction, text, view)
+        elif verb == "kt":
+            await self.act(interaction, table, menu.keep_tickets(unmask(arg)), version=v)
+        elif verb == "tp":
+            await self.act(interaction, table, menu.pay_tunnel(int(arg)), version=v)
+        elif verb == "ta":
+            await self.act(interaction, table, menu.pay_tunnel(None), version=v)
+        elif verb == "fl":
+            color = (
+                None
+                if arg == "n"
+                else menu.flag_colors[int(arg)]
+                if int(arg) < len(menu.flag_colors)
+                else "?"
+            )
+            await self.act(interaction, table, menu.keep_flag(color), version=v)
+        else:
+            raise CogError("unknown_component", {"id": verb})
+
+    # ------------------------------------------------------------ leaving the table
+    async def resign(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Give up: the computer plays the seat on; the player can no longer win."""
+        await self.defer(interaction)
+        table = await self.read(interaction, game_id)
+        self.need_seat(table)
+        outcome = await self.service.resign(game_id, interaction.user.id)
+        interaction.extras["committed"] = True
+        tw = self.table_words(table)
+        await self.publisher.notice(
+            table,
+            tw.t(
+                "{player} resigned; the computer plays their seat to the end.",
+                player=interaction.user.mention,
+            ),
+        )
+        note = await self.publish(outcome)
+        w = self.words(interaction, table)
+        text = w.t(
+            "You resigned from game {game}. The computer plays your seat; you cannot win it.",
+            game=game_id,
+        )
+        if note:
+            text += "\n" + delivery_note(note, w)
+        await self.reply(interaction, text)
+
+    async def vacation(self, interaction: discord.Interaction, game_id: int, days: int) -> None:
+        """Pause the player's clock for ``days``."""
+        await self.defer(interaction)
+        table = await self.read(interaction, game_id)
+        await self.service.vacation(game_id, interaction.user.id, days=days)
+        interaction.extras["committed"] = True
+        w = self.words(interaction, table)
+        await self.reply(
+            interaction,
+            w.n(
+                "Vacation set for {count} day: your turns wait for you.",
+                "Vacation set for {count} days: your turns wait for you.",
+                days,
+            ),
+        )
+
+
+__all__ = ["DRAW_SOURCES", "PlayFlows", "ServiceError", "delivery_note", "private_lines"]

@@ -1,0 +1,241 @@
+"""Private menus: what the player must or may decide now, as text and components.
+
+Every component carries ``(game, version, index)`` in its custom_id
+(:mod:`._ids`), built from the service's :class:`~bot.services.TurnMenu`,
+so a menu works after a restart and a stale one is recognised. Long lists
+are paged (a select holds at most 25 options), never cut.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.services import Table, TurnMenu
+from words import Words
+
+from . import _format as fmt
+from ._components import Btn, Pick, button_rows, components
+from ._ids import encode, mask
+
+PRIMARY = discord.ButtonStyle.primary
+SUCCESS = discord.ButtonStyle.success
+DANGER = discord.ButtonStyle.danger
+SECONDARY = discord.ButtonStyle.secondary
+
+Prompt = tuple[str, discord.ui.View | None]
+
+
+def pending(table: Table, w: Words) -> Prompt:
+    """The decision the reader must make now (tickets, second card, tunnel, flag), or their turn's choices."""
+    menu = table.menu
+    if menu is None:
+        return "", None
+    if menu.keep is not None:
+        return keep_tickets(table, menu, w, chosen=None)
+    if menu.step == "announce_mix":
+        return ticket_draws(table, menu, w)
+    if menu.step == "second_card":
+        return draw(table, menu, w)
+    if menu.step == "tunnel" and menu.tunnel is not None:
+        return tunnel(table, menu, w)
+    if menu.step == "flag":
+        return flag(table, menu, w)
+    return turn_choices(table, menu, w)
+
+
+def turn_choices(table: Table, menu: TurnMenu, w: Words) -> Prompt:
+    """It is the reader's turn: draw cards, claim a route or draw destination tickets."""
+    g = table.game.id
+    row = [
+        Btn(
+            w.t("Draw cards"),
+            encode(g, "draw"),
+            PRIMARY,
+            disabled=not (menu.draw_deck or menu.draw_slots),
+        ),
+        Btn(w.t("Claim a route"), encode(g, "claim"), SUCCESS, disabled=not menu.claims),
+        Btn(w.t("Draw {tickets}"), encode(g, "tickets"), SECONDARY, disabled=not menu.ticket_draws),
+    ]
+    return w.t("It is your turn: draw cards, claim a route or draw {tickets}."), components(row)
+
+
+def draw(table: Table, menu: TurnMenu, w: Words) -> Prompt:
+    """Card draw buttons: the deck and each face-up card that may be taken now."""
+    g, v = table.game.id, menu.version
+    public = table.public
+    assert public is not None
+    buttons = []
+    if menu.draw_deck:
+        buttons.append(
+            Btn(
+                w.t("Deck ({count} cards)", count=public.deck_size),
+                encode(g, "dr", v, "d"),
+                PRIMARY,
+            )
+        )
+    for slot in menu.draw_slots:
+        color = public.face_up[slot]
+        buttons.append(Btn(f"{slot + 1}: {w.color(color)}", encode(g, "dr", v, str(slot))))
+    if menu.step == "second_card":
+        text = w.t("Take your second card (a face-up {wild} is not allowed now):")
+        if not (public.face_up and "locomotive" in public.face_up):
+            text = w.t("Take your second card:")
+    else:
+        text = w.t("Draw a card: from the deck, or one of the face-up cards.")
+    return text, components(*button_rows(buttons))
+
+
+def routes(table: Table, menu: TurnMenu, w: Words, page: int = 0) -> Prompt:
+    """A select of the claimable routes, 25 per page, with page buttons when more fit."""
+    g, v = table.game.id, menu.version
+    if not menu.claims:
+        return w.t("You cannot pay for any route right now."), None
+    per = fmt.MAX_OPTIONS
+    pages = (len(menu.claims) + per - 1) // per
+    page = max(0, min(page, pages - 1))
+    shown = menu.claims[page * per : (page + 1) * per]
+    options = tuple((fmt.route_label(table.rules, c.route, w), str(c.index), False) for c in shown)
+    rows: list[list[Btn] | Pick] = [
+        Pick(encode(g, "cr", v, str(page)), options, placeholder=w.t("Choose a route"))
+    ]
+    if pages > 1:
+        rows.append(
+            [
+                Btn("◀", encode(g, "cr", v, str(page - 1)), disabled=page == 0),
+                Btn(
+                    w.t("Page {page} of {pages}", page=page + 1, pages=pages),
+                    encode(g, "cr", v, str(page)),
+                    disabled=True,
+                ),
+                Btn("▶", encode(g, "cr", v, str(page + 1)), disabled=page >= pages - 1),
+            ]
+        )
+    text = w.n(
+        "You can claim {count} route now. Choose one (or type its name in /ttr claim):",
+        "You can claim {count} routes now. Choose one (or type its name in /ttr claim):",
+        len(menu.claims),
+    )
+    return text, components(*rows)
+
+
+def payments(
+    table: Table,
+    menu: TurnMenu,
+    w: Words,
+    index: int,
+    chosen: int = 0,
+    allowed: list[int] | None = None,
+) -> Prompt:
+    """How to pay for route ``index``: a select of the payments (``chosen`` preselected) and Confirm."""
+    g, v = table.game.id, menu.version
+    choice = menu.route(index)
+    label = fmt.route_label(table.rules, choice.route, w)
+    positions = allowed if allowed is not None else list(range(len(choice.payments)))
+    chosen = chosen if chosen in positions else positions[0]
+    confirm = Btn(w.t("Confirm"), encode(g, "cc", v, f"{index}.{chosen}"), SUCCESS)
+    cancel = Btn(w.t("Cancel"), encode(g, "cx", v, "0"))
+    if len(positions) == 1:
+        text = w.t(
+            "Claim **{route}** paying {cards}?",
+            route=label,
+            cards=fmt.payment_text(choice.payments[chosen], w),
+        )
+        return text, components([confirm, cancel])
+    options = tuple(
+        (fmt.payment_text(choice.payments[p], w), str(p), p == chosen)
+        for p in positions[: fmt.MAX_OPTIONS]
+    )
+    text = w.t("Choose how to pay for **{route}**, then confirm:", route=label)
+    if len(positions) > fmt.MAX_OPTIONS:
+        text += "\n" + w.n(
+            "{count} way to pay is not listed: narrow it with /ttr claim color: locomotives:.",
+            "{count} ways to pay are not listed: narrow them with /ttr claim color: locomotives:.",
+            len(positions) - fmt.MAX_OPTIONS,
+        )
+    return text, components(Pick(encode(g, "cs", v, str(index)), options), [confirm, cancel])
+
+
+def ticket_draws(table: Table, menu: TurnMenu, w: Words) -> Prompt:
+    """Drawing destination tickets: one button, or (Germany) one per allowed short/long mix."""
+    g, v = table.game.id, menu.version
+    if not menu.ticket_draws:
+        return w.t("No {tickets} are left."), None
+    buttons = []
+    for i, mix in enumerate(menu.ticket_draws):
+        if mix:
+            label = " + ".join(
+                w.n("{count} short", "{count} short", n)
+                if deck == "short"
+                else w.n("{count} long", "{count} long", n)
+                for deck, n in mix
+            )
+        else:
+            label = w.t("Draw {tickets}")
+        buttons.append(Btn(label, encode(g, "td", v, str(i)), PRIMARY))
+    if menu.step == "announce_mix" or menu.ticket_draws[0]:
+        text = w.t("Choose how many short and long {tickets} to draw:")
+    else:
+        text = w.t("Draw {tickets}? You keep at least one of them.")
+    return text, components(*button_rows(buttons[:25]))
+
+
+def keep_tickets(table: Table, menu: TurnMenu, w: Words, chosen: list[int] | None) -> Prompt:
+    """The offered tickets: a select (all preselected), and Keep with the choice in its custom_id."""
+    keep = menu.keep
+    assert keep is not None
+    g, v = table.game.id, menu.version
+    picked = list(range(len(keep.offer))) if chosen is None else sorted(set(chosen))
+    options = tuple(
+        (fmt.ticket_text(table.rules, t, w), str(i), i in picked) for i, t in enumerate(keep.offer)
+    )
+    lines = [
+        w.n(
+            "Choose the {tickets} to keep (at least {count}):",
+            "Choose the {tickets} to keep (at least {count}):",
+            keep.least,
+        )
+    ]
+    lines += ["• " + label for label, _, _ in options]
+    keep_button = Btn(
+        w.n("Keep {count} {ticket}", "Keep {count} {tickets}", len(picked)),
+        encode(g, "kt", v, mask(picked)),
+        SUCCESS,
+        disabled=len(picked) < keep.least,
+    )
+    select = Pick(encode(g, "ks", v, "0"), options, least=keep.least, most=keep.most)
+    return "\n".join(lines), components(select, [keep_button])
+
+
+def tunnel(table: Table, menu: TurnMenu, w: Words) -> Prompt:
+    """The tunnel's three revealed cards, the exact extra cost, and the ways to pay or give up."""
+    t = menu.tunnel
+    assert t is not None
+    g, v = table.game.id, menu.version
+    revealed = ", ".join(w.color(c) for c in t.revealed) or w.t("none")
+    text = w.n(
+        "Tunnel **{route}**: the revealed cards are {revealed}. You must pay {count} more card or give up.",
+        "Tunnel **{route}**: the revealed cards are {revealed}. You must pay {count} more cards or give up.",
+        t.extra,
+        route=fmt.route_label(table.rules, t.route, w),
+        revealed=revealed,
+    )
+    if not t.payments:
+        text += "\n" + w.t("You cannot pay that: give up and take your cards back.")
+    buttons = [
+        Btn(w.t("Pay {cards}", cards=fmt.payment_text(p, w)), encode(g, "tp", v, str(i)), SUCCESS)
+        for i, p in enumerate(t.payments[:19])
+    ]
+    buttons.append(Btn(w.t("Give up"), encode(g, "ta", v, "0"), DANGER))
+    return text, components(*button_rows(buttons))
+
+
+def flag(table: Table, menu: TurnMenu, w: Words) -> Prompt:
+    """Paris: set aside one of the played cards for a French flag, or not."""
+    g, v = table.game.id, menu.version
+    buttons = [
+        Btn(w.color(c), encode(g, "fl", v, str(i)), PRIMARY) for i, c in enumerate(menu.flag_colors)
+    ]
+    buttons.append(Btn(w.t("No flag card"), encode(g, "fl", v, "n")))
+    return w.t("Set one of the played cards aside for a French flag?"), components(
+        *button_rows(buttons)
+    )

@@ -1,0 +1,174 @@
+"""The table's public messages: the turn message (board, what happened, who is next), the game's end.
+
+Everything public uses the table's language. A turn message pings only the
+players who must act next (everyone during the ticket choice at the start);
+the last round and the end ping every player. Posting goes through the
+:class:`~._announce.Announcer`, so a refused post falls back and is reported.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import discord
+
+from bot.services import Reminder, Table, TableEvent
+from words import Words
+
+from . import _format as fmt
+from . import _images as images
+from ._announce import Delivery, Post, permission_names
+from ._base import Base, display_names, resigned_seats, seat_names, user_of
+from ._components import Btn, components
+from ._ids import encode
+
+log = logging.getLogger(__name__)
+
+TURN_VERBS = ("hand", "draw", "claim", "tickets", "board")
+
+
+def turn_buttons(table: Table) -> discord.ui.View:
+    """The persistent buttons under a turn message, labelled in the table's language."""
+    w = Base.table_words(table)
+    labels = {
+        "hand": w.t("My hand"),
+        "draw": w.t("Draw"),
+        "claim": w.t("Claim"),
+        "tickets": w.t("Tickets"),
+        "board": w.t("Board"),
+    }
+    styles = {"hand": discord.ButtonStyle.primary, "claim": discord.ButtonStyle.success}
+    g = table.game.id
+    return components(
+        [
+            Btn(labels[v], encode(g, v), styles.get(v, discord.ButtonStyle.secondary))
+            for v in TURN_VERBS
+        ]
+    )
+
+
+def delivery_note(delivery: Delivery | None, w: Words) -> str:
+    """What the player must know when the table could not (fully) be updated after their move."""
+    if delivery is None or delivery.problem is None:
+        return ""
+    if delivery.problem == "missing_permission" and delivery.posted:
+        return w.t(
+            "The board could not be attached: the bot lacks the permission {permissions} in this channel. "
+            "The turn was posted as text and the server owner was told.",
+            permissions=permission_names(delivery.missing, w),
+        )
+    if delivery.problem == "missing_permission":
+        return w.t(
+            "The table could not be updated: the bot lacks the permission {permissions} in this channel. "
+            "The next player was told by direct message and the server owner was told.",
+            permissions=permission_names(delivery.missing, w),
+        )
+    if delivery.problem == "channel_gone":
+        return w.t("The game's channel is gone: the next player was told by direct message.")
+    return w.t("Discord did not take the turn message; it is being sent again shortly.")
+
+
+class Publisher(Base):
+    """Builds and posts the public messages of a game."""
+
+    async def turn(self, game_id: int, events: Sequence[TableEvent]) -> Delivery | None:
+        """Post the message of the turn(s) that just ended (or of the game's end). None: nothing to post."""
+        table = await self.service.table(game_id, 0)
+        public = table.public
+        if public is None:
+            return None
+        w = self.table_words(table)
+        names = seat_names(table)
+        lines = fmt.turn_lines(events, table.rules, names, w)
+        humans = tuple(u for s in range(public.num_seats) if (u := user_of(table, s)) is not None)
+        if public.phase == "finished" and public.result is not None:
+            lines.append(fmt.score_table(public.result, names, w, resigned_seats(table)))
+            pings = humans
+            text = fmt.clip("\n".join(lines))
+            post = Post(
+                game_id,
+                table.game.guild_id,
+                table.channel_id,
+                text,
+                w,
+                image=lambda: images.final_png(
+                    table.rules.map_id, public, display_names(table), w.lang
+                ),
+                filename="final.png",
+                ping=pings,
+                reach=(),
+            )
+            return await self.announcer.post(post)
+        waiting = tuple(public.waiting_for)
+        to_ping = tuple(u for s in waiting if (u := user_of(table, s)) is not None)
+        if public.phase == "setup":
+            lines.append(
+                w.t(
+                    "{players}: choose your {tickets} with **My hand**.",
+                    players=", ".join(fmt.player_name(names, s) for s in waiting),
+                )
+            )
+        else:
+            lines.append(
+                w.t("{player}, it is your turn.", player=fmt.player_name(names, public.active))
+            )
+        last_round = any(e.kind == "last_round" for e in events)
+        pings = humans if last_round else to_ping
+        text = fmt.clip("\n".join(lines))
+        dm = w.t(
+            "It is your turn in the game of Ticket to Ride in <#{channel}>, but the bot cannot post there. "
+            "Use /ttr hand in that channel to play.",
+            channel=table.channel_id,
+        )
+        post = Post(
+            game_id,
+            table.game.guild_id,
+            table.channel_id,
+            text,
+            w,
+            image=lambda: images.board_png(
+                table.rules.map_id, public, display_names(table), w.lang
+            ),
+            view=turn_buttons(table),
+            ping=pings,
+            reach=to_ping,
+            dm_text=dm,
+        )
+        return await self.announcer.post(post)
+
+    async def notice(
+        self,
+        table: Table,
+        text: str,
+        *,
+        view: discord.ui.View | None = None,
+        ping: tuple[int, ...] = (),
+    ) -> Delivery:
+        """A plain public line about the game (lobby changes, resignations)."""
+        post = Post(
+            table.game.id,
+            table.game.guild_id,
+            table.channel_id,
+            fmt.clip(text),
+            self.table_words(table),
+            view=view,
+            ping=ping,
+        )
+        return await self.announcer.post(post)
+
+    async def reminder(self, reminder: Reminder) -> None:
+        """Half of a turn's time is gone: mention the waiting players (nothing private)."""
+        users = tuple(s.user_id for s in reminder.seats if s.user_id)
+        if not users:
+            return
+        table = await self.service.table(reminder.game.id, 0)
+        w = self.table_words(table)
+        text = w.n(
+            "{players}: half of your turn time is gone (game {game}). Open **My hand** or /ttr hand to move.",
+            "{players}: half of your turn time is gone (game {game}). Open **My hand** or /ttr hand to move.",
+            len(users),
+            players=", ".join(f"<@{u}>" for u in users),
+            game=table.game.id,
+        )
+        await self.notice(table, text, ping=users)

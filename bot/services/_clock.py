@@ -11,7 +11,15 @@ from engine import (
 )
 
 from ..storage import CorruptGame, SeatChanges, VersionConflict
-from ._core import MAX_AI_ACTIONS, MAX_EXPIRIES, MAX_SLEEP, ServiceCore, ai_controlled, turn_key
+from ._core import (
+    MAX_AI_ACTIONS,
+    MAX_EXPIRIES,
+    MAX_SLEEP,
+    ServiceCore,
+    ai_controlled,
+    turn_key,
+    with_changes,
+)
 from ._errors import ServiceError
 from ._models import Outcome, Reminder
 
@@ -134,9 +142,6 @@ class ClockOps(ServiceCore):
             if not late:
                 return None
             events: list[Event] = []
-            before = state
-            key = turn_key(state)
-            # each late seat's streak is stored with its first timeout action (one transaction)
             streaks: dict[int, SeatChanges] = {}
             for s in sorted(late):
                 streak = seats[s].expiries_in_row + 1
@@ -145,34 +150,18 @@ class ClockOps(ServiceCore):
                     "ai_permanent": seats[s].ai_permanent or streak >= MAX_EXPIRIES,
                 }
                 log.info("game %s: seat %s ran out of time (%s in a row)", game_id, s, streak)
-            outcome = await self._run_ai(
-                game,
-                seats,
-                state,
-                events,
-                before=before,
-                limit=MAX_AI_ACTIONS,
-                source="timeout",
-                only=late,
-                seat_updates=streaks,
+            seats = with_changes(seats, streaks)
+            # the AI plays the late seats' turn, then the AI seats that follow; stored with the
+            # timeout counts in ONE transaction
+            after, moves = self._ai_moves(
+                game, seats, state, events, limit=MAX_AI_ACTIONS, source="timeout", only=late
             )
-            if streaks:  # a late seat that did not act after all keeps its count all the same
-                await self.storage.update_seats(game_id, streaks)
-            # _run_ai(only=late) stops when none of them must act; in play that is the end of their turn
-            game = outcome.game
-            state = await self._state(game)
-            seats = await self.storage.seats(game_id)
-            if turn_key(state) == key and not state.finished:
+            if turn_key(after) == turn_key(state) and not after.finished:
                 log.warning("game %s: the timed-out turn did not end", game_id)
-            return await self._run_ai(
-                game,
-                seats,
-                state,
-                events,
-                before=before,
-                limit=MAX_AI_ACTIONS,
-                actions=outcome.actions,
-            )
+            after, replies = self._ai_moves(game, seats, after, events, limit=MAX_AI_ACTIONS)
+            moves += replies
+            game = await self._store(game, seats, state, moves, after, seat_changes=streaks)
+            return self._outcome(game, after, events, state, len(moves))
 
     def start_timers(self) -> None:
         """Start the timer loop on the running event loop (idempotent)."""

@@ -25,7 +25,7 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import (
@@ -44,8 +44,10 @@ from ..storage import (
     DEFAULT_TURN_SECONDS,
     SNAPSHOT_EVERY,
     ActionRow,
+    ActionSource,
     CorruptGame,
     GameRow,
+    NewAction,
     PlayerResult,
     QuarantinedGame,
     SeatChanges,
@@ -302,37 +304,35 @@ class ServiceCore:
     def _ai_due(game: GameRow, seats: Sequence[SeatRow], state: GameState) -> bool:
         return any(ai_controlled(seats[s]) for s in state.seats_to_act())
 
-    async def _persist(
+    async def _store(
         self,
         game: GameRow,
         seats: Sequence[SeatRow],
         before: GameState,
-        action: Action,
+        moves: Sequence[Move],
         after: GameState,
         *,
-        source: str,
-        actor: int | None,
-        timers: tuple[float | None, float | None] | None = None,
         seat_changes: Mapping[int, SeatChanges] | None = None,
     ) -> GameRow:
-        """Append ``action`` (with a snapshot every ``SNAPSHOT_EVERY`` actions and at the end) and
-        ``seat_changes`` in one transaction (raises VersionConflict if moved on)."""
-        deadline, reminder = (
-            timers if timers is not None else self._timers(game, seats, before, after)
-        )
+        """Store ``moves`` (applied one after the other from ``before`` to ``after``), the seat
+        changes that belong to them, the timers after them and, when they crossed a multiple of
+        ``SNAPSHOT_EVERY`` or ended the game, a snapshot: ONE transaction (raises
+        VersionConflict if the game moved on meanwhile; nothing is written then)."""
+        if not moves:
+            if seat_changes:
+                await self.storage.update_seats(game.id, seat_changes)
+            return game
+        deadline, reminder = self._timers(game, seats, before, after)
         finished = after.finished
-        checkpoint = finished or after.version % SNAPSHOT_EVERY == 0
-        game = await self.storage.append_action(
+        checkpoint = finished or before.version // SNAPSHOT_EVERY != after.version // SNAPSHOT_EVERY
+        game = await self.storage.append_actions(
             game.id,
             before.version,
-            action=encode_action(action),
+            [NewAction(encode_action(m.action), m.action.seat, m.source, m.actor) for m in moves],
             new_snapshot=encode_state(after) if checkpoint else None,
             seat_changes=seat_changes,
-            seat=action.seat,
             deadline_at=deadline,
             reminder_at=reminder,
-            source=source,  # type: ignore[arg-type]
-            actor_user_id=actor,
             new_status="finished" if finished else None,
             results=player_results(after, seats) if finished else None,
         )
@@ -342,6 +342,42 @@ class ServiceCore:
         if finished:
             log.info("game %s finished after %s actions", game.id, after.version)
         return game
+
+    def _ai_moves(
+        self,
+        game: GameRow,
+        seats: Sequence[SeatRow],
+        state: GameState,
+        events: list[Event],
+        *,
+        limit: int,
+        source: ActionSource = "ai",
+        only: set[int] | None = None,
+    ) -> tuple[GameState, list[Move]]:
+        """Apply, in memory, actions of AI-controlled seats (or of ``only`` seats) while one must
+        act, up to ``limit``; returns the state after them and the moves (not stored yet)."""
+        rules = load_ruleset(game.map_id)
+        moves: list[Move] = []
+        while not state.finished and len(moves) < limit:
+            pending = state.seats_to_act()
+            seat = next(
+                (
+                    s
+                    for s in pending
+                    if (only is not None and s in only)
+                    or (only is None and ai_controlled(seats[s]))
+                ),
+                None,
+            )
+            if seat is None:
+                break
+            kind = seats[seat].ai_kind or "heuristic"
+            action = choose_action(rules, state, seat, kind)
+            transition = apply(rules, state, action)
+            moves.append(Move(action, source))
+            events.extend(transition.events)
+            state = transition.state
+        return state, moves
 
     async def _continue(
         self,
@@ -376,48 +412,18 @@ class ServiceCore:
         before: GameState | None,
         limit: int,
         actions: int = 0,
-        source: str = "ai",
+        source: ActionSource = "ai",
         only: set[int] | None = None,
         seat_updates: dict[int, SeatChanges] | None = None,
     ) -> Outcome:
         """Apply actions of AI-controlled seats (or of ``only`` seats) while one must act, up to
-        ``limit``. ``seat_updates`` are stored with that seat's first action (and removed)."""
-        rules = load_ruleset(game.map_id)
-        done = 0
-        while not state.finished and done < limit:
-            pending = state.seats_to_act()
-            seat = next(
-                (
-                    s
-                    for s in pending
-                    if (only is not None and s in only)
-                    or (only is None and ai_controlled(seats[s]))
-                ),
-                None,
-            )
-            if seat is None:
-                break
-            kind = seats[seat].ai_kind or "heuristic"
-            action = choose_action(rules, state, seat, kind)
-            transition = apply(rules, state, action)
-            changes = (
-                {seat: seat_updates.pop(seat)} if seat_updates and seat in seat_updates else None
-            )
-            seats = with_changes(seats, changes)
-            game = await self._persist(
-                game,
-                seats,
-                state,
-                action,
-                transition.state,
-                source=source,
-                actor=None,
-                seat_changes=changes,
-            )
-            events.extend(transition.events)
-            state = transition.state
-            done += 1
-        return self._outcome(game, state, events, before, actions + done)
+        ``limit``, and store them with ``seat_updates`` in one transaction."""
+        seats = with_changes(seats, seat_updates)
+        after, moves = self._ai_moves(
+            game, seats, state, events, limit=limit, source=source, only=only
+        )
+        game = await self._store(game, seats, state, moves, after, seat_changes=seat_updates)
+        return self._outcome(game, after, events, before, actions + len(moves))
 
     def _outcome(
         self,
@@ -444,6 +450,15 @@ class ServiceCore:
             turn_ended=ended and actions > 0 or before is None,
             result=state.result,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """An applied action waiting to be stored: who made it (``source``, ``actor`` user id)."""
+
+    action: Action
+    source: ActionSource = "ai"
+    actor: int | None = None
 
 
 def with_changes(

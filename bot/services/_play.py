@@ -19,7 +19,7 @@ from ..storage import (
     SeatRow,
     VersionConflict,
 )
-from ._core import VACATION_DAYS, ServiceCore, with_changes
+from ._core import MAX_AI_ACTIONS, VACATION_DAYS, Move, ServiceCore, with_changes
 from ._errors import ServiceError
 from ._models import Outcome
 
@@ -67,24 +67,18 @@ class PlayOps(ServiceCore):
             transition = apply(rules, state, action)  # raises IllegalAction: nothing written
             changes = self._after_human_move(seat)
             seats = with_changes(seats, changes)
+            events = list(transition.events)
+            after, moves = transition.state, [Move(action, "player", user_id)]
+            if self.auto_ai:  # the AI's replies go into the same transaction as the move
+                after, replies = self._ai_moves(game, seats, after, events, limit=MAX_AI_ACTIONS)
+                moves += replies
             try:
-                game = await self._persist(
-                    game,
-                    seats,
-                    state,
-                    action,
-                    transition.state,
-                    source="player",
-                    actor=user_id,
-                    seat_changes=changes,
-                )
+                game = await self._store(game, seats, state, moves, after, seat_changes=changes)
             except VersionConflict as exc:  # another process moved the game on meanwhile
                 raise ServiceError(
                     "stale_version", {"expected": exc.expected, "current": exc.actual}
                 ) from None
-            return await self._continue(
-                game, seats, transition.state, list(transition.events), before=state
-            )
+            return self._outcome(game, after, events, state, len(moves))
 
     def _after_human_move(self, seat: SeatRow) -> dict[int, SeatChanges]:
         """A player acted: the timeout streak is over, and an ongoing vacation ends (unused time

@@ -27,6 +27,7 @@ from ._rows import (
     GameRow,
     GameStatus,
     LeaderboardRow,
+    NewAction,
     NewSeat,
     NextTimer,
     PlayerResult,
@@ -215,6 +216,30 @@ class Storage(Protocol):
             SeatNotFound: ``seat_changes`` names a seat the game lacks.
             ValueError: ``new_status`` not final, ``results`` without
                 ``finished``, unknown seat columns, a snapshot that is not JSON.
+        """
+        ...
+
+    async def append_actions(
+        self,
+        game_id: int,
+        expected_version: int,
+        actions: Sequence[NewAction],
+        *,
+        deadline_at: float | None,
+        reminder_at: float | None,
+        new_snapshot: Mapping[str, Any] | None = None,
+        new_status: GameStatus | None = None,
+        results: Sequence[PlayerResult] | None = None,
+        seat_changes: Mapping[int, SeatChanges] | None = None,
+    ) -> GameRow:
+        """Record several actions applied one after the other (a player's move and the AI's
+        replies, a timeout and what follows) and everything that belongs to them in ONE
+        transaction: as :meth:`append_action` with ``seq`` ``expected_version + 1 ..
+        expected_version + len(actions)``; the timers, ``new_snapshot``, ``new_status`` and
+        ``results`` are those after the last action.
+
+        Raises:
+            as :meth:`append_action`; ValueError for an empty ``actions``.
         """
         ...
 

@@ -48,6 +48,7 @@ from ._rows import (
     GameRow,
     GameStatus,
     LeaderboardRow,
+    NewAction,
     NewSeat,
     NextTimer,
     PlayerResult,
@@ -56,6 +57,7 @@ from ._rows import (
     SeatChanges,
     SeatRow,
     ShardFilter,
+    TimerKind,
     UserSettings,
 )
 
@@ -112,7 +114,7 @@ GAME_COLUMNS = (
     "id, guild_id, channel_id, thread_id, lobby_message_id, board_message_id, host_user_id,"
     " map_id, options, status, seed, engine_version, version, snapshot_version, language,"
     " rematch_of, turn_seconds, deadline_at, reminder_at, created_at, updated_at, finished_at,"
-    " status_note"
+    " status_note, timer_at"
 )
 SEAT_COLUMNS = (
     "game_id, seat, user_id, display_name, color, is_ai, ai_kind, joined_at,"
@@ -139,18 +141,20 @@ _TRANSITIONS: dict[str, frozenset[str]] = {
 _SEAT_SHIFT = 1_000_000
 
 NEXT_TIMER_SQL = """
-SELECT id, at, kind FROM (
-    SELECT id, deadline_at AS at, 'deadline' AS kind FROM games
-    WHERE status = 'active' AND deadline_at IS NOT NULL{shards} ORDER BY deadline_at LIMIT 1
-) AS d
-UNION ALL
-SELECT id, at, kind FROM (
-    SELECT id, reminder_at AS at, 'reminder' AS kind FROM games
-    WHERE status = 'active' AND reminder_at IS NOT NULL{shards} ORDER BY reminder_at LIMIT 1
-) AS r
-ORDER BY at, kind
+SELECT id, timer_at, deadline_at FROM games
+WHERE status = 'active' AND timer_at IS NOT NULL{shards}
+ORDER BY timer_at
 LIMIT 1
 """
+
+
+def timer_at(deadline_at: float | None, reminder_at: float | None) -> float | None:
+    """The sooner of a game's two timers (None when neither is set): ``games.timer_at``."""
+    if deadline_at is None:
+        return reminder_at
+    if reminder_at is None:
+        return deadline_at
+    return min(deadline_at, reminder_at)
 
 
 def dump_json(value: Any) -> str:
@@ -379,14 +383,15 @@ class SqlStorage:
             await _compact_seats(tx, game_id)
             row = await tx.fetchrow(
                 "UPDATE games SET status = 'active', seed = ?, engine_version = ?, version = ?,"
-                " snapshot_version = ?, deadline_at = ?, reminder_at = ?, updated_at = ?"
-                f" WHERE id = ? AND status = 'lobby' RETURNING {GAME_COLUMNS}",
+                " snapshot_version = ?, deadline_at = ?, reminder_at = ?, timer_at = ?,"
+                f" updated_at = ? WHERE id = ? AND status = 'lobby' RETURNING {GAME_COLUMNS}",
                 seed,
                 engine_version,
                 version,
                 version,
                 deadline_at,
                 reminder_at,
+                timer_at(deadline_at, reminder_at),
                 now,
                 game_id,
             )
@@ -412,32 +417,68 @@ class SqlStorage:
         results: Sequence[PlayerResult] | None = None,
         seat_changes: Mapping[int, SeatChanges] | None = None,
     ) -> GameRow:
+        return await self.append_actions(
+            game_id,
+            expected_version,
+            [NewAction(dict(action), seat, source, actor_user_id)],
+            deadline_at=deadline_at,
+            reminder_at=reminder_at,
+            new_snapshot=new_snapshot,
+            new_status=new_status,
+            results=results,
+            seat_changes=seat_changes,
+        )
+
+    async def append_actions(
+        self,
+        game_id: int,
+        expected_version: int,
+        actions: Sequence[NewAction],
+        *,
+        deadline_at: float | None,
+        reminder_at: float | None,
+        new_snapshot: Mapping[str, Any] | None = None,
+        new_status: GameStatus | None = None,
+        results: Sequence[PlayerResult] | None = None,
+        seat_changes: Mapping[int, SeatChanges] | None = None,
+    ) -> GameRow:
+        if not actions:
+            raise ValueError("append_actions needs at least one action")
         if new_status is not None and new_status not in FINAL_STATUSES:
-            raise ValueError(f"append_action can only end a game, not set {new_status!r}")
+            raise ValueError(f"append_actions can only end a game, not set {new_status!r}")
         if results is not None and new_status != "finished":
             raise ValueError("results can only be recorded with new_status='finished'")
-        seq = expected_version + 1
-        action_json = dump_json(dict(action))
-        snap = None if new_snapshot is None else encode_snapshot(new_snapshot)
-        changes = {s: _seat_assignments(c) for s, c in (seat_changes or {}).items()}
+        version = expected_version + len(actions)
         now = self._clock()
+        rows = [
+            (game_id, expected_version + i, a.seat, dump_json(dict(a.action)), a.actor_user_id,
+             a.source, now)
+            for i, a in enumerate(actions, start=1)
+        ]  # fmt: skip
+        snap = None if new_snapshot is None else encode_snapshot(new_snapshot)
+        seat_columns = {s: _seat_assignments(c) for s, c in (seat_changes or {}).items()}
         finished_at = now if new_status is not None else None
         if new_status is not None:
             deadline_at = reminder_at = None
+        # only the columns that change: an index on a column named in SET is rewritten even
+        # when the value stays (the open-game index on status: one page per move saved)
+        changes: dict[str, Any] = {
+            "version": version,
+            "deadline_at": deadline_at,
+            "reminder_at": reminder_at,
+            "timer_at": timer_at(deadline_at, reminder_at),
+            "updated_at": now,
+        }
+        if new_status is not None:
+            changes.update(status=new_status, finished_at=finished_at)
+        if snap is not None:
+            changes["snapshot_version"] = version
+        assignments = ", ".join(f"{column} = ?" for column in changes)
         async with self._write(game_id) as tx:
             row = await tx.fetchrow(
-                "UPDATE games SET version = ?, status = COALESCE(?, status),"
-                " deadline_at = ?, reminder_at = ?, updated_at = ?,"
-                " finished_at = COALESCE(?, finished_at),"
-                " snapshot_version = COALESCE(?, snapshot_version)"
+                f"UPDATE games SET {assignments}"
                 f" WHERE id = ? AND version = ? AND status = 'active' RETURNING {GAME_COLUMNS}",
-                seq,
-                new_status,
-                deadline_at,
-                reminder_at,
-                now,
-                finished_at,
-                None if snap is None else seq,
+                *changes.values(),
                 game_id,
                 expected_version,
             )
@@ -448,24 +489,17 @@ class SqlStorage:
                         game_id, head["status"], "only an active game takes actions"
                     )
                 raise VersionConflict(game_id, expected_version, int(head["version"]))
-            await tx.execute(
-                f"INSERT INTO actions ({ACTION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                game_id,
-                seq,
-                seat,
-                action_json,
-                actor_user_id,
-                source,
-                now,
+            await tx.executemany(
+                f"INSERT INTO actions ({ACTION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", rows
             )
             if snap is not None:
-                await _put_snapshot(tx, game_id, seq, snap[0], snap[1], now)
-            for number, assignments in changes.items():
-                await _update_seat(tx, game_id, number, assignments)
+                await _put_snapshot(tx, game_id, version, snap[0], snap[1], now)
+            for number, columns in seat_columns.items():
+                await _update_seat(tx, game_id, number, columns)
             if results is not None:
                 await _replace_results(tx, game_id, results, now)
             game = game_row(row)
-        log.debug("game %s: action %s by seat %s (%s)", game_id, seq, seat, source)
+        log.debug("game %s: actions %s-%s stored", game_id, expected_version + 1, version)
         return game
 
     async def load_checkpoint(self, game_id: int) -> Checkpoint | None:
@@ -537,7 +571,8 @@ class SqlStorage:
                 raise GameStatusError(game_id, current.status, f"cannot become {status!r}")
             row = await tx.fetchrow(
                 "UPDATE games SET status = ?, deadline_at = NULL, reminder_at = NULL,"
-                f" finished_at = ?, updated_at = ? WHERE id = ? RETURNING {GAME_COLUMNS}",
+                " timer_at = NULL, finished_at = ?, updated_at = ? WHERE id = ?"
+                f" RETURNING {GAME_COLUMNS}",
                 status,
                 now,
                 now,
@@ -553,7 +588,8 @@ class SqlStorage:
         async with self._write(game_id) as tx:
             changed = await tx.execute(
                 "UPDATE games SET status = 'quarantined', status_note = ?, deadline_at = NULL,"
-                " reminder_at = NULL, updated_at = ? WHERE id = ? AND status IN ('lobby', 'active')",
+                " reminder_at = NULL, timer_at = NULL, updated_at = ?"
+                " WHERE id = ? AND status IN ('lobby', 'active')",
                 reason[:500],
                 now,
                 game_id,
@@ -587,8 +623,17 @@ class SqlStorage:
     ) -> None:
         now = self._clock()
         async with self._write(game_id) as tx:
-            sql = "UPDATE games SET deadline_at = ?, reminder_at = ?, updated_at = ? WHERE id = ?"
-            params: list[Any] = [deadline_at, reminder_at, now, game_id]
+            sql = (
+                "UPDATE games SET deadline_at = ?, reminder_at = ?, timer_at = ?, updated_at = ?"
+                " WHERE id = ?"
+            )
+            params: list[Any] = [
+                deadline_at,
+                reminder_at,
+                timer_at(deadline_at, reminder_at),
+                now,
+                game_id,
+            ]
             if expected_version is not None:
                 sql += " AND version = ?"
                 params.append(expected_version)
@@ -599,7 +644,7 @@ class SqlStorage:
     async def claim_reminder(self, game_id: int, when: float) -> bool:
         async with self._write(game_id) as tx:
             changed = await tx.execute(
-                "UPDATE games SET reminder_at = NULL, updated_at = ?"
+                "UPDATE games SET reminder_at = NULL, timer_at = deadline_at, updated_at = ?"
                 " WHERE id = ? AND reminder_at = ? AND status = 'active'",
                 self._clock(),
                 game_id,
@@ -613,7 +658,10 @@ class SqlStorage:
             row = await tx.fetchrow(sql, *params)
         if row is None:
             return None
-        return NextTimer(int(row["id"]), float(row["at"]), row["kind"])
+        when = float(row["timer_at"])
+        deadline = row["deadline_at"]
+        kind: TimerKind = "deadline" if deadline is not None and deadline <= when else "reminder"
+        return NextTimer(int(row["id"]), when, kind)
 
     async def delete_game(self, game_id: int) -> bool:
         async with self._write(game_id) as tx:
@@ -687,7 +735,10 @@ class SqlStorage:
             for number, columns in assignments.items():
                 await _update_seat(tx, game_id, number, columns)
             if timers:
-                await _update_game(tx, game_id, timers, now)
+                merged = {"deadline_at": head["deadline_at"], "reminder_at": head["reminder_at"]}
+                merged.update(timers)
+                merged["timer_at"] = timer_at(merged["deadline_at"], merged["reminder_at"])
+                await _update_game(tx, game_id, merged, now)
             rows = await tx.fetch(
                 f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", game_id
             )
@@ -874,7 +925,7 @@ def next_timer_query(shards: ShardFilter | None) -> tuple[str, list[Any]]:
         return NEXT_TIMER_SQL.format(shards=""), []
     ids = sorted(shards.ids)
     clause = f" AND ((guild_id >> 22) % ?) IN ({', '.join('?' * len(ids))})"
-    return NEXT_TIMER_SQL.format(shards=clause), [shards.count, *ids] * 2
+    return NEXT_TIMER_SQL.format(shards=clause), [shards.count, *ids]
 
 
 async def _game_or_none(tx: Tx, game_id: int) -> GameRow | None:
@@ -890,9 +941,11 @@ async def _game(tx: Tx, game_id: int) -> GameRow:
 
 
 async def _header(tx: Tx, game_id: int) -> Row:
-    """id, status, version, guild_id, map_id, finished_at (no JSON decoded)."""
+    """id, status, version, guild_id, map_id, finished_at, deadline_at, reminder_at (no JSON
+    decoded)."""
     row = await tx.fetchrow(
-        "SELECT id, status, version, guild_id, map_id, finished_at FROM games WHERE id = ?",
+        "SELECT id, status, version, guild_id, map_id, finished_at, deadline_at, reminder_at"
+        " FROM games WHERE id = ?",
         game_id,
     )
     if row is None:

@@ -155,6 +155,17 @@ class ActionRow:
 
 
 @dataclass(frozen=True, slots=True)
+class NewAction:
+    """An action to append (see :meth:`Storage.append_actions`): the engine's JSON form
+    (not in ``repr``: it may name tickets), the acting seat, who made it."""
+
+    action: dict[str, Any] = field(repr=False)
+    seat: int | None = None
+    source: ActionSource = "player"
+    actor_user_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Checkpoint:
     """What the state of a started game is made of, read in one consistent look.
 

@@ -13,6 +13,7 @@ import pytest
 
 from bot.storage import (
     MigrationError,
+    ShardFilter,
     StorageError,
     _migrate,
     latest_version,
@@ -22,7 +23,7 @@ from bot.storage import (
     user_version,
 )
 from bot.storage._migrate import Migration, split_statements
-from bot.storage._repository import NEXT_TIMER_SQL
+from bot.storage._repository import next_timer_query
 from bot.storage._sqlite import PAGE_SIZE, SqliteStorage
 
 from .test_storage import move, new_game, started_game
@@ -268,18 +269,20 @@ async def test_action_log_is_append_only_and_gapless(sqlite_storage: SqliteStora
         conn.execute(f"INSERT INTO actions VALUES ({game.id}, 3, 0, '{{}}', NULL, 'ai', 0)")
 
 
-async def test_next_deadline_uses_the_partial_indexes(sqlite_storage: SqliteStorage) -> None:
-    """The timer query searches the two partial indexes instead of scanning games."""
+async def test_next_deadline_uses_the_partial_index(sqlite_storage: SqliteStorage) -> None:
+    """The timer query walks the partial timer index in order instead of scanning games, with
+    or without a shard filter."""
     for i in range(20):
         game = await started_game(sqlite_storage, channel_id=i)
         await sqlite_storage.set_deadline(game.id, 100.0 + i, 50.0 + i if i % 2 else None)
     conn = raw(sqlite_storage.path)
     for _ in ("fresh", "analyzed"):
-        plan = conn.execute("EXPLAIN QUERY PLAN " + NEXT_TIMER_SQL.format(shards="")).fetchall()
-        details = " | ".join(row[3] for row in plan)
-        assert "USING INDEX games_active_deadline" in details, details
-        assert "USING INDEX games_active_reminder" in details, details
-        assert "SCAN games" not in details, details
+        for shards in (None, ShardFilter(4, frozenset({1, 2}))):
+            sql, params = next_timer_query(shards)
+            plan = conn.execute("EXPLAIN QUERY PLAN " + sql, params).fetchall()
+            details = " | ".join(row[3] for row in plan)
+            assert "USING INDEX games_active_timer" in details, details
+            assert "TEMP B-TREE" not in details, details  # no sort: the index gives the order
         conn.execute("ANALYZE")
 
 

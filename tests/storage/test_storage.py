@@ -17,6 +17,7 @@ from bot.storage import (
     GameNotFound,
     GameRow,
     GameStatusError,
+    NewAction,
     NewSeat,
     NextTimer,
     PlayerResult,
@@ -336,6 +337,39 @@ async def test_checkpoint_is_the_newest_snapshot_plus_the_log_after_it(storage: 
     assert [a.seq for a in checkpoint.actions] == [5]
     assert game.snapshot_version == 4 and game.version == 5
     assert "'seq': 4" not in repr(checkpoint)  # the snapshot is a secret: not in repr
+
+
+async def test_a_move_and_its_replies_are_one_transaction(storage: Storage) -> None:
+    """append_actions stores several actions with consecutive seqs, the timers after the last,
+    the seat changes and the snapshot together; a conflict stores none of them."""
+    game = await started_game(storage)
+    moves = [
+        NewAction({"type": "draw_blind", "seat": 0}, 0, "player", HOST),
+        NewAction({"type": "draw_blind", "seat": 0}, 0, "player", HOST),
+        NewAction({"type": "draw_blind", "seat": 1}, 1, "ai"),
+    ]
+    game = await storage.append_actions(
+        game.id, 0, moves, deadline_at=90.0, reminder_at=45.0, new_snapshot={"seq": 3},
+        seat_changes={0: {"expiries_in_row": 0}},
+    )  # fmt: skip
+    assert (game.version, game.snapshot_version, game.deadline_at, game.reminder_at) == (
+        3,
+        3,
+        90.0,
+        45.0,
+    )
+    log = await storage.actions(game.id)
+    assert [(a.seq, a.seat, a.source, a.actor_user_id) for a in log] == [
+        (1, 0, "player", HOST),
+        (2, 0, "player", HOST),
+        (3, 1, "ai", None),
+    ]
+    assert await storage.next_deadline() == NextTimer(game.id, 45.0, "reminder")
+    with pytest.raises(VersionConflict):
+        await storage.append_actions(game.id, 1, moves, deadline_at=None, reminder_at=None)
+    with pytest.raises(ValueError):
+        await storage.append_actions(game.id, 3, [], deadline_at=None, reminder_at=None)
+    assert await storage.get_game(game.id) == game and len(await storage.actions(game.id)) == 3
 
 
 async def test_stale_version_conflicts_and_changes_nothing(storage: Storage) -> None:
@@ -720,8 +754,12 @@ async def test_next_deadline_picks_the_soonest(storage: Storage) -> None:
     assert when == (c.id, 150.0, "reminder")
 
     await storage.set_status(c.id, "cancelled")
-    await storage.set_deadline(b.id, 250.0, None)  # ties a's reminder: deadline first
-    assert await storage.next_deadline() == NextTimer(b.id, 250.0, "deadline")
+    await storage.set_deadline(b.id, 400.0, None)
+    assert await storage.next_deadline() == NextTimer(a.id, 250.0, "reminder")
+    await storage.set_deadline(a.id, 250.0, 250.0)  # a tie within a game: the deadline
+    assert await storage.next_deadline() == NextTimer(a.id, 250.0, "deadline")
+    await storage.claim_reminder(a.id, 250.0)
+    assert await storage.next_deadline() == NextTimer(a.id, 250.0, "deadline")
 
     with pytest.raises(VersionConflict):
         await storage.set_deadline(a.id, 1.0, None, expected_version=5)

@@ -7,12 +7,13 @@
 --   SNAPSHOT_EVERY actions (compressed); between two snapshots the action log
 --   is the state. An action then dirties the small games row and one page of
 --   the log instead of rewriting the whole snapshot (issue 12.8);
--- * the action log is clustered by (game_id, seq) (WITHOUT ROWID): one b-tree
---   instead of a table plus an index;
+-- * one timer column, timer_at = the sooner of deadline_at and reminder_at,
+--   and one index on it instead of one per timer: a move changes one index
+--   entry, not two;
 -- * per-user settings.
--- SQLite cannot change a CHECK constraint in place, so games and actions are
--- rebuilt (the documented 12-step procedure: foreign keys are off while this
--- file runs and checked before it commits).
+-- SQLite cannot change a CHECK constraint in place, so games is rebuilt (the
+-- documented 12-step procedure: foreign keys are off while this file runs and
+-- checked before it commits).
 
 CREATE TABLE games_v3 (
     id               INTEGER PRIMARY KEY,
@@ -36,6 +37,7 @@ CREATE TABLE games_v3 (
     turn_seconds     INTEGER NOT NULL DEFAULT 86400 CHECK (turn_seconds > 0),
     deadline_at      REAL,              -- expiry of the active turn
     reminder_at      REAL,              -- when to nudge the player to move
+    timer_at         REAL,              -- the sooner of the two (what the timer loop waits for)
     created_at       REAL    NOT NULL,
     updated_at       REAL    NOT NULL,
     finished_at      REAL
@@ -44,13 +46,19 @@ CREATE TABLE games_v3 (
 INSERT INTO games_v3 (
     id, guild_id, channel_id, thread_id, lobby_message_id, board_message_id, host_user_id,
     map_id, options, status, seed, engine_version, version, snapshot_version, turn_seconds,
-    deadline_at, reminder_at, created_at, updated_at, finished_at
+    deadline_at, reminder_at, timer_at, created_at, updated_at, finished_at
 )
 SELECT
     id, guild_id, channel_id, thread_id, lobby_message_id, board_message_id, host_user_id,
     map_id, options, status, seed, engine_version, version,
     CASE WHEN snapshot IS NULL THEN NULL ELSE version END, turn_seconds,
-    deadline_at, reminder_at, created_at, updated_at, finished_at
+    deadline_at, reminder_at,
+    CASE
+        WHEN deadline_at IS NULL THEN reminder_at
+        WHEN reminder_at IS NULL OR deadline_at <= reminder_at THEN deadline_at
+        ELSE reminder_at
+    END,
+    created_at, updated_at, finished_at
 FROM games;
 
 -- The newest snapshot of each started game: 'json' (UTF-8 JSON text, as
@@ -67,34 +75,19 @@ INSERT INTO snapshots (game_id, version, format, data, created_at)
 SELECT id, version, 'json', CAST(snapshot AS BLOB), updated_at FROM games
 WHERE snapshot IS NOT NULL;
 
-CREATE TABLE actions_v3 (
-    game_id       INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-    seq           INTEGER NOT NULL CHECK (seq >= 1),  -- 1-based; games.version after applying
-    seat          INTEGER,
-    action        TEXT    NOT NULL,
-    actor_user_id INTEGER,
-    source        TEXT    NOT NULL CHECK (source IN ('player', 'ai', 'timeout')),
-    created_at    REAL    NOT NULL,
-    PRIMARY KEY (game_id, seq)
-) WITHOUT ROWID;
-
-INSERT INTO actions_v3 (game_id, seq, seat, action, actor_user_id, source, created_at)
-SELECT game_id, seq, seat, action, actor_user_id, source, created_at FROM actions
-ORDER BY game_id, seq;
-
-DROP TABLE actions;
+-- the log's triggers name games: they go while games is rebuilt and come back below
+DROP TRIGGER actions_gapless;
+DROP TRIGGER actions_no_update;
+DROP TRIGGER actions_no_delete;
 DROP TABLE games;
 ALTER TABLE games_v3 RENAME TO games;
-ALTER TABLE actions_v3 RENAME TO actions;
 
 -- At most one open (lobby or active) game per channel.
 CREATE UNIQUE INDEX games_one_open_per_channel
     ON games (channel_id) WHERE status IN ('lobby', 'active');
--- The timer loop asks for the soonest deadline or reminder of an active game.
-CREATE INDEX games_active_deadline ON games (deadline_at)
-    WHERE status = 'active' AND deadline_at IS NOT NULL;
-CREATE INDEX games_active_reminder ON games (reminder_at)
-    WHERE status = 'active' AND reminder_at IS NOT NULL;
+-- The timer loop asks for the soonest timer (deadline or reminder) of an active game.
+CREATE INDEX games_active_timer ON games (timer_at)
+    WHERE status = 'active' AND timer_at IS NOT NULL;
 -- The last game of a channel whatever its status (/ttr status after the end).
 CREATE INDEX games_by_channel ON games (channel_id, id);
 -- A guild's finished games, newest first (/ttr history).

@@ -1,7 +1,8 @@
 -- Version 3 (the same schema as the SQLite file of this number): a
 -- 'quarantined' status with a note, the table's language, rematches,
 -- snapshots in their own table (written every SNAPSHOT_EVERY actions,
--- compressed; the action log between them is the state) and user settings.
+-- compressed; the action log between them is the state), one timer column
+-- (the sooner of deadline and reminder) with one index, and user settings.
 
 ALTER TABLE games DROP CONSTRAINT games_status_check;
 ALTER TABLE games ADD CONSTRAINT games_status_check
@@ -10,6 +11,12 @@ ALTER TABLE games ADD COLUMN status_note TEXT;
 ALTER TABLE games ADD COLUMN snapshot_version INTEGER;
 ALTER TABLE games ADD COLUMN language TEXT NOT NULL DEFAULT 'en';
 ALTER TABLE games ADD COLUMN rematch_of BIGINT;
+ALTER TABLE games ADD COLUMN timer_at DOUBLE PRECISION;
+UPDATE games SET timer_at = LEAST(deadline_at, reminder_at);
+DROP INDEX games_active_deadline;
+DROP INDEX games_active_reminder;
+CREATE INDEX games_active_timer ON games (timer_at)
+    WHERE status = 'active' AND timer_at IS NOT NULL;
 
 CREATE TABLE snapshots (
     game_id    BIGINT  PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,

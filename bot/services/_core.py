@@ -69,8 +69,10 @@ MAX_EXPIRIES = 3
 TURN_TIMES = (600, 3600, DEFAULT_TURN_SECONDS, 259_200)
 #: Guard against a runaway AI loop (a whole 5-player game is < 1,000 actions).
 MAX_AI_ACTIONS = 5_000
-#: Decoded states kept in memory (games are loaded lazily; idle ones cost nothing).
-STATE_CACHE = 256
+#: Decoded states kept in memory (games are loaded lazily; idle ones cost nothing). A state
+#: is a few KB, so 4,096 keeps every running game of a busy process warm: a miss costs a
+#: snapshot decode plus the replay of up to SNAPSHOT_EVERY actions (issue 12.8).
+STATE_CACHE = 4096
 #: Longest sleep of the timer loop between looks at the database, seconds.
 MAX_SLEEP = 60.0
 

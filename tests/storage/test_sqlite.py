@@ -188,13 +188,13 @@ def test_split_statements_keeps_trigger_bodies_whole() -> None:
 async def test_wal_foreign_keys_synchronous_and_small_pages(
     sqlite_storage: SqliteStorage,
 ) -> None:
-    """The file runs WAL with synchronous=NORMAL, foreign keys, a busy timeout and 1 KB pages."""
+    """The file runs WAL with synchronous=NORMAL, foreign keys, a busy timeout and small pages."""
     pragmas = await sqlite_storage.pragmas()
     assert pragmas["journal_mode"] == "wal"
     assert pragmas["foreign_keys"] == 1
     assert pragmas["synchronous"] == 1  # NORMAL
     assert pragmas["busy_timeout"] > 0
-    assert pragmas["page_size"] == PAGE_SIZE == 1024
+    assert pragmas["page_size"] == PAGE_SIZE == 512
     assert raw(sqlite_storage.path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 

@@ -199,3 +199,17 @@ async def test_verify_on_both_backends(any_url: str, clock: FakeClock) -> None:
     await storage.close()
     proc = await asyncio.to_thread(bot, "verify", "--database-url", any_url)
     assert proc.returncode == 0 and "2 games checked, 0 mismatches" in proc.stdout, proc.stdout
+
+
+async def test_demo_plays_in_the_database_it_is_given(postgres_url: str, tmp_path: Path) -> None:
+    """`python -m bot demo --database-url URL` plays its game in that database (twice: the second
+    game beside the first), and verify agrees."""
+    from bot.demo import run_demo
+
+    for seed in (3, 4):
+        code = await run_demo("usa", 2, seed, tmp_path / "out", every=1000, database=postgres_url)
+        assert code == 0
+    async with await open_storage(postgres_url) as storage:
+        assert len(await storage.game_ids("finished")) == 2
+        assert (await verify_storage(storage)) == (2, [])
+    assert not (tmp_path / "out" / "ttr.sqlite3").exists()

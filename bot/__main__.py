@@ -30,7 +30,10 @@ def main(argv: list[str]) -> int:
             print(f"bad setting: {exc}", file=sys.stderr)
             return 2
         return run(settings) if command == "run" else health(settings)
-    print(f"unknown command {command!r}; use run, demo, health, verify, export or migrate", file=sys.stderr)
+    print(
+        f"unknown command {command!r}; use run, demo, health, verify, export or migrate",
+        file=sys.stderr,
+    )
     return 2
 
 

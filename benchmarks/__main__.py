@@ -1,4 +1,4 @@
-"""Run a benchmark on demand: ``python -m benchmarks engine|render|turn|crash [--json]``.
+"""Run a benchmark on demand: ``python -m benchmarks engine|render|turn|crash|load [--json]``.
 
 Each prints a table; with ``--json`` the last line is one JSON object. Never
 part of the test run.
@@ -14,6 +14,7 @@ BENCHMARKS = {
     "render": "benchmarks.render",
     "turn": "benchmarks.turn",
     "crash": "benchmarks.crash",
+    "load": "benchmarks.load",
 }
 
 

@@ -30,7 +30,7 @@ from bot.services import GameService
 from bot.storage import NewSeat, open_storage
 from engine import ENGINE_VERSION, new_game
 from engine.ai import choose_action
-from engine.codec import decode_state, encode_state
+from engine.codec import encode_state
 from maps.loader import load_ruleset
 
 HUMAN = 1
@@ -66,7 +66,7 @@ async def _timed_turns(
     layouts: dict[str, Any] = {}
     for gid in ids:
         game = await service.storage.get_game(gid)
-        state = decode_state(game.snapshot)
+        state = await service.game_state(gid)
         if state.finished or 0 not in state.seats_to_act():
             continue
         action = choose_action(load_ruleset(game.map_id), state, 0, "random")
@@ -158,7 +158,7 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
             moves = []
             for gid in pairs:
                 game = await storage.get_game(gid)
-                state = decode_state(game.snapshot)
+                state = await service.game_state(gid)
                 if not state.finished:
                     seat = state.seats_to_act()[0]
                     moves.append(

@@ -1,5 +1,6 @@
-"""``python -m bot [run|demo|health|verify|export]``: the bot (default), the AI demo, the container
-health check, and the operator tools (replay-verify a database, export a game's log)."""
+"""``python -m bot [run|demo|health|verify|export|migrate]``: the bot (default), the AI demo, the
+container health check, and the operator tools (replay-verify a database, export a game's log, copy
+every game to another database)."""
 
 from __future__ import annotations
 
@@ -14,17 +15,25 @@ def main(argv: list[str]) -> int:
         from .demo import main as demo_main
 
         return demo_main(rest)
-    if command in ("verify", "export"):
+    if command in ("verify", "export", "migrate"):
         from .services import ops
 
-        return ops.main_verify(rest) if command == "verify" else ops.main_export(rest)
+        tools = {"verify": ops.main_verify, "export": ops.main_export, "migrate": ops.main_migrate}
+        return tools[command](rest)
     if command in ("run", "health"):
         from .config import Settings
         from .run import health, run
 
-        settings = Settings.from_env()
+        try:
+            settings = Settings.from_env()
+        except ValueError as exc:
+            print(f"bad setting: {exc}", file=sys.stderr)
+            return 2
         return run(settings) if command == "run" else health(settings)
-    print(f"unknown command {command!r}; use run, demo, health, verify or export", file=sys.stderr)
+    print(
+        f"unknown command {command!r}; use run, demo, health, verify, export or migrate",
+        file=sys.stderr,
+    )
     return 2
 
 

@@ -114,7 +114,17 @@ class TtrBot(commands.Bot):
         )
 
 
+class ShardedTtrBot(TtrBot, commands.AutoShardedBot):
+    """The bot on a range of Discord shards (``TTR_SHARD_COUNT``, ``TTR_SHARD_IDS``): one
+    process of several, each running its own shards over one PostgreSQL database."""
+
+
 def create_bot(settings: Settings, service: Any, **options: Any) -> TtrBot:
-    """Build the bot for ``settings`` around ``service`` (a ``bot.services.GameService``)."""
+    """Build the bot for ``settings`` around ``service`` (a ``bot.services.GameService``):
+    an ``AutoShardedBot`` on ``settings.shard_ids`` of ``shard_count`` when those are set."""
     point_client_at(settings)
+    if settings.shard_count is not None and settings.shard_ids is not None:
+        options.setdefault("shard_count", settings.shard_count)
+        options.setdefault("shard_ids", list(settings.shard_ids))
+        return ShardedTtrBot(settings, service, **options)
     return TtrBot(settings, service, **options)

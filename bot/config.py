@@ -12,9 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .storage import ShardFilter, database_url, sqlite_path
+
 log = logging.getLogger(__name__)
 
 DEFAULT_DATABASE_PATH = "data/ttr.sqlite3"
+#: Where the heartbeat goes when the database is not a local file (PostgreSQL).
+DEFAULT_HEARTBEAT_PATH = "data/ttr.heartbeat"
 
 
 class Secret:
@@ -68,6 +72,44 @@ def read_env_file(path: Path) -> dict[str, str]:
     return values
 
 
+def parse_shard_ids(raw: str, count: int) -> tuple[int, ...]:
+    """Shard ids from ``0-3``, ``4,5,6`` or ``0-1,8`` (ranges inclusive), sorted, each below ``count``.
+
+    Raises:
+        ValueError: not that form, an empty range, or an id outside ``0..count-1``.
+    """
+    ids: set[int] = set()
+    for part in raw.split(","):
+        part = part.strip()
+        low, dash, high = part.partition("-")
+        try:
+            first = int(low)
+            last = int(high) if dash else first
+        except ValueError:
+            raise ValueError(f"TTR_SHARD_IDS must look like 0-3 or 0,2,5-7, got {raw!r}") from None
+        if first > last:
+            raise ValueError(f"TTR_SHARD_IDS: empty range {part!r}")
+        ids.update(range(first, last + 1))
+    bad = sorted(i for i in ids if not 0 <= i < count)
+    if bad:
+        raise ValueError(f"TTR_SHARD_IDS {bad} outside 0..{count - 1} (TTR_SHARD_COUNT={count})")
+    return tuple(sorted(ids))
+
+
+def _shards(
+    count_raw: str | None, ids_raw: str | None
+) -> tuple[int | None, tuple[int, ...] | None]:
+    if count_raw is None:
+        if ids_raw is not None:
+            raise ValueError("TTR_SHARD_IDS needs TTR_SHARD_COUNT (the total number of shards)")
+        return None, None
+    count = _int_or_none("TTR_SHARD_COUNT", count_raw)
+    if count is None or count < 1:
+        raise ValueError(f"TTR_SHARD_COUNT must be a positive integer, got {count_raw!r}")
+    ids = parse_shard_ids(ids_raw, count) if ids_raw is not None else tuple(range(count))
+    return count, ids
+
+
 def _int_or_none(name: str, raw: str | None) -> int | None:
     if raw is None or not raw.strip():
         return None
@@ -83,7 +125,15 @@ class Settings:
 
     Attributes:
         token: ``DISCORD_TOKEN`` (masked).
-        database_path: ``TTR_DATABASE_PATH`` (default ``data/ttr.sqlite3``).
+        database_path: ``TTR_DATABASE_PATH`` (default ``data/ttr.sqlite3``); the
+            file of a ``sqlite:///`` ``TTR_DATABASE_URL``.
+        database_url: ``TTR_DATABASE_URL``: ``sqlite:///PATH`` or
+            ``postgresql://user:password@host:port/db`` (default: the SQLite
+            file ``database_path``). Never logged with its password.
+        shard_count: ``TTR_SHARD_COUNT``: the bot's total number of Discord
+            shards (None: one unsharded process serving every guild).
+        shard_ids: ``TTR_SHARD_IDS`` (``0-3``, ``0,2,5-7``): the shards this
+            process runs (default: all of ``shard_count``).
         dev_guild_id: ``TTR_DEV_GUILD_ID``: sync commands to this guild only (fast), else globally.
         log_level: ``TTR_LOG_LEVEL`` (default ``INFO``).
         api_base: ``DISCORD_API_BASE``: a REST base other than Discord's (tests: the fake).
@@ -95,6 +145,9 @@ class Settings:
 
     token: Secret = field(default_factory=lambda: Secret(""))
     database_path: Path = Path(DEFAULT_DATABASE_PATH)
+    database_url: str | None = field(default=None, repr=False)  # may hold a password
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     api_base: str | None = None
@@ -104,11 +157,40 @@ class Settings:
     heartbeat_path: Path | None = None
 
     @property
+    def database(self) -> str:
+        """The database to open: ``TTR_DATABASE_URL``, or ``sqlite:///`` + ``database_path``."""
+        return self.database_url or f"sqlite:///{self.database_path}"
+
+    @property
+    def uses_sqlite(self) -> bool:
+        """True when the database is a local SQLite file (``database_path``)."""
+        return self.database.startswith("sqlite://")
+
+    @property
+    def shards(self) -> ShardFilter | None:
+        """The shards this process serves, for the timer loop (None: all of them)."""
+        if self.shard_count is None or self.shard_ids is None:
+            return None
+        return ShardFilter(self.shard_count, frozenset(self.shard_ids))
+
+    @property
+    def shard_label(self) -> str:
+        """The shards as logs show them: ``0-3/8``, ``2,5/8``, or ``-`` unsharded."""
+        if self.shard_count is None or self.shard_ids is None:
+            return "-"
+        ids = list(self.shard_ids)
+        if ids == list(range(ids[0], ids[-1] + 1)) and len(ids) > 1:
+            return f"{ids[0]}-{ids[-1]}/{self.shard_count}"
+        return f"{','.join(map(str, ids))}/{self.shard_count}"
+
+    @property
     def heartbeat_file(self) -> Path:
         """The file the running bot touches regularly (read by ``health``)."""
-        return self.heartbeat_path or self.database_path.with_name(
-            self.database_path.name + ".heartbeat"
-        )
+        if self.heartbeat_path is not None:
+            return self.heartbeat_path
+        if not self.uses_sqlite:
+            return Path(DEFAULT_HEARTBEAT_PATH)
+        return self.database_path.with_name(self.database_path.name + ".heartbeat")
 
     @property
     def points_at_fake(self) -> bool:
@@ -137,9 +219,22 @@ class Settings:
             raise ValueError(f"TTR_LOG_LEVEL must be a logging level name, got {level!r}")
         maps_dir = get("TTR_MAPS_DIR")
         heartbeat = get("TTR_HEARTBEAT_PATH")
+        url = get("TTR_DATABASE_URL")
+        path = Path(get("TTR_DATABASE_PATH") or DEFAULT_DATABASE_PATH)
+        if url is not None:
+            try:
+                url = database_url(url)
+                if url.startswith("sqlite://"):
+                    path = sqlite_path(url)
+            except ValueError as exc:
+                raise ValueError(f"TTR_DATABASE_URL: {exc}") from None
+        shard_count, shard_ids = _shards(get("TTR_SHARD_COUNT"), get("TTR_SHARD_IDS"))
         return cls(
             token=Secret(get("DISCORD_TOKEN") or ""),
-            database_path=Path(get("TTR_DATABASE_PATH") or DEFAULT_DATABASE_PATH),
+            database_path=path,
+            database_url=url,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
             dev_guild_id=_int_or_none("TTR_DEV_GUILD_ID", get("TTR_DEV_GUILD_ID")),
             log_level=level,
             api_base=get("DISCORD_API_BASE"),

@@ -1,6 +1,7 @@
 """The demo, the project's main job: a whole game between built-in AI seats, no Discord needed.
 
-``python -m bot demo [--map usa] [--players 4] [--seed 7] [--out DIR] [--every N]``
+``python -m bot demo [--map usa] [--players 4] [--seed 7] [--out DIR] [--every N]
+[--db PATH | --database-url URL]``
 creates the game through the bot's own :class:`~bot.services.GameService` on a
 real SQLite file ``DIR/ttr.sqlite3``; every AI action goes through the service
 (engine, then the action with its snapshot in one transaction), and the demo prints a readable turn log and the final
@@ -18,7 +19,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.codec import decode_state
 from engine.events import Event
 from maps import MapError, UnknownMap, available_maps, load_ruleset
 
@@ -79,9 +79,29 @@ def _renderer() -> Any:
     return render if hasattr(render, "render_board_png") else None
 
 
-async def run_demo(map_id: str, players: int, seed: int, out: Path, every: int = 1) -> int:
+def _demo_database(out: Path, database: str | Path | None) -> str | Path:
+    """The database to play in: ``database``, or a fresh ``OUT/ttr.sqlite3``."""
+    if database is not None:
+        return database
+    db_path = out / "ttr.sqlite3"
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(db_path) + suffix).unlink(missing_ok=True)
+    return db_path
+
+
+async def run_demo(
+    map_id: str,
+    players: int,
+    seed: int,
+    out: Path,
+    every: int = 1,
+    database: str | Path | None = None,
+) -> int:
     """Play the demo game through :class:`~bot.services.GameService`; return the exit code
-    (2 for an unknown map or player count)."""
+    (2 for an unknown map or player count, or a database that cannot be opened).
+
+    ``database``: a path or URL (``sqlite:///...``, ``postgresql://...``) to play in, next to
+    the games it already holds; default a new ``OUT/ttr.sqlite3``."""
     try:
         rules = load_ruleset(map_id)
     except UnknownMap:
@@ -100,13 +120,11 @@ async def run_demo(map_id: str, players: int, seed: int, out: Path, every: int =
         )
         return 2
 
-    from .services import GameService, replay_game
-    from .storage import open_storage
+    from .services import GameService, replay_game, stored_state
+    from .storage import MigrationError, StorageUnavailable, open_storage
 
     out.mkdir(parents=True, exist_ok=True)
-    db_path = out / "ttr.sqlite3"
-    for suffix in ("", "-wal", "-shm"):
-        Path(str(db_path) + suffix).unlink(missing_ok=True)
+    db_path = _demo_database(out, database)
     renderer = _renderer()
     layout = None
     if renderer is not None:
@@ -117,12 +135,18 @@ async def run_demo(map_id: str, players: int, seed: int, out: Path, every: int =
             renderer = None
 
     host = 0  # the demo's host is nobody: every seat is an AI seat
-    storage = await open_storage(db_path)
+    try:
+        storage = await open_storage(db_path)
+    except (StorageUnavailable, MigrationError) as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
     try:
         service = GameService(storage, auto_ai=False)
+        # a channel of its own: a database shared with other games may hold older demos
+        channel = 0 if database is None else -1 - len(await storage.game_ids())
         game = await service.create(
             guild_id=0,
-            channel_id=0,
+            channel_id=channel,
             host_id=host,
             host_name="demo",
             map_id=map_id,
@@ -134,7 +158,7 @@ async def run_demo(map_id: str, players: int, seed: int, out: Path, every: int =
         snap = await service.views(game.id, 0)
         names = [s.display_name for s in snap.seats]
         name = rules.meta["name"]["en"]
-        print(f"{name}: {players} AI seats, seed {seed}, game #{game.id} in {db_path}")
+        print(f"{name}: {players} AI seats, seed {seed}, game #{game.id} in {storage.url}")
         images = 0
         public = snap.public
         assert public is not None
@@ -165,14 +189,15 @@ async def run_demo(map_id: str, players: int, seed: int, out: Path, every: int =
             images += 1
 
         stored = await storage.get_game(game.id)
-        assert stored is not None and stored.snapshot is not None
-        state = decode_state(stored.snapshot)
+        assert stored is not None
+        state = await stored_state(storage, stored)
         log = await storage.actions(game.id)
         verified = await replay_game(storage, stored) == state and stored.status == "finished"
     finally:
         await storage.close()
 
     result = state.result
+    assert result is not None
     breakdown_keys = rules.breakdown_keys()
     print()
     print(
@@ -226,7 +251,13 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--out", type=Path, default=Path("out/demo"))
     ap.add_argument("--every", type=int, default=1, help="write a board image every N turns")
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--db", type=Path, help="play in this SQLite file (default OUT/ttr.sqlite3)")
+    where.add_argument(
+        "--database-url", help="play in this database (sqlite:///... or postgresql://...)"
+    )
     args = ap.parse_args(argv)
     if args.every < 1:
         ap.error("--every must be at least 1")
-    return asyncio.run(run_demo(args.map, args.players, args.seed, args.out, args.every))
+    database = args.database_url or args.db
+    return asyncio.run(run_demo(args.map, args.players, args.seed, args.out, args.every, database))

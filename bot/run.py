@@ -1,10 +1,17 @@
-"""Process entry points: ``run`` (the bot) and ``health`` (the Docker HEALTHCHECK)."""
+"""Process entry points: ``run`` (the bot) and ``health`` (the Docker HEALTHCHECK).
+
+Logs go to stderr, one line per record: time, level, shards of this process,
+the game a line is about (``game=-`` when none), logger and message; with
+``TTR_LOG_FORMAT=json`` each line is a JSON object with the same fields, for a
+log service.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import inspect
+import json
 import logging
 import os
 import signal
@@ -20,21 +27,69 @@ log = logging.getLogger(__name__)
 HEARTBEAT_MAX_AGE = 180.0
 
 
-def configure_logging(settings: Settings) -> None:
-    """Log to stderr at the configured level; discord.py's own chatter one level quieter."""
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
-        stream=sys.stderr,
+class GameContext(logging.Filter):
+    """Adds ``shard`` (this process's shards) and ``game`` (the game id a line is about:
+    ``extra={"game": id}``, or the id of a message that starts ``game %s``) to every record."""
+
+    def __init__(self, shard: str) -> None:
+        super().__init__()
+        self.shard = shard
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.shard = self.shard
+        if not hasattr(record, "game"):
+            args = record.args
+            first = args[0] if isinstance(args, tuple) and args else None
+            is_game_line = isinstance(record.msg, str) and record.msg.startswith("game %s")
+            record.game = first if is_game_line and isinstance(first, int) else "-"
+        return True
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: ts, level, shard, game, logger, message (and the traceback)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        doc: dict[str, Any] = {
+            "ts": round(record.created, 3),
+            "level": record.levelname,
+            "shard": getattr(record, "shard", "-"),
+            "game": getattr(record, "game", "-"),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            doc["traceback"] = self.formatException(record.exc_info)
+        return json.dumps(doc, ensure_ascii=False)
+
+
+def configure_logging(settings: Settings, *, json_lines: bool | None = None) -> None:
+    """Log to stderr at the configured level with the shard and game of each line (see the
+    module docstring); discord.py's own chatter one level quieter."""
+    if json_lines is None:
+        json_lines = os.environ.get("TTR_LOG_FORMAT", "").lower() == "json"
+    handler = logging.StreamHandler(sys.stderr)
+    handler.addFilter(GameContext(settings.shard_label))
+    handler.setFormatter(
+        JsonFormatter()
+        if json_lines
+        else logging.Formatter(
+            "%(asctime)s %(levelname)-7s shard=%(shard)s game=%(game)s %(name)s: %(message)s"
+        )
     )
+    logging.basicConfig(level=settings.log_level, handlers=[handler], force=True)
     if settings.log_level != "DEBUG":
         logging.getLogger("discord").setLevel(
             max(logging.INFO, logging.getLevelName(settings.log_level))
         )
 
 
+class StartupError(Exception):
+    """The bot cannot start; the message is one line for the operator."""
+
+
 def run(settings: Settings) -> int:
-    """Run the bot until it is stopped. Returns the process exit code (2: no DISCORD_TOKEN)."""
+    """Run the bot until it is stopped. Returns the process exit code: 0 after a stop, 2 when it
+    cannot start (no DISCORD_TOKEN; a database that cannot be opened: one line, no traceback)."""
     if not settings.token:
         print(
             "DISCORD_TOKEN is not set: put the bot token in the DISCORD_TOKEN environment variable "
@@ -49,21 +104,44 @@ def run(settings: Settings) -> int:
         asyncio.run(_serve(settings))
     except KeyboardInterrupt:
         pass
+    except StartupError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
     return 0
 
 
 async def build_service(storage: Any, settings: Settings) -> Any:
-    """The GameService over ``storage``; its timer loop starts when the bot is ready (``TtrBot.on_ready``)."""
+    """The GameService over ``storage``, its timers limited to this process's shards; the timer
+    loop starts when the bot is ready (``TtrBot.on_ready``)."""
     from .services import GameService
 
-    return GameService(storage)
+    return GameService(storage, shards=settings.shards)
+
+
+async def open_database(settings: Settings) -> Any:
+    """Open (and migrate) the configured database.
+
+    Raises:
+        StartupError: it cannot be opened (a directory, not a database, no
+            permission, the server unreachable, a schema newer than the code).
+    """
+    from .storage import MigrationError, StorageError, StorageUnavailable, open_storage
+
+    try:
+        return await open_storage(settings.database)
+    except StorageUnavailable as exc:
+        raise StartupError(str(exc)) from None
+    except MigrationError as exc:
+        raise StartupError(f"the database cannot be used: {exc}") from None
+    except StorageError as exc:
+        raise StartupError(f"cannot open the database: {exc}") from None
 
 
 async def _serve(settings: Settings) -> None:
     from .client import create_bot
-    from .storage import open_storage
 
-    storage = await open_storage(settings.database_path)
+    storage = await open_database(settings)
+    log.info("database %s, shards %s", storage.url, settings.shard_label)
     try:
         service = await build_service(storage, settings)
         bot = create_bot(settings, service)
@@ -93,12 +171,16 @@ async def _serve(settings: Settings) -> None:
 
 
 def health(settings: Settings) -> int:
-    """0 when the database opens and the running bot's heartbeat is recent; 1 otherwise (a reason on stderr)."""
-    if not settings.database_path.exists():
+    """0 when the database opens and the running bot's heartbeat is recent; 1 otherwise (one
+    line with the reason on stderr)."""
+    if settings.uses_sqlite and not settings.database_path.exists():
         print(f"unhealthy: no database at {settings.database_path}", file=sys.stderr)
         return 1
     try:
         asyncio.run(_check_database(settings))
+    except StartupError as exc:
+        print(f"unhealthy: {exc}", file=sys.stderr)
+        return 1
     except Exception as exc:  # noqa: BLE001 - any failure is unhealthy
         print(
             f"unhealthy: the database does not open: {type(exc).__name__}: {exc}", file=sys.stderr
@@ -118,9 +200,7 @@ def health(settings: Settings) -> int:
 
 
 async def _check_database(settings: Settings) -> None:
-    from .storage import open_storage
-
-    storage = await open_storage(settings.database_path)
+    storage = await open_database(settings)
     try:
         problems = await storage.integrity_check()
         if problems != ["ok"]:

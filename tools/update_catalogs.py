@@ -81,6 +81,7 @@ def main(argv: list[str]) -> int:
     with path.open("rb") as src:
         catalog = read_po(src, locale="de", domain="ttrbot")
     pot = template()
+    pot.creation_date = catalog.creation_date  # no header churn (and merge conflicts) on every run
     wanted = {(m.id, m.context) for m in pot if m.id}
     have = {(m.id, m.context) for m in catalog if m.id}
     missing, unused = wanted - have, have - wanted

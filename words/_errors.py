@@ -59,6 +59,10 @@ ERRORS: dict[str, str] = {
     "not_lobby": N_("The game has already started."),
     "not_running": N_("The game is not running."),
     "game_finished": N_("This game is over."),
+    "game_quarantined": N_(
+        "This game's saved state is damaged, so it was stopped; the server's operator can "
+        "check it with `python -m bot verify`. You can start a new game here."
+    ),
     "wrong_status": N_("That is not possible at this stage of the game."),
     "stale": N_("This button is out of date; open a fresh one."),
     "stale_version": N_("This button is out of date; open a fresh one."),

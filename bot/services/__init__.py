@@ -15,6 +15,7 @@ from ._core import (
     ai_controlled,
     player_results,
     replay_game,
+    stored_state,
     turn_key,
 )
 from ._errors import ServiceError
@@ -52,5 +53,6 @@ __all__ = [
     "ai_controlled",
     "player_results",
     "replay_game",
+    "stored_state",
     "turn_key",
 ]

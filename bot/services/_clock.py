@@ -10,7 +10,17 @@ from engine import (
     Event,
 )
 
-from ._core import MAX_AI_ACTIONS, MAX_EXPIRIES, MAX_SLEEP, ServiceCore, ai_controlled, turn_key
+from ..storage import CorruptGame, SeatChanges, VersionConflict
+from ._core import (
+    MAX_AI_ACTIONS,
+    MAX_EXPIRIES,
+    MAX_SLEEP,
+    ServiceCore,
+    ai_controlled,
+    turn_key,
+    with_changes,
+)
+from ._errors import ServiceError
 from ._models import Outcome, Reminder
 
 log = logging.getLogger(__name__)
@@ -20,46 +30,68 @@ class ClockOps(ServiceCore):
     """Timer operations of :class:`~bot.services.GameService`."""
 
     async def run_due(self, now: float | None = None) -> list[Outcome | Reminder]:
-        """Handle every timer due at ``now`` (default: the clock): reminders, timeouts, pending AI moves.
+        """Handle every timer due at ``now`` (default: the clock): reminders, timeouts, pending AI
+        moves, of the games on this process's shards.
 
         Returns what happened, in order; the ``on_turn``/``on_reminder``
-        callbacks are awaited as well. A game that fails is logged and its
-        timer pushed back a minute, so one bad game cannot stall the loop.
+        callbacks are awaited as well. A game whose stored state cannot be
+        read is quarantined (one log line, ``on_quarantine`` once). A game
+        that fails otherwise is logged and its timer pushed back a minute, so
+        one bad game cannot stall the loop. A timer another process handled
+        first (a version conflict, a reminder already claimed) is skipped:
+        every timer fires once across processes.
         """
         now = self.clock() if now is None else now
         done: list[Outcome | Reminder] = []
         seen: dict[tuple[int, str, float], int] = {}
         while True:
-            nxt = await self.storage.next_deadline()
+            nxt = await self.storage.next_deadline(self.shards)
             if nxt is None or nxt.when > now:
                 return done
             key = (nxt.game_id, nxt.kind, nxt.when)
             seen[key] = seen.get(key, 0) + 1
-            try:
-                if seen[key] > 1:
-                    raise RuntimeError("the timer did not move")
-                item = await (
-                    self._remind(nxt.game_id)
-                    if nxt.kind == "reminder"
-                    else self._expire(nxt.game_id)
-                )
-            except Exception:  # noqa: BLE001 - logged with the game id, the loop goes on
-                log.exception(
-                    "game %s: the %s timer failed; retrying in a minute", nxt.game_id, nxt.kind
-                )
-                game = await self.storage.get_game(nxt.game_id)
-                if game is not None and game.status == "active":
-                    later = self.clock() + MAX_SLEEP
-                    await self.storage.set_deadline(
-                        nxt.game_id,
-                        later if nxt.kind == "deadline" else game.deadline_at,
-                        later if nxt.kind == "reminder" else game.reminder_at,
-                    )
-                continue
+            item = await self._fire(nxt.game_id, nxt.kind, repeated=seen[key] > 1)
             if item is None:
                 continue
             done.append(item)
             await self._notify(item)
+
+    async def _fire(self, game_id: int, kind: str, *, repeated: bool) -> Outcome | Reminder | None:
+        """Handle one due timer; never raises (see :meth:`run_due`)."""
+        try:
+            if repeated:
+                raise RuntimeError("the timer did not move")
+            return await (self._remind(game_id) if kind == "reminder" else self._expire(game_id))
+        except VersionConflict:
+            return None  # another process moved this game on first
+        except ServiceError as exc:
+            if exc.code in ("game_quarantined", "game_not_found"):
+                return None
+            log.warning("game %s: the %s timer was refused: %s", game_id, kind, exc.code)
+        except CorruptGame as exc:
+            await self._quarantine(game_id, exc.reason)
+            return None
+        except Exception:  # noqa: BLE001 - logged with the game id, the loop goes on
+            log.exception("game %s: the %s timer failed; retrying in a minute", game_id, kind)
+        await self._retry_later(game_id, kind)
+        return None
+
+    async def _retry_later(self, game_id: int, kind: str) -> None:
+        try:
+            game = await self.storage.get_game(game_id)
+            if game is None or game.status != "active":
+                return
+            later = self.clock() + MAX_SLEEP
+            await self.storage.set_deadline(
+                game_id,
+                later if kind == "deadline" else game.deadline_at,
+                later if kind == "reminder" else game.reminder_at,
+                expected_version=game.version,
+            )
+        except CorruptGame as exc:
+            await self._quarantine(game_id, exc.reason)
+        except VersionConflict:
+            pass  # the game moved on meanwhile: its new timers stand
 
     async def _notify(self, item: Outcome | Reminder) -> None:
         try:
@@ -80,12 +112,11 @@ class ClockOps(ServiceCore):
                 or game.reminder_at > self.clock()
             ):
                 return None
+            if not await self.storage.claim_reminder(game_id, game.reminder_at):
+                return None  # another process sent it
             seats = await self.storage.seats(game_id)
-            state = self._state(game)
+            state = await self._state(game)
             waiting = tuple(seats[s] for s in state.seats_to_act() if not ai_controlled(seats[s]))
-            await self.storage.set_deadline(
-                game_id, game.deadline_at, None, expected_version=game.version
-            )
             overdue = game.deadline_at is not None and game.deadline_at <= self.clock()
             return (
                 Reminder(game, waiting) if waiting and not overdue else None
@@ -102,7 +133,7 @@ class ClockOps(ServiceCore):
             ):
                 return None
             seats = await self.storage.seats(game_id)
-            state = self._state(game)
+            state = await self._state(game)
             if self._ai_due(game, seats, state):
                 return await self._run_ai(
                     game, seats, state, [], before=state, limit=MAX_AI_ACTIONS
@@ -111,42 +142,26 @@ class ClockOps(ServiceCore):
             if not late:
                 return None
             events: list[Event] = []
-            before = state
-            key = turn_key(state)
-            outcome = await self._run_ai(
-                game,
-                seats,
-                state,
-                events,
-                before=before,
-                limit=MAX_AI_ACTIONS,
-                source="timeout",
-                only=late,
-            )
-            # _run_ai(only=late) stops when none of them must act; in play that is the end of their turn
-            game, state = outcome.game, self._state(outcome.game)
+            streaks: dict[int, SeatChanges] = {}
             for s in sorted(late):
-                row = seats[s]
-                streak = row.expiries_in_row + 1
-                updated = await self.storage.update_seat(
-                    game_id,
-                    s,
-                    expiries_in_row=streak,
-                    ai_permanent=row.ai_permanent or streak >= MAX_EXPIRIES,
-                )
-                seats = [updated if x.seat == s else x for x in seats]
+                streak = seats[s].expiries_in_row + 1
+                streaks[s] = {
+                    "expiries_in_row": streak,
+                    "ai_permanent": seats[s].ai_permanent or streak >= MAX_EXPIRIES,
+                }
                 log.info("game %s: seat %s ran out of time (%s in a row)", game_id, s, streak)
-            if turn_key(state) == key and not state.finished:
-                log.warning("game %s: the timed-out turn did not end", game_id)
-            return await self._run_ai(
-                game,
-                seats,
-                state,
-                events,
-                before=before,
-                limit=MAX_AI_ACTIONS,
-                actions=outcome.actions,
+            seats = with_changes(seats, streaks)
+            # the AI plays the late seats' turn, then the AI seats that follow; stored with the
+            # timeout counts in ONE transaction
+            after, moves = self._ai_moves(
+                game, seats, state, events, limit=MAX_AI_ACTIONS, source="timeout", only=late
             )
+            if turn_key(after) == turn_key(state) and not after.finished:
+                log.warning("game %s: the timed-out turn did not end", game_id)
+            after, replies = self._ai_moves(game, seats, after, events, limit=MAX_AI_ACTIONS)
+            moves += replies
+            game = await self._store(game, seats, state, moves, after, seat_changes=streaks)
+            return self._outcome(game, after, events, state, len(moves))
 
     def start_timers(self) -> None:
         """Start the timer loop on the running event loop (idempotent)."""
@@ -159,7 +174,7 @@ class ClockOps(ServiceCore):
         while True:
             try:
                 await self.run_due()
-                nxt = await self.storage.next_deadline()
+                nxt = await self.storage.next_deadline(self.shards)
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - keep the clock alive

@@ -1,8 +1,10 @@
 """The service core shared by its parts: locks, the state cache, persisting an action, AI seats, outcomes.
 
-Flow of every change: per-game lock -> load the game row (snapshot) ->
-check who asks -> ``engine.apply`` -> ``storage.append_action`` (the action
-and the new snapshot in ONE transaction, ``WHERE version = ?``) -> AI seats
+Flow of every change: per-game lock -> load the game row and its state (the
+newest snapshot plus the actions after it, cached) -> check who asks ->
+``engine.apply`` -> ``storage.append_action`` (the action, the seat changes
+that belong to it and, every ``SNAPSHOT_EVERY`` actions, a snapshot, in ONE
+transaction, ``WHERE version = ?``) -> AI seats
 that must act next do so the same way -> an :class:`Outcome`. A refused
 action raises before anything is written.
 
@@ -22,11 +24,13 @@ import secrets
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import (
     Action,
+    EngineError,
     Event,
     GameState,
     apply,
@@ -38,9 +42,17 @@ from maps.loader import load_ruleset
 
 from ..storage import (
     DEFAULT_TURN_SECONDS,
+    SNAPSHOT_EVERY,
+    ActionRow,
+    ActionSource,
+    CorruptGame,
     GameRow,
+    NewAction,
     PlayerResult,
+    QuarantinedGame,
+    SeatChanges,
     SeatRow,
+    ShardFilter,
     Storage,
 )
 from ._errors import ServiceError
@@ -57,13 +69,18 @@ MAX_EXPIRIES = 3
 TURN_TIMES = (600, 3600, DEFAULT_TURN_SECONDS, 259_200)
 #: Guard against a runaway AI loop (a whole 5-player game is < 1,000 actions).
 MAX_AI_ACTIONS = 5_000
-#: Decoded states kept in memory (games are loaded lazily; idle ones cost nothing).
-STATE_CACHE = 256
+#: Decoded states kept in memory (games are loaded lazily; idle ones cost nothing). A state
+#: is a few KB, so 4,096 keeps every running game of a busy process warm: a miss costs a
+#: snapshot decode plus the replay of up to SNAPSHOT_EVERY actions (issue 12.8).
+STATE_CACHE = 4096
 #: Longest sleep of the timer loop between looks at the database, seconds.
 MAX_SLEEP = 60.0
 
 OnTurn = Callable[[int, Outcome], Awaitable[None]]
 OnReminder = Callable[[Reminder], Awaitable[None]]
+OnQuarantine = Callable[[QuarantinedGame], Awaitable[None]]
+#: What decoding a snapshot or replaying a stored action raises on damaged data.
+_UNREADABLE = (KeyError, TypeError, ValueError, IndexError, AttributeError, EngineError)
 
 
 def ai_controlled(seat: SeatRow) -> bool:
@@ -118,6 +135,10 @@ class ServiceCore:
         on_turn: awaited after moves made by the clock (timeouts, resumed AI
             turns) so the caller can post the board.
         on_reminder: awaited when half a turn's time is gone.
+        on_quarantine: awaited once when a game is taken out of play because
+            its stored state cannot be read (tell the players).
+        shards: the Discord shards this process serves; the clock only fires
+            for games of guilds on them (None: every game).
 
     Errors: :class:`ServiceError` (typed code), engine ``IllegalAction`` /
     ``SetupError`` (typed code); in every case nothing was written.
@@ -132,6 +153,8 @@ class ServiceCore:
         auto_ai: bool = True,
         on_turn: OnTurn | None = None,
         on_reminder: OnReminder | None = None,
+        on_quarantine: OnQuarantine | None = None,
+        shards: ShardFilter | None = None,
     ) -> None:
         self.storage = storage
         self.clock = clock
@@ -139,6 +162,8 @@ class ServiceCore:
         self.auto_ai = auto_ai
         self.on_turn = on_turn
         self.on_reminder = on_reminder
+        self.on_quarantine = on_quarantine
+        self.shards = shards
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._states: OrderedDict[int, tuple[int, GameState]] = OrderedDict()
         self._wake = asyncio.Event()
@@ -153,21 +178,68 @@ class ServiceCore:
         return lock
 
     async def _game(self, game_id: int) -> GameRow:
-        game = await self.storage.get_game(game_id)
+        try:
+            game = await self.storage.get_game(game_id)
+        except CorruptGame as exc:
+            await self._quarantine(game_id, exc.reason)
+            raise ServiceError("game_quarantined", {"game": game_id}) from None
         if game is None:
             raise ServiceError("game_not_found", {"game": game_id})
         return game
 
-    def _state(self, game: GameRow) -> GameState:
-        """The decoded snapshot of ``game`` (cached by version)."""
+    async def _state(self, game: GameRow) -> GameState:
+        """The engine state of ``game`` at its version (cached by version).
+
+        Loaded as the newest stored snapshot plus the actions after it,
+        replayed by the engine (snapshots are stored every ``SNAPSHOT_EVERY``
+        actions); a cached older state only replays the actions it lacks. A
+        game whose state cannot be read is quarantined (ServiceError
+        ``game_quarantined``).
+        """
         cached = self._states.get(game.id)
         if cached is not None and cached[0] == game.version:
             self._states.move_to_end(game.id)
             return cached[1]
-        assert game.snapshot is not None
-        state = decode_state(game.snapshot)
+        if game.status == "quarantined":
+            raise ServiceError("game_quarantined", {"game": game.id})
+        try:
+            state = await self._read_state(game, cached)
+        except CorruptGame as exc:
+            await self._quarantine(game.id, exc.reason)
+            raise ServiceError("game_quarantined", {"game": game.id}) from None
         self._remember(game.id, state)
         return state
+
+    async def _read_state(self, game: GameRow, cached: tuple[int, GameState] | None) -> GameState:
+        if cached is not None and 0 < game.version - cached[0] <= SNAPSHOT_EVERY:
+            tail = await self.storage.actions(game.id, after_seq=cached[0])
+            return _replay_tail(game, cached[1], tail)
+        return await stored_state(self.storage, game)
+
+    async def _quarantine(self, game_id: int, reason: str) -> None:
+        """Take a game whose state cannot be read out of play: one log line, the players told once."""
+        moved = await self.storage.quarantine(game_id, reason)
+        self._states.pop(game_id, None)
+        if moved is None:
+            return
+        log.error("game %s quarantined: %s", game_id, reason)
+        if self.on_quarantine is not None:
+            try:
+                await self.on_quarantine(moved)
+            except Exception:  # noqa: BLE001 - telling the players must not stop the service
+                log.exception("game %s: telling the players about the quarantine failed", game_id)
+
+    async def game_state(self, game_id: int) -> GameState:
+        """The engine state of a started game, secrets included (server-side use only:
+        tests, the demo, operator tools; players get views).
+
+        Raises:
+            ServiceError: ``game_not_found``, ``not_started``, ``game_quarantined``.
+        """
+        game = await self._game(game_id)
+        if not game.started:
+            raise ServiceError("not_started")
+        return await self._state(game)
 
     def _remember(self, game_id: int, state: GameState) -> None:
         self._states[game_id] = (state.version, state)
@@ -187,6 +259,7 @@ class ServiceCore:
             "lobby": "not_started",
             "finished": "game_finished",
             "cancelled": "game_finished",
+            "quarantined": "game_quarantined",
         }.get(game.status, "already_started")
         if "lobby" in wanted and game.status == "active":
             code = "already_started"
@@ -238,33 +311,35 @@ class ServiceCore:
     def _ai_due(game: GameRow, seats: Sequence[SeatRow], state: GameState) -> bool:
         return any(ai_controlled(seats[s]) for s in state.seats_to_act())
 
-    async def _persist(
+    async def _store(
         self,
         game: GameRow,
         seats: Sequence[SeatRow],
         before: GameState,
-        action: Action,
+        moves: Sequence[Move],
         after: GameState,
         *,
-        source: str,
-        actor: int | None,
-        timers: tuple[float | None, float | None] | None = None,
+        seat_changes: Mapping[int, SeatChanges] | None = None,
     ) -> GameRow:
-        """Append ``action`` with the snapshot ``after`` in one transaction (raises VersionConflict if moved on)."""
-        deadline, reminder = (
-            timers if timers is not None else self._timers(game, seats, before, after)
-        )
+        """Store ``moves`` (applied one after the other from ``before`` to ``after``), the seat
+        changes that belong to them, the timers after them and, when they crossed a multiple of
+        ``SNAPSHOT_EVERY`` or ended the game, a snapshot: ONE transaction (raises
+        VersionConflict if the game moved on meanwhile; nothing is written then)."""
+        if not moves:
+            if seat_changes:
+                await self.storage.update_seats(game.id, seat_changes)
+            return game
+        deadline, reminder = self._timers(game, seats, before, after)
         finished = after.finished
-        game = await self.storage.append_action(
+        checkpoint = finished or before.version // SNAPSHOT_EVERY != after.version // SNAPSHOT_EVERY
+        game = await self.storage.append_actions(
             game.id,
             before.version,
-            action=encode_action(action),
-            new_snapshot=encode_state(after),
-            seat=action.seat,
+            [NewAction(encode_action(m.action), m.action.seat, m.source, m.actor) for m in moves],
+            new_snapshot=encode_state(after) if checkpoint else None,
+            seat_changes=seat_changes,
             deadline_at=deadline,
             reminder_at=reminder,
-            source=source,  # type: ignore[arg-type]
-            actor_user_id=actor,
             new_status="finished" if finished else None,
             results=player_results(after, seats) if finished else None,
         )
@@ -274,6 +349,42 @@ class ServiceCore:
         if finished:
             log.info("game %s finished after %s actions", game.id, after.version)
         return game
+
+    def _ai_moves(
+        self,
+        game: GameRow,
+        seats: Sequence[SeatRow],
+        state: GameState,
+        events: list[Event],
+        *,
+        limit: int,
+        source: ActionSource = "ai",
+        only: set[int] | None = None,
+    ) -> tuple[GameState, list[Move]]:
+        """Apply, in memory, actions of AI-controlled seats (or of ``only`` seats) while one must
+        act, up to ``limit``; returns the state after them and the moves (not stored yet)."""
+        rules = load_ruleset(game.map_id)
+        moves: list[Move] = []
+        while not state.finished and len(moves) < limit:
+            pending = state.seats_to_act()
+            seat = next(
+                (
+                    s
+                    for s in pending
+                    if (only is not None and s in only)
+                    or (only is None and ai_controlled(seats[s]))
+                ),
+                None,
+            )
+            if seat is None:
+                break
+            kind = seats[seat].ai_kind or "heuristic"
+            action = choose_action(rules, state, seat, kind)
+            transition = apply(rules, state, action)
+            moves.append(Move(action, source))
+            events.extend(transition.events)
+            state = transition.state
+        return state, moves
 
     async def _continue(
         self,
@@ -308,35 +419,18 @@ class ServiceCore:
         before: GameState | None,
         limit: int,
         actions: int = 0,
-        source: str = "ai",
+        source: ActionSource = "ai",
         only: set[int] | None = None,
+        seat_updates: dict[int, SeatChanges] | None = None,
     ) -> Outcome:
-        """Apply actions of AI-controlled seats (or of ``only`` seats) while one must act, up to ``limit``."""
-        rules = load_ruleset(game.map_id)
-        done = 0
-        while not state.finished and done < limit:
-            pending = state.seats_to_act()
-            seat = next(
-                (
-                    s
-                    for s in pending
-                    if (only is not None and s in only)
-                    or (only is None and ai_controlled(seats[s]))
-                ),
-                None,
-            )
-            if seat is None:
-                break
-            kind = seats[seat].ai_kind or "heuristic"
-            action = choose_action(rules, state, seat, kind)
-            transition = apply(rules, state, action)
-            game = await self._persist(
-                game, seats, state, action, transition.state, source=source, actor=None
-            )
-            events.extend(transition.events)
-            state = transition.state
-            done += 1
-        return self._outcome(game, state, events, before, actions + done)
+        """Apply actions of AI-controlled seats (or of ``only`` seats) while one must act, up to
+        ``limit``, and store them with ``seat_updates`` in one transaction."""
+        seats = with_changes(seats, seat_updates)
+        after, moves = self._ai_moves(
+            game, seats, state, events, limit=limit, source=source, only=only
+        )
+        game = await self._store(game, seats, state, moves, after, seat_changes=seat_updates)
+        return self._outcome(game, after, events, before, actions + len(moves))
 
     def _outcome(
         self,
@@ -364,6 +458,56 @@ class ServiceCore:
             result=state.result,
             from_turn=0 if before is None else turn_number(before),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """An applied action waiting to be stored: who made it (``source``, ``actor`` user id)."""
+
+    action: Action
+    source: ActionSource = "ai"
+    actor: int | None = None
+
+
+def with_changes(
+    seats: Sequence[SeatRow], changes: Mapping[int, SeatChanges] | None
+) -> list[SeatRow]:
+    """``seats`` with ``changes`` applied in memory (as they will be stored)."""
+    if not changes:
+        return list(seats)
+    return [replace(s, **changes[s.seat]) if s.seat in changes else s for s in seats]
+
+
+def _replay_tail(game: GameRow, state: GameState, tail: Sequence[ActionRow]) -> GameState:
+    """``state`` moved on by the stored actions up to ``game.version`` (raises CorruptGame)."""
+    rules = load_ruleset(game.map_id)
+    for row in tail:
+        if row.seq > game.version:
+            break
+        try:
+            state = apply(rules, state, decode_action(row.action)).state
+        except _UNREADABLE as exc:
+            raise CorruptGame(
+                game.id, f"action {row.seq} does not replay ({type(exc).__name__})"
+            ) from None
+    if state.version != game.version:
+        raise CorruptGame(
+            game.id, f"the stored state reaches version {state.version}, not {game.version}"
+        )
+    return state
+
+
+async def stored_state(storage: Storage, game: GameRow) -> GameState:
+    """The engine state of a started ``game`` from its newest snapshot and the actions after it
+    (no cache; for tools and tests). Raises CorruptGame when it cannot be read."""
+    checkpoint = await storage.load_checkpoint(game.id)
+    if checkpoint is None:
+        raise CorruptGame(game.id, "the game has no snapshot")
+    try:
+        state = decode_state(checkpoint.snapshot)
+    except _UNREADABLE as exc:
+        raise CorruptGame(game.id, f"the snapshot does not decode ({type(exc).__name__})") from None
+    return _replay_tail(game, state, checkpoint.actions)
 
 
 async def replay_game(storage: Storage, game: GameRow) -> GameState:

@@ -147,8 +147,8 @@ class LobbyOps(ServiceCore):
     async def start(self, game_id: int, user_id: int, *, seed: int | None = None) -> Outcome:
         """The host starts the game: deal, then AI seats choose their tickets.
 
-        Seats are renumbered 0..n-1 in joining order first (leaving may have
-        left gaps). Raises:
+        Seats are renumbered 0..n-1 in joining order (leaving may have left
+        gaps) in the same transaction that starts the game. Raises:
             ServiceError: ``game_not_found``, ``not_host``, ``already_started``,
                 ``not_enough_players``/``too_many_players`` (detail min, max).
         """
@@ -164,11 +164,10 @@ class LobbyOps(ServiceCore):
                 raise ServiceError("not_enough_players", {"min": least, "max": most})
             if len(seats) > most:
                 raise ServiceError("too_many_players", {"min": least, "max": most})
-            if [s.seat for s in seats] != list(range(len(seats))):
-                seats = await self._renumber(game_id, seats)
             seed = self.seed_source() if seed is None else seed
             state = new_game(rules, seats=len(seats), seed=seed, options=game.options)
             deadline, reminder = self._timers(game, seats, None, state)
+            # one transaction: seats renumbered 0..n-1 in joining order, status, seed, snapshot
             game = await self.storage.start_game(
                 game_id,
                 seed=seed,
@@ -177,26 +176,10 @@ class LobbyOps(ServiceCore):
                 deadline_at=deadline,
                 reminder_at=reminder,
             )
+            seats = await self.storage.seats(game_id)
             self._remember(game_id, state)
             self._wake.set()
             return await self._continue(game, seats, state, [], before=None)
-
-    async def _renumber(self, game_id: int, seats: list[SeatRow]) -> list[SeatRow]:
-        for s in seats:
-            await self.storage.remove_seat(game_id, s.seat)
-        for i, s in enumerate(seats):
-            await self.storage.add_seat(
-                game_id,
-                NewSeat(
-                    display_name=s.display_name,
-                    user_id=s.user_id,
-                    color=s.color,
-                    is_ai=s.is_ai,
-                    ai_kind=s.ai_kind,
-                    seat=i,
-                ),
-            )
-        return await self.storage.seats(game_id)
 
     async def cancel(self, game_id: int, user_id: int, *, moderator: bool = False) -> GameRow:
         """Cancel a lobby or running game: the host, or a member with Manage Channels (``moderator``).

@@ -14,9 +14,12 @@ from engine.codec import decode_action
 from maps.loader import load_ruleset
 
 from ..storage import (
+    UNSET,
+    SeatChanges,
     SeatRow,
+    VersionConflict,
 )
-from ._core import VACATION_DAYS, ServiceCore
+from ._core import MAX_AI_ACTIONS, VACATION_DAYS, Move, ServiceCore, with_changes
 from ._errors import ServiceError
 from ._models import Outcome
 
@@ -57,25 +60,31 @@ class PlayOps(ServiceCore):
                 )
             if action.seat != seat.seat:
                 raise ServiceError("malformed_action", {"reason": "the action names another seat"})
-            state = self._state(game)
+            state = await self._state(game)
             if seat.seat not in state.seats_to_act():
                 raise ServiceError("not_your_turn")
             rules = load_ruleset(game.map_id)
             transition = apply(rules, state, action)  # raises IllegalAction: nothing written
-            game = await self._persist(
-                game, seats, state, action, transition.state, source="player", actor=user_id
-            )
-            seats = await self._after_human_move(game_id, seats, seat)
-            return await self._continue(
-                game, seats, transition.state, list(transition.events), before=state
-            )
+            changes = self._after_human_move(seat)
+            seats = with_changes(seats, changes)
+            events = list(transition.events)
+            after, moves = transition.state, [Move(action, "player", user_id)]
+            if self.auto_ai:  # the AI's replies go into the same transaction as the move
+                after, replies = self._ai_moves(game, seats, after, events, limit=MAX_AI_ACTIONS)
+                moves += replies
+            try:
+                game = await self._store(game, seats, state, moves, after, seat_changes=changes)
+            except VersionConflict as exc:  # another process moved the game on meanwhile
+                raise ServiceError(
+                    "stale_version", {"expected": exc.expected, "current": exc.actual}
+                ) from None
+            return self._outcome(game, after, events, state, len(moves))
 
-    async def _after_human_move(
-        self, game_id: int, seats: list[SeatRow], seat: SeatRow
-    ) -> list[SeatRow]:
-        """A player acted: the timeout streak is over, and an ongoing vacation ends (unused time refunded)."""
+    def _after_human_move(self, seat: SeatRow) -> dict[int, SeatChanges]:
+        """A player acted: the timeout streak is over, and an ongoing vacation ends (unused time
+        refunded). Stored with the move, in its transaction."""
         now = self.clock()
-        changes: dict[str, Any] = {}
+        changes: SeatChanges = {}
         if seat.expiries_in_row:
             changes["expiries_in_row"] = 0
         if seat.vacation_until is not None:
@@ -83,10 +92,7 @@ class PlayOps(ServiceCore):
             changes["vacation_used_s"] = max(
                 0.0, seat.vacation_used_s - max(0.0, seat.vacation_until - now)
             )
-        if not changes:
-            return seats
-        row = await self.storage.update_seat(game_id, seat.seat, **changes)
-        return [row if s.seat == row.seat else s for s in seats]
+        return {seat.seat: changes} if changes else {}
 
     async def play_ai(self, game_id: int, *, max_actions: int = 1) -> Outcome:
         """Apply up to ``max_actions`` actions of AI-controlled seats that must act now (for a service
@@ -99,7 +105,7 @@ class PlayOps(ServiceCore):
             game = await self._game(game_id)
             self._need_status(game, "active")
             seats = await self.storage.seats(game_id)
-            state = self._state(game)
+            state = await self._state(game)
             return await self._run_ai(game, seats, state, [], before=state, limit=max_actions)
 
     async def resign(self, game_id: int, user_id: int) -> Outcome:
@@ -110,11 +116,20 @@ class PlayOps(ServiceCore):
         """
         async with self._lock(game_id):
             game, seats, seat = await self._player_in_play(game_id, user_id)
-            row = await self.storage.update_seat(
-                game_id, seat.seat, resigned=True, ai_permanent=True, vacation_until=None
+            state = await self._state(game)
+            # one transaction: the seat, and an AI turn due at once when the seat must act
+            # (so a crash right after is resumed by the timer loop)
+            due = seat.seat in state.seats_to_act()
+            seats = await self.storage.update_seats(
+                game_id,
+                {seat.seat: {"resigned": True, "ai_permanent": True, "vacation_until": None}},
+                deadline_at=self.clock() if due else UNSET,
+                reminder_at=None if due else UNSET,
+                expected_version=game.version,
             )
-            seats = [row if s.seat == row.seat else s for s in seats]
-            state = self._state(game)
+            if due:
+                self._wake.set()
+            game = await self._game(game_id)
             log.info("game %s: seat %s resigned", game_id, seat.seat)
             return await self._continue(game, seats, state, [], before=state)
 
@@ -137,19 +152,21 @@ class PlayOps(ServiceCore):
                 raise ServiceError("vacation_limit", {"left": int(left // 86_400)})
             now = self.clock()
             until = max(now, seat.vacation_until or now) + span
-            row = await self.storage.update_seat(
+            state = await self._state(game)
+            moves = seat.seat in state.seats_to_act() and game.deadline_at is not None
+            reminder = None if game.reminder_at is None else game.reminder_at + span
+            # one transaction: the seat's vacation and the running turn's moved clock
+            rows = await self.storage.update_seats(
                 game_id,
-                seat.seat,
-                vacation_until=until,
-                vacation_used_s=seat.vacation_used_s + span,
+                {
+                    seat.seat: {
+                        "vacation_until": until,
+                        "vacation_used_s": seat.vacation_used_s + span,
+                    }
+                },
+                deadline_at=(game.deadline_at or 0.0) + span if moves else UNSET,
+                reminder_at=reminder if moves else UNSET,
+                expected_version=game.version,
             )
-            state = self._state(game)
-            if seat.seat in state.seats_to_act() and game.deadline_at is not None:
-                await self.storage.set_deadline(
-                    game_id,
-                    game.deadline_at + span,
-                    None if game.reminder_at is None else game.reminder_at + span,
-                    expected_version=game.version,
-                )
             log.info("game %s: seat %s on vacation for %s days", game_id, seat.seat, days)
-            return row
+            return next(r for r in rows if r.seat == seat.seat)

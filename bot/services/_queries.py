@@ -16,7 +16,9 @@ from maps.loader import load_ruleset
 
 from ..storage import (
     OPEN_STATUSES,
+    GameRow,
     LeaderboardRow,
+    SeatRow,
 )
 from ._core import ServiceCore, ai_controlled, turn_number
 from ._errors import ServiceError
@@ -38,10 +40,10 @@ class QueryOps(ServiceCore):
         """
         game = await self._game(game_id)
         seats = await self.storage.seats(game_id)
-        if game.snapshot is None:
+        if not game.started:
             return Table(game, seats, None, None, None)
         rules = load_ruleset(game.map_id)
-        state = self._state(game)
+        state = await self._state(game)
         seat = self._seat_of(seats, user_id) if user_id else None
         if seat is None:
             return Table(game, seats, public_view(rules, state), None, None)
@@ -102,6 +104,12 @@ class QueryOps(ServiceCore):
         records = await self.turn_log(game_id)
         return [e for r in records[-max(1, count) :] for e in r.events]
 
+    async def _waits_for(self, game: GameRow, seat: SeatRow) -> bool:
+        try:
+            return seat.seat in (await self._state(game)).seats_to_act()
+        except ServiceError:  # quarantined just now: listed, but nobody's turn
+            return False
+
     async def games_for_user(self, user_id: int) -> list[UserGame]:
         """Every open game (any server) where ``user_id`` holds a seat, the ones waiting for them first."""
         out = []
@@ -113,9 +121,7 @@ class QueryOps(ServiceCore):
             if seat is None:
                 continue
             your_turn = (
-                game.snapshot is not None
-                and not ai_controlled(seat)
-                and seat.seat in self._state(game).seats_to_act()
+                game.started and not ai_controlled(seat) and await self._waits_for(game, seat)
             )
             out.append(
                 UserGame(

@@ -27,6 +27,10 @@ class GameService(LobbyOps, PlayOps, ClockOps, QueryOps):
         on_turn: awaited after moves made by the clock (timeouts, resumed AI
             turns) so the caller can post the board.
         on_reminder: awaited when half a turn's time is gone.
+        on_quarantine: awaited once when a game is taken out of play because
+            its stored state cannot be read (tell the players).
+        shards: the Discord shards this process serves; the clock only fires
+            for games of guilds on them (None: every game).
 
     Errors: :class:`ServiceError` (typed code), engine ``IllegalAction`` /
     ``SetupError`` (typed code); in every case nothing was written.

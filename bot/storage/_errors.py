@@ -69,3 +69,33 @@ class GameStatusError(StorageError):
         super().__init__(f"game {game_id} is {status!r}; {wanted}")
         self.game_id = game_id
         self.status = status
+
+
+class StorageUnavailable(StorageError):
+    """The database cannot be opened or reached: the path is a directory or
+    not a database, permission is denied, the server refuses or is down.
+
+    ``str()`` is one line meant for an operator (no traceback needed); it never
+    contains a password from the URL.
+    """
+
+
+class StorageFull(StorageError):
+    """The disk (or the database's size limit) is full: the write was rolled
+    back whole, nothing of it is stored."""
+
+
+class ConstraintError(StorageError, ValueError):
+    """A value breaks a rule of the schema (a CHECK or a foreign key), e.g. a
+    negative count; nothing was written."""
+
+
+class CorruptGame(StorageError):
+    """A stored game cannot be read: bad JSON, an unreadable or missing
+    snapshot, or a log that does not replay. ``reason`` names what is wrong
+    (never the data itself)."""
+
+    def __init__(self, game_id: int, reason: str) -> None:
+        super().__init__(f"game {game_id}: {reason}")
+        self.game_id = game_id
+        self.reason = reason

@@ -1,16 +1,18 @@
-"""Frozen rows read from and written to the database.
+"""Frozen rows read from and written to the database, the same for every backend.
 
 JSON columns come back as plain ``dict`` objects (the caller must not mutate
 them in place and expect the database to change). Times are unix seconds as
-``float``; Discord ids are ``int``.
+``float``; Discord ids are ``int``. Fields that hold secrets (the seed, a
+snapshot, an action that names tickets) are left out of ``repr`` so a row
+printed into a log line cannot leak them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple, TypedDict
 
-GameStatus = Literal["lobby", "active", "finished", "cancelled"]
+GameStatus = Literal["lobby", "active", "finished", "cancelled", "quarantined"]
 ActionSource = Literal["player", "ai", "timeout"]
 TimerKind = Literal["deadline", "reminder"]
 
@@ -18,17 +20,34 @@ TimerKind = Literal["deadline", "reminder"]
 OPEN_STATUSES: frozenset[str] = frozenset({"lobby", "active"})
 #: Statuses a game never leaves.
 FINAL_STATUSES: frozenset[str] = frozenset({"finished", "cancelled"})
+#: Every status a game can have. ``quarantined``: the stored state cannot be
+#: read (corrupt row); the timers leave it alone until an operator repairs it.
+ALL_STATUSES: frozenset[str] = frozenset(
+    {"lobby", "active", "finished", "cancelled", "quarantined"}
+)
 #: Default time a player has for a turn: one day.
 DEFAULT_TURN_SECONDS = 86_400
+#: Languages a table can be played in (``games.language``).
+LANGUAGES: tuple[str, ...] = ("en", "de")
+#: The service stores a snapshot every this many actions (and at start and at
+#: the end); between two snapshots the action log is the state, replayed by the
+#: engine on load. 32 keeps the replay on load under a millisecond and the
+#: snapshot share of the bytes written per action small (issue 12.8).
+SNAPSHOT_EVERY = 32
 
 
 @dataclass(frozen=True, slots=True)
 class GameRow:
-    """One game: its Discord placement, lifecycle and cached engine snapshot.
+    """One game: its Discord placement, lifecycle, clock and version.
 
-    ``version`` is the number of actions applied (0 right after start);
-    ``snapshot`` is None while the game is in the lobby. ``deadline_at`` and
+    ``version`` is the number of actions applied (0 right after start).
+    ``snapshot_version`` is the version of the newest stored snapshot (None in
+    the lobby); the state at ``version`` is that snapshot plus the actions
+    after it (:meth:`Storage.load_checkpoint`). ``deadline_at`` and
     ``reminder_at`` are the active turn's expiry and nudge time, or None.
+    ``language`` is the table's language (one of :data:`LANGUAGES`);
+    ``rematch_of`` the game this lobby is a rematch of; ``status_note`` why a
+    game was quarantined. ``seed`` is secret and left out of ``repr``.
     """
 
     id: int
@@ -41,16 +60,24 @@ class GameRow:
     map_id: str
     options: dict[str, Any]
     status: GameStatus
-    seed: int | None
+    seed: int | None = field(repr=False)
     engine_version: str | None
     version: int
-    snapshot: dict[str, Any] | None
+    snapshot_version: int | None
+    language: str
+    rematch_of: int | None
     turn_seconds: int
     deadline_at: float | None
     reminder_at: float | None
     created_at: float
     updated_at: float
     finished_at: float | None
+    status_note: str | None
+
+    @property
+    def started(self) -> bool:
+        """True once the game was dealt (it has a seed and a snapshot)."""
+        return self.snapshot_version is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +94,25 @@ class NewSeat:
     is_ai: bool = False
     ai_kind: str | None = None
     seat: int | None = None
+
+
+class SeatChanges(TypedDict, total=False):
+    """Columns of a seat to change (see :class:`SeatRow`); omitted keys stay as they are."""
+
+    user_id: int | None
+    display_name: str
+    color: str | None
+    is_ai: bool
+    ai_kind: str | None
+    expiries_in_row: int
+    ai_permanent: bool
+    vacation_used_s: float
+    vacation_until: float | None
+    resigned: bool
+
+
+#: The keys :class:`SeatChanges` may hold (the seat columns that can change).
+SEAT_CHANGE_COLUMNS: frozenset[str] = frozenset(SeatChanges.__annotations__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,15 +142,44 @@ class SeatRow:
 @dataclass(frozen=True, slots=True)
 class ActionRow:
     """One entry of a game's append-only action log; ``seq`` starts at 1 and
-    equals the game version after this action was applied."""
+    equals the game version after this action was applied. ``action`` (the
+    engine's JSON form) may name tickets and is left out of ``repr``."""
 
     game_id: int
     seq: int
     seat: int | None
-    action: dict[str, Any]
-    actor_user_id: int | None
-    source: ActionSource
-    created_at: float
+    action: dict[str, Any] = field(repr=False)
+    actor_user_id: int | None = None
+    source: ActionSource = "player"
+    created_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class NewAction:
+    """An action to append (see :meth:`Storage.append_actions`): the engine's JSON form
+    (not in ``repr``: it may name tickets), the acting seat, who made it."""
+
+    action: dict[str, Any] = field(repr=False)
+    seat: int | None = None
+    source: ActionSource = "player"
+    actor_user_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """What the state of a started game is made of, read in one consistent look.
+
+    ``snapshot`` (secret, not in ``repr``) is the engine state after
+    ``version`` actions; ``actions`` are the log entries after it, in order,
+    up to ``game_version``. Replaying ``actions`` on ``snapshot`` gives the
+    state at ``game_version``.
+    """
+
+    game_id: int
+    version: int
+    snapshot: dict[str, Any] = field(repr=False)
+    actions: tuple[ActionRow, ...] = ()
+    game_version: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +229,27 @@ class LeaderboardRow:
     tickets_failed: int
 
 
+@dataclass(frozen=True, slots=True)
+class UserSettings:
+    """A user's preferences (defaults when the user never changed any).
+
+    ``turn_pings``: mention the user when it is their turn (default on);
+    ``dm_turns``: also send a direct message (default off);
+    ``high_contrast``: boards and hands in the high-contrast palette (off).
+    ``updated_at`` is None for defaults that were never stored.
+    """
+
+    user_id: int
+    turn_pings: bool = True
+    dm_turns: bool = False
+    high_contrast: bool = False
+    updated_at: float | None = None
+
+
+#: The settings :meth:`Storage.set_user_settings` accepts.
+USER_SETTING_NAMES: tuple[str, ...] = ("turn_pings", "dm_turns", "high_contrast")
+
+
 class NextTimer(NamedTuple):
     """The soonest pending timer: ``(game_id, when, kind)``, ``when`` in unix
     seconds, ``kind`` ``"deadline"`` (turn expiry) or ``"reminder"``."""
@@ -161,3 +257,67 @@ class NextTimer(NamedTuple):
     game_id: int
     when: float
     kind: TimerKind
+
+
+@dataclass(frozen=True, slots=True)
+class ShardFilter:
+    """The Discord shards one process serves: ``ids`` out of ``count``.
+
+    A guild belongs to shard ``(guild_id >> 22) % count`` (Discord's rule);
+    direct-message games (guild 0) belong to shard 0.
+
+    Raises:
+        ValueError: ``count`` below 1, no ids, or an id outside ``0..count-1``.
+    """
+
+    count: int
+    ids: frozenset[int]
+
+    def __post_init__(self) -> None:
+        if self.count < 1:
+            raise ValueError(f"shard count must be at least 1, got {self.count}")
+        if not self.ids:
+            raise ValueError("a shard filter needs at least one shard id")
+        bad = sorted(i for i in self.ids if not 0 <= i < self.count)
+        if bad:
+            raise ValueError(f"shard ids {bad} outside 0..{self.count - 1}")
+
+    @property
+    def everything(self) -> bool:
+        """True when every shard is served (no filter needed)."""
+        return len(self.ids) == self.count
+
+    def owns(self, guild_id: int) -> bool:
+        """True when ``guild_id``'s events go to one of these shards."""
+        return (guild_id >> 22) % self.count in self.ids
+
+
+@dataclass(frozen=True, slots=True)
+class GameDump:
+    """Every stored row of one game, column by column, for copying a game to
+    another database (``python -m bot migrate``). Holds secrets: never log it."""
+
+    game: dict[str, Any] = field(repr=False)
+    seats: tuple[dict[str, Any], ...] = field(repr=False)
+    actions: tuple[dict[str, Any], ...] = field(repr=False)
+    results: tuple[dict[str, Any], ...] = field(repr=False)
+    snapshot: dict[str, Any] | None = field(repr=False)
+
+    @property
+    def game_id(self) -> int:
+        """The game's id."""
+        return int(self.game["id"])
+
+
+@dataclass(frozen=True, slots=True)
+class QuarantinedGame:
+    """A game just moved to ``quarantined`` (see :meth:`Storage.quarantine`):
+    where it lives and who sits in it, read without decoding anything, so the
+    players can be told even when the row itself is damaged."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    reason: str
+    user_ids: tuple[int, ...]

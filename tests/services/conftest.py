@@ -8,11 +8,13 @@ from typing import Any
 
 import pytest
 
-from bot.services import GameService
+from bot.services import GameService, stored_state
 from bot.storage import Storage, open_storage
 from engine.ai import choose_action
-from engine.codec import decode_state
 from maps.loader import load_ruleset
+from tests.pg_fixtures import postgres_server, postgres_url
+
+__all__ = ["postgres_server", "postgres_url"]
 
 
 class FakeClock:
@@ -76,9 +78,10 @@ async def lobby(
 
 
 async def state_of(storage: Storage, game_id: int) -> Any:
+    """The stored engine state of a started game (newest snapshot plus the log after it)."""
     game = await storage.get_game(game_id)
-    assert game is not None and game.snapshot is not None
-    return decode_state(game.snapshot)
+    assert game is not None and game.started
+    return await stored_state(storage, game)
 
 
 async def play_for(service: GameService, storage: Storage, game_id: int, user_id: int) -> Any:

@@ -17,7 +17,6 @@ from pathlib import Path
 from bot.services import GameService
 from bot.storage import open_storage
 from engine.ai import choose_action
-from engine.codec import decode_state
 from maps.loader import load_ruleset
 
 HUMAN = 77
@@ -43,7 +42,7 @@ async def main(db: Path) -> None:
             if game.status == "lobby":
                 await service.cancel(game.id, HUMAN)
                 continue
-            state = decode_state(game.snapshot)
+            state = await service.game_state(game.id)
             if 0 not in state.seats_to_act():
                 await service.run_due()
                 continue

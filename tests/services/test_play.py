@@ -9,7 +9,7 @@ import pytest
 from bot.services import GameService, ServiceError
 from bot.storage import Storage
 from engine import DrawBlind, IllegalAction, KeepTickets
-from engine.codec import encode_action
+from engine.codec import encode_action, encode_state
 
 from .conftest import BOB, HOST, STRANGER, lobby, play_for, state_of
 
@@ -18,7 +18,7 @@ async def _dump(storage: Storage, gid: int) -> tuple:
     game = await storage.get_game(gid)
     return (
         game.version,
-        json.dumps(game.snapshot, sort_keys=True),
+        json.dumps(encode_state(await state_of(storage, gid)), sort_keys=True),
         len(await storage.actions(gid)),
         game.deadline_at,
         [s for s in await storage.seats(gid)],

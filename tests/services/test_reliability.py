@@ -16,7 +16,7 @@ from bot.services.ops import verify_storage
 from bot.storage import Storage, open_storage
 from engine import DrawBlind, DrawFaceUp, IllegalAction
 from engine.ai import choose_action
-from engine.codec import decode_action
+from engine.codec import decode_action, encode_state
 from maps.loader import load_ruleset
 from tests.scenario import all_cards
 
@@ -159,7 +159,7 @@ async def test_two_hundred_games_at_once_stay_independent(tmp_path: Path) -> Non
                     await advance(service, storage, gid, moves)
             checked, problems = await verify_storage(storage)
             assert checked == games and problems == []
-            return [(await storage.get_game(gid)).snapshot for gid in ids]
+            return [encode_state(await state_of(storage, gid)) for gid in ids]
         finally:
             await storage.close()
 

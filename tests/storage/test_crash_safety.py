@@ -71,7 +71,9 @@ async def assert_consistent(db: Path, acknowledged: set[int]) -> int:
         assert acknowledged <= set(seqs), sorted(acknowledged - set(seqs))[:10]
         assert game.version == (seqs[-1] if seqs else 0)
         if game.status == "active":
-            assert game.snapshot == snapshot_for(game.version)
+            checkpoint = await storage.load_checkpoint(game.id)
+            assert checkpoint is not None and checkpoint.version == game.version
+            assert checkpoint.snapshot == snapshot_for(game.version)
             if seqs:
                 last = (await storage.actions(game.id, after_seq=game.version - 1))[0]
                 assert last.action["seq"] == game.version

@@ -1,40 +1,38 @@
-"""Storage on real SQLite files: migrations, constraints, versioning, queries."""
+"""The storage interface on both backends (SQLite file, real PostgreSQL server).
+
+Every test here takes the ``storage`` fixture and so runs once per backend.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-import time
-from pathlib import Path
 
-import aiosqlite
 import pytest
 
 from bot.storage import (
+    LANGUAGES,
     ChannelBusy,
+    ConstraintError,
+    CorruptGame,
     GameNotFound,
     GameRow,
     GameStatusError,
-    MigrationError,
+    NewAction,
     NewSeat,
     NextTimer,
     PlayerResult,
     SeatNotFound,
     SeatTaken,
+    ShardFilter,
     Storage,
     StorageError,
+    UserSettings,
     VersionConflict,
-    _migrate,
     latest_version,
-    load_migrations,
-    migrate,
     open_storage,
-    user_version,
 )
-from bot.storage._migrate import Migration, split_statements
-from bot.storage._storage import _NEXT_TIMER_SQL
 
-from .conftest import FakeClock
+from .conftest import FakeClock, raw_execute
 
 GUILD = 111
 HOST = 1001
@@ -82,164 +80,25 @@ async def move(storage: Storage, game: GameRow, **kw: object) -> GameRow:
     return await storage.append_action(game.id, game.version, **args)  # type: ignore[arg-type]
 
 
-def raw(path: Path) -> sqlite3.Connection:
-    """A plain second connection for looking under the hood."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("PRAGMA foreign_keys = ON")
-    return conn
+# -- opening ------------------------------------------------------------------
 
 
-# -- migrations -----------------------------------------------------------
+async def test_new_database_is_at_the_latest_schema(storage: Storage) -> None:
+    """A fresh database of either backend ends at the same latest schema version."""
+    assert await storage.schema_version() == latest_version() == 3
+    assert await storage.integrity_check() == ["ok"]
+    assert storage.backend in ("sqlite", "postgres")
 
 
-async def test_empty_file_migrates_to_latest(db_path: Path) -> None:
-    """A new file (in a missing folder) ends at the latest user_version with every table."""
-    async with await open_storage(db_path) as storage:
-        assert (await storage.pragmas())["user_version"] == latest_version() == 2
-    tables = {r[0] for r in raw(db_path).execute("SELECT name FROM sqlite_master")}
-    assert {"games", "seats", "actions", "results"} <= tables
-
-
-async def test_version_1_database_upgrades_in_place(db_path: Path) -> None:
-    """A database stopped at migration 1 with a game in it upgrades with its data intact."""
-    db_path.parent.mkdir(parents=True)
-    async with aiosqlite.connect(db_path, isolation_level=None) as conn:
-        assert await migrate(conn, upto=1) == 1
-        await conn.execute(
-            "INSERT INTO games (id, guild_id, channel_id, host_user_id, map_id, options, status,"
-            " seed, engine_version, version, snapshot, created_at, updated_at)"
-            " VALUES (7, 1, 2, 3, 'europe', '{\"x\":1}', 'active', 99, 'e1', 1,"
-            " '{\"seq\":1}', 10.0, 11.0)"
-        )
-        await conn.execute(
-            "INSERT INTO seats (game_id, seat, user_id, display_name, color, is_ai, joined_at)"
-            " VALUES (7, 0, 3, 'Ann', 'red', 0, 10.0)"
-        )
-        await conn.execute(
-            "INSERT INTO actions VALUES (7, 1, 0, '{\"kind\":\"draw_blind\"}', 3, 'player', 10.5)"
-        )
-        assert await user_version(conn) == 1
-
-    async with await open_storage(db_path) as storage:
-        assert (await storage.pragmas())["user_version"] == 2
-        game = await storage.get_game(7)
-        assert game is not None
-        assert (game.map_id, game.options, game.status, game.seed, game.version) == (
-            "europe",
-            {"x": 1},
-            "active",
-            99,
-            1,
-        )
-        assert game.snapshot == {"seq": 1}
-        assert (game.turn_seconds, game.deadline_at, game.reminder_at) == (86_400, None, None)
-        [seat] = await storage.seats(7)
-        assert (seat.display_name, seat.color, seat.expiries_in_row, seat.resigned) == (
-            "Ann",
-            "red",
-            0,
-            False,
-        )
-        [action] = await storage.actions(7)
-        assert (action.seq, action.action, action.source) == (1, {"kind": "draw_blind"}, "player")
-        assert await storage.integrity_check() == ["ok"]
-        # the upgraded game keeps working
-        game = await move(storage, game)
-        assert game.version == 2
-
-
-async def test_migrate_twice_is_a_no_op(db_path: Path) -> None:
-    """Re-running migrate on an up-to-date file changes nothing."""
-    db_path.parent.mkdir(parents=True)
-    async with aiosqlite.connect(db_path, isolation_level=None) as conn:
-        assert await migrate(conn) == latest_version()
-        schema = list(await conn.execute_fetchall("SELECT sql FROM sqlite_master ORDER BY name"))
-        assert await migrate(conn) == latest_version()
-        again = list(await conn.execute_fetchall("SELECT sql FROM sqlite_master ORDER BY name"))
-        assert [tuple(r) for r in again] == [tuple(r) for r in schema]
-
-
-async def test_newer_database_is_refused(db_path: Path) -> None:
-    """A file written by newer code (higher user_version) is not touched."""
-    db_path.parent.mkdir(parents=True)
-    raw(db_path).execute("PRAGMA user_version = 99")
-    with pytest.raises(MigrationError, match="newer"):
-        await open_storage(db_path)
-
-
-async def test_failed_migration_rolls_back_whole_file(
-    db_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A migration that fails halfway leaves neither its tables nor its version behind."""
-    first = load_migrations()[0]
-    broken = Migration(2, "0002_broken.sql", ("CREATE TABLE half_done (x)", "NOT VALID SQL"))
-    monkeypatch.setattr(_migrate, "load_migrations", lambda: (first, broken))
-    db_path.parent.mkdir(parents=True)
-    async with aiosqlite.connect(db_path, isolation_level=None) as conn:
-        with pytest.raises(MigrationError, match="0002_broken.sql"):
-            await migrate(conn)
-        assert await user_version(conn) == 1
-        assert not conn.in_transaction
-        names = {r[0] for r in await conn.execute_fetchall("SELECT name FROM sqlite_master")}
-        assert "games" in names and "half_done" not in names
-
-
-def test_shipped_migrations_split_into_complete_statements() -> None:
-    """Every shipped file is numbered in order and splits into complete single statements."""
-    migrations = load_migrations()
-    assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
-    for migration in migrations:
-        assert migration.statements, migration.name
-        for statement in migration.statements:
-            assert sqlite3.complete_statement(statement), (migration.name, statement)
-
-
-def test_split_statements_keeps_trigger_bodies_whole() -> None:
-    """Semicolons inside a trigger body or a comment do not end a statement."""
-    script = (
-        "-- first; a comment\n"
-        "CREATE TABLE t (x);\n"
-        "CREATE TRIGGER g BEFORE INSERT ON t\n"
-        "BEGIN\n"
-        "    SELECT 1;\n"
-        "    SELECT 2;\n"
-        "END;\n"
-        "-- trailing comment\n"
-    )
-    statements = split_statements(script)
-    assert len(statements) == 2
-    assert statements[1].startswith("CREATE TRIGGER") and statements[1].endswith("END;")
-    with pytest.raises(MigrationError):
-        split_statements("CREATE TABLE t (x)\n")
-
-
-# -- connection -------------------------------------------------------------
-
-
-async def test_wal_foreign_keys_and_synchronous(storage: Storage) -> None:
-    """The connection runs WAL with synchronous=NORMAL, foreign keys and a busy timeout."""
-    pragmas = await storage.pragmas()
-    assert pragmas["journal_mode"] == "wal"
-    assert pragmas["foreign_keys"] == 1
-    assert pragmas["synchronous"] == 1  # NORMAL
-    assert pragmas["busy_timeout"] > 0
-    assert raw(storage.path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-
-
-async def test_close_is_idempotent_and_reopen_sees_data(db_path: Path) -> None:
-    """Closing twice is harmless and a reopened file has the committed game."""
-    storage = await open_storage(db_path)
+async def test_close_is_idempotent_and_reopen_sees_data(database_url: str) -> None:
+    """Closing twice is harmless and a reopened database has the committed game."""
+    storage = await open_storage(database_url)
     game = await new_game(storage)
     await storage.close()
     await storage.close()
-    async with await open_storage(db_path) as again:
+    async with await open_storage(database_url) as again:
         assert await again.get_game(game.id) == game
-
-
-async def test_memory_database_is_refused(tmp_path: Path) -> None:
-    """WAL is mandatory, so an in-memory database is rejected."""
-    with pytest.raises(StorageError, match="WAL"):
-        await open_storage(":memory:")
+        assert await again.schema_version() == latest_version()
 
 
 # -- games ------------------------------------------------------------------
@@ -248,14 +107,38 @@ async def test_memory_database_is_refused(tmp_path: Path) -> None:
 async def test_create_game_returns_lobby_row(storage: Storage, clock: FakeClock) -> None:
     """A new game is a lobby at version 0 without snapshot, with the host seated."""
     game = await new_game(storage, channel_id=77)
-    assert game.status == "lobby" and game.version == 0 and game.snapshot is None
+    assert game.status == "lobby" and game.version == 0 and game.snapshot_version is None
+    assert not game.started
     assert (game.guild_id, game.channel_id, game.host_user_id) == (GUILD, 77, HOST)
     assert game.options == {"turn": "async"}
+    assert (game.language, game.rematch_of) == ("en", None)
     assert game.created_at == game.updated_at == clock.now
     assert [s.user_id for s in await storage.seats(game.id)] == [HOST]
     assert await storage.get_game(game.id) == game
     assert await storage.active_game_in_channel(77) == game
     assert await storage.get_game(999) is None
+    assert await storage.load_checkpoint(game.id) is None
+
+
+async def test_language_and_rematch_are_stored(storage: Storage) -> None:
+    """A lobby remembers the table's language and the game it is a rematch of."""
+    first = await started_game(storage, channel_id=1)
+    await move(storage, first, new_status="finished")
+    rematch = await storage.create_game(
+        guild_id=GUILD, channel_id=1, host_user_id=HOST, map_id="usa", language="de",
+        rematch_of=first.id,
+    )  # fmt: skip
+    assert (rematch.language, rematch.rematch_of) == ("de", first.id)
+    assert await storage.get_game(rematch.id) == rematch
+    assert set(LANGUAGES) == {"en", "de"}
+    with pytest.raises(ValueError, match="language"):
+        await storage.create_game(
+            guild_id=GUILD, channel_id=2, host_user_id=HOST, map_id="usa", language="fr"
+        )
+    with pytest.raises(ValueError, match="turn_seconds"):
+        await storage.create_game(
+            guild_id=GUILD, channel_id=2, host_user_id=HOST, map_id="usa", turn_seconds=0
+        )
 
 
 async def test_one_open_game_per_channel(storage: Storage) -> None:
@@ -277,21 +160,45 @@ async def test_one_open_game_per_channel(storage: Storage) -> None:
     assert await storage.active_game_in_channel(9) == third
     assert len(await storage.list_games()) == 4
     assert [g.id for g in await storage.list_games("lobby")] == [2, third.id]
+    assert await storage.game_ids("lobby") == [2, third.id]
+    assert await storage.game_ids() == [g.id for g in await storage.list_games()]
 
 
-async def test_partial_unique_index_holds_without_the_repository(storage: Storage) -> None:
-    """The database itself refuses a second open game in a channel."""
-    await new_game(storage, channel_id=9)
-    conn = raw(storage.path)
-    with pytest.raises(sqlite3.IntegrityError):
-        conn.execute(
-            "INSERT INTO games (guild_id, channel_id, host_user_id, map_id, status, created_at,"
-            " updated_at) VALUES (1, 9, 1, 'usa', 'active', 0, 0)"
-        )
-    conn.execute(
-        "INSERT INTO games (guild_id, channel_id, host_user_id, map_id, status, created_at,"
-        " updated_at) VALUES (1, 9, 1, 'usa', 'finished', 0, 0)"
+async def test_last_game_in_channel_whatever_its_status(storage: Storage) -> None:
+    """The newest game of a channel is found after it ended, and a new one takes over."""
+    assert await storage.last_game_in_channel(4) is None
+    game = await started_game(storage, channel_id=4)
+    finished = await move(storage, game, new_status="finished")
+    assert await storage.active_game_in_channel(4) is None
+    assert await storage.last_game_in_channel(4) == finished
+    lobby = await new_game(storage, channel_id=4)
+    assert await storage.last_game_in_channel(4) == lobby
+
+
+async def test_finished_games_of_a_guild_newest_first_in_pages(
+    storage: Storage, clock: FakeClock
+) -> None:
+    """/ttr history: a guild's finished games, newest first, paged; others left out."""
+    ids = []
+    for i in range(5):
+        clock.now += 10
+        game = await started_game(storage, channel_id=100 + i)
+        ids.append((await move(storage, game, new_status="finished")).id)
+    await started_game(storage, channel_id=200)  # still running
+    cancelled = await new_game(storage, channel_id=201)
+    await storage.set_status(cancelled.id, "cancelled")
+    other = await started_game(storage, channel_id=202, guild_id=999)
+    await move(storage, other, new_status="finished")
+
+    newest_first = list(reversed(ids))
+    assert [g.id for g in await storage.finished_games(GUILD, limit=2)] == newest_first[:2]
+    assert [g.id for g in await storage.finished_games(GUILD, limit=2, offset=2)] == (
+        newest_first[2:4]
     )
+    assert [g.id for g in await storage.finished_games(GUILD, limit=10, offset=4)] == [ids[0]]
+    assert await storage.finished_games(GUILD, offset=5) == []
+    with pytest.raises(ValueError):
+        await storage.finished_games(GUILD, limit=-1)
 
 
 async def test_start_game_once(storage: Storage) -> None:
@@ -306,11 +213,39 @@ async def test_start_game_once(storage: Storage) -> None:
         "e2",
         0,
     )
-    assert (started.snapshot, started.deadline_at, started.reminder_at) == ({"seq": 0}, 5.0, 4.0)
+    assert started.started and started.snapshot_version == 0
+    assert (started.deadline_at, started.reminder_at) == (5.0, 4.0)
+    checkpoint = await storage.load_checkpoint(game.id)
+    assert checkpoint is not None
+    assert (checkpoint.version, checkpoint.snapshot, checkpoint.actions) == (0, {"seq": 0}, ())
     with pytest.raises(GameStatusError):
         await storage.start_game(game.id, seed=8, snapshot={}, engine_version="e2")
     with pytest.raises(GameNotFound):
         await storage.start_game(999, seed=8, snapshot={}, engine_version="e2")
+
+
+async def test_start_renumbers_seats_in_the_same_transaction(storage: Storage) -> None:
+    """Seats with gaps (players left) become 0..n-1 in joining order as the game starts."""
+    game = await storage.create_game(
+        guild_id=GUILD,
+        channel_id=3,
+        host_user_id=HOST,
+        map_id="usa",
+        seats=[
+            NewSeat("host", user_id=HOST, seat=0),
+            NewSeat("gone", user_id=7, seat=1),
+            NewSeat("bob", user_id=8, seat=2),
+            NewSeat("ai", is_ai=True, ai_kind="heuristic", seat=4),
+        ],
+    )
+    await storage.remove_seat(game.id, 1)
+    before = await storage.seats(game.id)
+    await storage.start_game(game.id, seed=1, snapshot={"seq": 0}, engine_version="e")
+    after = await storage.seats(game.id)
+    assert [s.seat for s in after] == [0, 1, 2]
+    assert [(s.user_id, s.display_name, s.is_ai, s.joined_at) for s in after] == [
+        (s.user_id, s.display_name, s.is_ai, s.joined_at) for s in before
+    ]
 
 
 async def test_status_transitions(storage: Storage, clock: FakeClock) -> None:
@@ -339,35 +274,40 @@ async def test_message_ids(storage: Storage) -> None:
     game = await new_game(storage)
     await storage.set_message_ids(game.id, lobby_message_id=5)
     await storage.set_message_ids(game.id, board_message_id=6)
-    game = await storage.get_game(game.id)
+    game = await storage.get_game(game.id)  # type: ignore[assignment]
     assert game is not None and (game.lobby_message_id, game.board_message_id) == (5, 6)
     await storage.set_message_ids(game.id, lobby_message_id=None)
-    game = await storage.get_game(game.id)
+    game = await storage.get_game(game.id)  # type: ignore[assignment]
     assert game is not None and (game.lobby_message_id, game.board_message_id) == (None, 6)
     with pytest.raises(GameNotFound):
         await storage.set_message_ids(999, board_message_id=1)
 
 
-async def test_json_is_compact_sorted_utf8(storage: Storage) -> None:
-    """JSON columns are stored compact, key-sorted and without ASCII escapes."""
-    game = await new_game(storage)
-    await storage.start_game(
-        game.id, seed=1, snapshot={"b": "München", "a": [1, 2]}, engine_version="e"
+async def test_discord_snowflakes_and_big_seeds_round_trip(storage: Storage) -> None:
+    """64-bit ids and 63-bit seeds come back exactly."""
+    big = 1_234_567_890_123_456_789
+    game = await storage.create_game(
+        guild_id=big, channel_id=big + 1, host_user_id=big + 2, map_id="usa",
+        seats=[NewSeat("x", user_id=big + 2)],
+    )  # fmt: skip
+    started = await storage.start_game(
+        game.id, seed=2**63 - 1, snapshot={"s": 1}, engine_version="e"
     )
-    text = raw(storage.path).execute("SELECT snapshot FROM games").fetchone()[0]
-    assert text == '{"a":[1,2],"b":"München"}'
+    assert (started.guild_id, started.channel_id, started.seed) == (big, big + 1, 2**63 - 1)
+    assert (await storage.seats(game.id))[0].user_id == big + 2
 
 
-# -- actions and versions ---------------------------------------------------
+# -- actions, versions and checkpoints ------------------------------------------
 
 
 async def test_append_action_advances_version(storage: Storage, clock: FakeClock) -> None:
-    """Each action gets seq = old version + 1, and the game takes the new snapshot and timers."""
+    """Each action gets seq = old version + 1, and the game takes the new timers."""
     game = await started_game(storage)
     clock.now += 1
     game = await move(storage, game, deadline_at=clock.now + 100, reminder_at=clock.now + 50)
+    assert (game.deadline_at, game.reminder_at) == (clock.now + 100, clock.now + 50)
     game = await move(storage, game, seat=1, actor_user_id=None, source="ai")
-    assert game.version == 2 and game.snapshot == {"seq": 2}
+    assert game.version == 2 and game.snapshot_version == 2
     assert (game.deadline_at, game.reminder_at) == (None, None)
     log = await storage.actions(game.id)
     assert [(a.seq, a.seat, a.source, a.actor_user_id) for a in log] == [
@@ -379,6 +319,59 @@ async def test_append_action_advances_version(storage: Storage, clock: FakeClock
     assert [a.seq for a in await storage.actions(game.id, limit=1)] == [1]
 
 
+async def test_checkpoint_is_the_newest_snapshot_plus_the_log_after_it(storage: Storage) -> None:
+    """Actions without a snapshot extend the tail; a snapshot resets it."""
+    game = await started_game(storage)
+    for _ in range(3):
+        game = await move(storage, game, new_snapshot=None)
+    checkpoint = await storage.load_checkpoint(game.id)
+    assert checkpoint is not None
+    assert (checkpoint.version, checkpoint.snapshot, checkpoint.game_version) == (0, {"seq": 0}, 3)
+    assert [a.seq for a in checkpoint.actions] == [1, 2, 3]
+    assert game.snapshot_version == 0
+    game = await move(storage, game)  # with a snapshot
+    game = await move(storage, game, new_snapshot=None)
+    checkpoint = await storage.load_checkpoint(game.id)
+    assert checkpoint is not None
+    assert (checkpoint.version, checkpoint.snapshot) == (4, {"seq": 4})
+    assert [a.seq for a in checkpoint.actions] == [5]
+    assert game.snapshot_version == 4 and game.version == 5
+    assert "'seq': 4" not in repr(checkpoint)  # the snapshot is a secret: not in repr
+
+
+async def test_a_move_and_its_replies_are_one_transaction(storage: Storage) -> None:
+    """append_actions stores several actions with consecutive seqs, the timers after the last,
+    the seat changes and the snapshot together; a conflict stores none of them."""
+    game = await started_game(storage)
+    moves = [
+        NewAction({"type": "draw_blind", "seat": 0}, 0, "player", HOST),
+        NewAction({"type": "draw_blind", "seat": 0}, 0, "player", HOST),
+        NewAction({"type": "draw_blind", "seat": 1}, 1, "ai"),
+    ]
+    game = await storage.append_actions(
+        game.id, 0, moves, deadline_at=90.0, reminder_at=45.0, new_snapshot={"seq": 3},
+        seat_changes={0: {"expiries_in_row": 0}},
+    )  # fmt: skip
+    assert (game.version, game.snapshot_version, game.deadline_at, game.reminder_at) == (
+        3,
+        3,
+        90.0,
+        45.0,
+    )
+    log = await storage.actions(game.id)
+    assert [(a.seq, a.seat, a.source, a.actor_user_id) for a in log] == [
+        (1, 0, "player", HOST),
+        (2, 0, "player", HOST),
+        (3, 1, "ai", None),
+    ]
+    assert await storage.next_deadline() == NextTimer(game.id, 45.0, "reminder")
+    with pytest.raises(VersionConflict):
+        await storage.append_actions(game.id, 1, moves, deadline_at=None, reminder_at=None)
+    with pytest.raises(ValueError):
+        await storage.append_actions(game.id, 3, [], deadline_at=None, reminder_at=None)
+    assert await storage.get_game(game.id) == game and len(await storage.actions(game.id)) == 3
+
+
 async def test_stale_version_conflicts_and_changes_nothing(storage: Storage) -> None:
     """A stale expected_version raises VersionConflict; version, snapshot and log stay."""
     game = await started_game(storage)
@@ -388,16 +381,13 @@ async def test_stale_version_conflicts_and_changes_nothing(storage: Storage) -> 
     assert (conflict.value.expected, conflict.value.actual) == (0, 1)
     with pytest.raises(VersionConflict):
         await storage.append_action(
-            game.id,
-            5,
-            action={"x": 1},
-            new_snapshot={"seq": 6},
-            seat=0,
-            deadline_at=None,
+            game.id, 5, action={"x": 1}, new_snapshot={"seq": 6}, seat=0, deadline_at=None,
             reminder_at=None,
-        )
+        )  # fmt: skip
     assert await storage.get_game(game.id) == moved
     assert [a.seq for a in await storage.actions(game.id)] == [1]
+    checkpoint = await storage.load_checkpoint(game.id)
+    assert checkpoint is not None and checkpoint.snapshot == {"seq": 1}
 
 
 async def test_racing_appends_on_one_game_let_exactly_one_win(storage: Storage) -> None:
@@ -427,6 +417,8 @@ async def test_actions_need_an_active_game(storage: Storage) -> None:
         )
     with pytest.raises(ValueError):
         await move(storage, game, new_status="active")
+    with pytest.raises(ValueError):
+        await move(storage, game, results=[PlayerResult(0, HOST, 1, 1, True)])
 
 
 async def test_unencodable_snapshot_writes_nothing(storage: Storage) -> None:
@@ -438,34 +430,85 @@ async def test_unencodable_snapshot_writes_nothing(storage: Storage) -> None:
     assert await storage.actions(game.id) == []
 
 
-async def test_action_log_is_append_only_and_gapless(storage: Storage) -> None:
-    """Triggers refuse updating, deleting or skipping seqs in the log."""
+async def test_seat_changes_commit_with_the_action_or_not_at_all(storage: Storage) -> None:
+    """Seat updates handed to append_action land with it; a failing one takes the action back."""
     game = await started_game(storage)
-    await move(storage, game)
-    conn = raw(storage.path)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        conn.execute("UPDATE actions SET seat = 1")
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        conn.execute("DELETE FROM actions")
-    with pytest.raises(sqlite3.IntegrityError, match="seq must follow"):
-        conn.execute(f"INSERT INTO actions VALUES ({game.id}, 3, 0, '{{}}', NULL, 'ai', 0)")
+    await storage.update_seat(game.id, 0, expiries_in_row=2, vacation_until=50.0)
+    game = await move(
+        storage, game, seat_changes={0: {"expiries_in_row": 0, "vacation_until": None}}
+    )
+    seat = (await storage.seats(game.id))[0]
+    assert (seat.expiries_in_row, seat.vacation_until, game.version) == (0, None, 1)
+    with pytest.raises(SeatNotFound):
+        await move(storage, game, seat_changes={7: {"expiries_in_row": 1}})
+    with pytest.raises(ConstraintError):
+        await move(storage, game, seat_changes={1: {"expiries_in_row": -1}})
+    with pytest.raises(ValueError, match="seat columns"):
+        await move(storage, game, seat_changes={1: {"seat": 3}})  # type: ignore[typeddict-unknown-key]
+    assert (await storage.get_game(game.id)) == game
+    assert [a.seq for a in await storage.actions(game.id)] == [1]
+    assert [s.expiries_in_row for s in await storage.seats(game.id)] == [0, 0]
 
 
 async def test_two_hundred_concurrent_appends_on_different_games(storage: Storage) -> None:
     """200 append_action calls on 200 games via gather all land, each exactly once."""
     games = [await started_game(storage, channel_id=10_000 + i) for i in range(200)]
-    started = time.perf_counter()
     moved = await asyncio.gather(*(move(storage, g) for g in games))
-    elapsed = time.perf_counter() - started
     assert [g.version for g in moved] == [1] * 200
-    assert [g.snapshot for g in moved] == [{"seq": 1}] * 200
-    conn = raw(storage.path)
-    assert conn.execute("SELECT COUNT(*), COUNT(DISTINCT game_id) FROM actions").fetchone() == (
-        200,
-        200,
+    for game in moved:
+        assert [a.seq for a in await storage.actions(game.id)] == [1]
+        checkpoint = await storage.load_checkpoint(game.id)
+        assert checkpoint is not None and checkpoint.snapshot == {"seq": 1}
+
+
+# -- corrupt rows -----------------------------------------------------------------
+
+
+async def test_unreadable_rows_raise_corrupt_game(storage: Storage, database_url: str) -> None:
+    """Bad compressed data, bad JSON, a missing snapshot or bad options name the game."""
+    a = await started_game(storage, channel_id=1)
+    b = await started_game(storage, channel_id=2)
+    c = await started_game(storage, channel_id=3)
+    d = await started_game(storage, channel_id=4)
+    await move(storage, d, new_snapshot=None)
+    await raw_execute(database_url, "UPDATE snapshots SET data = ? WHERE game_id = ?", b"xx", a.id)
+    await raw_execute(
+        database_url,
+        "UPDATE snapshots SET format = 'json', data = ? WHERE game_id = ?",
+        b"{not json",
+        b.id,
     )
-    assert conn.execute("SELECT MIN(version), MAX(version) FROM games").fetchone() == (1, 1)
-    assert elapsed < 10, elapsed
+    await raw_execute(database_url, "DELETE FROM snapshots WHERE game_id = ?", c.id)
+    await raw_execute(database_url, "UPDATE games SET options = '{' WHERE id = ?", d.id)
+    for game, words in [(a, "compressed"), (b, "bad JSON"), (c, "missing")]:
+        with pytest.raises(CorruptGame, match=words) as caught:
+            await storage.load_checkpoint(game.id)
+        assert caught.value.game_id == game.id
+    with pytest.raises(CorruptGame, match="options"):
+        await storage.get_game(d.id)
+    assert await storage.game_ids() == [a.id, b.id, c.id, d.id]  # listing ids decodes nothing
+
+
+async def test_quarantine_takes_a_game_out_once(storage: Storage, clock: FakeClock) -> None:
+    """A quarantined game leaves the timers and frees its channel; a second call is a no-op."""
+    game = await started_game(storage, channel_id=5, users=(HOST, 1002))
+    await storage.set_deadline(game.id, clock.now, clock.now)
+    other = await started_game(storage, channel_id=6)
+    await storage.set_deadline(other.id, clock.now + 5, None)
+    moved = await storage.quarantine(game.id, "the snapshot is not readable")
+    assert moved is not None
+    assert (moved.game_id, moved.channel_id, moved.user_ids) == (game.id, 5, (HOST, 1002))
+    assert await storage.quarantine(game.id, "again") is None
+    stored = await storage.get_game(game.id)
+    assert stored is not None and stored.status == "quarantined"
+    assert stored.status_note == "the snapshot is not readable"
+    assert (stored.deadline_at, stored.reminder_at) == (None, None)
+    assert await storage.next_deadline() == NextTimer(other.id, clock.now + 5, "deadline")
+    assert await storage.active_game_in_channel(5) is None
+    with pytest.raises(GameStatusError):
+        await move(storage, game)
+    assert (await storage.set_status(game.id, "cancelled")).status == "cancelled"
+    assert await storage.quarantine(999, "x") is None
 
 
 # -- seats ------------------------------------------------------------------
@@ -511,8 +554,42 @@ async def test_seats_add_number_update_remove(storage: Storage) -> None:
         await storage.update_seat(game.id, 0, user_id=6)
     with pytest.raises(SeatNotFound):
         await storage.update_seat(game.id, 9, color="blue")
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(ConstraintError):
         await storage.update_seat(game.id, 0, expiries_in_row=-1)
+    assert (await storage.seats(game.id))[0] == cleared
+
+
+async def test_update_seats_with_timers_is_one_transaction(
+    storage: Storage, clock: FakeClock
+) -> None:
+    """Several seats plus the timers change together, or (on any error) nothing does."""
+    game = await started_game(storage)
+    await storage.set_deadline(game.id, 1000.0, 500.0)
+    seats = await storage.update_seats(
+        game.id,
+        {0: {"resigned": True, "ai_permanent": True}, 1: {"vacation_until": 99.0}},
+        deadline_at=clock.now,
+        reminder_at=None,
+        expected_version=0,
+    )
+    assert [(s.resigned, s.ai_permanent, s.vacation_until) for s in seats] == [
+        (True, True, None),
+        (False, False, 99.0),
+    ]
+    stored = await storage.get_game(game.id)
+    assert stored is not None and (stored.deadline_at, stored.reminder_at) == (clock.now, None)
+
+    with pytest.raises(SeatNotFound):
+        await storage.update_seats(game.id, {1: {"vacation_until": 5.0}, 9: {"resigned": True}},
+                                   deadline_at=1.0)  # fmt: skip
+    with pytest.raises(VersionConflict):
+        await storage.update_seats(game.id, {1: {"vacation_until": 5.0}}, expected_version=3)
+    assert await storage.seats(game.id) == seats
+    assert await storage.get_game(game.id) == stored
+    only_timers = await storage.update_seats(game.id, {}, deadline_at=None)
+    assert only_timers == seats
+    stored = await storage.get_game(game.id)
+    assert stored is not None and (stored.deadline_at, stored.reminder_at) == (None, None)
 
 
 async def test_games_for_user(storage: Storage) -> None:
@@ -527,7 +604,7 @@ async def test_games_for_user(storage: Storage) -> None:
 
 
 async def test_delete_cascades(storage: Storage) -> None:
-    """Deleting a game removes its seats, actions and results too."""
+    """Deleting a game removes its seats, actions, snapshot and results too."""
     game = await started_game(storage)
     game = await move(storage, game)
     await move(
@@ -539,12 +616,13 @@ async def test_delete_cascades(storage: Storage) -> None:
     other = await started_game(storage, channel_id=501)
     assert await storage.delete_game(game.id) is True
     assert await storage.delete_game(game.id) is False
-    conn = raw(storage.path)
-    for table in ("seats", "actions", "results"):
-        left = conn.execute(f"SELECT COUNT(*) FROM {table} WHERE game_id = ?", (game.id,))
-        assert left.fetchone()[0] == 0, table
+    assert await storage.seats(game.id) == []
+    assert await storage.actions(game.id) == []
+    assert await storage.results(game.id) == []
+    assert await storage.load_checkpoint(game.id) is None
+    assert await storage.dump_game(game.id) is None
     assert len(await storage.seats(other.id)) == 2
-    assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+    assert await storage.integrity_check() == ["ok"]
 
 
 # -- results and statistics --------------------------------------------------
@@ -614,7 +692,7 @@ async def test_results_history_and_leaderboard(storage: Storage, clock: FakeCloc
     assert [(r.user_id, r.wins) for r in europe] == [(3, 1), (2, 0)]
 
 
-async def test_record_results_is_idempotent_per_game(storage: Storage, clock: FakeClock) -> None:
+async def test_record_results_is_idempotent_per_game(storage: Storage) -> None:
     """Recording a game's results again replaces them instead of doubling the stats."""
     game = await started_game(storage, users=(1, 2))
     with pytest.raises(GameStatusError):
@@ -630,6 +708,29 @@ async def test_record_results_is_idempotent_per_game(storage: Storage, clock: Fa
         await storage.record_results(game.id, [rows[0], rows[0]])
     with pytest.raises(GameNotFound):
         await storage.record_results(999, rows)
+
+
+# -- user settings -------------------------------------------------------------
+
+
+async def test_user_settings_default_then_change_one_at_a_time(
+    storage: Storage, clock: FakeClock
+) -> None:
+    """Absent settings are the defaults; a change keeps the other settings."""
+    assert await storage.get_user_settings(5) == UserSettings(5, True, False, False, None)
+    clock.now += 1
+    changed = await storage.set_user_settings(5, dm_turns=True)
+    assert changed == UserSettings(5, True, True, False, clock.now)
+    clock.now += 1
+    changed = await storage.set_user_settings(5, turn_pings=False, high_contrast=True)
+    assert changed == UserSettings(5, False, True, True, clock.now)
+    assert await storage.get_user_settings(5) == changed
+    assert await storage.get_user_settings(6) == UserSettings(6)
+    with pytest.raises(ValueError, match="unknown"):
+        await storage.set_user_settings(5, colour=True)
+    with pytest.raises(ValueError, match="True or False"):
+        await storage.set_user_settings(5, dm_turns=1)  # type: ignore[arg-type]
+    assert await storage.all_user_settings() == [changed]
 
 
 # -- timers -----------------------------------------------------------------
@@ -653,8 +754,12 @@ async def test_next_deadline_picks_the_soonest(storage: Storage) -> None:
     assert when == (c.id, 150.0, "reminder")
 
     await storage.set_status(c.id, "cancelled")
-    await storage.set_deadline(b.id, 250.0, None)  # ties a's reminder: deadline first
-    assert await storage.next_deadline() == NextTimer(b.id, 250.0, "deadline")
+    await storage.set_deadline(b.id, 400.0, None)
+    assert await storage.next_deadline() == NextTimer(a.id, 250.0, "reminder")
+    await storage.set_deadline(a.id, 250.0, 250.0)  # a tie within a game: the deadline
+    assert await storage.next_deadline() == NextTimer(a.id, 250.0, "deadline")
+    await storage.claim_reminder(a.id, 250.0)
+    assert await storage.next_deadline() == NextTimer(a.id, 250.0, "deadline")
 
     with pytest.raises(VersionConflict):
         await storage.set_deadline(a.id, 1.0, None, expected_version=5)
@@ -662,16 +767,71 @@ async def test_next_deadline_picks_the_soonest(storage: Storage) -> None:
         await storage.set_deadline(999, 1.0, None)
 
 
-async def test_next_deadline_uses_the_partial_indexes(storage: Storage) -> None:
-    """The timer query searches the two partial indexes instead of scanning games."""
-    for i in range(20):
-        game = await started_game(storage, channel_id=i)
-        await storage.set_deadline(game.id, 100.0 + i, 50.0 + i if i % 2 else None)
-    conn = raw(storage.path)
-    for _ in ("fresh", "analyzed"):
-        plan = conn.execute("EXPLAIN QUERY PLAN " + _NEXT_TIMER_SQL).fetchall()
-        details = " | ".join(row[3] for row in plan)
-        assert "USING INDEX games_active_deadline" in details, details
-        assert "USING INDEX games_active_reminder" in details, details
-        assert "SCAN games" not in details, details
-        conn.execute("ANALYZE")
+async def test_next_deadline_of_some_shards_only(storage: Storage) -> None:
+    """With a shard filter only games of guilds on those shards are due."""
+
+    def guild(shard: int, count: int = 4) -> int:
+        return (shard + count * 17) << 22  # a snowflake whose shard is ``shard``
+
+    games = {}
+    for shard in range(4):
+        game = await started_game(storage, channel_id=shard + 1, guild_id=guild(shard))
+        await storage.set_deadline(game.id, 100.0 + shard, 50.0 + shard)
+        games[shard] = game.id
+    assert ShardFilter(4, frozenset({2})).owns(guild(2))
+    assert await storage.next_deadline() == NextTimer(games[0], 50.0, "reminder")
+    upper = ShardFilter(4, frozenset({2, 3}))
+    assert await storage.next_deadline(upper) == NextTimer(games[2], 52.0, "reminder")
+    await storage.claim_reminder(games[2], 52.0)
+    assert await storage.next_deadline(upper) == NextTimer(games[3], 53.0, "reminder")
+    await storage.claim_reminder(games[3], 53.0)
+    assert await storage.next_deadline(upper) == NextTimer(games[2], 102.0, "deadline")
+    assert await storage.next_deadline(ShardFilter(4, frozenset(range(4)))) == NextTimer(
+        games[0], 50.0, "reminder"
+    )
+    with pytest.raises(ValueError):
+        ShardFilter(4, frozenset({4}))
+    with pytest.raises(ValueError):
+        ShardFilter(0, frozenset({0}))
+
+
+async def test_a_reminder_is_claimed_once(storage: Storage) -> None:
+    """Of several claims on the same reminder exactly one wins; a moved reminder is not claimed."""
+    game = await started_game(storage)
+    await storage.set_deadline(game.id, 100.0, 50.0)
+    claims = await asyncio.gather(*(storage.claim_reminder(game.id, 50.0) for _ in range(5)))
+    assert sorted(claims) == [False] * 4 + [True]
+    stored = await storage.get_game(game.id)
+    assert stored is not None and (stored.deadline_at, stored.reminder_at) == (100.0, None)
+    await storage.set_deadline(game.id, 100.0, 60.0)
+    assert await storage.claim_reminder(game.id, 50.0) is False
+
+
+# -- copying games -------------------------------------------------------------
+
+
+async def test_dump_and_restore_a_game_into_another_database(
+    storage: Storage, clock: FakeClock, tmp_path: object
+) -> None:
+    """A dumped game restores with its id, seats, log, snapshot and results intact."""
+    game = await finish(storage, clock, 7, {1: (50, 2, 1), 2: (40, 1, 0)})
+    await storage.set_user_settings(1, high_contrast=True)
+    dump = await storage.dump_game(game.id)
+    assert dump is not None and dump.game_id == game.id
+    assert "42" not in repr(dump)  # the seed stays out of repr
+    target = await open_storage(f"sqlite:///{tmp_path}/copy.sqlite3", clock=clock)
+    try:
+        await target.restore_game(dump)
+        await target.restore_user_settings(await storage.all_user_settings())
+        assert await target.get_game(game.id) == await storage.get_game(game.id)
+        assert await target.seats(game.id) == await storage.seats(game.id)
+        assert await target.actions(game.id) == await storage.actions(game.id)
+        assert await target.results(game.id) == await storage.results(game.id)
+        assert await target.load_checkpoint(game.id) == await storage.load_checkpoint(game.id)
+        assert await target.all_user_settings() == await storage.all_user_settings()
+        with pytest.raises(StorageError, match="already exists"):
+            await target.restore_game(dump)
+        fresh = await new_game(target, channel_id=99)
+        assert fresh.id > game.id
+    finally:
+        await target.close()

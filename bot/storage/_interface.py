@@ -1,0 +1,471 @@
+"""The storage interface the game service depends on (both backends implement it).
+
+Every method is atomic: a write either commits completely or leaves nothing,
+and each write is ONE transaction (a service operation that changes several
+rows calls one method that changes them together). Ids are Discord snowflakes
+(``int``); times are unix seconds (``float``); JSON values are JSON-able
+dicts handed in by the service and come back as fresh dicts.
+
+Errors: every error raised on purpose is a :class:`~bot.storage.StorageError`
+(``GameNotFound``, ``VersionConflict``, ``GameStatusError``, ``ChannelBusy``,
+``SeatTaken``, ``SeatNotFound``, ``ConstraintError``, ``CorruptGame``,
+``StorageFull``, ``StorageUnavailable``); a write that raised wrote nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, Self, runtime_checkable
+
+from ._repository import UNSET, Unset
+from ._rows import (
+    DEFAULT_TURN_SECONDS,
+    ActionRow,
+    ActionSource,
+    Checkpoint,
+    GameDump,
+    GameRow,
+    GameStatus,
+    LeaderboardRow,
+    NewAction,
+    NewSeat,
+    NextTimer,
+    PlayerResult,
+    QuarantinedGame,
+    ResultRow,
+    SeatChanges,
+    SeatRow,
+    ShardFilter,
+    UserSettings,
+)
+
+
+@runtime_checkable
+class Storage(Protocol):
+    """Games, seats, the action log, results and user settings, on SQLite or
+    PostgreSQL (see :func:`~bot.storage.open_storage`). Usable as an async
+    context manager that closes it."""
+
+    @property
+    def backend(self) -> str:
+        """``"sqlite"`` or ``"postgres"``."""
+        ...
+
+    @property
+    def url(self) -> str:
+        """A printable name of the database: a path, or a URL without its password."""
+        ...
+
+    async def __aenter__(self) -> Self: ...
+
+    async def __aexit__(self, *exc: object) -> None: ...
+
+    async def close(self) -> None:
+        """Wait for running calls, then release the connections. Idempotent."""
+
+    async def integrity_check(self) -> list[str]:
+        """``["ok"]`` when the database is sound, otherwise one line per problem."""
+        ...
+
+    async def schema_version(self) -> int:
+        """The schema version (the number of the last migration applied)."""
+        ...
+
+    # -- games ----------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_user_id: int,
+        map_id: str,
+        options: Mapping[str, Any] | None = None,
+        thread_id: int | None = None,
+        lobby_message_id: int | None = None,
+        turn_seconds: int = DEFAULT_TURN_SECONDS,
+        seats: Sequence[NewSeat] = (),
+        language: str = "en",
+        rematch_of: int | None = None,
+    ) -> GameRow:
+        """Create a game in the ``lobby`` status at version 0, with ``seats``
+        (e.g. the host's) in the same transaction.
+
+        ``channel_id`` is where the game lives (a channel or a thread);
+        ``language`` the table's language (``"en"`` or ``"de"``);
+        ``rematch_of`` the finished game this lobby follows.
+
+        Raises:
+            ChannelBusy: the channel already has a lobby or active game.
+            SeatTaken: two of ``seats`` clash (same seat number or user).
+            ValueError: ``turn_seconds`` not positive, unknown ``language``.
+        """
+        ...
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """The game with this id, or None.
+
+        Raises:
+            CorruptGame: the row's options are not readable.
+        """
+        ...
+
+    async def active_game_in_channel(self, channel_id: int) -> GameRow | None:
+        """The channel's open game (``lobby`` or ``active``), or None."""
+        ...
+
+    async def last_game_in_channel(self, channel_id: int) -> GameRow | None:
+        """The channel's newest game whatever its status (``/ttr status``
+        after the end), or None."""
+        ...
+
+    async def list_games(
+        self, status: GameStatus | None = None, *, guild_id: int | None = None
+    ) -> list[GameRow]:
+        """Games ordered by id, optionally of one status and/or one guild
+        (admin listings and restart recovery; not for hot paths).
+
+        Raises:
+            CorruptGame: a row's options are not readable (use
+                :meth:`game_ids` and :meth:`get_game` to step around it).
+        """
+        ...
+
+    async def game_ids(self, status: GameStatus | None = None) -> list[int]:
+        """Ids of all games (or of one status), ascending; decodes nothing."""
+        ...
+
+    async def finished_games(
+        self, guild_id: int, *, limit: int = 10, offset: int = 0
+    ) -> list[GameRow]:
+        """A guild's finished games, newest first, ``limit`` from ``offset``
+        (``/ttr history`` pages).
+
+        Raises:
+            ValueError: a negative ``limit`` or ``offset``.
+        """
+        ...
+
+    async def games_for_user(
+        self, user_id: int, status: GameStatus | None = "active"
+    ) -> list[GameRow]:
+        """Games where ``user_id`` holds a seat, ordered by id; ``status=None``
+        means any status."""
+        ...
+
+    async def start_game(
+        self,
+        game_id: int,
+        *,
+        seed: int,
+        snapshot: Mapping[str, Any],
+        engine_version: str,
+        version: int = 0,
+        deadline_at: float | None = None,
+        reminder_at: float | None = None,
+    ) -> GameRow:
+        """Start a lobby game, all in ONE transaction: renumber its seats
+        0..n-1 in their current order (players who left leave gaps), set
+        ``active`` with the seed, store the first snapshot (``version``
+        actions already applied, normally 0) and the first turn's timers.
+
+        Raises:
+            GameNotFound: no such game.
+            GameStatusError: the game is not in the lobby.
+        """
+        ...
+
+    async def append_action(
+        self,
+        game_id: int,
+        expected_version: int,
+        *,
+        action: Mapping[str, Any],
+        seat: int | None,
+        deadline_at: float | None,
+        reminder_at: float | None,
+        new_snapshot: Mapping[str, Any] | None = None,
+        source: ActionSource = "player",
+        actor_user_id: int | None = None,
+        new_status: GameStatus | None = None,
+        results: Sequence[PlayerResult] | None = None,
+        seat_changes: Mapping[int, SeatChanges] | None = None,
+    ) -> GameRow:
+        """Record one applied action and everything that belongs to it, in ONE
+        transaction (under the game's advisory lock on PostgreSQL):
+
+        - ``version = expected_version + 1 WHERE version = expected_version
+          AND status = 'active'``, the next turn's timers (None clears them);
+        - the action with ``seq = expected_version + 1``;
+        - ``new_snapshot`` (the state after this action) when given: the
+          service passes one every :data:`~bot.storage.SNAPSHOT_EVERY` actions
+          and at the end; between snapshots the log is the state;
+        - ``seat_changes`` (seat -> columns), e.g. a player's timeout streak
+          reset and vacation end after their move, or the streak after a
+          timeout;
+        - ``new_status`` (``finished`` or ``cancelled``) ends the game: timers
+          cleared, ``finished_at`` set, and ``results`` (only with
+          ``finished``) recorded.
+
+        Returns the updated game.
+
+        Raises:
+            VersionConflict: the game's version is not ``expected_version``.
+            GameNotFound: no such game.
+            GameStatusError: the game is not ``active``.
+            SeatNotFound: ``seat_changes`` names a seat the game lacks.
+            ValueError: ``new_status`` not final, ``results`` without
+                ``finished``, unknown seat columns, a snapshot that is not JSON.
+        """
+        ...
+
+    async def append_actions(
+        self,
+        game_id: int,
+        expected_version: int,
+        actions: Sequence[NewAction],
+        *,
+        deadline_at: float | None,
+        reminder_at: float | None,
+        new_snapshot: Mapping[str, Any] | None = None,
+        new_status: GameStatus | None = None,
+        results: Sequence[PlayerResult] | None = None,
+        seat_changes: Mapping[int, SeatChanges] | None = None,
+    ) -> GameRow:
+        """Record several actions applied one after the other (a player's move and the AI's
+        replies, a timeout and what follows) and everything that belongs to them in ONE
+        transaction: as :meth:`append_action` with ``seq`` ``expected_version + 1 ..
+        expected_version + len(actions)``; the timers, ``new_snapshot``, ``new_status`` and
+        ``results`` are those after the last action.
+
+        Raises:
+            as :meth:`append_action`; ValueError for an empty ``actions``.
+        """
+        ...
+
+    async def load_checkpoint(self, game_id: int) -> Checkpoint | None:
+        """The newest snapshot of a started game and the actions after it, read
+        in one consistent look; None for an unknown or lobby game.
+
+        Raises:
+            CorruptGame: the snapshot is missing or unreadable, an action is
+                not JSON, or the log after the snapshot has a gap.
+        """
+        ...
+
+    async def actions(
+        self, game_id: int, after_seq: int = 0, *, limit: int | None = None
+    ) -> list[ActionRow]:
+        """The game's actions with ``seq > after_seq`` in order, at most
+        ``limit`` of them (None: all). Empty for an unknown game."""
+        ...
+
+    async def set_message_ids(
+        self,
+        game_id: int,
+        *,
+        lobby_message_id: int | None | Unset = UNSET,
+        board_message_id: int | None | Unset = UNSET,
+    ) -> None:
+        """Remember the lobby and/or board message of a game; an omitted
+        argument stays as it is, None clears it.
+
+        Raises:
+            GameNotFound: no such game.
+        """
+        ...
+
+    async def set_status(
+        self, game_id: int, status: GameStatus, *, expected_version: int | None = None
+    ) -> GameRow:
+        """End or cancel a game: ``lobby -> cancelled``, ``active ->
+        finished|cancelled``, ``quarantined -> cancelled``. Leaving ``active``
+        clears the timers and sets ``finished_at``. Setting a final status the
+        game already has is a no-op (retries are safe).
+
+        Raises:
+            GameNotFound: no such game.
+            GameStatusError: the transition is not allowed.
+            VersionConflict: ``expected_version`` given and different.
+        """
+        ...
+
+    async def quarantine(self, game_id: int, reason: str) -> QuarantinedGame | None:
+        """Take a lobby or active game whose stored state cannot be read out
+        of play: status ``quarantined`` with ``reason`` (what is wrong, never
+        the data), timers cleared, so the timer loop leaves it alone and the
+        channel is free. Returns where the game lives and its players (read
+        without decoding anything), or None when it was not lobby/active
+        (already quarantined: so the players are told once)."""
+        ...
+
+    async def set_deadline(
+        self,
+        game_id: int,
+        deadline_at: float | None,
+        reminder_at: float | None,
+        *,
+        expected_version: int | None = None,
+    ) -> None:
+        """Set (or clear with None) the active turn's expiry and reminder. With
+        ``expected_version`` the write only happens if the game has not moved on.
+
+        Raises:
+            GameNotFound: no such game.
+            VersionConflict: ``expected_version`` given and different.
+        """
+        ...
+
+    async def claim_reminder(self, game_id: int, when: float) -> bool:
+        """Clear the game's reminder if it is still ``when``; True for the one
+        caller that cleared it (so a reminder is sent once even when several
+        processes see it due)."""
+        ...
+
+    async def next_deadline(self, shards: ShardFilter | None = None) -> NextTimer | None:
+        """The soonest ``deadline_at`` or ``reminder_at`` over active games
+        (only games whose guild belongs to ``shards`` when given), as
+        ``(game_id, when, kind)``, or None. On a tie the deadline comes first.
+        Served by two partial indexes: the cost does not grow with the number
+        of games."""
+        ...
+
+    async def delete_game(self, game_id: int) -> bool:
+        """Delete a game with its seats, actions, snapshot and results.
+        Returns False when there was no such game."""
+        ...
+
+    # -- seats ----------------------------------------------------------------
+
+    async def add_seat(self, game_id: int, new_seat: NewSeat) -> SeatRow:
+        """Seat a player or an AI (``new_seat.seat=None``: the lowest free
+        number). Does not check status or size: the service decides who joins.
+
+        Raises:
+            GameNotFound: no such game.
+            SeatTaken: the seat number is taken or the user already sits here.
+        """
+        ...
+
+    async def remove_seat(self, game_id: int, seat: int) -> bool:
+        """Free a seat; False when it was not taken. Other seats keep their numbers."""
+        ...
+
+    async def update_seat(
+        self,
+        game_id: int,
+        seat: int,
+        *,
+        user_id: int | None | Unset = UNSET,
+        display_name: str | Unset = UNSET,
+        color: str | None | Unset = UNSET,
+        is_ai: bool | Unset = UNSET,
+        ai_kind: str | None | Unset = UNSET,
+        expiries_in_row: int | Unset = UNSET,
+        ai_permanent: bool | Unset = UNSET,
+        vacation_used_s: float | Unset = UNSET,
+        vacation_until: float | None | Unset = UNSET,
+        resigned: bool | Unset = UNSET,
+    ) -> SeatRow:
+        """Change the given columns of one seat (omitted ones stay).
+
+        Raises:
+            SeatNotFound: the game has no such seat.
+            SeatTaken: ``user_id`` already sits elsewhere in this game.
+            ConstraintError: a value breaks a rule (e.g. a negative count).
+        """
+        ...
+
+    async def update_seats(
+        self,
+        game_id: int,
+        changes: Mapping[int, SeatChanges],
+        *,
+        deadline_at: float | None | Unset = UNSET,
+        reminder_at: float | None | Unset = UNSET,
+        expected_version: int | None = None,
+    ) -> list[SeatRow]:
+        """Change several seats and (when given) the turn's timers in ONE
+        transaction, e.g. resign (the seat plus an AI turn due now) or a
+        vacation (the seat plus the moved deadline). Returns all seats after.
+
+        Raises:
+            GameNotFound, SeatNotFound, SeatTaken, ConstraintError.
+            VersionConflict: ``expected_version`` given and different.
+            ValueError: an unknown seat column.
+        """
+        ...
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        """The game's seats by seat number (empty for an unknown game)."""
+        ...
+
+    # -- results and statistics -----------------------------------------------
+
+    async def record_results(
+        self, game_id: int, results: Sequence[PlayerResult]
+    ) -> list[ResultRow]:
+        """Store a finished game's results, replacing any stored before.
+
+        Raises:
+            GameNotFound: no such game.
+            GameStatusError: the game is not ``finished``.
+            ValueError: two results for the same seat.
+        """
+        ...
+
+    async def results(self, game_id: int) -> list[ResultRow]:
+        """A game's stored results by seat."""
+        ...
+
+    async def user_history(
+        self, user_id: int, limit: int = 10, *, guild_id: int | None = None
+    ) -> list[ResultRow]:
+        """The user's latest results, newest first, optionally in one guild."""
+        ...
+
+    async def leaderboard(
+        self, guild_id: int, limit: int = 10, *, map_id: str | None = None
+    ) -> list[LeaderboardRow]:
+        """Per-user totals over the guild's results (AI seats left out), by
+        wins, then average score, then games, then user id."""
+        ...
+
+    # -- user settings --------------------------------------------------------
+
+    async def get_user_settings(self, user_id: int) -> UserSettings:
+        """The user's settings; the defaults (``updated_at`` None) when never set."""
+        ...
+
+    async def set_user_settings(self, user_id: int, **changes: bool) -> UserSettings:
+        """Change some of ``turn_pings``, ``dm_turns``, ``high_contrast``
+        (the others keep their value or default); returns the stored settings.
+
+        Raises:
+            ValueError: an unknown setting name or a value that is not a bool.
+        """
+        ...
+
+    async def all_user_settings(self) -> list[UserSettings]:
+        """Every stored user's settings, by user id (for copying a database)."""
+        ...
+
+    async def restore_user_settings(self, rows: Sequence[UserSettings]) -> None:
+        """Store these settings as they are, ``updated_at`` included."""
+        ...
+
+    # -- copying games between databases --------------------------------------
+
+    async def dump_game(self, game_id: int) -> GameDump | None:
+        """Every row of one game, column by column, read in one consistent
+        look (None for an unknown game). Holds secrets: never log it."""
+        ...
+
+    async def restore_game(self, dump: GameDump) -> None:
+        """Insert a dumped game under its own id, in one transaction.
+
+        Raises:
+            StorageError: a game with this id exists here.
+            ChannelBusy: the channel already has an open game here.
+        """
+        ...

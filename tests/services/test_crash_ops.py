@@ -1,0 +1,141 @@
+"""Each service operation commits whole or not at all, even under kill -9 (issue 12.3).
+
+For start, resign and vacation, a real process runs the operation and
+SIGKILLs itself at write point 1, 2, 3, ... (before each statement, before
+each commit, right after each commit) until one run gets through. After every
+kill the database opens and is intact, every game replays to what is stored,
+and the operation is either all there or not there at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.services import GameService, ai_controlled
+from bot.services.ops import verify_storage
+from bot.storage import GameRow, SeatRow, open_storage
+
+from .crash_ops import CLOCK, OPS, clock, prepare
+
+HELPER = Path(__file__).with_name("crash_ops.py")
+REPO = Path(__file__).resolve().parents[2]
+#: More write points than any of the three operations has (a guard against a runaway loop).
+MAX_POINTS = 200
+
+
+@dataclass
+class Trial:
+    """One run of the helper: killed at ``point``, or done after ``passed`` points."""
+
+    point: int
+    killed: bool
+    passed: int | None
+
+
+async def run_helper(db: Path, op: str, point: int) -> Trial:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(HELPER),
+        str(db),
+        op,
+        str(point),
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), timeout=120)
+    if proc.returncode == -signal.SIGKILL:
+        return Trial(point, True, None)
+    assert proc.returncode == 0, err.decode()[-3000:]
+    return Trial(point, False, int(out.decode().split()[-1]))
+
+
+def _key(seat: SeatRow) -> tuple[object, ...]:
+    return (seat.user_id, seat.display_name, seat.is_ai, seat.joined_at)
+
+
+async def check(db: Path, op: str, before: list[SeatRow], start: GameRow) -> str:
+    """Assert the database is sound and ``op`` is all there or not at all; return which."""
+    async with await open_storage(db, clock=clock) as storage:
+        assert await storage.integrity_check() == ["ok"]
+        checked, problems = await verify_storage(storage)
+        assert problems == []
+        [game_id] = await storage.game_ids()
+        game = await storage.get_game(game_id)
+        seats = await storage.seats(game_id)
+        assert game is not None
+        if op == "start":
+            if game.status == "lobby":
+                assert seats == before and not game.started and checked == 0
+                return "none"
+            assert game.status == "active" and game.started and checked == 1
+            assert [s.seat for s in seats] == list(range(len(before)))
+            assert [_key(s) for s in seats] == [_key(s) for s in before]
+            return "all"
+        host = seats[0]
+        state = await GameService(storage, clock=clock).game_state(game_id)
+        if op == "resign":
+            if not host.resigned:
+                assert seats == before and game == start
+                return "none"
+            assert host.ai_permanent and host.vacation_until is None
+            if any(ai_controlled(seats[s]) for s in state.seats_to_act()):
+                # the AI must still play: due now, so the timer loop resumes it after the crash
+                assert game.deadline_at is not None and game.deadline_at <= CLOCK
+            return "all"
+        if host.vacation_until is None:
+            assert seats == before and game == start
+            return "none"
+        assert host.vacation_until == CLOCK + 2 * 86_400
+        assert host.vacation_used_s == 2 * 86_400
+        assert start.deadline_at is not None and start.reminder_at is not None
+        assert game.deadline_at == start.deadline_at + 2 * 86_400
+        assert game.reminder_at == start.reminder_at + 2 * 86_400
+        assert game.version == start.version
+        assert [s for s in seats if s.seat] == [s for s in before if s.seat]
+        return "all"
+
+
+async def _kill_everywhere(tmp_path: Path, op: str) -> list[tuple[Trial, str]]:
+    template = tmp_path / f"{op}.sqlite3"
+    await prepare(template, op)
+    async with await open_storage(template) as storage:
+        [game_id] = await storage.game_ids()
+        before = await storage.seats(game_id)
+        start = await storage.get_game(game_id)
+        assert start is not None
+    trials = []
+    for point in range(1, MAX_POINTS):
+        db = tmp_path / op / f"{point}.sqlite3"
+        db.parent.mkdir(exist_ok=True)
+        shutil.copy(template, db)
+        trial = await run_helper(db, op, point)
+        trials.append((trial, await check(db, op, before, start)))
+        if not trial.killed:
+            return trials
+    pytest.fail(f"{op} did not finish within {MAX_POINTS} write points")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
+@pytest.mark.parametrize("op", OPS)
+async def test_kill_at_every_write_point_leaves_all_or_nothing(tmp_path: Path, op: str) -> None:
+    trials = await _kill_everywhere(tmp_path, op)
+    kills = [(t.point, outcome) for t, outcome in trials if t.killed]
+    last, outcome = trials[-1]
+    assert not last.killed and outcome == "all" and last.passed == len(kills)
+    # the first points are inside the operation's transaction: killed there, nothing is stored;
+    # from the commit on, all of it is
+    outcomes = [o for _, o in kills]
+    first_all = outcomes.index("all") if "all" in outcomes else len(outcomes)
+    assert first_all >= 2, kills  # at least a statement and the commit point come first
+    assert outcomes[:first_all] == ["none"] * first_all
+    assert set(outcomes[first_all:]) <= {"all"}, kills

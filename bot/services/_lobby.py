@@ -16,6 +16,7 @@ from maps.loader import UnknownMap, available_maps, load_ruleset
 
 from ..storage import (
     DEFAULT_TURN_SECONDS,
+    LANGUAGES,
     ChannelBusy,
     GameRow,
     NewSeat,
@@ -44,23 +45,32 @@ class LobbyOps(ServiceCore):
         turn_seconds: int = DEFAULT_TURN_SECONDS,
         thread_id: int | None = None,
         host_plays: bool = True,
+        language: str = "en",
+        rematch_of: int | None = None,
     ) -> GameRow:
         """Open a lobby in ``channel_id`` (a channel or thread) with the host seated (unless ``host_plays`` is False).
 
+        ``language``: the table's language for everything public (``en`` or ``de``).
         Raises:
             ServiceError: ``unknown_map``, ``bad_option`` (options the map does
-                not offer), ``bad_turn_time`` (not positive), ``channel_busy``.
+                not offer), ``bad_turn_time`` (not positive), ``bad_language``, ``channel_busy``.
         """
+        if language not in LANGUAGES:
+            raise ServiceError("bad_language", {"choices": ", ".join(LANGUAGES)})
         try:
             rules = load_ruleset(map_id)
         except UnknownMap:
-            raise ServiceError("unknown_map", {"map": map_id, "maps": available_maps()}) from None
+            raise ServiceError(
+                "unknown_map", {"map": map_id, "maps": ", ".join(available_maps())}
+            ) from None
         try:
             resolved = rules.resolve_options(dict(options or {}))
         except SetupError as exc:
             raise ServiceError("bad_option", exc.detail) from None
         if not isinstance(turn_seconds, int) or turn_seconds <= 0:
-            raise ServiceError("bad_turn_time", {"given": turn_seconds})
+            raise ServiceError(
+                "bad_turn_time", {"given": turn_seconds, "choices": "10m, 1h, 24h, 72h"}
+            )
         seats = [NewSeat(display_name=host_name, user_id=host_id, seat=0)] if host_plays else []
         try:
             return await self.storage.create_game(
@@ -72,11 +82,48 @@ class LobbyOps(ServiceCore):
                 options=dict(resolved),
                 turn_seconds=turn_seconds,
                 seats=seats,
+                language=language,
+                rematch_of=rematch_of,
             )
         except ChannelBusy as exc:
             raise ServiceError(
                 "channel_busy", {"game": exc.args[1] if len(exc.args) > 1 else None}
             ) from None
+
+    async def rematch(self, game_id: int, user_id: int, name: str) -> GameRow:
+        """A new lobby after a finished game: same channel, map, options, turn time, language and
+        computer players (same levels); the one who asks is the host, the others join with one click.
+
+        Raises:
+            ServiceError: ``game_not_found``, ``not_finished`` (the game still runs),
+                ``not_in_game`` (only a player of that game may ask), ``channel_busy``.
+        """
+        async with self._lock(game_id):
+            game = await self._game(game_id)
+            if game.status not in ("finished", "cancelled"):
+                raise ServiceError("not_finished")
+            seats = await self.storage.seats(game_id)
+            if self._seat_of(seats, user_id) is None:
+                raise ServiceError("not_in_game")
+        new = await self.create(
+            guild_id=game.guild_id,
+            channel_id=game.channel_id,
+            thread_id=game.thread_id,
+            host_id=user_id,
+            host_name=name,
+            map_id=game.map_id,
+            options=game.options,
+            turn_seconds=game.turn_seconds,
+            language=game.language,
+            rematch_of=game_id,
+        )
+        for s in sorted(seats, key=lambda r: r.seat):
+            if s.is_ai:
+                await self.storage.add_seat(
+                    new.id, NewSeat(display_name=s.display_name, is_ai=True, ai_kind=s.ai_kind)
+                )
+        log.info("game %s: rematch of game %s", new.id, game_id)
+        return new
 
     async def game_in_channel(self, channel_id: int) -> GameRow | None:
         """The open (lobby or active) game of a channel or thread, or None."""

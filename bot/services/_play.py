@@ -8,6 +8,7 @@ from typing import Any
 
 from engine import (
     Action,
+    Resign,
     apply,
 )
 from engine.codec import decode_action
@@ -109,29 +110,32 @@ class PlayOps(ServiceCore):
             return await self._run_ai(game, seats, state, [], before=state, limit=max_actions)
 
     async def resign(self, game_id: int, user_id: int) -> Outcome:
-        """A player gives up: the AI plays the seat to the end (its score still counts).
+        """A player gives up: the engine records a ``Resign`` action (the seat can no longer win:
+        it ranks last and is never among the winners), and the AI plays the seat to the end.
 
+        The action, the seat's new state and the AI's replies are stored in one transaction.
         Raises:
             ServiceError: ``game_not_found``, ``not_started``, ``game_finished``, ``not_in_game``, ``is_ai``.
+            IllegalAction: ``already_resigned``.
         """
         async with self._lock(game_id):
             game, seats, seat = await self._player_in_play(game_id, user_id)
             state = await self._state(game)
-            # one transaction: the seat, and an AI turn due at once when the seat must act
-            # (so a crash right after is resumed by the timer loop)
-            due = seat.seat in state.seats_to_act()
-            seats = await self.storage.update_seats(
-                game_id,
-                {seat.seat: {"resigned": True, "ai_permanent": True, "vacation_until": None}},
-                deadline_at=self.clock() if due else UNSET,
-                reminder_at=None if due else UNSET,
-                expected_version=game.version,
-            )
-            if due:
-                self._wake.set()
-            game = await self._game(game_id)
+            rules = load_ruleset(game.map_id)
+            action = Resign(seat.seat)
+            transition = apply(rules, state, action)
+            changes: dict[int, SeatChanges] = {
+                seat.seat: {"resigned": True, "ai_permanent": True, "vacation_until": None}
+            }
+            seats = with_changes(seats, changes)
+            events = list(transition.events)
+            after, moves = transition.state, [Move(action, "player", user_id)]
+            if self.auto_ai:
+                after, replies = self._ai_moves(game, seats, after, events, limit=MAX_AI_ACTIONS)
+                moves += replies
+            game = await self._store(game, seats, state, moves, after, seat_changes=changes)
             log.info("game %s: seat %s resigned", game_id, seat.seat)
-            return await self._continue(game, seats, state, [], before=state)
+            return self._outcome(game, after, events, state, len(moves))
 
     async def vacation(self, game_id: int, user_id: int, *, days: int) -> SeatRow:
         """Pause the player's clock for ``days`` (1-7; at most 7 days per game in all).

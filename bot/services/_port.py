@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 from engine import Action, Event
 
-from ..storage import GameRow, LeaderboardRow, SeatRow
+from ..storage import GameRow, LeaderboardRow, SeatRow, UserSettings
 from ._core import OnReminder, OnTurn
 from ._models import Outcome, Table, TurnRecord, UserGame, UserStats
 
@@ -35,7 +35,21 @@ class GameServicePort(Protocol):
         turn_seconds: int = ...,
         thread_id: int | None = None,
         host_plays: bool = True,
+        language: str = "en",
+        rematch_of: int | None = None,
     ) -> GameRow: ...
+
+    async def rematch(self, game_id: int, user_id: int, name: str) -> GameRow: ...
+
+    async def last_game_in_channel(self, channel_id: int) -> GameRow | None: ...
+
+    async def history(
+        self, guild_id: int, *, page: int = 0, per_page: int = 10
+    ) -> list[GameRow]: ...
+
+    async def user_settings(self, user_id: int) -> UserSettings: ...
+
+    async def set_user_settings(self, user_id: int, **changes: bool) -> UserSettings: ...
 
     async def game_in_channel(self, channel_id: int) -> GameRow | None: ...
 

@@ -19,6 +19,7 @@ from ..storage import (
     GameRow,
     LeaderboardRow,
     SeatRow,
+    UserSettings,
 )
 from ._core import ServiceCore, ai_controlled, turn_number
 from ._errors import ServiceError
@@ -158,3 +159,21 @@ class QueryOps(ServiceCore):
     ) -> list[LeaderboardRow]:
         """The server's best players: wins, then average score (AI seats left out)."""
         return await self.storage.leaderboard(guild_id, limit, map_id=map_id)
+
+    async def last_game_in_channel(self, channel_id: int) -> GameRow | None:
+        """The channel's newest game whatever its status: a finished game stays until a new one starts."""
+        return await self.storage.last_game_in_channel(channel_id)
+
+    async def history(self, guild_id: int, *, page: int = 0, per_page: int = 10) -> list[GameRow]:
+        """A server's finished games, newest first, one page of ``per_page``."""
+        return await self.storage.finished_games(
+            guild_id, limit=per_page, offset=max(0, page) * per_page
+        )
+
+    async def user_settings(self, user_id: int) -> UserSettings:
+        """A player's settings (defaults when never set)."""
+        return await self.storage.get_user_settings(user_id)
+
+    async def set_user_settings(self, user_id: int, **changes: bool) -> UserSettings:
+        """Change a player's settings: ``turn_pings``, ``dm_turns``, ``high_contrast``."""
+        return await self.storage.set_user_settings(user_id, **changes)

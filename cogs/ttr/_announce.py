@@ -27,6 +27,8 @@ import discord
 
 from words import N_, Words
 
+from . import _format as fmt
+
 log = logging.getLogger(__name__)
 
 #: Seconds to wait before each background retry of a post Discord failed to take.
@@ -216,16 +218,18 @@ class Announcer:
 
     async def _reach(self, post: Post) -> tuple[int, ...]:
         """Tell ``post.reach`` by direct message; returns who was reached."""
+        return await self.direct(post.game_id, post.reach, post.dm_text or post.content)
+
+    async def direct(self, game_id: int, user_ids: Sequence[int], text: str) -> tuple[int, ...]:
+        """Send ``text`` to each user by direct message; returns who was reached (closed DMs are logged)."""
         reached = []
-        for user_id in post.reach:
+        for user_id in user_ids:
             try:
                 user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-                await user.send(
-                    post.dm_text or post.content, allowed_mentions=discord.AllowedMentions.none()
-                )
+                await user.send(fmt.clip(text), allowed_mentions=discord.AllowedMentions.none())
                 reached.append(user_id)
             except discord.HTTPException:
-                log.warning("game %s: a player could not be reached by DM either", post.game_id)
+                log.warning("game %s: a player could not be reached by direct message", game_id)
         return tuple(reached)
 
     async def _tell_owner(self, post: Post, missing: tuple[str, ...]) -> None:

@@ -96,6 +96,17 @@ class Base:
         interaction.extras["game"] = game.id
         return game.id
 
+    async def game_shown(self, interaction: discord.Interaction) -> int:
+        """The game this channel shows: the open one, else the last one (a finished game stays
+        until a new one starts); ``no_game`` when the channel never had one."""
+        game = await self.service.game_in_channel(interaction.channel_id or 0)
+        if game is None:
+            game = await self.service.last_game_in_channel(interaction.channel_id or 0)
+        if game is None:
+            raise CogError("no_game")
+        interaction.extras["game"] = game.id
+        return game.id
+
     # ------------------------------------------------------------ words
     @staticmethod
     def words(interaction: discord.Interaction, table: Table | None = None) -> Words:

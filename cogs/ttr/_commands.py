@@ -86,6 +86,7 @@ class TtrCog(
             "board": lambda: self.info.board(interaction, g),
             "log": lambda: self.info.log(interaction, g, None),
             "join": lambda: self.lobby_flows.join(interaction, g),
+            "rematch": lambda: self.lobby_flows.rematch(interaction, g),
             "start": lambda: self.lobby_flows.start(interaction, g),
         }
         handler = routes.get(cid.verb)
@@ -96,17 +97,26 @@ class TtrCog(
         await handler()
 
     async def here(self, interaction: discord.Interaction) -> int:
-        """The game of this channel."""
+        """The open game of this channel."""
         return await self.lobby_flows.game_here(interaction)
+
+    async def shown(self, interaction: discord.Interaction) -> int:
+        """The game this channel shows: the open one, else the last finished one."""
+        return await self.lobby_flows.game_shown(interaction)
 
     # ------------------------------------------------------------ lobby
     @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
     @app_commands.describe(
-        map="The map to play", turn_time="Time per turn", tickets="Germany: ticket edition"
+        map="The map to play",
+        turn_time="Time per turn",
+        tickets="Germany: ticket edition",
+        language="The table's language for everything public (default: the server's)",
+        thread="Open the game in a new thread of this channel",
     )
     @app_commands.choices(
         turn_time=[Choice(name=k, value=k) for k in TURN_TIMES],
         tickets=[Choice(name="2012", value="2012"), Choice(name="2017", value="2017")],
+        language=[Choice(name="English", value="en"), Choice(name="Deutsch", value="de")],
     )
     async def new(
         self,
@@ -114,8 +124,10 @@ class TtrCog(
         map: str,
         turn_time: str | None = None,
         tickets: str | None = None,
+        language: str | None = None,
+        thread: bool = False,
     ) -> None:
-        await self.lobby_flows.new(interaction, map, turn_time, tickets)
+        await self.lobby_flows.new(interaction, map, turn_time, tickets, language, thread)
 
     @new.autocomplete("map")
     async def _map_names(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -224,18 +236,18 @@ class TtrCog(
     # ------------------------------------------------------------ info
     @app_commands.command(name="board", description="Show the board")
     async def board(self, interaction: discord.Interaction) -> None:
-        await self.info.board(interaction, await self.here(interaction))
+        await self.info.board(interaction, await self.shown(interaction))
 
     @app_commands.command(name="status", description="Show the game status")
     async def status(self, interaction: discord.Interaction) -> None:
-        await self.info.status(interaction, await self.here(interaction))
+        await self.info.status(interaction, await self.shown(interaction))
 
     @app_commands.command(name="log", description="Show the moves since your last turn")
     @app_commands.describe(count="Or: how many of the last turns")
     async def log_(
         self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 200] | None = None
     ) -> None:
-        await self.info.log(interaction, await self.here(interaction), count)
+        await self.info.log(interaction, await self.shown(interaction), count)
 
     @app_commands.command(name="rules", description="Show the rules of a map")
     @app_commands.describe(map="The map to play")
@@ -277,6 +289,37 @@ class TtrCog(
     @app_commands.command(name="leaderboard", description="Show the leaderboard")
     async def leaderboard(self, interaction: discord.Interaction) -> None:
         await self.info.leaderboard(interaction)
+
+    @app_commands.command(
+        name="settings", description="Your settings: turn pings, a DM on your turn, high contrast"
+    )
+    @app_commands.describe(
+        turn_pings="Mention me when it is my turn",
+        dm_turns="Also send me a direct message on my turn",
+        high_contrast="High-contrast colours in my private images",
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        turn_pings: bool | None = None,
+        dm_turns: bool | None = None,
+        high_contrast: bool | None = None,
+    ) -> None:
+        await self.info.settings(interaction, turn_pings, dm_turns, high_contrast)
+
+    @app_commands.command(name="history", description="List this server's finished games")
+    @app_commands.describe(page="Page number")
+    async def history(
+        self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1
+    ) -> None:
+        await self.info.history(interaction, page)
+
+    @app_commands.command(name="game", description="Show one game: final image, scores, tickets")
+    @app_commands.describe(id="The game's number")
+    async def game(
+        self, interaction: discord.Interaction, id: app_commands.Range[int, 1, 2**53]
+    ) -> None:
+        await self.info.game(interaction, id)
 
     # ------------------------------------------------------------ admin
     @app_commands.command(name="cancel", description="Cancel the game (host or Manage Channels)")

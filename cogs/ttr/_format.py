@@ -317,9 +317,16 @@ def score_table(
 
 
 def status_text(
-    public: PublicView, names: Sequence[str], w: Words, *, game_id: int, map_name: str
+    public: PublicView,
+    names: Sequence[str],
+    w: Words,
+    *,
+    game_id: int,
+    map_name: str,
+    resigned: frozenset[int] = frozenset(),
 ) -> str:
-    """The public status: whose turn, each seat's counts and score."""
+    """The public status: whose turn, each seat's counts and score (resigned seats marked);
+    after the end, the score table."""
     if public.phase == "play":
         head = w.t(
             "Game {game} on **{map}**, turn {turn}: {player} to move.",
@@ -342,6 +349,7 @@ def status_text(
         lines.append(
             "• "
             + player_name(names, p.seat)
+            + (" " + w.t("(resigned)") if p.seat in resigned else "")
             + ": "
             + ", ".join(
                 (
@@ -354,6 +362,8 @@ def status_text(
         )
     if public.last_round and public.phase == "play":
         lines.append(w.t("**Last round.**"))
+    if public.result is not None:
+        lines.append(score_table(public.result, names, w, resigned))
     return "\n".join(lines)
 
 

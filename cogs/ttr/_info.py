@@ -16,7 +16,7 @@ from words import Words, words_for
 
 from . import _format as fmt
 from . import _images as images
-from ._base import Base, CogError, display_names, seat_names
+from ._base import Base, CogError, display_names, resigned_seats, seat_names
 from ._components import Btn, components
 from ._ids import encode
 
@@ -75,9 +75,7 @@ class InfoFlows(Base):
         if table.public is None:
             raise CogError("not_started")
         w = self.words(interaction, table)
-        text = fmt.status_text(
-            table.public, seat_names(table), w, game_id=game_id, map_name=self.map_name(table, w)
-        )
+        text = self._status_text(table, w)
         png = await images.board_png(table.rules.map_id, table.public, display_names(table), w.lang)
         await self.reply(interaction, text, files=[self.png(png, "board.png")])
 
@@ -85,7 +83,11 @@ class InfoFlows(Base):
         """Whose turn, scores, pieces, cards and tickets per seat, and the turn clock."""
         await self.defer(interaction)
         table = await self.read(interaction, game_id)
-        w = self.words(interaction, table)
+        await self.reply(interaction, self._status_text(table, self.words(interaction, table)))
+
+    def _status_text(self, table: Table, w: Words) -> str:
+        """The status in ``w``'s language: the lobby's players, or the public table and the clock."""
+        game_id = table.game.id
         if table.public is None:
             text = w.t(
                 "Game {game} on **{map}** (lobby). Players: {players}",
@@ -100,13 +102,14 @@ class InfoFlows(Base):
                 w,
                 game_id=game_id,
                 map_name=self.map_name(table, w),
+                resigned=resigned_seats(table),
             )
             if table.game.deadline_at and table.public.phase != "finished":
                 text += "\n" + w.t(
                     "The turn clock runs out {when}; then the computer plays the turn.",
                     when=f"<t:{int(table.game.deadline_at)}:R>",
                 )
-        await self.reply(interaction, text)
+        return text
 
     async def log(
         self, interaction: discord.Interaction, game_id: int, count: int | None, page: str = ""
@@ -311,3 +314,105 @@ class InfoFlows(Base):
             for n, r in enumerate(rows, 1)
         ]
         await self.reply(interaction, "\n".join(lines) or w.t("No finished games yet."))
+
+    # ------------------------------------------------------------ settings and finished games
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        turn_pings: bool | None,
+        dm_turns: bool | None,
+        high_contrast: bool | None,
+    ) -> None:
+        """Show, or change, the reader's settings (turn pings, a DM on their turn, high contrast)."""
+        await self.defer(interaction)
+        w = self.words(interaction)
+        changes = {
+            k: v
+            for k, v in (
+                ("turn_pings", turn_pings),
+                ("dm_turns", dm_turns),
+                ("high_contrast", high_contrast),
+            )
+            if v is not None
+        }
+        if changes:
+            now = await self.service.set_user_settings(interaction.user.id, **changes)
+            interaction.extras["committed"] = True
+        else:
+            now = await self.service.user_settings(interaction.user.id)
+
+        def on_off(flag: bool) -> str:
+            return w.t("on") if flag else w.t("off")
+
+        lines = [
+            w.t("Your settings were saved.") if changes else w.t("Your settings:"),
+            w.t("• Turn pings: {state}", state=on_off(now.turn_pings)),
+            w.t("• A direct message on your turn: {state}", state=on_off(now.dm_turns)),
+            w.t(
+                "• High contrast for your private images: {state}", state=on_off(now.high_contrast)
+            ),
+            w.t("Change them with /ttr settings turn_pings: dm_turns: high_contrast:."),
+        ]
+        await self.reply(interaction, "\n".join(lines))
+
+    async def history(self, interaction: discord.Interaction, page: int) -> None:
+        """The server's finished games, newest first, ten per page."""
+        await self.defer(interaction)
+        w = self.words(interaction)
+        per_page = 10
+        games = await self.service.history(
+            interaction.guild_id or 0, page=page - 1, per_page=per_page
+        )
+        if not games:
+            await self.reply(interaction, w.t("No finished games yet."))
+            return
+        lines = [w.t("**Finished games** (page {page})", page=page)]
+        for g in games:
+            table = await self.service.table(g.id, 0)
+            names = seat_names(table)
+            result = table.public.result if table.public is not None else None
+            winners = (
+                ", ".join(fmt.player_name(names, s) for s in result.winners) if result else "–"
+            )
+            when = f"<t:{int(g.finished_at)}:d>" if g.finished_at else ""
+            lines.append(
+                w.t(
+                    "Game {game} · **{map}** · {when} · winner: {winners} · /ttr game id:{game}",
+                    game=g.id,
+                    map=self.map_name(table, w),
+                    when=when,
+                    winners=winners,
+                )
+            )
+        if len(games) == per_page:
+            lines.append(w.t("More: /ttr history page:{page}", page=page + 1))
+        await self.reply(interaction, "\n".join(lines))
+
+    async def game(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Any game of this server: a finished one with its final image, score table and every
+        ticket's result; a running one with its board and status."""
+        await self.defer(interaction)
+        table = await self.read(interaction, game_id, here=False)
+        if table.game.guild_id != (interaction.guild_id or 0):
+            raise CogError("game_not_found")
+        public = table.public
+        w = self.words(interaction, table)
+        if public is None or public.result is None:
+            await self.reply(interaction, self._status_text(table, w))
+            return
+        names = seat_names(table)
+        lines = [
+            w.t("Game {game} on **{map}**", game=game_id, map=self.map_name(table, w)),
+            fmt.score_table(public.result, names, w, resigned_seats(table)),
+        ]
+        for s in public.result.seats:
+            done = [fmt.ticket_text(table.rules, t, w) for t in s.completed]
+            failed = [fmt.ticket_text(table.rules, t, w) for t in s.failed]
+            lines.append(
+                f"{fmt.player_name(names, s.seat)}: ✅ "
+                + (", ".join(done) or "–")
+                + " · ❌ "
+                + (", ".join(failed) or "–")
+            )
+        png = await images.final_png(table.rules.map_id, public, display_names(table), w.lang)
+        await self.reply(interaction, "\n".join(lines), files=[self.png(png, "final.png")])

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from bot.services import Table
-from maps import available_maps, registry
+from maps import available_maps, load_ruleset, registry
 from words import lang_of
 
 from ._announce import missing_permissions, permission_names, required_permissions
@@ -55,34 +55,71 @@ class LobbyFlows(Base):
         map_id: str,
         turn_time: str | None,
         tickets: str | None,
+        language: str | None = None,
+        thread: bool = False,
     ) -> None:
-        """Open a lobby in this channel (after checking the bot may post and attach the board here)."""
+        """Open a lobby here, or in a new public thread (after checking the bot may post the board there).
+
+        ``language``: the table's language for everything public; by default the
+        server's preferred locale (German for ``de``, English otherwise).
+        """
         await self.defer(interaction)
         w = self.words(interaction)
         if map_id not in available_maps():
             raise CogError("unknown_map", {"maps": ", ".join(available_maps())})
         in_thread = isinstance(interaction.channel, discord.Thread)
-        missing = missing_permissions(
-            interaction.app_permissions, required_permissions(thread=in_thread)
-        )
+        need = required_permissions(thread=in_thread, new_thread=thread and not in_thread)
+        missing = missing_permissions(interaction.app_permissions, need)
         if missing:
             raise CogError("missing_permissions", {"permissions": permission_names(missing, w)})
         seconds = TURN_TIMES.get(turn_time or "24h")
         if seconds is None:
             raise CogError("bad_turn_time", {"choices": ", ".join(TURN_TIMES)})
-        options = {"tickets": tickets} if tickets else {}
+        lang = language or lang_of(interaction.guild_locale)
+        channel_id = interaction.channel_id or 0
+        thread_id = channel_id if in_thread else None
+        if thread and not in_thread:
+            channel_id = thread_id = await self._open_thread(interaction, map_id, lang)
         game = await self.service.create(
             guild_id=interaction.guild_id or 0,
-            channel_id=interaction.channel_id or 0,
+            channel_id=channel_id,
+            thread_id=thread_id,
             host_id=interaction.user.id,
             host_name=interaction.user.display_name,
             map_id=map_id,
-            options=options,
+            options={"tickets": tickets} if tickets else {},
             turn_seconds=seconds,
+            language=lang,
         )
         interaction.extras["committed"] = True
-        table = await self.read(interaction, game.id)
+        table = await self.read(interaction, game.id, here=False)
+        await self.post_lobby(table, interaction.user.mention)
+        text = w.t(
+            "You opened game {game} on **{map}** in <#{channel}>. Start it with **Start** once everyone has joined.",
+            game=game.id,
+            map=self.map_name(table, w),
+            channel=table.channel_id,
+        )
+        await self.reply(interaction, text)
+
+    async def _open_thread(self, interaction: discord.Interaction, map_id: str, lang: str) -> int:
+        """A new public thread of this channel for the game (named after the map and the host)."""
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise CogError("no_threads_here")
+        names = load_ruleset(map_id).meta.get("name") or {}
+        title = f"{names.get(lang) or names.get('en') or map_id}: {interaction.user.display_name}"
+        created = await channel.create_thread(
+            name=title[:100], type=discord.ChannelType.public_thread, auto_archive_duration=10080
+        )
+        return created.id
+
+    async def post_lobby(
+        self, table: Table, host_mention: str, *, ping: tuple[int, ...] = ()
+    ) -> None:
+        """The public lobby message with Join and Start, in the table's language."""
         tw = self.table_words(table)
+        seconds = table.game.turn_seconds
         hours = seconds // 3600
         clock = (
             tw.n("{count} hour", "{count} hours", hours)
@@ -91,19 +128,34 @@ class LobbyFlows(Base):
         )
         text = tw.t(
             "{host} opened a game of **{map}** (turn time {clock}). Join with the button or /ttr join. Players: {players}",
-            host=interaction.user.mention,
+            host=host_mention,
             map=self.map_name(table, tw),
             clock=clock,
             players=self._players(table),
         )
-        await self.publisher.notice(table, text, view=lobby_buttons(table))
+        if ping:
+            text = " ".join(f"<@{u}>" for u in ping) + " " + tw.t("Rematch!") + "\n" + text
+        await self.publisher.notice(table, text, view=lobby_buttons(table), ping=ping)
+
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """After the end: a new lobby with the same map, options and computer players; the others are pinged."""
+        await self.defer(interaction)
+        old = await self.read(interaction, game_id)
+        game = await self.service.rematch(
+            game_id, interaction.user.id, interaction.user.display_name
+        )
+        interaction.extras["committed"] = True
+        table = await self.read(interaction, game.id)
+        others = tuple(
+            s.user_id
+            for s in old.seats
+            if s.user_id and not s.is_ai and s.user_id != interaction.user.id
+        )
+        await self.post_lobby(table, interaction.user.mention, ping=others)
+        w = self.words(interaction, table)
         await self.reply(
             interaction,
-            w.t(
-                "You opened game {game} on **{map}**. Start it with **Start** once everyone has joined.",
-                game=game.id,
-                map=self.map_name(table, w),
-            ),
+            w.t("You opened game {game}, a rematch. The others were asked to join.", game=game.id),
         )
 
     async def join(self, interaction: discord.Interaction, game_id: int) -> None:

@@ -84,7 +84,9 @@ class PlayFlows(Base):
         note = await self.publish(outcome)
         fresh = await self.service.table(table.game.id, interaction.user.id)
         seat = table.seat if table.seat is not None else -1
-        mine = [e for e in outcome.events if e.seat_of == seat and not isinstance(e, ev_.TurnStarted)]
+        mine = [
+            e for e in outcome.events if e.seat_of == seat and not isinstance(e, ev_.TurnStarted)
+        ]
         lines = private_lines(mine, fresh, w) or [w.t("Your move was made.")]
         if note:
             lines.append(delivery_note(note, w))

@@ -13,6 +13,7 @@ import logging
 import discord
 
 from bot.services import Reminder, Table
+from bot.services import events as ev_
 from words import Words
 
 from . import _format as fmt
@@ -75,38 +76,26 @@ class Publisher(Base):
         """Post the message of the turns from ``from_turn`` on (they just ended), or of the game's end.
 
         Every turn is told whole (both card draws, a tunnel's reveal and its end ...),
-        from the game's history, not only the last click's events. None: nothing to post.
+        from the game's history, not only the last click's events. Pings: the
+        players who must act next (unless they turned turn pings off; those who
+        asked for it also get a direct message); the last round and the end ping
+        every player. None: nothing to post.
         """
         table = await self.service.table(game_id, 0)
-        records = await self.service.turn_log(game_id)
-        events = [e for r in records if r.number >= from_turn for e in r.events]
         public = table.public
         if public is None:
             return None
+        records = await self.service.turn_log(game_id)
+        events = [e for r in records if r.number >= from_turn for e in r.events]
         w = self.table_words(table)
         names = seat_names(table)
         lines = fmt.turn_lines(events, table.rules, names, w)
         humans = tuple(u for s in range(public.num_seats) if (u := user_of(table, s)) is not None)
         if public.phase == "finished" and public.result is not None:
-            lines.append(fmt.score_table(public.result, names, w, resigned_seats(table)))
-            pings = humans
-            text = fmt.clip("\n".join(lines))
-            post = Post(
-                game_id,
-                table.game.guild_id,
-                table.channel_id,
-                text,
-                w,
-                image=lambda: images.final_png(
-                    table.rules.map_id, public, display_names(table), w.lang
-                ),
-                filename="final.png",
-                ping=pings,
-                reach=(),
-            )
-            return await self.announcer.post(post)
+            return await self._final(table, lines, humans)
         waiting = tuple(public.waiting_for)
-        to_ping = tuple(u for s in waiting if (u := user_of(table, s)) is not None)
+        to_act = tuple(u for s in waiting if (u := user_of(table, s)) is not None)
+        settings = {u: await self.service.user_settings(u) for u in to_act}
         if public.phase == "setup":
             lines.append(
                 w.t(
@@ -118,9 +107,8 @@ class Publisher(Base):
             lines.append(
                 w.t("{player}, it is your turn.", player=fmt.player_name(names, public.active))
             )
-        last_round = any(e.kind == "last_round" for e in events)
-        pings = humans if last_round else to_ping
-        text = fmt.clip("\n".join(lines))
+        last_round = any(isinstance(e, ev_.LastRound) for e in events)
+        pings = humans if last_round else tuple(u for u in to_act if settings[u].turn_pings)
         dm = w.t(
             "It is your turn in the game of Ticket to Ride in <#{channel}>, but the bot cannot post there. "
             "Use /ttr hand in that channel to play.",
@@ -130,15 +118,54 @@ class Publisher(Base):
             game_id,
             table.game.guild_id,
             table.channel_id,
-            text,
+            fmt.clip("\n".join(lines)),
             w,
             image=lambda: images.board_png(
                 table.rules.map_id, public, display_names(table), w.lang
             ),
             view=turn_buttons(table),
             ping=pings,
-            reach=to_ping,
+            reach=to_act,
             dm_text=dm,
+        )
+        delivery = await self.announcer.post(post)
+        wants_dm = tuple(u for u in to_act if settings[u].dm_turns and u not in delivery.dm_sent)
+        if wants_dm:
+            await self.announcer.direct(
+                game_id,
+                wants_dm,
+                w.t(
+                    "It is your turn in the game of Ticket to Ride in <#{channel}>.",
+                    channel=table.channel_id,
+                ),
+            )
+        return delivery
+
+    async def _final(self, table: Table, lines: list[str], humans: tuple[int, ...]) -> Delivery:
+        """The game's end: the last turns, the score table, the final image, Rematch; every player pinged."""
+        public = table.public
+        assert public is not None and public.result is not None
+        w = self.table_words(table)
+        lines.append(fmt.score_table(public.result, seat_names(table), w, resigned_seats(table)))
+        g = table.game.id
+        view = components(
+            [
+                Btn(w.t("Rematch"), encode(g, "rematch"), discord.ButtonStyle.success),
+                Btn(w.t("Moves"), encode(g, "log")),
+            ]
+        )
+        post = Post(
+            g,
+            table.game.guild_id,
+            table.channel_id,
+            fmt.clip("\n".join(lines)),
+            w,
+            image=lambda: images.final_png(
+                table.rules.map_id, public, display_names(table), w.lang
+            ),
+            filename="final.png",
+            view=view,
+            ping=humans,
         )
         return await self.announcer.post(post)
 

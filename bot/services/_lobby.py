@@ -13,6 +13,7 @@ from engine import (
 )
 from engine.codec import encode_state
 from maps.loader import UnknownMap, available_maps, load_ruleset
+from words import words_for
 
 from ..storage import (
     DEFAULT_TURN_SECONDS,
@@ -187,8 +188,10 @@ class LobbyOps(ServiceCore):
             if len(seats) >= most:
                 raise ServiceError("game_full", {"max": most})
             number = 1 + sum(1 for s in seats if s.is_ai)
+            # the seat's name is public text: in the table's language ("AI 1", "KI 1")
+            name = words_for(game.language).t("AI {number}", number=number)
             return await self.storage.add_seat(
-                game_id, NewSeat(display_name=f"AI {number}", is_ai=True, ai_kind=kind)
+                game_id, NewSeat(display_name=name, is_ai=True, ai_kind=kind)
             )
 
     async def start(self, game_id: int, user_id: int, *, seed: int | None = None) -> Outcome:

@@ -26,6 +26,25 @@ def clip(text: str, limit: int = MAX_CONTENT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def fit(told: Sequence[str], tail: Sequence[str], w: Words, limit: int = MAX_CONTENT) -> str:
+    """The turn lines ``told`` and the ``tail`` (whose turn, the score table) in one message:
+    when too long, the oldest turns give way to one line pointing at /ttr log, never the tail."""
+    told = list(told)
+    dropped = 0
+    while told:
+        head = (
+            [w.n("({count} earlier turn: /ttr log)", "({count} earlier turns: /ttr log)", dropped)]
+            if dropped
+            else []
+        )
+        text = "\n".join([*head, *told, *tail])
+        if len(text) <= limit:
+            return text
+        told.pop(0)
+        dropped += 1
+    return clip("\n".join(tail), limit)
+
+
 def city(rules: Ruleset, city_id: str) -> str:
     """A place's printed name."""
     c = rules.board.cities.get(city_id)

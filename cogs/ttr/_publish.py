@@ -90,23 +90,19 @@ class Publisher(Base):
         w = self.table_words(table)
         names = seat_names(table)
         lines = fmt.turn_lines(events, table.rules, names, w)
-        humans = tuple(u for s in range(public.num_seats) if (u := user_of(table, s)) is not None)
         if public.phase == "finished" and public.result is not None:
-            return await self._final(table, lines, humans)
+            return await self._final(table, lines)
+        humans = tuple(u for s in range(public.num_seats) if (u := user_of(table, s)) is not None)
         waiting = tuple(public.waiting_for)
         to_act = tuple(u for s in waiting if (u := user_of(table, s)) is not None)
         settings = {u: await self.service.user_settings(u) for u in to_act}
         if public.phase == "setup":
-            lines.append(
-                w.t(
-                    "{players}: choose your {tickets} with **My hand**.",
-                    players=", ".join(fmt.player_name(names, s) for s in waiting),
-                )
+            tail = w.t(
+                "{players}: choose your {tickets} with **My hand**.",
+                players=", ".join(fmt.player_name(names, s) for s in waiting),
             )
         else:
-            lines.append(
-                w.t("{player}, it is your turn.", player=fmt.player_name(names, public.active))
-            )
+            tail = w.t("{player}, it is your turn.", player=fmt.player_name(names, public.active))
         last_round = any(isinstance(e, ev_.LastRound) for e in events)
         pings = humans if last_round else tuple(u for u in to_act if settings[u].turn_pings)
         dm = w.t(
@@ -118,7 +114,7 @@ class Publisher(Base):
             game_id,
             table.game.guild_id,
             table.channel_id,
-            fmt.clip("\n".join(lines)),
+            fmt.fit(lines, [tail], w),
             w,
             image=lambda: images.board_png(
                 table.rules.map_id, public, display_names(table), w.lang
@@ -141,12 +137,14 @@ class Publisher(Base):
             )
         return delivery
 
-    async def _final(self, table: Table, lines: list[str], humans: tuple[int, ...]) -> Delivery:
-        """The game's end: the last turns, the score table, the final image, Rematch; every player pinged."""
+    async def _final(self, table: Table, lines: list[str]) -> Delivery:
+        """The game's end: the last turns, the score table, the final image, Rematch; every
+        player pinged (those who resigned too)."""
         public = table.public
         assert public is not None and public.result is not None
         w = self.table_words(table)
-        lines.append(fmt.score_table(public.result, seat_names(table), w, resigned_seats(table)))
+        scores = fmt.score_table(public.result, seat_names(table), w, resigned_seats(table))
+        players = tuple(s.user_id for s in table.seats if s.user_id and not s.is_ai)
         g = table.game.id
         view = components(
             [
@@ -158,14 +156,14 @@ class Publisher(Base):
             g,
             table.game.guild_id,
             table.channel_id,
-            fmt.clip("\n".join(lines)),
+            fmt.fit(lines, [scores], w),
             w,
             image=lambda: images.final_png(
                 table.rules.map_id, public, display_names(table), w.lang
             ),
             filename="final.png",
             view=view,
-            ping=humans,
+            ping=players,
         )
         return await self.announcer.post(post)
 

@@ -87,7 +87,8 @@ async def _play_turn(player: Player, turn_message: SentMessage, n: int) -> None:
         if not first.buttons and "deck is empty" in first.content.lower():
             first = None  # late in a game the deck can run out: take a face-up card instead
     if first is None:
-        menu = await player.click(turn_message, _button(turn_message, "Draw"))
+        draw = next(c for c in turn_message.custom_ids if c.endswith(":draw"))
+        menu = await player.click(turn_message, draw)
         assert menu.ephemeral
         usable = [b for b in menu.buttons if not b.get("disabled")]
         assert usable, menu.summary()

@@ -42,9 +42,7 @@ class _Edge:
     routes: tuple[str, ...]  # in order from u to v
 
 
-def _vertices(
-    rid: str, a: str, b: str, dead_ends: frozenset[str] | set[str]
-) -> tuple[str, str]:
+def _vertices(rid: str, a: str, b: str, dead_ends: frozenset[str] | set[str]) -> tuple[str, str]:
     """The two places of a route, a dead end split per route (``"country#route"``)."""
     return (f"{a}#{rid}" if a in dead_ends else a, f"{b}#{rid}" if b in dead_ends else b)
 
@@ -452,9 +450,7 @@ class _Removal:
         # leave the place out of the trail altogether
         return len(rest) > 1 and self.try_remove(removed, spent, ends, odd, rest)
 
-    def try_remove(
-        self, removed: int, spent: int, ends: int, odd: int, ids: Sequence[int]
-    ) -> bool:
+    def try_remove(self, removed: int, spent: int, ends: int, odd: int, ids: Sequence[int]) -> bool:
         """Remove the edges ``ids`` (if the budget allows) and search on."""
         for i in ids:
             spent += self.weight[i]

@@ -109,7 +109,8 @@ class Delivery:
     ``posted``: the message is in the channel (``image`` says whether with its
     PNG). ``missing``: permissions Discord refused for. ``problem``: None, or
     ``missing_permission``, ``channel_gone``, ``discord_error``. ``retrying``:
-    a background retry is scheduled. ``dm_sent``: users told by DM.
+    a background retry is scheduled. ``dm_sent``: users told by DM;
+    ``unreached``: users who had to be told by DM and could not be (closed DMs).
     """
 
     posted: bool
@@ -118,7 +119,13 @@ class Delivery:
     missing: tuple[str, ...] = ()
     retrying: bool = False
     dm_sent: tuple[int, ...] = ()
+    unreached: tuple[int, ...] = ()
     message: discord.Message | None = field(default=None, compare=False)
+
+
+def _missed(post: Post, sent: tuple[int, ...]) -> tuple[int, ...]:
+    """The users ``post`` had to reach who did not get the direct message."""
+    return tuple(u for u in post.reach if u not in sent)
 
 
 class Announcer:
@@ -161,7 +168,10 @@ class Announcer:
             return await self._forbidden(post)
         except discord.NotFound:
             log.warning("game %s: the channel %s is gone", post.game_id, post.channel_id)
-            return Delivery(False, problem="channel_gone", dm_sent=await self._reach(post))
+            sent = await self._reach(post)
+            return Delivery(
+                False, problem="channel_gone", dm_sent=sent, unreached=_missed(post, sent)
+            )
         except (discord.HTTPException, TimeoutError, OSError) as exc:
             log.warning(
                 "game %s: posting failed (%s); retrying in the background", post.game_id, exc
@@ -190,8 +200,13 @@ class Announcer:
                     message=message,
                 )
         await self._tell_owner(post, missing)
+        sent = await self._reach(post)
         return Delivery(
-            False, problem="missing_permission", missing=missing, dm_sent=await self._reach(post)
+            False,
+            problem="missing_permission",
+            missing=missing,
+            dm_sent=sent,
+            unreached=_missed(post, sent),
         )
 
     async def _retry(self, post: Post) -> None:

@@ -58,11 +58,21 @@ def delivery_note(delivery: Delivery | None, w: Words) -> str:
             "The turn was posted as text and the server owner was told.",
             permissions=permission_names(delivery.missing, w),
         )
+    if delivery.problem == "missing_permission" and delivery.unreached:
+        return w.t(
+            "The table could not be updated: the bot lacks the permission {permissions} in this channel, "
+            "and the next player could not be reached by direct message. The server owner was told.",
+            permissions=permission_names(delivery.missing, w),
+        )
     if delivery.problem == "missing_permission":
         return w.t(
             "The table could not be updated: the bot lacks the permission {permissions} in this channel. "
             "The next player was told by direct message and the server owner was told.",
             permissions=permission_names(delivery.missing, w),
+        )
+    if delivery.problem == "channel_gone" and delivery.unreached:
+        return w.t(
+            "The game's channel is gone, and the next player could not be reached by direct message."
         )
     if delivery.problem == "channel_gone":
         return w.t("The game's channel is gone: the next player was told by direct message.")

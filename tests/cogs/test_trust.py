@@ -4,7 +4,12 @@ wrong input gets an answer that names the choices, the bot checks its permission
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
+
+import pytest
+
+from bot.services.ops import verify_storage
 
 from ..e2e.fake_discord import Perm
 from ._harness import TIMEOUT, running_table, started_game
@@ -147,3 +152,75 @@ async def test_out_of_range_choices_name_what_exists(tmp_path: Path) -> None:
             assert "no payment number 100" in pay.content and "offered" in pay.content
         assert await t.version(g) == v
         await asyncio.sleep(0)
+
+
+#: Discord's answers to a call after the commit: (status, JSON error code).
+FAILURES = {
+    "403 Missing Permissions": (403, 50013),
+    "404 Unknown Channel": (404, 10003),
+    "429 rate limited": (429, 0),
+    "500 server error": (500, 0),
+}
+#: The calls the bot makes after a move is stored: the public turn message, and the
+#: answer to the player's own interaction (the follow-up after the deferral; the
+#: deferral itself comes before the commit).
+CALLS = {
+    "turn message": ("POST", r"/channels/{channel}/messages"),
+    "reply to the player": ("POST", r"/webhooks/\d+/[^/]+$"),
+}
+
+
+@pytest.mark.parametrize("failure", list(FAILURES))
+@pytest.mark.parametrize("call", list(CALLS))
+async def test_a_discord_failure_after_the_commit_loses_nothing(
+    tmp_path: Path, failure: str, call: str
+) -> None:
+    """Fault injection after the commit (issue 12 "Show"): whatever Discord answers to the calls
+    that follow a stored move, the move is stored exactly once, every game still replays, and the
+    next player is reached (in the channel, or by direct message)."""
+    async with running_table(tmp_path) as t:
+        g = await started_game(t)
+        t.cog.announcer.delays = (0.05, 0.05, 0.05)
+        mover, nxt = await t.active(g), await t.idle(g)
+        await mover.slash("draw", {"source": "deck"})
+        before = await t.version(g)
+        posted = len(t.fake.sent)
+        status, code = FAILURES[failure]
+        method, path = CALLS[call]
+        t.fake.fail(method, path.format(channel=t.fake.channel("games").id), status, code, times=2)
+        handle = await t.fake.slash(mover.user, "ttr", "draw", {"source": "deck"}, channel="games")
+        with contextlib.suppress(Exception):  # the reply itself may be the failing call
+            reply = await handle.message(timeout=TIMEOUT)
+            assert "nothing was changed" not in reply.content.lower(), reply.summary()
+
+        def reached() -> bool:
+            fresh = t.fake.sent[posted:]
+            dm = t.fake.dm_channel(nxt.user)
+            return any(
+                str(nxt.user.id) in m.content and "your turn" in m.content for m in fresh
+            ) or bool(dm is not None and t.fake.messages_in(dm))
+
+        await t.fake.wait_until(reached, timeout=TIMEOUT, what="the next player is told")
+        assert await t.version(g) == before + 1  # the second draw, once
+        checked, problems = await verify_storage(t.service.storage)
+        assert checked == 1 and not problems
+        # and the table plays on: the next player's move is accepted
+        assert (await t.active(g)) is nxt
+        nxt_reply = await nxt.slash("draw", {"source": "deck"})
+        assert nxt_reply.ephemeral and "You drew" in nxt_reply.content, nxt_reply.summary()
+
+
+async def test_a_gone_channel_and_closed_dms_are_said_as_they_are(tmp_path: Path) -> None:
+    """The channel is gone and the next player's DMs are closed: the mover hears the move was made
+    and that the next player could not be reached, never that they were told."""
+    async with running_table(tmp_path) as t:
+        g = await started_game(t)
+        mover = await t.active(g)
+        await mover.slash("draw", {"source": "deck"})
+        before = await t.version(g)
+        t.fake.fail("POST", rf"/channels/{t.fake.channel('games').id}/messages", 404, 10003)
+        t.fake.fail("POST", r"/users/@me/channels", 403, 50007, times=5)
+        reply = await mover.slash("draw", {"source": "deck"})
+        assert await t.version(g) == before + 1
+        assert "You drew" in reply.content, reply.summary()
+        assert "could not be reached" in reply.content and "was told" not in reply.content

@@ -13,11 +13,12 @@ on the event loop.
 
 from __future__ import annotations
 
-from ._board import base_layer, label_boxes, name_layer, render_board_png
+from ._board import base_layer, blocked_routes, label_boxes, name_layer, render_board_png
 from ._final import longest_routes, render_final_png
 from ._hand import render_hand_png
 from ._layout import Car, Layout, RouteShape, auto_positions, build_layout, load_layout
-from ._theme import SEAT_COLORS, card_color, seat_color
+from ._theme import CARD_COLORS, SEAT_COLORS, SEAT_SYMBOLS, card_color, seat_color, seat_symbol
+from ._zoom import phone_names, render_phone_png, render_zoom_png, zoom_box
 
 
 def warm_up(map_ids: list[str] | tuple[str, ...] | None = None) -> None:
@@ -29,10 +30,18 @@ def warm_up(map_ids: list[str] | tuple[str, ...] | None = None) -> None:
         layout = load_layout(map_id)
         base_layer(layout)
         name_layer(layout)
+        phone_names(layout)
 
 
 __all__ = [
+    "CARD_COLORS",
     "SEAT_COLORS",
+    "SEAT_SYMBOLS",
+    "blocked_routes",
+    "render_phone_png",
+    "render_zoom_png",
+    "seat_symbol",
+    "zoom_box",
     "Car",
     "Layout",
     "RouteShape",

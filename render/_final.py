@@ -116,7 +116,7 @@ def _table(
         )
         y += ROW + 4
         for line in wrapped[seat]:
-            x = 98
+            x = 98.0
             for text, ok in line:
                 mark = "✓" if ok else "✗"
                 d.text((x, y), mark, font=th.font(15, True), fill=th.GOOD if ok else th.BAD)

@@ -1,8 +1,12 @@
 """Colours, fonts and words of the images.
 
-Seat colours come from the Okabe-Ito palette (distinguishable with the common
-colour-vision deficiencies); every seat also has a letter (A-E) drawn on its
-claimed car spaces and beside its name, so colour is never the only cue.
+Seat colours are disjoint from the route colours: chosen (by a search over an
+sRGB grid, CIEDE2000 in colorspacious) so that, for normal vision and simulated
+protanopia, deuteranopia and tritanopia, every two seats differ by at least 30
+and every seat differs from every route colour, the map's ground colours and
+pure black by at least 13 (``tests/render/test_colors.py`` holds these
+minima). Colour is never the only cue: every seat has a symbol (● ▲ ■ ◆ ★) drawn
+on its claimed car spaces and beside its name in every image.
 """
 
 from __future__ import annotations
@@ -30,15 +34,30 @@ CARD_COLORS: dict[str, RGB] = {
     "gray": (168, 168, 168),
     "locomotive": (120, 120, 120),
 }
-#: Okabe-Ito seat colours and letters.
+#: Seat colours (see the module docstring for how they were chosen).
 SEAT_COLORS: tuple[RGB, ...] = (
-    (230, 159, 0),  # orange
-    (86, 180, 233),  # sky blue
-    (0, 158, 115),  # bluish green
-    (204, 121, 167),  # reddish purple
-    (0, 114, 178),  # blue
+    (0, 255, 136),  # spring green
+    (221, 153, 255),  # lilac
+    (85, 34, 0),  # dark brown
+    (0, 0, 51),  # midnight
+    (102, 102, 119),  # slate
 )
-SEAT_LETTERS = "ABCDE"
+#: Seat symbols, the second cue beside colour (drawn as shapes on car spaces, as text beside names).
+SEAT_SYMBOLS = "●▲■◆★"
+SEAT_SHAPES = ("circle", "triangle", "square", "diamond", "star")
+#: Card symbols so that a hand reads without colour.
+CARD_SYMBOLS: dict[str, str] = {
+    "red": "♥",
+    "orange": "✚",
+    "yellow": "☀",
+    "green": "♣",
+    "blue": "♠",
+    "purple": "♦",
+    "pink": "✿",
+    "white": "○",
+    "black": "●",
+    "locomotive": "★",
+}
 RAINBOW: tuple[RGB, ...] = (
     (214, 40, 40),
     (238, 128, 20),
@@ -64,6 +83,7 @@ OUTLINE: RGB = (60, 60, 60)
 GOOD: RGB = (40, 160, 70)
 BAD: RGB = (205, 50, 50)
 GOLD: RGB = (255, 210, 40)
+BLOCKED: RGB = (205, 202, 196)
 
 
 def seat_color(seat: int) -> RGB:
@@ -71,9 +91,14 @@ def seat_color(seat: int) -> RGB:
     return SEAT_COLORS[seat % len(SEAT_COLORS)]
 
 
-def seat_letter(seat: int) -> str:
-    """The letter of seat ``seat`` (0 -> A)."""
-    return SEAT_LETTERS[seat % len(SEAT_LETTERS)]
+def seat_symbol(seat: int) -> str:
+    """The symbol character of seat ``seat`` (0 -> ●), for text beside names."""
+    return SEAT_SYMBOLS[seat % len(SEAT_SYMBOLS)]
+
+
+def seat_shape(seat: int) -> str:
+    """The shape name of seat ``seat`` (``circle``, ``triangle``, ``square``, ``diamond``, ``star``)."""
+    return SEAT_SHAPES[seat % len(SEAT_SHAPES)]
 
 
 def card_color(color: str | None) -> RGB:
@@ -125,6 +150,15 @@ WORDS: dict[str, dict[str, str]] = {
         "completed": "completed",
         "failed": "failed",
         "waiting": "waiting for",
+        "plan_cars": "{cars} cars to go",
+        "plan_lost": "lost: {routes}",
+        "plan_detour": "detour +{n}",
+        "plan_impossible": "no longer possible (−{points})",
+        "plan_pieces": "not enough pieces!",
+        "planned": "Planned routes",
+        "resigned": "resigned",
+        "longest_len": "longest path: {n}",
+        "routes_pts": "routes",
     },
     "de": {
         "turn": "Zug {n}",
@@ -156,8 +190,49 @@ WORDS: dict[str, dict[str, str]] = {
         "completed": "erfüllt",
         "failed": "nicht erfüllt",
         "waiting": "warten auf",
+        "plan_cars": "noch {cars} Wagen",
+        "plan_lost": "verloren: {routes}",
+        "plan_detour": "Umweg +{n}",
+        "plan_impossible": "nicht mehr möglich (−{points})",
+        "plan_pieces": "zu wenig Wagen!",
+        "planned": "Geplante Strecken",
+        "resigned": "aufgegeben",
+        "longest_len": "längste Strecke: {n}",
+        "routes_pts": "Strecken",
     },
 }
+
+
+COLOR_WORDS = {
+    "en": {
+        "red": "red",
+        "orange": "orange",
+        "yellow": "yellow",
+        "green": "green",
+        "blue": "blue",
+        "purple": "purple",
+        "pink": "pink",
+        "white": "white",
+        "black": "black",
+        "gray": "any colour",
+        "locomotive": "locomotive",
+    },
+    "de": {
+        "red": "rot",
+        "orange": "orange",
+        "yellow": "gelb",
+        "green": "grün",
+        "blue": "blau",
+        "purple": "lila",
+        "pink": "rosa",
+        "white": "weiß",
+        "black": "schwarz",
+        "gray": "beliebige Farbe",
+        "locomotive": "Lokomotive",
+    },
+}
+for _lang, _colors in COLOR_WORDS.items():
+    WORDS[_lang].update({f"color_{c}": w for c, w in _colors.items()})
 
 
 def word(key: str, lang: str = "en", **facts: object) -> str:
@@ -169,4 +244,4 @@ def word(key: str, lang: str = "en", **facts: object) -> str:
 def map_word(rules: object, key: str, lang: str, default: str) -> str:
     """A map's own word (``pieces``: trains, carts, buses ...) from its ``words`` block."""
     words = getattr(rules, "meta", {}).get("words", {})
-    return words.get(lang, words.get("en", {})).get(key, default)
+    return str(words.get(lang, words.get("en", {})).get(key, default))

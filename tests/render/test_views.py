@@ -1,0 +1,159 @@
+"""Legibility: names clear of routes and of each other, the phone board, zoom, last turn, contrast."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import math
+
+import pytest
+from PIL import Image, ImageDraw
+
+from engine import player_view, public_view
+from render import (
+    label_boxes,
+    load_layout,
+    render_board_png,
+    render_hand_png,
+    render_phone_png,
+    render_zoom_png,
+    zoom_box,
+)
+from render._board import PANEL_WIDTH, panel_height
+from render._labels import place_labels
+from render._theme import GOLD
+
+from .test_render import MAPS, NAMES, _game
+
+Box = tuple[float, float, float, float]
+
+
+def _png(data: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img.convert("RGB")
+
+
+def _car_mask(layout) -> Image.Image:
+    mask = Image.new("1", layout.size, 0)
+    draw = ImageDraw.Draw(mask)
+    for shape in layout.routes.values():
+        for car in shape.cars:
+            draw.polygon(list(car.corners), fill=1)
+    return mask
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("map_id", MAPS)
+def test_no_name_covers_a_route_or_another_name(map_id: str) -> None:
+    """No name box covers a pixel of any car space, a city dot or another name box."""
+    layout = load_layout(map_id)
+    boxes = label_boxes(layout)
+    mask = _car_mask(layout)
+    for cid, box in boxes.items():
+        ibox = (math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3]))
+        assert mask.crop(ibox).getbbox() is None, (cid, box)
+        for other, (x, y) in layout.cities.items():  # dots: radius 7
+            nx, ny = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
+            assert math.hypot(nx - x, ny - y) > 7, (cid, other)
+    for (a, ba), (b, bb) in itertools.combinations(boxes.items(), 2):
+        assert not _overlap(ba, bb), (a, b)
+
+
+def test_name_boxes_hold_their_text() -> None:
+    """A name box is as wide as its widest line drawn at its size (the overlap test checks real text)."""
+    from render import _theme as th
+
+    for lab in place_labels(load_layout("amsterdam")).values():
+        width = max(th.font(lab.size, True).getlength(line) for line in lab.lines)
+        assert lab.box[2] - lab.box[0] == pytest.approx(width)
+        assert lab.box[3] - lab.box[1] >= len(lab.lines) * lab.size
+
+
+@pytest.mark.parametrize("map_id", MAPS)
+def test_phone_board_is_500_px_wide_with_a_row_per_seat(map_id: str) -> None:
+    """The phone board is 500 px wide: the map scaled, then one row per seat."""
+    rules, states = _game(map_id)
+    layout = load_layout(map_id)
+    view = public_view(rules, states[len(states) // 2])
+    img = _png(render_phone_png(layout, view, NAMES))
+    assert img.width == 500
+    map_h = round(layout.size[1] * 500 / layout.size[0])
+    assert img.height == map_h + 8 + 26 * (view.num_seats + 1)
+
+
+def test_zoom_crops_around_the_cities_at_full_resolution() -> None:
+    """The zoom shows the asked cities' neighbourhood, not the whole board, at least at 1:1."""
+    rules, states = _game("usa")
+    layout = load_layout("usa")
+    view = public_view(rules, states[len(states) // 2])
+    box = zoom_box(layout, ["denver", "omaha"])
+    for cid in ("denver", "omaha"):
+        x, y = layout.cities[cid]
+        assert box[0] < x < box[2] and box[1] < y < box[3]
+    assert box[2] - box[0] < layout.size[0] / 2
+    img = _png(render_zoom_png(layout, view, NAMES, cities=["denver", "omaha"]))
+    assert img.width >= box[2] - box[0]
+    with pytest.raises(ValueError):
+        zoom_box(layout, ["atlantis"])
+
+
+def test_last_turn_routes_are_highlighted() -> None:
+    """``highlight`` draws a gold halo around the given claimed routes; nothing without it."""
+    rules, states = _game("usa")
+    layout = load_layout("usa")
+    view = public_view(rules, states[len(states) // 2])
+    rid = next(iter(view.owners))
+    car = layout.routes[rid].cars[0]
+    (cx, cy), a = car.centre, car.angle
+    # a point just outside the car space, across the track
+    px, py = cx - math.sin(a) * 9.5, cy + math.cos(a) * 9.5
+
+    def gold_near(img: Image.Image) -> bool:
+        return any(
+            all(
+                abs(c - g) <= 40
+                for c, g in zip(img.getpixel((px + dx, py + dy)), GOLD, strict=True)
+            )
+            for dx in (-1, 0, 1)
+            for dy in (-1, 0, 1)
+        )
+
+    assert gold_near(_png(render_board_png(layout, view, NAMES, highlight=[rid])))
+    assert not gold_near(_png(render_board_png(layout, view, NAMES)))
+
+
+def test_high_contrast_washes_out_the_free_routes() -> None:
+    """High contrast: free route colours are paler, claimed cars keep their seat colour."""
+    rules, states = _game("usa")
+    layout = load_layout("usa")
+    view = public_view(rules, states[len(states) // 2])
+    plain = _png(render_board_png(layout, view, NAMES))
+    bold = _png(render_board_png(layout, view, NAMES, high_contrast=True))
+    free = next(
+        r
+        for r in layout.routes
+        if r not in view.owners and layout.rules.board.routes[r].color == "blue"
+    )
+    p = layout.routes[free].cars[0].centre
+    assert sum(bold.getpixel(p)) > sum(plain.getpixel(p)) + 60
+    mine = _png(
+        render_hand_png(player_view(rules, states[len(states) // 2], 0), NAMES, high_contrast=True)
+    )
+    assert mine.width == 1000
+
+
+@pytest.mark.parametrize("map_id", MAPS)
+def test_no_empty_band_under_short_boards(map_id: str) -> None:
+    """The panel is only as tall as its content, so a wide board (Paris) has no empty band below."""
+    rules, states = _game(map_id)
+    layout = load_layout(map_id)
+    view = public_view(rules, states[len(states) // 2])
+    img = _png(render_board_png(layout, view, NAMES))
+    assert img.height == max(layout.size[1], panel_height(layout, view))
+    assert img.width == layout.size[0] + PANEL_WIDTH
+    if map_id == "paris" and view.num_seats <= 3:
+        assert img.height == layout.size[1]

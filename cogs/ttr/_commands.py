@@ -84,6 +84,7 @@ class TtrCog(
             "claim": lambda: self.play.open_claim(interaction, g),
             "tickets": lambda: self.play.open_tickets(interaction, g),
             "board": lambda: self.info.board(interaction, g),
+            "zoom": lambda: self.info.board(interaction, g, "tickets"),
             "log": lambda: self.info.log(interaction, g, None),
             "join": lambda: self.lobby_flows.join(interaction, g),
             "rematch": lambda: self.lobby_flows.rematch(interaction, g),
@@ -235,8 +236,11 @@ class TtrCog(
 
     # ------------------------------------------------------------ info
     @app_commands.command(name="board", description="Show the board")
-    async def board(self, interaction: discord.Interaction) -> None:
-        await self.info.board(interaction, await self.shown(interaction))
+    @app_commands.describe(
+        region='Zoom in: a city name, or "tickets" for the cities of your tickets (only you see it)'
+    )
+    async def board(self, interaction: discord.Interaction, region: str | None = None) -> None:
+        await self.info.board(interaction, await self.shown(interaction), region)
 
     @app_commands.command(name="status", description="Show the game status")
     async def status(self, interaction: discord.Interaction) -> None:

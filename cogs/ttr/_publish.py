@@ -117,7 +117,11 @@ class Publisher(Base):
             fmt.fit(lines, [tail], w),
             w,
             image=lambda: images.board_png(
-                table.rules.map_id, public, display_names(table), w.lang
+                table.rules.map_id,
+                public,
+                display_names(table),
+                w.lang,
+                highlight=[e.route for e in events if isinstance(e, ev_.RouteClaimed)],
             ),
             view=turn_buttons(table),
             ping=pings,

@@ -9,12 +9,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from bot.services import PlayerView, PublicView
+from bot.services import PlayerView, PublicView, TurnRecord
+from bot.services import events as ev_
 from render import (
     load_layout,
     render_board_png,
     render_final_png,
     render_hand_png,
+    render_recap,
     render_zoom_png,
 )
 
@@ -92,3 +94,27 @@ async def zoom_png(
     return await asyncio.to_thread(
         _zoom, map_id, public, names, lang, tuple(cities), tuple(marks), high_contrast
     )
+
+
+def turn_claims(records: Sequence[TurnRecord]) -> list[dict[str, int]]:
+    """Per turn of the log (index = turn number; missing numbers are empty), route id -> seat
+    claimed in it."""
+    out: list[dict[str, int]] = []
+    for r in records:
+        while len(out) <= r.number:
+            out.append({})
+        for e in r.events:
+            if isinstance(e, ev_.RouteClaimed):
+                out[r.number][e.route] = e.seat
+    return out
+
+
+def _recap(map_id: str, records: Sequence[TurnRecord], names: Sequence[str], lang: str) -> bytes:
+    return render_recap(load_layout(map_id), turn_claims(records), list(names), lang=lang)
+
+
+async def recap_gif(
+    map_id: str, records: Sequence[TurnRecord], names: Sequence[str], lang: str
+) -> bytes:
+    """The animated recap of a game from its turn log (public: only claims, which the board shows)."""
+    return await asyncio.to_thread(_recap, map_id, tuple(records), names, lang)

@@ -5,6 +5,7 @@ All answers are private and in the reader's language.
 
 from __future__ import annotations
 
+import io
 import logging
 import unicodedata
 from typing import Any
@@ -461,4 +462,13 @@ class InfoFlows(Base):
                 + (", ".join(failed) or "–")
             )
         png = await images.final_png(table.rules.map_id, public, display_names(table), w.lang)
-        await self.reply(interaction, "\n".join(lines), files=[self.png(png, "final.png")])
+        records = await self.service.turn_log(game_id)
+        gif = await images.recap_gif(table.rules.map_id, records, display_names(table), w.lang)
+        await self.reply(
+            interaction,
+            "\n".join(lines),
+            files=[
+                self.png(png, "final.png"),
+                discord.File(io.BytesIO(gif), filename="recap.gif"),
+            ],
+        )

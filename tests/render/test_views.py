@@ -157,3 +157,34 @@ def test_no_empty_band_under_short_boards(map_id: str) -> None:
     assert img.width == layout.size[0] + PANEL_WIDTH
     if map_id == "paris" and view.num_seats <= 3:
         assert img.height == layout.size[1]
+
+
+@pytest.mark.parametrize("map_id", ["usa", "nordic"])
+def test_recap_fills_the_board_turn_by_turn(map_id: str) -> None:
+    """The recap GIF has the empty board and one frame per turn that claimed, loops, stays far under
+    8 MB; its last frame shows every claimed route in its owner's colour."""
+    from render import render_recap
+    from render._recap import RECAP_WIDTH
+    from render._theme import seat_color
+
+    rules, states = _game(map_id)
+    layout = load_layout(map_id)
+    turns, prev = [], {}
+    for st in states:
+        turns.append({r: s for r, s in st.owners.items() if r not in prev})
+        prev = dict(st.owners)
+    data = render_recap(layout, turns, NAMES)
+    assert data[:6] == b"GIF89a" and len(data) < 8_000_000
+    gif = Image.open(io.BytesIO(data))
+    assert gif.n_frames == 1 + sum(1 for t in turns if t)
+    assert gif.width == RECAP_WIDTH and gif.info.get("loop") == 0
+    gif.seek(gif.n_frames - 1)
+    last = gif.convert("RGB")
+    k = RECAP_WIDTH / layout.size[0]
+    hits = 0
+    for rid, seat in states[-1].owners.items():
+        cars = layout.routes[rid].cars
+        c = cars[len(cars) // 2].centre
+        px = last.getpixel((round(c[0] * k), round(c[1] * k)))
+        hits += all(abs(a - b) <= 40 for a, b in zip(px, seat_color(seat), strict=True))
+    assert hits >= 0.8 * len(states[-1].owners)

@@ -52,7 +52,7 @@ def sample(
     map_id: str, out: Path, *, seed: int = 21, lang: str = "en", small: bool = False
 ) -> list[Path]:
     """Write the six sample files of ``map_id`` into ``out`` (created); returns their paths.
-    ``small``: PNGs with 256 colours and a 480 px recap (for docs/images)."""
+    ``small``: PNGs with 256 colours and a 400 px recap (for docs/images)."""
     rules = load_ruleset(map_id)
     layout = load_layout(map_id)
     st = new_game(rules, seats=min(3, rules.params.max_players), seed=seed)
@@ -84,7 +84,7 @@ def sample(
         ),
         "hand.png": render_hand_png(mine, NAMES, lang=lang, layout=layout),
         "final.png": render_final_png(layout, public_view(rules, st), NAMES, lang=lang),
-        "recap.gif": render_recap(layout, turns, NAMES, lang=lang, width=480 if small else 640),
+        "recap.gif": render_recap(layout, turns, NAMES, lang=lang, width=400 if small else 640),
     }
     if small:
         files = {n: _small(d) if n.endswith(".png") else d for n, d in files.items()}
@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--out", required=True, type=Path)
     s.add_argument("--seed", type=int, default=21)
     s.add_argument("--lang", default="en", choices=("en", "de"))
-    s.add_argument("--small", action="store_true", help="256-colour PNGs, 480 px recap (docs)")
+    s.add_argument("--small", action="store_true", help="256-colour PNGs, 400 px recap (docs)")
     args = parser.parse_args(argv)
     for path in sample(args.map, args.out, seed=args.seed, lang=args.lang, small=args.small):
         print(f"{path} ({path.stat().st_size // 1024} KB)")

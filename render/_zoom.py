@@ -96,6 +96,29 @@ def _strip(
     return img
 
 
+def _phone_marks(draw: ImageDraw.ImageDraw, layout: Layout, public: PublicView, k: float) -> None:
+    """Marks that would shrink to nothing: the owner's symbol on the middle car space of each claimed
+    route, a ferry's locomotive dots and a tunnel's dark edges, drawn at the small size."""
+    board = layout.rules.board
+    for rid, shape in layout.routes.items():
+        if not shape.cars:
+            continue
+        seat = public.owners.get(rid)
+        if seat is not None:
+            mid = shape.cars[len(shape.cars) // 2]
+            fill = th.seat_color(seat)
+            dr.symbol(draw, (mid.centre[0] * k, mid.centre[1] * k), seat, 3.2, th.text_on(fill))
+            continue
+        route = board.routes[rid]
+        for i, c in enumerate(shape.cars):
+            x, y = c.centre[0] * k, c.centre[1] * k
+            if i < route.locomotives:
+                draw.ellipse((x - 2.5, y - 2.5, x + 2.5, y + 2.5), fill=th.INK)
+                draw.ellipse((x - 1.2, y - 1.2, x + 1.2, y + 1.2), fill=th.GOLD)
+            if route.tunnel:
+                draw.polygon(dr.scaled(c.corners, k), outline=th.INK, width=1)
+
+
 def phone_image(
     layout: Layout,
     public: PublicView,
@@ -109,6 +132,7 @@ def phone_image(
     board = map_image(layout, public, highlight=highlight, names=False)
     k = width / layout.size[0]
     small = board.resize((width, round(layout.size[1] * k)), Image.Resampling.BOX)
+    _phone_marks(ImageDraw.Draw(small), layout, public, k)
     names_layer = phone_names(layout, width)
     small.paste(names_layer, (0, 0), names_layer)
     strip = _strip(public, seat_names(public, names), lang, width, layout.rules)
@@ -187,7 +211,7 @@ def zoom_image(
     if crop.width < ZOOM_MIN_WIDTH:
         f = min(2.0, ZOOM_MIN_WIDTH / crop.width)
         crop = crop.resize(
-            (round(crop.width * f), round(crop.height * f)), Image.Resampling.LANCZOS
+            (round(crop.width * f), round(crop.height * f)), Image.Resampling.BICUBIC
         )
     legend = _legend(public, seat_names(public, names), crop.width)
     out = Image.new("RGB", (crop.width, crop.height + legend.height), th.PANEL)

@@ -157,3 +157,54 @@ def test_plans_of_real_games(map_id: str) -> None:
         assert all(r not in st.owners for r in p.routes)
     with pytest.raises(ValueError):
         plan_tickets(rules, view, seat=0)
+
+
+def test_the_hand_image_draws_the_plan() -> None:
+    """The hand image grows a plan line under every open ticket and marks the planned routes."""
+    import io
+
+    from PIL import Image
+
+    from render import render_hand_png
+
+    rules, states = _game("usa")
+    view = player_view(rules, states[len(states) // 2], 0)
+    plans = plan_tickets(rules, view)
+    assert any(not p.done for p in plans)
+    with_plan = Image.open(io.BytesIO(render_hand_png(view, planner=True)))
+    without = Image.open(io.BytesIO(render_hand_png(view, planner=False)))
+    assert with_plan.height >= without.height
+    assert with_plan.convert("RGB").tobytes() != without.convert("RGB").tobytes()
+
+
+def test_planner_text_in_both_languages() -> None:
+    """The screen-reader text names each ticket with its state, cars, colours and lost routes."""
+    from cogs.ttr._plan import planner_text
+    from words import words_for
+
+    board = Board.from_dict(
+        {
+            "cities": [{"id": c, "name": c.upper(), "lat": 0, "lon": 0} for c in "abcd"],
+            "routes": [
+                {"id": "a__b", "a": "a", "b": "b", "length": 2, "color": "red"},
+                {"id": "a__c", "a": "a", "b": "c", "length": 2, "color": "blue"},
+                {"id": "c__b", "a": "c", "b": "b", "length": 3, "color": "gray"},
+                {"id": "c__d", "a": "c", "b": "d", "length": 1, "color": "red"},
+            ],
+            "tickets": [
+                {"id": "a__b", "a": "a", "b": "b", "points": 4},
+                {"id": "a__c", "a": "a", "b": "c", "points": 3},
+                {"id": "b__d", "a": "b", "b": "d", "points": 9},
+            ],
+        }
+    )
+    owners = {"a__b": 1, "a__c": 0, "c__d": 2}
+    plans = [plan_ticket(board, owners, 0, t, doubles_open=True) for t in board.tickets]
+    en = planner_text(words_for("en"), plans, board).splitlines()
+    assert en[0] == "**Ticket planner**"
+    assert en[1].startswith("• A – B (4): 3 more spaces") and "A - B" in en[1] and "detour" in en[1]
+    assert en[2] == "• A – C (3): done."
+    assert en[3].startswith("• B – D (9): can no longer be completed")
+    de = planner_text(words_for("de"), plans, board)
+    assert "Zielplaner" in de and "erfüllt" in de and "Umweg" in de
+    assert planner_text(words_for("en"), [], board) == ""

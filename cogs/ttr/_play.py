@@ -15,9 +15,8 @@ from typing import Any
 
 import discord
 
-from bot.services import Action, Outcome, ServiceError, Table, TableEvent
+from bot.services import Action, Outcome, ServiceError, Table, TableEvent, plan_tickets
 from bot.services import events as ev_
-from engine.planner import plan_tickets
 from words import Words
 
 from . import _format as fmt

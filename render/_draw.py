@@ -90,8 +90,11 @@ def card(
     *,
     radius: int = 8,
     outline: th.RGB = th.PAPER,
+    symbol: bool = True,
 ) -> None:
-    """A train car card shape in ``color`` (locomotive: rainbow stripes; None: an empty slot)."""
+    """A train car card shape in ``color`` (locomotive: rainbow stripes; None: an empty slot), with
+    the colour's symbol in the middle (``symbol``; see ``_theme.CARD_SYMBOLS``) so that it reads
+    without colour vision."""
     x0, y0, x1, y1 = box
     if color is None:
         draw.rounded_rectangle(box, radius=radius, outline=th.MUTED, width=2)
@@ -107,8 +110,24 @@ def card(
             draw.rectangle((x0, top, x1, bottom), fill=col)
         draw.rounded_rectangle((x0, y1 - 2 * radius, x1, y1), radius=radius, fill=th.RAINBOW[-1])
         draw.rounded_rectangle(box, radius=radius, outline=outline, width=2)
-        return
-    draw.rounded_rectangle(box, radius=radius, fill=th.card_color(color), outline=outline, width=2)
+    else:
+        draw.rounded_rectangle(
+            box, radius=radius, fill=th.card_color(color), outline=outline, width=2
+        )
+    glyph = th.CARD_SYMBOLS.get(color)
+    if symbol and glyph:
+        fill = th.RAINBOW[2] if color == "locomotive" else th.card_color(color)
+        ink = th.text_on(fill)
+        size = max(10, round(min(x1 - x0, y1 - y0) * 0.5))
+        draw.text(
+            ((x0 + x1) / 2, (y0 + y1) / 2),
+            glyph,
+            font=th.font(size, True),
+            fill=ink,
+            anchor="mm",
+            stroke_width=1,
+            stroke_fill=th.INK if ink == th.PAPER else th.PAPER,
+        )
 
 
 def fit_text(

@@ -103,17 +103,6 @@ def _cards(d: ImageDraw.ImageDraw, mine: PlayerView, x: int, y: int, lang: str) 
         bx = x + (i % per_row) * (cw + 8)
         by = y + (i // per_row) * (ch + 36)
         dr.card(d, (bx, by, bx + cw, by + ch), c)
-        sym = th.CARD_SYMBOLS.get(c, "?")
-        fill = th.card_color(c) if c != "locomotive" else th.RAINBOW[2]
-        d.text(
-            (bx + cw / 2, by + ch / 2),
-            sym,
-            font=th.font(26, True),
-            fill=th.text_on(fill),
-            anchor="mm",
-            stroke_width=1,
-            stroke_fill=th.INK if th.text_on(fill) == th.PAPER else th.PAPER,
-        )
         d.text(
             (bx + cw / 2, by + ch + 14),
             f"×{mine.hand[c]}",

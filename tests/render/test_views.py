@@ -188,3 +188,18 @@ def test_recap_fills_the_board_turn_by_turn(map_id: str) -> None:
         px = last.getpixel((round(c[0] * k), round(c[1] * k)))
         hits += all(abs(a - b) <= 40 for a, b in zip(px, seat_color(seat), strict=True))
     assert hits >= 0.8 * len(states[-1].owners)
+
+
+@pytest.mark.parametrize("map_id", MAPS)
+def test_phone_names_never_overlap(map_id: str) -> None:
+    """The names placed for the 500 px board (11 px text there) never overlap each other."""
+    from render._zoom import PHONE_LABEL, PHONE_WIDTH
+
+    layout = load_layout(map_id)
+    k = PHONE_WIDTH / layout.size[0]
+    sizes = tuple(round(s / k) for s in (PHONE_LABEL, PHONE_LABEL - 1, PHONE_LABEL - 2))
+    labels = place_labels(layout, sizes)
+    assert set(labels) == set(layout.cities)
+    for a, b in itertools.combinations(labels.values(), 2):
+        assert not _overlap(a.box, b.box), (a.city, b.city)
+        assert min(a.size, b.size) * k >= 8  # never below 8 px on the phone

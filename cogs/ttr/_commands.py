@@ -21,7 +21,7 @@ from ._admin import AdminFlows
 from ._announce import Announcer
 from ._base import Base
 from ._ids import ComponentId
-from ._info import InfoFlows
+from ._info import InfoFlows, fold
 from ._lobby import TURN_TIMES, LobbyFlows
 from ._play import DRAW_SOURCES, PlayFlows
 from ._publish import Publisher
@@ -241,6 +241,20 @@ class TtrCog(
     )
     async def board(self, interaction: discord.Interaction, region: str | None = None) -> None:
         await self.info.board(interaction, await self.shown(interaction), region)
+
+    @board.autocomplete("region")
+    async def _regions(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        try:
+            table = await self.service.table(await self.shown(interaction), interaction.user.id)
+        except Exception:  # noqa: BLE001 - autocomplete answers quietly
+            return []
+        w = Base.words(interaction, table)
+        out = [Choice(name=w.t("Your {tickets}"), value="tickets")] if table.mine else []
+        needle = fold(current)
+        for city in sorted(table.rules.board.cities.values(), key=lambda c: fold(c.name)):
+            if needle in fold(city.name):
+                out.append(Choice(name=city.name, value=city.name))
+        return out[: fmt.MAX_OPTIONS]
 
     @app_commands.command(name="status", description="Show the game status")
     async def status(self, interaction: discord.Interaction) -> None:

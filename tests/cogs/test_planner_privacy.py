@@ -64,3 +64,9 @@ async def test_zoom_button_and_region_are_private_images(tmp_path: Path) -> None
         nowhere = await alice.slash("board", {"region": "Atlantis"})
         assert nowhere.ephemeral and "no city called Atlantis" in nowhere.content
         assert f"ttr:{g}:zoom" in hand.custom_ids
+        choices = await (
+            await t.fake.autocomplete(
+                alice.user, "ttr", "board", {"region": "kan"}, focused="region", channel="games"
+            )
+        )
+        assert [c["value"] for c in choices] == ["tickets", "Kansas City"]

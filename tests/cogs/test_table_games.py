@@ -73,7 +73,11 @@ async def test_a_german_table_plays_a_whole_game_with_no_english_in_public(
             await _play_turn(alice, message, turn)
         final = _final(t, g)
         assert final is not None and turn > 10
-        assert "Spielende" in final.content and "KI 1" in final.content and "Revanche" in _public_text(final)
+        assert (
+            "Spielende" in final.content
+            and "KI 1" in final.content
+            and "Revanche" in _public_text(final)
+        )
         public = t.fake.messages_in("games")
         assert len(public) > 20
         for m in public:
@@ -137,9 +141,7 @@ async def test_rematch_opens_a_lobby_the_others_join_with_one_click(tmp_path: Pa
         assert reply.ephemeral and "a rematch" in reply.content
         new_id = await t.game_id()
         assert new_id != g
-        lobby = next(
-            m for m in t.fake.messages_in("games") if f"ttr:{new_id}:join" in m.custom_ids
-        )
+        lobby = next(m for m in t.fake.messages_in("games") if f"ttr:{new_id}:join" in m.custom_ids)
         assert f"<@{alice.user.id}>" in lobby.content and "Rematch!" in lobby.content
         joined = await alice.click(lobby, f"ttr:{new_id}:join")
         assert joined.ephemeral

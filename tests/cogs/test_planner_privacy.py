@@ -70,3 +70,42 @@ async def test_zoom_button_and_region_are_private_images(tmp_path: Path) -> None
             )
         )
         assert [c["value"] for c in choices] == ["tickets", "Kansas City"]
+
+
+async def test_turn_boards_highlight_the_last_claims_and_contrast_follows_settings(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """The turn message's board highlights exactly the routes the turn claimed; the high-contrast
+    setting changes the reader's private hand image (and only it)."""
+    from cogs.ttr import _images
+
+    seen: list[tuple[str, ...]] = []
+    real = _images._board
+
+    def spy(map_id, public, names, lang, highlight):  # noqa: ANN001, ANN202
+        seen.append(tuple(highlight))
+        return real(map_id, public, names, lang, highlight)
+
+    monkeypatch.setattr(_images, "_board", spy)
+    async with running_table(tmp_path, ("alice", "bob")) as t:
+        g = await started_game(t)
+        checked = 0
+        for n in range(6):
+            player = await t.active(g)
+            before = dict((await t.service.table(g, 0)).public.owners)
+            seen.clear()
+            await _play_turn(player, t.fake.messages_in("games")[-1], n)
+            await t.fake.wait_for_message(lambda m: m.kind == "channel", since=0, timeout=5)
+            after = (await t.service.table(g, 0)).public.owners
+            claimed = {r for r in after if r not in before}
+            if seen:
+                assert set(seen[-1]) == claimed, (seen, claimed)
+                checked += bool(claimed)
+        assert checked >= 1, "some turn should have claimed a route"
+        alice = t.players["alice"]
+        plain = (await alice.slash("hand")).attachments[0].data
+        await alice.slash("settings", {"high_contrast": True})
+        bold = (await alice.slash("hand")).attachments[0].data
+        assert plain != bold
+        await alice.slash("settings", {"high_contrast": False})
+        assert (await alice.slash("hand")).attachments[0].data == plain

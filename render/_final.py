@@ -17,16 +17,20 @@ ROW = 34
 
 
 def longest_routes(layout: Layout, public: PublicView) -> dict[int, tuple[str, ...]]:
-    """Seat -> route ids of its longest path, for the seats that scored the longest-path bonus."""
+    """Seat -> route ids of its longest path, for the seats that scored the longest-path bonus (on a
+    map without that bonus: the seats with the longest path, so the final board always shows it)."""
     result = public.result
     if result is None:
         return {}
     board = layout.rules.board
+    seats = [s.seat for s in result.seats if s.breakdown.get("longest_path", 0) > 0]
+    if not seats:
+        best = max((s.longest_path for s in result.seats), default=0)
+        seats = [s.seat for s in result.seats if best > 0 and s.longest_path == best]
     out = {}
-    for s in result.seats:
-        if s.breakdown.get("longest_path", 0) > 0:
-            mine = [rid for rid, seat in public.owners.items() if seat == s.seat]
-            out[s.seat] = board.longest_trail(mine)[1]
+    for seat in seats:
+        mine = [rid for rid, owner in public.owners.items() if owner == seat]
+        out[seat] = board.longest_trail(mine)[1]
     return out
 
 

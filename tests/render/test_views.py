@@ -203,3 +203,33 @@ def test_phone_names_never_overlap(map_id: str) -> None:
     for a, b in itertools.combinations(labels.values(), 2):
         assert not _overlap(a.box, b.box), (a.city, b.city)
         assert min(a.size, b.size) * k >= 8  # never below 8 px on the phone
+
+
+def test_final_marks_resigned_seats_and_frames_a_path_on_every_map() -> None:
+    """A resigned seat changes the score table (the ⚑ mark); Germany (no longest-path bonus) still
+    frames the longest path."""
+    import dataclasses
+
+    from render import longest_routes, render_final_png
+
+    rules, states = _game("usa")
+    layout = load_layout("usa")
+    view = public_view(rules, states[-1])
+    players = list(view.players)
+    players[1] = dataclasses.replace(players[1], resigned=True)
+    resigned = dataclasses.replace(view, players=tuple(players))
+    a = _png(render_final_png(layout, view, NAMES))
+    b = _png(render_final_png(layout, resigned, NAMES))
+    board_h = layout.size[1]
+    assert a.size == b.size
+    assert (
+        a.crop((0, board_h, a.width, a.height)).tobytes()
+        != b.crop((0, board_h, b.width, b.height)).tobytes()
+    )
+    g_rules, g_states = _game("germany")
+    g_view = public_view(g_rules, g_states[-1])
+    paths = longest_routes(load_layout("germany"), g_view)
+    assert paths
+    for seat, routes in paths.items():
+        length = sum(g_rules.board.routes[r].length for r in routes)
+        assert length == g_view.result.seats[seat].longest_path

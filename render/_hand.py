@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from engine import PlayerView
 from engine.planner import TicketPlan, needed_routes, plan_tickets
@@ -13,9 +13,11 @@ from . import _draw as dr
 from . import _theme as th
 from ._board import base_layer, draw_claims, faded_layer, mark_new, paste_names
 from ._layout import Layout, load_layout
+from ._zoom import zoom_box
 
 WIDTH = 1000
 MAP_WIDTH = 440
+MAP_MAX_HEIGHT = 560
 CARD_ORDER = (
     "locomotive",
     "red",
@@ -42,8 +44,9 @@ def _mini_map(
     plans: Sequence[TicketPlan],
     high_contrast: bool,
 ) -> Image.Image:
-    """The board scaled to ``MAP_WIDTH`` with the reader's routes, the planned routes (gold frames)
-    and ticket cities marked."""
+    """The board around the reader's ticket cities (the whole board without tickets), at most
+    ``MAP_WIDTH`` x ``MAP_MAX_HEIGHT``, with the reader's routes, the planned routes (gold frames)
+    and the ticket cities marked."""
     public = mine.public
     img = (faded_layer(layout) if high_contrast else base_layer(layout)).copy()
     draw = ImageDraw.Draw(img)
@@ -66,8 +69,16 @@ def _mini_map(
         for cid in (t.a, t.b):
             x, y = layout.cities[cid]
             draw.ellipse((x - 16, y - 16, x + 16, y + 16), outline=th.GOLD, width=6)
+    cities = [c for tv in mine.tickets for c in (tv.a, tv.b)] + [
+        c for tid in mine.offer for c in (board.tickets[tid].a, board.tickets[tid].b)
+    ]
+    if cities:  # the part of the board the reader's tickets span, so that it stays legible
+        img = img.crop(zoom_box(layout, cities))
     w, h = img.size
-    return img.resize((MAP_WIDTH, max(1, round(h * MAP_WIDTH / w))), Image.Resampling.BOX)
+    f = min(MAP_WIDTH / w, MAP_MAX_HEIGHT / h)
+    size = (max(1, round(w * f)), max(1, round(h * f)))
+    method = Image.Resampling.BOX if f < 1 else Image.Resampling.BICUBIC
+    return img.resize(size, method)
 
 
 def _plan_line(layout: Layout, plan: TicketPlan, lang: str) -> tuple[str, th.RGB]:
@@ -88,6 +99,21 @@ def _plan_line(layout: Layout, plan: TicketPlan, lang: str) -> tuple[str, th.RGB
     if not plan.enough_pieces:
         parts.append(th.word("plan_pieces", lang))
     return " · ".join(parts), th.GOLD if plan.lost or not plan.enough_pieces else th.MUTED
+
+
+def _wrap(
+    d: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, width: float, rows: int
+) -> list[str]:
+    """``text`` split at " · " into at most ``rows`` lines of ``width`` px (the last one cut with …)."""
+    out: list[str] = []
+    for part in text.split(" · "):
+        if out and d.textlength(out[-1] + " · " + part, font=font) <= width:
+            out[-1] += " · " + part
+        elif len(out) < rows:
+            out.append(part)
+        else:
+            out[-1] += " · " + part
+    return [dr.fit_text(d, line, font, width) for line in out]
 
 
 def _cards(d: ImageDraw.ImageDraw, mine: PlayerView, x: int, y: int, lang: str) -> None:
@@ -135,7 +161,7 @@ def render_hand_png(
     by_ticket = {p.ticket: p for p in plans}
     mini = _mini_map(layout, mine, plans, high_contrast)
     open_plans = sum(1 for p in plans if not p.done)
-    lines = len(mine.tickets) + open_plans * 0.8 + (len(mine.offer) + 1 if mine.offer else 0)
+    lines = len(mine.tickets) + open_plans * 1.5 + (len(mine.offer) + 1 if mine.offer else 0)
     left_h = 40 + 150 + 40 + round(30 * max(1, lines)) + 40
     height = max(left_h, mini.height + 40)
     img = Image.new("RGB", (WIDTH, height), th.PANEL)
@@ -170,13 +196,10 @@ def render_hand_png(
         plan = by_ticket.get(tv.id)
         if plan is not None and not plan.done:
             text, ink = _plan_line(layout, plan, lang)
-            d.text(
-                (x + 26, y - 6),
-                dr.fit_text(d, text, th.font(13), text_w - 26),
-                font=th.font(13),
-                fill=ink,
-            )
-            y += 24
+            for row in _wrap(d, text, th.font(13), text_w - 26, rows=2):
+                d.text((x + 26, y - 6), row, font=th.font(13), fill=ink)
+                y += 19
+            y += 5
     if mine.offer:
         d.text((x, y), th.word("offer", lang), font=th.font(15, True), fill=th.GOLD)
         y += 28

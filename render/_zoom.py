@@ -18,7 +18,7 @@ from engine import PublicView
 
 from . import _draw as dr
 from . import _theme as th
-from ._board import map_image, seat_names
+from ._board import blocked_routes, map_image, seat_names
 from ._labels import leader, place_labels
 from ._layout import Layout
 
@@ -31,6 +31,9 @@ ZOOM_MARGIN = 110
 #: The zoom crop is enlarged to at least this width.
 ZOOM_MIN_WIDTH = 900
 ROW = 26
+#: Free routes of at least this many spaces show their length on the phone board (their car
+#: spaces are too small to count there).
+LENGTH_FROM = 4
 
 
 @lru_cache(maxsize=16)
@@ -98,8 +101,10 @@ def _strip(
 
 def _phone_marks(draw: ImageDraw.ImageDraw, layout: Layout, public: PublicView, k: float) -> None:
     """Marks that would shrink to nothing: the owner's symbol on the middle car space of each claimed
-    route, a ferry's locomotive dots and a tunnel's dark edges, drawn at the small size."""
+    route, the length of long free routes, a ferry's locomotive dots and a tunnel's dark edges,
+    drawn at the small size."""
     board = layout.rules.board
+    blocked = set(blocked_routes(layout, public))
     for rid, shape in layout.routes.items():
         if not shape.cars:
             continue
@@ -110,6 +115,18 @@ def _phone_marks(draw: ImageDraw.ImageDraw, layout: Layout, public: PublicView, 
             dr.symbol(draw, (mid.centre[0] * k, mid.centre[1] * k), seat, 3.2, th.text_on(fill))
             continue
         route = board.routes[rid]
+        shown_twin = any(
+            sib < rid and sib not in public.owners for sib in board.siblings(rid)
+        )  # one number per double route
+        if (
+            route.length >= LENGTH_FROM
+            and not (route.locomotives or route.tunnel or shown_twin)
+            and rid not in blocked
+        ):
+            mid = shape.cars[len(shape.cars) // 2]
+            x, y = mid.centre[0] * k, mid.centre[1] * k
+            draw.ellipse((x - 5, y - 5, x + 5, y + 5), fill=th.PAPER, outline=th.INK)
+            draw.text((x, y), str(route.length), font=th.font(9, True), fill=th.INK, anchor="mm")
         for i, c in enumerate(shape.cars):
             x, y = c.centre[0] * k, c.centre[1] * k
             if i < route.locomotives:

@@ -233,3 +233,43 @@ def test_final_marks_resigned_seats_and_frames_a_path_on_every_map() -> None:
     for seat, routes in paths.items():
         length = sum(g_rules.board.routes[r].length for r in routes)
         assert length == g_view.result.seats[seat].longest_path
+
+
+def test_phone_board_shows_long_route_lengths() -> None:
+    """On the 500 px board, long free routes carry their length in a white disc (their spaces are too
+    small to count); short ones do not."""
+    from render._theme import PAPER
+    from render._zoom import LENGTH_FROM
+
+    rules, states = _game("usa")
+    layout = load_layout("usa")
+    view = public_view(rules, states[len(states) // 3])
+    img = _png(render_phone_png(layout, view, NAMES))
+    k = 500 / layout.size[0]
+    board = rules.board
+
+    def disc(rid: str) -> bool:
+        cars = layout.routes[rid].cars
+        x, y = cars[len(cars) // 2].centre
+        px = img.getpixel((round(x * k - 4), round(y * k)))
+        return all(abs(a - b) <= 30 for a, b in zip(px, PAPER, strict=True))
+
+    long_free = [
+        r
+        for r, route in board.routes.items()
+        if route.length >= LENGTH_FROM
+        and r not in view.owners
+        and not route.tunnel
+        and not route.locomotives
+        and route.color not in ("white", "gray")
+        and not board.siblings(r)
+    ]
+    short_free = [
+        r
+        for r, route in board.routes.items()
+        if route.length <= 2 and r not in view.owners and route.color != "white"
+    ]
+    assert len(long_free) >= 5 and short_free
+    assert sum(map(disc, long_free)) >= 0.8 * len(long_free)
+    # near cities a short route's middle may lie under a name's white halo or a dot
+    assert sum(map(disc, short_free)) <= 0.4 * len(short_free)

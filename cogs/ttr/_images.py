@@ -22,10 +22,20 @@ from render import (
 
 
 def _board(
-    map_id: str, public: PublicView, names: Sequence[str], lang: str, highlight: Sequence[str]
+    map_id: str,
+    public: PublicView,
+    names: Sequence[str],
+    lang: str,
+    highlight: Sequence[str],
+    high_contrast: bool = False,
 ) -> bytes:
     return render_board_png(
-        load_layout(map_id), public, list(names), lang=lang, highlight=highlight
+        load_layout(map_id),
+        public,
+        list(names),
+        lang=lang,
+        highlight=highlight,
+        high_contrast=high_contrast,
     )
 
 
@@ -63,9 +73,13 @@ async def board_png(
     names: Sequence[str],
     lang: str,
     highlight: Sequence[str] = (),
+    high_contrast: bool = False,
 ) -> bytes:
-    """The board with the panel (public); ``highlight``: route ids claimed in the last turn(s)."""
-    return await asyncio.to_thread(_board, map_id, public, names, lang, tuple(highlight))
+    """The board with the panel; ``highlight``: route ids claimed in the last turn(s);
+    ``high_contrast`` only for a reader's private reply."""
+    return await asyncio.to_thread(
+        _board, map_id, public, names, lang, tuple(highlight), high_contrast
+    )
 
 
 async def final_png(map_id: str, public: PublicView, names: Sequence[str], lang: str) -> bytes:

@@ -79,17 +79,17 @@ class InfoFlows(Base):
     async def board(
         self, interaction: discord.Interaction, game_id: int, region: str | None = None
     ) -> None:
-        """The board image and the status, privately; with ``region`` (a city name, or "tickets"
-        for the reader's ticket cities) a zoomed view around it, in the reader's contrast setting."""
+        """The board image and the status, privately, in the reader's contrast setting; with
+        ``region`` (a city name, or "tickets" for the reader's ticket cities) a zoomed view."""
         await self.defer(interaction)
         table = await self.read(interaction, game_id)
         if table.public is None:
             raise CogError("not_started")
         w = self.words(interaction, table)
         text = self._status_text(table, w)
+        settings = await self.service.user_settings(interaction.user.id)
         if region:
             cities, marks = self._region(table, region)
-            settings = await self.service.user_settings(interaction.user.id)
             png = await images.zoom_png(
                 table.rules.map_id,
                 table.public,
@@ -101,7 +101,13 @@ class InfoFlows(Base):
             )
             await self.reply(interaction, text, files=[self.png(png, "zoom.png")])
             return
-        png = await images.board_png(table.rules.map_id, table.public, display_names(table), w.lang)
+        png = await images.board_png(
+            table.rules.map_id,
+            table.public,
+            display_names(table),
+            w.lang,
+            high_contrast=settings.high_contrast,
+        )
         await self.reply(interaction, text, files=[self.png(png, "board.png")])
 
     @staticmethod

@@ -82,9 +82,10 @@ async def test_turn_boards_highlight_the_last_claims_and_contrast_follows_settin
     seen: list[tuple[str, ...]] = []
     real = _images._board
 
-    def spy(map_id, public, names, lang, highlight):  # noqa: ANN001, ANN202
-        seen.append(tuple(highlight))
-        return real(map_id, public, names, lang, highlight)
+    def spy(map_id, public, names, lang, highlight, high_contrast=False):  # noqa: ANN001, ANN202
+        if not high_contrast:  # the turn messages' boards (never in high contrast)
+            seen.append(tuple(highlight))
+        return real(map_id, public, names, lang, highlight, high_contrast)
 
     monkeypatch.setattr(_images, "_board", spy)
     async with running_table(tmp_path, ("alice", "bob")) as t:
@@ -107,5 +108,7 @@ async def test_turn_boards_highlight_the_last_claims_and_contrast_follows_settin
         await alice.slash("settings", {"high_contrast": True})
         bold = (await alice.slash("hand")).attachments[0].data
         assert plain != bold
+        board_bold = (await alice.slash("board")).attachments[0].data
         await alice.slash("settings", {"high_contrast": False})
         assert (await alice.slash("hand")).attachments[0].data == plain
+        assert (await alice.slash("board")).attachments[0].data != board_bold

@@ -16,6 +16,9 @@ from pathlib import Path
 
 from PIL import ImageFont
 
+from words import LANGS, Words, words_for
+from words._catalog import NP_
+
 RGB = tuple[int, int, int]
 
 FONT_DIR = Path(__file__).with_name("fonts")
@@ -119,126 +122,64 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / name), size)
 
 
-WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "turn": "Turn {n}",
-        "setup": "Setup: choosing tickets",
-        "to_move": "to move",
-        "score": "pts",
-        "cards": "cards",
-        "tickets": "tickets",
-        "face_up": "Face-up cards",
-        "deck": "Deck {n}",
-        "discard": "Discard {n}",
-        "last_round": "LAST ROUND",
-        "tunnel": "Tunnel: {cards} revealed, {extra} more",
-        "merch": "Merchandise left: {n}",
-        "flag_colors": "Flag colours",
-        "flags": "French flags",
-        "finished": "Final score",
-        "ticket_decks": "Tickets left",
-        "your_hand": "Your hand",
-        "your_tickets": "Your tickets",
-        "offer": "Choose from",
-        "none": "none",
-        "routes": "routes",
-        "longest_path": "longest path",
-        "globetrotter": "Globetrotter",
-        "merchandise": "merchandise",
-        "total": "total",
-        "winner": "winner",
-        "completed": "completed",
-        "failed": "failed",
-        "waiting": "waiting for",
-        "plan_cars": "{cars} cars to go",
-        "plan_lost": "lost: {routes}",
-        "plan_detour": "detour +{n}",
-        "plan_impossible": "no longer possible (−{points})",
-        "plan_pieces": "not enough pieces!",
-        "planned": "Planned routes",
-        "resigned": "resigned",
-        "longest_len": "longest path: {n}",
-        "routes_pts": "routes",
-    },
-    "de": {
-        "turn": "Zug {n}",
-        "setup": "Aufbau: Zielkarten wählen",
-        "to_move": "am Zug",
-        "score": "Pkt",
-        "cards": "Karten",
-        "tickets": "Ziele",
-        "face_up": "Offene Karten",
-        "deck": "Stapel {n}",
-        "discard": "Ablage {n}",
-        "last_round": "LETZTE RUNDE",
-        "tunnel": "Tunnel: {cards} aufgedeckt, {extra} mehr",
-        "merch": "Warenkarten übrig: {n}",
-        "flag_colors": "Flaggenfarben",
-        "flags": "Französische Flaggen",
-        "finished": "Endwertung",
-        "ticket_decks": "Ziele übrig",
-        "your_hand": "Deine Karten",
-        "your_tickets": "Deine Ziele",
-        "offer": "Zur Auswahl",
-        "none": "keine",
-        "routes": "Strecken",
-        "longest_path": "längste Strecke",
-        "globetrotter": "Globetrotter",
-        "merchandise": "Waren",
-        "total": "Summe",
-        "winner": "Sieger",
-        "completed": "erfüllt",
-        "failed": "nicht erfüllt",
-        "waiting": "warten auf",
-        "plan_cars": "noch {cars} Wagen",
-        "plan_lost": "verloren: {routes}",
-        "plan_detour": "Umweg +{n}",
-        "plan_impossible": "nicht mehr möglich (−{points})",
-        "plan_pieces": "zu wenig Wagen!",
-        "planned": "Geplante Strecken",
-        "resigned": "aufgegeben",
-        "longest_len": "längste Strecke: {n}",
-        "routes_pts": "Strecken",
-    },
+#: Image words: key -> English msgid, translated through the gettext catalog in the context
+#: "image" (German in words/locale/de; new ones are filled from tools/de_render.py).
+WORDS: dict[str, str] = {
+    "turn": NP_("image", "Turn {n}"),
+    "setup": NP_("image", "Setup: choosing tickets"),
+    "to_move": NP_("image", "to move"),
+    "score": NP_("image", "pts"),
+    "cards": NP_("image", "cards"),
+    "tickets": NP_("image", "tickets"),
+    "face_up": NP_("image", "Face-up cards"),
+    "deck": NP_("image", "Deck {n}"),
+    "discard": NP_("image", "Discard {n}"),
+    "last_round": NP_("image", "LAST ROUND"),
+    "tunnel": NP_("image", "Tunnel: {cards} revealed, {extra} more"),
+    "merch": NP_("image", "Merchandise left: {n}"),
+    "flag_colors": NP_("image", "Flag colours"),
+    "flags": NP_("image", "French flags"),
+    "finished": NP_("image", "Final score"),
+    "ticket_decks": NP_("image", "Tickets left"),
+    "your_hand": NP_("image", "Your hand"),
+    "your_tickets": NP_("image", "Your tickets"),
+    "offer": NP_("image", "Choose from"),
+    "none": NP_("image", "none"),
+    "routes": NP_("image", "routes"),
+    "longest_path": NP_("image", "longest path"),
+    "globetrotter": NP_("image", "Globetrotter"),
+    "merchandise": NP_("image", "merchandise"),
+    "total": NP_("image", "total"),
+    "winner": NP_("image", "winner"),
+    "completed": NP_("image", "completed"),
+    "failed": NP_("image", "failed"),
+    "waiting": NP_("image", "waiting for"),
+    "plan_cars": NP_("image", "{cars} cars to go"),
+    "plan_lost": NP_("image", "lost: {routes}"),
+    "plan_detour": NP_("image", "detour +{n}"),
+    "plan_impossible": NP_("image", "no longer possible (−{points})"),
+    "plan_pieces": NP_("image", "not enough pieces!"),
+    "planned": NP_("image", "Planned routes"),
+    "resigned": NP_("image", "resigned"),
+    "longest_len": NP_("image", "longest path: {n}"),
+    "routes_pts": NP_("image", "routes"),
 }
 
 
-COLOR_WORDS = {
-    "en": {
-        "red": "red",
-        "orange": "orange",
-        "yellow": "yellow",
-        "green": "green",
-        "blue": "blue",
-        "purple": "purple",
-        "pink": "pink",
-        "white": "white",
-        "black": "black",
-        "gray": "any colour",
-        "locomotive": "locomotive",
-    },
-    "de": {
-        "red": "rot",
-        "orange": "orange",
-        "yellow": "gelb",
-        "green": "grün",
-        "blue": "blau",
-        "purple": "lila",
-        "pink": "rosa",
-        "white": "weiß",
-        "black": "schwarz",
-        "gray": "beliebige Farbe",
-        "locomotive": "Lokomotive",
-    },
-}
-for _lang, _colors in COLOR_WORDS.items():
-    WORDS[_lang].update({f"color_{c}": w for c, w in _colors.items()})
+@lru_cache(maxsize=8)
+def _words(lang: str) -> Words:
+    return words_for(lang if lang in LANGS else "en")
 
 
 def word(key: str, lang: str = "en", **facts: object) -> str:
-    """An image word in ``lang`` (``en`` or ``de``), formatted with ``facts``."""
-    table = WORDS.get(lang, WORDS["en"])
-    return table.get(key, WORDS["en"].get(key, key)).format(**facts)
+    """An image word in ``lang`` (``en`` or ``de``, others: English), formatted with ``facts``;
+    ``color_<name>`` keys give the colour's name. Unknown keys come back as they are."""
+    if key.startswith("color_"):
+        return _words(lang).color(key.removeprefix("color_"))
+    msgid = WORDS.get(key)
+    if msgid is None:
+        return key
+    return _words(lang).ctx("image", msgid, **facts)
 
 
 def map_word(rules: object, key: str, lang: str, default: str) -> str:

@@ -1,11 +1,16 @@
-"""The Pillow renderer: board, private hand and final-score images as PNG bytes.
+"""The Pillow renderer: board, phone, zoom, private hand and final images as PNG, the recap as GIF.
 
 Pure functions of engine views (never the state) plus the map's geometry::
 
     layout = load_layout("usa")
-    png = render_board_png(layout, public_view, names)
+    png = render_board_png(layout, public_view, names, highlight=last_turn_routes)
+    png = render_phone_png(layout, public_view, names)                # 500 px wide
+    png = render_zoom_png(layout, view, names, cities=["denver"], high_contrast=True)
     png = render_hand_png(player_view, names, lang="de")     # ephemeral replies only
     png = render_final_png(layout, public_view, names)
+    gif = render_recap(layout, claims_per_turn, names)       # [{route id: seat}, ...]
+
+``python -m render sample --map usa --out DIR`` writes one of each.
 
 They are CPU-bound: call them in a worker thread (``asyncio.to_thread``), never
 on the event loop.

@@ -5,7 +5,9 @@
 - ``turn_p50_ms``/``turn_p99_ms``: one player action through ``GameService.act``
   (lock, load the row, decode, apply, encode, one SQLite transaction) on a
   database holding ``--games`` games; ``turn_render_*``: the same plus the board
-  PNG of the new public view (when the renderer is installed).
+  PNG of the new public view (when the renderer is installed); ``phone_render_p99_ms``
+  and ``zoom_render_p99_ms``: the 500 px board and a two-city zoom of the same view
+  (render and encode only).
 - ``actions_per_s``: player actions per second through ``act`` over ``--active``
   two-player games played at once (the players' choices are made off the clock).
 - ``restart_s``: open a database holding ``--restart-games`` started games and
@@ -81,7 +83,22 @@ async def _timed_turns(
             )
             await asyncio.to_thread(renderer.render_board_png, layout, views.public)
             rendered.append((time.perf_counter() - t0) * 1000)
+            if hasattr(renderer, "render_phone_png"):  # the 500 px board and a zoom, issue 15
+                t2 = time.perf_counter()
+                await asyncio.to_thread(renderer.render_phone_png, layout, views.public)
+                PHONE.append((time.perf_counter() - t2) * 1000)
+                cities = list(layout.cities)[:2]
+                t3 = time.perf_counter()
+                await asyncio.to_thread(
+                    renderer.render_zoom_png, layout, views.public, cities=cities
+                )
+                ZOOM.append((time.perf_counter() - t3) * 1000)
     return plain, rendered
+
+
+#: Render times (ms) of the phone board and of a zoom after each timed turn.
+PHONE: list[float] = []
+ZOOM: list[float] = []
 
 
 async def _restart(path: Path, count: int) -> float:
@@ -186,6 +203,8 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
         "turn_p99_ms": round(_pct(plain, 0.99), 2),
         "turn_render_p50_ms": round(statistics.median(rendered), 2) if rendered else None,
         "turn_render_p99_ms": round(_pct(rendered, 0.99), 2) if rendered else None,
+        "phone_render_p99_ms": round(_pct(PHONE, 0.99), 2) if PHONE else None,
+        "zoom_render_p99_ms": round(_pct(ZOOM, 0.99), 2) if ZOOM else None,
         "actions_per_s": round(count / spent, 1),
         "restart_games": args.restart_games,
         "restart_s": round(restart_s, 3),

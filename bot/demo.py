@@ -177,7 +177,7 @@ async def run_demo(
             if (
                 renderer is not None
                 and public.phase == "play"
-                and public.turn != before.turn
+                and (public.turn != before.turn or before.phase != "play")
                 and public.turn % every == 0
             ):
                 png = await asyncio.to_thread(renderer.render_board_png, layout, public, names)
@@ -187,6 +187,8 @@ async def run_demo(
             png = await asyncio.to_thread(renderer.render_final_png, layout, public, names)
             (out / "final.png").write_bytes(png)
             images += 1
+        if renderer is not None and hasattr(renderer, "render_recap"):
+            images += await _people_images(renderer, layout, service, storage, game.id, names, out)
 
         stored = await storage.get_game(game.id)
         assert stored is not None
@@ -241,6 +243,44 @@ async def run_demo(
     return 0 if verified else 1
 
 
+async def _people_images(
+    renderer: Any,
+    layout: Any,
+    service: Any,
+    storage: Any,
+    game_id: int,
+    names: list[str],
+    out: Path,
+) -> int:
+    """The images a person looks at after a game: the board 500 px wide (board-phone.png), the
+    first seat's hand with its ticket planner at the end (hand.png) and the recap (recap.gif);
+    returns how many were written."""
+    from engine import player_view
+
+    from .services import stored_state
+
+    stored = await storage.get_game(game_id)
+    state = await stored_state(storage, stored)
+    rules = layout.rules
+    public = (await service.views(game_id, 0)).public
+    records = await service.turn_log(game_id)
+    turns: list[dict[str, int]] = []
+    for r in records:
+        while len(turns) <= r.number:
+            turns.append({})
+        turns[r.number].update(
+            {e.route: e.seat for e in r.events if type(e).__name__ == "RouteClaimed"}
+        )
+    files = {
+        "board-phone.png": renderer.render_phone_png(layout, public, names),
+        "hand.png": renderer.render_hand_png(player_view(rules, state, 0), names, layout=layout),
+        "recap.gif": renderer.render_recap(layout, turns, names),
+    }
+    for name, data in files.items():
+        (out / name).write_bytes(data)
+    return len(files)
+
+
 def main(argv: list[str]) -> int:
     """Parse demo arguments and run it."""
     ap = argparse.ArgumentParser(
@@ -250,7 +290,12 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--out", type=Path, default=Path("out/demo"))
-    ap.add_argument("--every", type=int, default=1, help="write a board image every N turns")
+    ap.add_argument(
+        "--every",
+        type=int,
+        default=10,
+        help="write a board image at the start and every N turns (default 10)",
+    )
     where = ap.add_mutually_exclusive_group()
     where.add_argument("--db", type=Path, help="play in this SQLite file (default OUT/ttr.sqlite3)")
     where.add_argument(

@@ -1,11 +1,16 @@
-"""The Pillow renderer: board, private hand and final-score images as PNG bytes.
+"""The Pillow renderer: board, phone, zoom, private hand and final images as PNG, the recap as GIF.
 
 Pure functions of engine views (never the state) plus the map's geometry::
 
     layout = load_layout("usa")
-    png = render_board_png(layout, public_view, names)
+    png = render_board_png(layout, public_view, names, highlight=last_turn_routes)
+    png = render_phone_png(layout, public_view, names)                # 500 px wide
+    png = render_zoom_png(layout, view, names, cities=["denver"], high_contrast=True)
     png = render_hand_png(player_view, names, lang="de")     # ephemeral replies only
     png = render_final_png(layout, public_view, names)
+    gif = render_recap(layout, claims_per_turn, names)       # [{route id: seat}, ...]
+
+``python -m render sample --map usa --out DIR`` writes one of each.
 
 They are CPU-bound: call them in a worker thread (``asyncio.to_thread``), never
 on the event loop.
@@ -13,11 +18,13 @@ on the event loop.
 
 from __future__ import annotations
 
-from ._board import base_layer, label_boxes, name_layer, render_board_png
+from ._board import base_layer, blocked_routes, label_boxes, name_layer, render_board_png
 from ._final import longest_routes, render_final_png
 from ._hand import render_hand_png
 from ._layout import Car, Layout, RouteShape, auto_positions, build_layout, load_layout
-from ._theme import SEAT_COLORS, card_color, seat_color
+from ._recap import render_recap
+from ._theme import CARD_COLORS, SEAT_COLORS, SEAT_SYMBOLS, card_color, seat_color, seat_symbol
+from ._zoom import phone_names, render_phone_png, render_zoom_png, zoom_box
 
 
 def warm_up(map_ids: list[str] | tuple[str, ...] | None = None) -> None:
@@ -29,10 +36,19 @@ def warm_up(map_ids: list[str] | tuple[str, ...] | None = None) -> None:
         layout = load_layout(map_id)
         base_layer(layout)
         name_layer(layout)
+        phone_names(layout)
 
 
 __all__ = [
+    "CARD_COLORS",
     "SEAT_COLORS",
+    "SEAT_SYMBOLS",
+    "blocked_routes",
+    "render_phone_png",
+    "render_recap",
+    "render_zoom_png",
+    "seat_symbol",
+    "zoom_box",
     "Car",
     "Layout",
     "RouteShape",

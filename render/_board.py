@@ -7,7 +7,6 @@ render copies it, draws the claimed routes and the panel, and encodes the PNG.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -18,14 +17,13 @@ from engine import PublicView
 
 from . import _draw as dr
 from . import _theme as th
+from ._labels import leader, place_labels
 from ._layout import Layout, Point
 
 #: Width of the side panel in pixels.
 PANEL_WIDTH = 380
 #: Supersampling factor of the cached base layer.
 SUPER = 2
-LABEL_SIZE = 15
-LABEL_SIDES = ("e", "w", "n", "s", "ne", "nw", "se", "sw")
 
 
 # ---------------------------------------------------------------- the base layer
@@ -65,96 +63,28 @@ def _background(draw: ImageDraw.ImageDraw, layout: Layout, k: float) -> None:
         draw.line(dr.scaled(line, k), fill=th.BORDER, width=max(1, round(1.2 * k)))
 
 
-def _label_box(
-    draw: ImageDraw.ImageDraw,
-    text: str,
-    at: Point,
-    side: str,
-    size: tuple[int, int],
-    far: float = 0,
-) -> tuple[float, ...]:
-    font = th.font(LABEL_SIZE, True)
-    w = draw.textlength(text, font=font)
-    h = LABEL_SIZE + 2
-    x, y = at
-    gap = 10 + far
-    dx = {
-        "e": gap,
-        "ne": gap * 0.7,
-        "se": gap * 0.7,
-        "w": -gap - w,
-        "nw": -gap * 0.7 - w,
-        "sw": -gap * 0.7 - w,
-    }
-    dy = {
-        "n": -gap - h,
-        "ne": -gap * 0.7 - h,
-        "nw": -gap * 0.7 - h,
-        "s": gap,
-        "se": gap * 0.7,
-        "sw": gap * 0.7,
-    }
-    x0 = x + dx.get(side, -w / 2)
-    y0 = y + dy.get(side, -h / 2)
-    x0 = min(max(x0, 4), size[0] - w - 4)
-    y0 = min(max(y0, 4), size[1] - h - 4)
-    return (x0, y0, x0 + w, y0 + h)
-
-
-@lru_cache(maxsize=16)
 def label_boxes(layout: Layout) -> dict[str, tuple[float, float, float, float]]:
-    """City id -> the box ``(x0, y0, x1, y1)`` of its name on the board (inside the board, placed on
-    the side the layout names, or where it covers the fewest pixels of car spaces, dots and other names)."""
-    scratch = ImageDraw.Draw(Image.new("L", (1, 1)))
-    mask = Image.new("L", layout.size, 0)
-    md = ImageDraw.Draw(mask)
-    for shape in layout.routes.values():
-        for c in shape.cars:
-            md.polygon(list(c.corners), fill=255)
-    for x, y in layout.cities.values():
-        md.ellipse((x - 9, y - 9, x + 9, y + 9), fill=255)
-    boxes: dict[str, tuple[float, float, float, float]] = {}
-    board = layout.rules.board
-    order = sorted(layout.cities, key=lambda cid: (layout.cities[cid][1], layout.cities[cid][0]))
-    for cid in order:
-        city = board.cities[cid]
-        if city.kind == "country":
-            continue
-        side = layout.labels.get(cid) or ""
-        sides = [side] if side in LABEL_SIDES else list(LABEL_SIDES)
-        best, best_cost = None, math.inf
-        for i, s in enumerate(sides):
-            for far in (0, 8):
-                box = _label_box(scratch, city.name, layout.cities[cid], s, layout.size, far)
-                ibox = tuple(int(round(v)) for v in box)
-                covered = sum(mask.crop(ibox).histogram()[1:])  # type: ignore[arg-type]
-                cost = covered + i * 4 + far * 6
-                if cost < best_cost:
-                    best, best_cost = box, cost
-        assert best is not None
-        boxes[cid] = best  # type: ignore[assignment]
-        md.rectangle(best, fill=255)
-    return boxes
+    """Place id -> the box ``(x0, y0, x1, y1)`` of its name on the board (see :mod:`render._labels`):
+    off every car space, dot and other name where the search finds room (tested on every map)."""
+    return {cid: lab.box for cid, lab in place_labels(layout).items()}
 
 
 def _countries(draw: ImageDraw.ImageDraw, layout: Layout, k: float) -> None:
-    """Germany's neighbouring countries: a labelled, hatched area where the routes end."""
+    """Germany's neighbouring countries: a small hatched marker where their routes end (the name is a
+    label placed like a city's, so it never covers a route end)."""
     for cid, city in layout.rules.board.cities.items():
         if city.kind != "country":
             continue
         x, y = layout.cities[cid]
-        font = th.font(round(15 * k), True)
-        w = draw.textlength(city.name.upper(), font=font) / k + 24
-        h = 34
-        box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+        r = 8 * k
         draw.rounded_rectangle(
-            dr.scaled([box[:2], box[2:]], k),
-            radius=round(10 * k),
+            (x * k - r, y * k - r, x * k + r, y * k + r),
+            radius=round(3 * k),
             fill=(214, 208, 196),
-            outline=th.BORDER,
+            outline=th.INK,
             width=round(2 * k),
         )
-        draw.text((x * k, y * k), city.name.upper(), font=font, fill=(90, 84, 74), anchor="mm")
+        draw.line((x * k - r, y * k + r, x * k + r, y * k - r), fill=th.BORDER, width=round(2 * k))
 
 
 def _routes(draw: ImageDraw.ImageDraw, layout: Layout, k: float) -> None:
@@ -204,22 +134,29 @@ def base_layer(layout: Layout) -> Image.Image:
 
 @lru_cache(maxsize=16)
 def name_layer(layout: Layout) -> Image.Image:
-    """City names with their halo on a transparent layer (RGBA, cached); pasted over claimed routes."""
+    """City names with their halo (and leader lines) on a transparent layer (RGBA, cached); pasted
+    over claimed routes."""
     w, h = layout.size
     k = SUPER
     img = Image.new("RGBA", (w * k, h * k), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
-    font = th.font(LABEL_SIZE * k, True)
-    board = layout.rules.board
-    for cid, box in label_boxes(layout).items():
-        draw.text(
-            (box[0] * k, box[1] * k),
-            board.cities[cid].name,
-            font=font,
-            fill=th.INK,
-            stroke_width=round(3 * k),
-            stroke_fill=th.PAPER,
-        )
+    for cid, lab in place_labels(layout).items():
+        line = leader(lab, layout.cities[cid])
+        if line is not None:
+            draw.line(dr.scaled(line, k), fill=th.INK, width=round(1.2 * k))
+    for lab in place_labels(layout).values():
+        font = th.font(lab.size * k, True)
+        x0, y0, x1, _ = lab.box
+        for i, text in enumerate(lab.lines):
+            draw.text(
+                (((x0 + x1) / 2) * k, (y0 + i * (lab.size + 3)) * k),
+                text,
+                font=font,
+                fill=(90, 84, 74) if lab.country else th.INK,
+                stroke_width=round(3 * k),
+                stroke_fill=th.PAPER,
+                anchor="ma",
+            )
     return img.resize((w, h), Image.Resampling.LANCZOS)
 
 
@@ -227,16 +164,27 @@ def paste_names(img: Image.Image, layout: Layout) -> None:
     """Put the city names on ``img`` (only their boxes are touched, so this is cheap)."""
     names = name_layer(layout)
     w, h = layout.size
-    for x0, y0, x1, y1 in label_boxes(layout).values():
+    for cid, lab in place_labels(layout).items():
+        x0, y0, x1, y1 = lab.box
+        line = leader(lab, layout.cities[cid])
+        if line is not None:  # the leader line lies between the dot and the box
+            (ax, ay), (bx, by) = line
+            x0, y0, x1, y1 = min(x0, ax, bx), min(y0, ay, by), max(x1, ax, bx), max(y1, ay, by)
         box = (max(0, int(x0) - 4), max(0, int(y0) - 4), min(w, int(x1) + 5), min(h, int(y1) + 6))
         piece = names.crop(box)
         img.paste(piece, box[:2], piece)
 
 
 # ---------------------------------------------------------------- claimed routes
-def draw_claims(draw: ImageDraw.ImageDraw, layout: Layout, owners: dict[str, int]) -> None:
-    """Claimed routes: car spaces in the owner's colour with a dark border and the owner's letter."""
-    letter_font = th.font(10, True)
+def draw_claims(
+    draw: ImageDraw.ImageDraw,
+    layout: Layout,
+    owners: dict[str, int],
+    *,
+    high_contrast: bool = False,
+) -> None:
+    """Claimed routes: car spaces in the owner's colour with a dark border and the owner's symbol
+    (● ▲ ■ ◆ ★); ``high_contrast`` draws thicker borders and bigger symbols."""
     for rid, seat in owners.items():
         shape = layout.routes.get(rid)
         if shape is None:
@@ -244,20 +192,67 @@ def draw_claims(draw: ImageDraw.ImageDraw, layout: Layout, owners: dict[str, int
         fill = th.seat_color(seat)
         ink = th.text_on(fill)
         for c in shape.cars:
-            dr.car(draw, c, fill, outline=th.INK, width=2)
-            draw.text(c.centre, th.seat_letter(seat), font=letter_font, fill=ink, anchor="mm")
+            dr.car(draw, c, fill, outline=th.INK, width=3 if high_contrast else 2)
+            dr.symbol(draw, c.centre, seat, 4.6 if high_contrast else 3.6, ink)
 
 
-def highlight(
-    draw: ImageDraw.ImageDraw, layout: Layout, route_ids: Sequence[str], color: th.RGB = th.GOLD
-) -> None:
-    """A bright frame around the car spaces of ``route_ids`` (longest path on the final board)."""
+def blocked_routes(layout: Layout, public: PublicView) -> list[str]:
+    """Free tracks of double routes that nobody may claim any more: with fewer players than the map's
+    ``double_routes_min_players`` a group closes once one of its tracks is taken."""
+    rules = layout.rules
+    if public.num_seats >= rules.params.double_routes_min_players:
+        return []
+    board = rules.board
+    return [
+        rid
+        for rid in board.routes
+        if rid not in public.owners and any(sib in public.owners for sib in board.siblings(rid))
+    ]
+
+
+def draw_blocked(draw: ImageDraw.ImageDraw, layout: Layout, route_ids: Sequence[str]) -> None:
+    """Blocked tracks: car spaces greyed out and crossed."""
     for rid in route_ids:
         shape = layout.routes.get(rid)
         if shape is None:
             continue
         for c in shape.cars:
-            draw.polygon(list(c.corners), outline=color, width=3)
+            dr.car(draw, c, th.BLOCKED, outline=th.MUTED, width=1)
+            (x0, y0), _, (x2, y2), _ = c.corners
+            draw.line((x0, y0, x2, y2), fill=th.OUTLINE, width=1)
+
+
+def highlight(
+    draw: ImageDraw.ImageDraw,
+    layout: Layout,
+    route_ids: Sequence[str],
+    color: th.RGB = th.GOLD,
+    *,
+    width: int = 3,
+) -> None:
+    """A bright frame around the car spaces of ``route_ids`` (last turn's claims; longest path)."""
+    for rid in route_ids:
+        shape = layout.routes.get(rid)
+        if shape is None:
+            continue
+        for c in shape.cars:
+            draw.polygon(list(c.corners), outline=color, width=width)
+
+
+def mark_new(draw: ImageDraw.ImageDraw, layout: Layout, route_ids: Sequence[str]) -> None:
+    """Last turn's claims: a dark halo and a gold frame around every car space, so they show at a
+    glance (also without colour vision: the frame is thick and doubled)."""
+    for rid in route_ids:
+        shape = layout.routes.get(rid)
+        if shape is None:
+            continue
+        for c in shape.cars:
+            halo = [
+                (c.centre[0] + (x - c.centre[0]) * 1.35, c.centre[1] + (y - c.centre[1]) * 1.7)
+                for x, y in c.corners
+            ]
+            draw.polygon(halo, outline=th.INK, width=5)
+            draw.polygon(halo, outline=th.GOLD, width=3)
 
 
 # ---------------------------------------------------------------- the panel
@@ -400,36 +395,92 @@ def panel(
     return img
 
 
-def panel_height(public: PublicView) -> int:
-    """Pixels the panel needs for ``public`` (so it never cuts text)."""
-    return 130 + 70 * public.num_seats + 44 + 34 + 84 + 24 + 48 + 80 + 60
+def panel_height(layout: Layout, public: PublicView) -> int:
+    """Pixels the panel needs for ``public`` (so it never cuts text, and adds no empty band)."""
+    rules = layout.rules
+    height = 84 + 70 * public.num_seats + 8 + 134 + 48 + 16
+    if public.last_round and public.phase == "play":
+        height += 44
+    if public.tunnel is not None:
+        height += 72
+    if rules.params.merchandise:
+        height += 24
+    if public.flag_colors:
+        height += 28
+    return height
+
+
+def map_image(
+    layout: Layout,
+    public: PublicView,
+    *,
+    highlight: Sequence[str] = (),
+    high_contrast: bool = False,
+    names: bool = True,
+) -> Image.Image:
+    """The board area alone (no panel) at the layout's size: blocked tracks, last turn's claims
+    (``highlight``: route ids), claimed routes and (``names``) the place names, as an RGB image."""
+    img = (faded_layer(layout) if high_contrast else base_layer(layout)).copy()
+    draw = ImageDraw.Draw(img)
+    draw_blocked(draw, layout, blocked_routes(layout, public))
+    mark_new(draw, layout, [r for r in highlight if r in public.owners])
+    draw_claims(draw, layout, public.owners, high_contrast=high_contrast)
+    if names:
+        paste_names(img, layout)
+    return img
+
+
+@lru_cache(maxsize=16)
+def faded_layer(layout: Layout) -> Image.Image:
+    """The base layer washed towards white, so claimed routes stand out (high-contrast mode; cached)."""
+    base = base_layer(layout)
+    return Image.blend(base, Image.new("RGB", base.size, th.PAPER), 0.45)
 
 
 def board_image(
-    layout: Layout, public: PublicView, names: Sequence[str] | None, lang: str
+    layout: Layout,
+    public: PublicView,
+    names: Sequence[str] | None,
+    lang: str,
+    *,
+    highlight: Sequence[str] = (),
+    high_contrast: bool = False,
 ) -> Image.Image:
     """The board with claimed routes and the side panel, as an RGB image."""
     w, h = layout.size
-    height = max(h, panel_height(public))
-    base = base_layer(layout)
+    height = max(h, panel_height(layout, public))
+    board = map_image(layout, public, highlight=highlight, high_contrast=high_contrast)
     img = Image.new("RGB", (w + PANEL_WIDTH, height), th.PANEL)
-    if height > h:  # a short board under a tall panel: continue the board's ground colour
-        img.paste(base.getpixel((1, h - 1)), (0, h, w, height))
-    img.paste(base, (0, 0))
-    draw = ImageDraw.Draw(img)
-    draw_claims(draw, layout, public.owners)
-    paste_names(img, layout)
+    if height > h:  # a short board beside a tall panel: continue the board's ground colour
+        ground = board.getpixel((1, h - 1))
+        assert isinstance(ground, tuple)
+        img.paste(ground, (0, h, w, height))
+    img.paste(board, (0, 0))
     img.paste(panel(layout, public, seat_names(public, names), lang, height), (w, 0))
     return img
 
 
 def render_board_png(
-    layout: Layout, public_view: PublicView, names: Sequence[str] | None = None, *, lang: str = "en"
+    layout: Layout,
+    public_view: PublicView,
+    names: Sequence[str] | None = None,
+    *,
+    lang: str = "en",
+    highlight: Sequence[str] = (),
+    high_contrast: bool = False,
 ) -> bytes:
     """The board image as PNG bytes (``layout`` from :func:`render.load_layout`).
 
     ``names``: display name per seat (default "Player 1" ...); ``lang``:
-    ``en`` or ``de``. Pure: reads only its arguments (and the cached base layer).
-    Size: the layout's board plus a 380 px panel (about 1800x1000 for USA).
+    ``en`` or ``de``; ``highlight``: route ids claimed in the last turn, drawn
+    with a dark-and-gold halo (ids not claimed are ignored); ``high_contrast``:
+    the unclaimed board washed out and claims drawn bolder. Pure: reads only
+    its arguments (and the cached base layer). Size: the layout's board plus a
+    380 px panel (about 1800x1000 for USA); see :func:`render.render_phone_png`
+    for a 500 px wide version.
     """
-    return dr.encode(board_image(layout, public_view, names, lang))
+    return dr.encode(
+        board_image(
+            layout, public_view, names, lang, highlight=highlight, high_contrast=high_contrast
+        )
+    )

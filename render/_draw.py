@@ -6,19 +6,20 @@ import io
 import math
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from . import _theme as th
 from ._layout import Car, Point
 
-#: PNG settings used for every image (and by the benchmark's bare encode).
-PNG_OPTIONS = {"format": "PNG", "compress_level": 6}
+#: PNG settings used for every image (and by the benchmark's bare encode): level 1 encodes in
+#: half the time of level 6 for about 12 % more bytes (a USA board: 590 KB instead of 530 KB).
+PNG_OPTIONS: dict[str, int] = {"compress_level": 1}
 
 
 def encode(img: Image.Image) -> bytes:
     """PNG bytes of ``img``."""
     buf = io.BytesIO()
-    img.save(buf, **PNG_OPTIONS)
+    img.save(buf, "PNG", **PNG_OPTIONS)
     return buf.getvalue()
 
 
@@ -89,8 +90,11 @@ def card(
     *,
     radius: int = 8,
     outline: th.RGB = th.PAPER,
+    symbol: bool = True,
 ) -> None:
-    """A train car card shape in ``color`` (locomotive: rainbow stripes; None: an empty slot)."""
+    """A train car card shape in ``color`` (locomotive: rainbow stripes; None: an empty slot), with
+    the colour's symbol in the middle (``symbol``; see ``_theme.CARD_SYMBOLS``) so that it reads
+    without colour vision."""
     x0, y0, x1, y1 = box
     if color is None:
         draw.rounded_rectangle(box, radius=radius, outline=th.MUTED, width=2)
@@ -106,11 +110,29 @@ def card(
             draw.rectangle((x0, top, x1, bottom), fill=col)
         draw.rounded_rectangle((x0, y1 - 2 * radius, x1, y1), radius=radius, fill=th.RAINBOW[-1])
         draw.rounded_rectangle(box, radius=radius, outline=outline, width=2)
-        return
-    draw.rounded_rectangle(box, radius=radius, fill=th.card_color(color), outline=outline, width=2)
+    else:
+        draw.rounded_rectangle(
+            box, radius=radius, fill=th.card_color(color), outline=outline, width=2
+        )
+    glyph = th.CARD_SYMBOLS.get(color)
+    if symbol and glyph:
+        fill = th.RAINBOW[2] if color == "locomotive" else th.card_color(color)
+        ink = th.text_on(fill)
+        size = max(10, round(min(x1 - x0, y1 - y0) * 0.5))
+        draw.text(
+            ((x0 + x1) / 2, (y0 + y1) / 2),
+            glyph,
+            font=th.font(size, True),
+            fill=ink,
+            anchor="mm",
+            stroke_width=1,
+            stroke_fill=th.INK if ink == th.PAPER else th.PAPER,
+        )
 
 
-def fit_text(draw: ImageDraw.ImageDraw, text: str, font: object, width: float) -> str:
+def fit_text(
+    draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, width: float
+) -> str:
     """``text`` cut with an ellipsis so that it fits ``width`` pixels."""
     if draw.textlength(text, font=font) <= width:
         return text
@@ -119,15 +141,44 @@ def fit_text(draw: ImageDraw.ImageDraw, text: str, font: object, width: float) -
     return text + "…"
 
 
+def symbol(
+    draw: ImageDraw.ImageDraw,
+    centre: Point,
+    seat: int,
+    r: float,
+    fill: th.RGB,
+    outline: th.RGB | None = None,
+) -> None:
+    """Seat ``seat``'s symbol (● ▲ ■ ◆ ★) as a shape of radius ``r`` pixels around ``centre``."""
+    x, y = centre
+    shape = th.seat_shape(seat)
+    width = max(1, round(r / 4))
+    if shape == "circle":
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline, width=width)
+        return
+    if shape == "square":
+        q = r * 0.85
+        draw.rectangle((x - q, y - q, x + q, y + q), fill=fill, outline=outline, width=width)
+        return
+    if shape == "triangle":
+        pts = [(x + r * math.cos(a), y + r * 1.1 * math.sin(a) + r * 0.15) for a in _ANGLES[3]]
+    elif shape == "diamond":
+        pts = [(x + r * math.cos(a), y + r * 1.1 * math.sin(a)) for a in _ANGLES[4]]
+    else:
+        pts = [
+            (x + rr * math.cos(a), y + rr * math.sin(a))
+            for i, a in enumerate(_ANGLES[10])
+            for rr in ((r * 1.15 if i % 2 == 0 else r * 0.5),)
+        ]
+    draw.polygon(pts, fill=fill, outline=outline, width=width)
+
+
+_ANGLES = {n: [math.radians(-90 + i * 360 / n) for i in range(n)] for n in (3, 4, 10)}
+
+
 def seat_badge(draw: ImageDraw.ImageDraw, centre: Point, seat: int, r: float = 13) -> None:
-    """A round seat swatch with the seat's letter."""
+    """A round seat swatch with the seat's symbol (colour and shape: two cues)."""
     x, y = centre
     fill = th.seat_color(seat)
     draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=th.PAPER, width=2)
-    draw.text(
-        (x, y),
-        th.seat_letter(seat),
-        font=th.font(int(r * 1.2), True),
-        fill=th.text_on(fill),
-        anchor="mm",
-    )
+    symbol(draw, centre, seat, r * 0.55, th.text_on(fill))

@@ -17,23 +17,29 @@ ROW = 34
 
 
 def longest_routes(layout: Layout, public: PublicView) -> dict[int, tuple[str, ...]]:
-    """Seat -> route ids of its longest path, for the seats that scored the longest-path bonus."""
+    """Seat -> route ids of its longest path, for the seats that scored the longest-path bonus (on a
+    map without that bonus: the seats with the longest path, so the final board always shows it)."""
     result = public.result
     if result is None:
         return {}
     board = layout.rules.board
+    seats = [s.seat for s in result.seats if s.breakdown.get("longest_path", 0) > 0]
+    if not seats:
+        best = max((s.longest_path for s in result.seats), default=0)
+        seats = [s.seat for s in result.seats if best > 0 and s.longest_path == best]
     out = {}
-    for s in result.seats:
-        if s.breakdown.get("longest_path", 0) > 0:
-            mine = [rid for rid, seat in public.owners.items() if seat == s.seat]
-            out[s.seat] = board.longest_trail(mine)[1]
+    for seat in seats:
+        mine = [rid for rid, owner in public.owners.items() if owner == seat]
+        out[seat] = board.longest_trail(mine)[1]
     return out
 
 
-def _ticket_text(layout: Layout, tid: str) -> str:
+def _ticket_text(layout: Layout, tid: str, ok: bool) -> str:
+    """``+12 Boston – Miami`` for a completed ticket, ``−12 ...`` for a failed one."""
     board = layout.rules.board
     t = board.tickets[tid]
-    return f"{board.cities[t.a].name} – {board.cities[t.b].name} {t.points}"
+    sign = "+" if ok else "−"
+    return f"{sign}{t.points} {board.cities[t.a].name} – {board.cities[t.b].name}"
 
 
 def _table(
@@ -47,8 +53,8 @@ def _table(
     # ticket lines per seat, wrapped to the width
     wrapped: dict[int, list[list[tuple[str, bool]]]] = {}
     for s in result.seats:
-        items = [(_ticket_text(layout, t), True) for t in s.completed] + [
-            (_ticket_text(layout, t), False) for t in s.failed
+        items = [(_ticket_text(layout, t, True), True) for t in s.completed] + [
+            (_ticket_text(layout, t, False), False) for t in s.failed
         ]
         lines: list[list[tuple[str, bool]]] = [[]]
         used = 60.0
@@ -60,7 +66,7 @@ def _table(
             lines[-1].append((text, ok))
             used += w
         wrapped[s.seat] = lines
-    height = 70 + sum(ROW + 8 + 24 * len(wrapped[s.seat]) for s in result.seats) + 20
+    height = 70 + sum(ROW + 8 + 22 + 24 * len(wrapped[s.seat]) for s in result.seats) + 20
     img = Image.new("RGB", (width, height), th.PAPER)
     d = ImageDraw.Draw(img)
     d.text((24, 16), th.word("finished", lang), font=th.font(24, True), fill=th.INK)
@@ -91,12 +97,15 @@ def _table(
             anchor="lm",
         )
         dr.seat_badge(d, (76, y + ROW / 2), seat, r=13)
+        resigned = public.players[seat].resigned
         label = names[seat] + (f"  ★ {th.word('winner', lang)}" if winner else "")
+        if resigned:
+            label += f"  ⚑ {th.word('resigned', lang)}"
         d.text(
             (98, y + ROW / 2),
             dr.fit_text(d, label, th.font(18, True), col0 - 110),
             font=th.font(18, True),
-            fill=th.INK,
+            fill=th.MUTED if resigned else th.INK,
             anchor="lm",
         )
         for i, key in enumerate(keys):
@@ -114,9 +123,23 @@ def _table(
             fill=th.INK,
             anchor="mm",
         )
-        y += ROW + 4
+        y += ROW + 2
+        facts = [
+            f"{th.word('routes_pts', lang)} {s.breakdown.get('routes', 0):+d}",
+            f"{th.word('tickets', lang)} {s.tickets_completed}✓ {s.tickets_failed}✗ "
+            f"({s.breakdown.get('tickets', 0):+d})",
+            th.word("longest_len", lang, n=s.longest_path)
+            + (f" (+{s.breakdown['longest_path']})" if s.breakdown.get("longest_path") else ""),
+        ]
+        facts += [
+            f"{th.word(key, lang)} +{s.breakdown[key]}"
+            for key in keys
+            if key not in ("routes", "tickets", "longest_path") and s.breakdown.get(key)
+        ]
+        d.text((98, y), "  ·  ".join(facts), font=th.font(14), fill=th.MUTED)
+        y += 22
         for line in wrapped[seat]:
-            x = 98
+            x = 98.0
             for text, ok in line:
                 mark = "✓" if ok else "✗"
                 d.text((x, y), mark, font=th.font(15, True), fill=th.GOOD if ok else th.BAD)
@@ -131,16 +154,18 @@ def render_final_png(
     layout: Layout, public_view: PublicView, names: Sequence[str] | None = None, *, lang: str = "en"
 ) -> bytes:
     """The end of the game as PNG bytes: the board with each longest-path winner's path framed in gold,
-    then the ranking with every seat's breakdown (routes, tickets, the map's bonuses, total) and every
-    ticket as completed (✓) or failed (✗). ``public_view.result`` must be set (the game is over);
-    without it this is the plain board."""
+    then the ranking with every seat's breakdown (routes, tickets, the map's bonuses, total), a line
+    of facts per seat (route points, tickets completed ✓ / failed ✗ with their net points, longest
+    path length and bonus, Globetrotter and other bonuses), a ⚑ mark on seats that resigned, and
+    every ticket with its value as completed (✓ +n) or failed (✗ −n). ``public_view.result`` must be
+    set (the game is over); without it this is the plain board."""
     public = public_view
     board = board_image(layout, public, names, lang)
     if public.result is None:
         return dr.encode(board)
     draw = ImageDraw.Draw(board)
     for routes in longest_routes(layout, public).values():
-        highlight(draw, layout, routes)
+        highlight(draw, layout, routes, width=4)
     table = _table(layout, public, seat_names(public, names), lang, board.width)
     out = Image.new("RGB", (board.width, board.height + table.height), th.PAPER)
     out.paste(board, (0, 0))

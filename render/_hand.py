@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from engine import PlayerView
+from engine.planner import TicketPlan, needed_routes, plan_tickets
 
 from . import _draw as dr
 from . import _theme as th
-from ._board import base_layer, draw_claims, paste_names
+from ._board import base_layer, draw_claims, faded_layer, mark_new, paste_names
 from ._layout import Layout, load_layout
+from ._zoom import zoom_box
 
 WIDTH = 1000
 MAP_WIDTH = 440
+MAP_MAX_HEIGHT = 560
 CARD_ORDER = (
     "locomotive",
     "red",
@@ -35,12 +38,25 @@ def _ticket_line(layout: Layout, tid: str) -> tuple[str, int]:
     return f"{board.cities[t.a].name} – {board.cities[t.b].name}", t.points
 
 
-def _mini_map(layout: Layout, mine: PlayerView) -> Image.Image:
-    """The board scaled to ``MAP_WIDTH`` with the reader's routes and ticket cities marked."""
+def _mini_map(
+    layout: Layout,
+    mine: PlayerView,
+    plans: Sequence[TicketPlan],
+    high_contrast: bool,
+) -> Image.Image:
+    """The board around the reader's ticket cities (the whole board without tickets), at most
+    ``MAP_WIDTH`` x ``MAP_MAX_HEIGHT``, with the reader's routes, the planned routes (gold frames)
+    and the ticket cities marked."""
     public = mine.public
-    img = base_layer(layout).copy()
+    img = (faded_layer(layout) if high_contrast else base_layer(layout)).copy()
     draw = ImageDraw.Draw(img)
-    draw_claims(draw, layout, {r: s for r, s in public.owners.items() if s == mine.seat})
+    draw_claims(
+        draw,
+        layout,
+        {r: s for r, s in public.owners.items() if s == mine.seat},
+        high_contrast=high_contrast,
+    )
+    mark_new(draw, layout, needed_routes(plans))
     paste_names(img, layout)
     board = layout.rules.board
     for tv in mine.tickets:
@@ -53,39 +69,55 @@ def _mini_map(layout: Layout, mine: PlayerView) -> Image.Image:
         for cid in (t.a, t.b):
             x, y = layout.cities[cid]
             draw.ellipse((x - 16, y - 16, x + 16, y + 16), outline=th.GOLD, width=6)
+    cities = [c for tv in mine.tickets for c in (tv.a, tv.b)] + [
+        c for tid in mine.offer for c in (board.tickets[tid].a, board.tickets[tid].b)
+    ]
+    if cities:  # the part of the board the reader's tickets span, so that it stays legible
+        img = img.crop(zoom_box(layout, cities))
     w, h = img.size
-    return img.resize((MAP_WIDTH, max(1, round(h * MAP_WIDTH / w))), Image.Resampling.BILINEAR)
+    f = min(MAP_WIDTH / w, MAP_MAX_HEIGHT / h)
+    size = (max(1, round(w * f)), max(1, round(h * f)))
+    method = Image.Resampling.BOX if f < 1 else Image.Resampling.BICUBIC
+    return img.resize(size, method)
 
 
-def render_hand_png(
-    player_view: PlayerView,
-    names: Sequence[str] | None = None,
-    *,
-    lang: str = "en",
-    layout: Layout | None = None,
-) -> bytes:
-    """The reader's private hand as PNG bytes: cards grouped by colour with counts, kept tickets with
-    points and a done (✓) / not yet (○) mark, tickets on offer, and a small map of the reader's network
-    and ticket cities (green: done, red: not yet, gold: on offer). ``layout`` defaults to the map's.
-    Only for ephemeral replies: it shows hidden information."""
-    mine = player_view
-    layout = layout or load_layout(mine.public.map_id)
-    mini = _mini_map(layout, mine)
-    lines = len(mine.tickets) + (len(mine.offer) + 1 if mine.offer else 0)
-    left_h = 40 + 150 + 40 + 30 * max(1, lines) + 40
-    height = max(left_h, mini.height + 40)
-    img = Image.new("RGB", (WIDTH, height), th.PANEL)
-    d = ImageDraw.Draw(img)
-    x, y = 20, 16
-    name = (list(names or []) + [""] * 8)[mine.seat] or f"Player {mine.seat + 1}"
-    dr.seat_badge(d, (x + 14, y + 14), mine.seat, r=14)
-    d.text(
-        (x + 38, y + 2),
-        f"{th.word('your_hand', lang)} – {name}",
-        font=th.font(20, True),
-        fill=th.PAPER,
-    )
-    y += 44
+def _plan_line(layout: Layout, plan: TicketPlan, lang: str) -> tuple[str, th.RGB]:
+    """The planner's line under an open ticket, and its colour."""
+    board = layout.rules.board
+    if not plan.possible:
+        return th.word("plan_impossible", lang, points=plan.points), th.BAD
+    parts = [th.word("plan_cars", lang, cars=plan.cars)]
+    parts += [
+        f"{n}{th.CARD_SYMBOLS.get(c, '')} {th.word('color_' + c, lang)}"
+        for c, n in plan.colors.items()
+    ]
+    if plan.lost:
+        names = ", ".join(board.route_name(r) for r in plan.lost)
+        parts.append(th.word("plan_lost", lang, routes=names))
+        if plan.detour:
+            parts.append(th.word("plan_detour", lang, n=plan.detour))
+    if not plan.enough_pieces:
+        parts.append(th.word("plan_pieces", lang))
+    return " · ".join(parts), th.GOLD if plan.lost or not plan.enough_pieces else th.MUTED
+
+
+def _wrap(
+    d: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, width: float, rows: int
+) -> list[str]:
+    """``text`` split at " · " into at most ``rows`` lines of ``width`` px (the last one cut with …)."""
+    out: list[str] = []
+    for part in text.split(" · "):
+        if out and d.textlength(out[-1] + " · " + part, font=font) <= width:
+            out[-1] += " · " + part
+        elif len(out) < rows:
+            out.append(part)
+        else:
+            out[-1] += " · " + part
+    return [dr.fit_text(d, line, font, width) for line in out]
+
+
+def _cards(d: ImageDraw.ImageDraw, mine: PlayerView, x: int, y: int, lang: str) -> None:
+    """The hand grouped by colour: one card per colour with its symbol, and the count below."""
     colors = [c for c in CARD_ORDER if mine.hand.get(c)] + sorted(
         c for c in mine.hand if c not in CARD_ORDER and mine.hand[c]
     )
@@ -104,6 +136,47 @@ def render_hand_png(
             fill=th.PAPER,
             anchor="mm",
         )
+
+
+def render_hand_png(
+    player_view: PlayerView,
+    names: Sequence[str] | None = None,
+    *,
+    lang: str = "en",
+    layout: Layout | None = None,
+    high_contrast: bool = False,
+    planner: bool = True,
+) -> bytes:
+    """The reader's private hand as PNG bytes (1000 px wide): cards grouped by colour with a symbol
+    each (♥ red, ✚ orange, ☀ yellow, ♣ green, ♠ blue, ♦ purple, ✿ pink, ○ white, ● black,
+    ★ locomotive) and counts, kept tickets with points and a done (✓) / not yet (○) mark, under each
+    open ticket the planner's line (cars and colours still needed, routes lost to others and the
+    detour; see :func:`engine.planner.plan_tickets`), tickets on offer, and a small map of the
+    reader's network, planned routes (gold frames) and ticket cities (green: done, red: not yet,
+    gold: on offer). ``layout`` defaults to the map's; ``high_contrast`` washes out the free routes;
+    ``planner=False`` leaves the plans out. Only for ephemeral replies: it shows hidden information."""
+    mine = player_view
+    layout = layout or load_layout(mine.public.map_id)
+    plans = plan_tickets(layout.rules, mine) if planner else ()
+    by_ticket = {p.ticket: p for p in plans}
+    mini = _mini_map(layout, mine, plans, high_contrast)
+    open_plans = sum(1 for p in plans if not p.done)
+    lines = len(mine.tickets) + open_plans * 1.5 + (len(mine.offer) + 1 if mine.offer else 0)
+    left_h = 40 + 150 + 40 + round(30 * max(1, lines)) + 40
+    height = max(left_h, mini.height + 40)
+    img = Image.new("RGB", (WIDTH, height), th.PANEL)
+    d = ImageDraw.Draw(img)
+    x, y = 20, 16
+    name = (list(names or []) + [""] * 8)[mine.seat] or f"Player {mine.seat + 1}"
+    dr.seat_badge(d, (x + 14, y + 14), mine.seat, r=14)
+    d.text(
+        (x + 38, y + 2),
+        f"{th.word('your_hand', lang)} – {name}",
+        font=th.font(20, True),
+        fill=th.PAPER,
+    )
+    y += 44
+    _cards(d, mine, x, y, lang)
     y += 150
     d.text((x, y), th.word("your_tickets", lang), font=th.font(17, True), fill=th.PAPER)
     y += 30
@@ -120,6 +193,13 @@ def render_hand_png(
         )
         d.text((x + text_w, y + 1), str(points), font=th.font(16, True), fill=th.PAPER, anchor="ra")
         y += 30
+        plan = by_ticket.get(tv.id)
+        if plan is not None and not plan.done:
+            text, ink = _plan_line(layout, plan, lang)
+            for row in _wrap(d, text, th.font(13), text_w - 26, rows=2):
+                d.text((x + 26, y - 6), row, font=th.font(13), fill=ink)
+                y += 19
+            y += 5
     if mine.offer:
         d.text((x, y), th.word("offer", lang), font=th.font(15, True), fill=th.GOLD)
         y += 28

@@ -1,8 +1,12 @@
 """Colours, fonts and words of the images.
 
-Seat colours come from the Okabe-Ito palette (distinguishable with the common
-colour-vision deficiencies); every seat also has a letter (A-E) drawn on its
-claimed car spaces and beside its name, so colour is never the only cue.
+Seat colours are disjoint from the route colours: chosen (by a search over an
+sRGB grid, CIEDE2000 in colorspacious) so that, for normal vision and simulated
+protanopia, deuteranopia and tritanopia, every two seats differ by at least 30
+and every seat differs from every route colour, the map's ground colours and
+pure black by at least 13 (``tests/render/test_colors.py`` holds these
+minima). Colour is never the only cue: every seat has a symbol (● ▲ ■ ◆ ★) drawn
+on its claimed car spaces and beside its name in every image.
 """
 
 from __future__ import annotations
@@ -11,6 +15,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from PIL import ImageFont
+
+from words import LANGS, Words, words_for
+from words._catalog import NP_
 
 RGB = tuple[int, int, int]
 
@@ -30,15 +37,30 @@ CARD_COLORS: dict[str, RGB] = {
     "gray": (168, 168, 168),
     "locomotive": (120, 120, 120),
 }
-#: Okabe-Ito seat colours and letters.
+#: Seat colours (see the module docstring for how they were chosen).
 SEAT_COLORS: tuple[RGB, ...] = (
-    (230, 159, 0),  # orange
-    (86, 180, 233),  # sky blue
-    (0, 158, 115),  # bluish green
-    (204, 121, 167),  # reddish purple
-    (0, 114, 178),  # blue
+    (0, 255, 136),  # spring green
+    (221, 153, 255),  # lilac
+    (85, 34, 0),  # dark brown
+    (0, 0, 51),  # midnight
+    (102, 102, 119),  # slate
 )
-SEAT_LETTERS = "ABCDE"
+#: Seat symbols, the second cue beside colour (drawn as shapes on car spaces, as text beside names).
+SEAT_SYMBOLS = "●▲■◆★"
+SEAT_SHAPES = ("circle", "triangle", "square", "diamond", "star")
+#: Card symbols so that a hand reads without colour.
+CARD_SYMBOLS: dict[str, str] = {
+    "red": "♥",
+    "orange": "✚",
+    "yellow": "☀",
+    "green": "♣",
+    "blue": "♠",
+    "purple": "♦",
+    "pink": "✿",
+    "white": "○",
+    "black": "●",
+    "locomotive": "★",
+}
 RAINBOW: tuple[RGB, ...] = (
     (214, 40, 40),
     (238, 128, 20),
@@ -64,6 +86,7 @@ OUTLINE: RGB = (60, 60, 60)
 GOOD: RGB = (40, 160, 70)
 BAD: RGB = (205, 50, 50)
 GOLD: RGB = (255, 210, 40)
+BLOCKED: RGB = (205, 202, 196)
 
 
 def seat_color(seat: int) -> RGB:
@@ -71,9 +94,14 @@ def seat_color(seat: int) -> RGB:
     return SEAT_COLORS[seat % len(SEAT_COLORS)]
 
 
-def seat_letter(seat: int) -> str:
-    """The letter of seat ``seat`` (0 -> A)."""
-    return SEAT_LETTERS[seat % len(SEAT_LETTERS)]
+def seat_symbol(seat: int) -> str:
+    """The symbol character of seat ``seat`` (0 -> ●), for text beside names."""
+    return SEAT_SYMBOLS[seat % len(SEAT_SYMBOLS)]
+
+
+def seat_shape(seat: int) -> str:
+    """The shape name of seat ``seat`` (``circle``, ``triangle``, ``square``, ``diamond``, ``star``)."""
+    return SEAT_SHAPES[seat % len(SEAT_SHAPES)]
 
 
 def card_color(color: str | None) -> RGB:
@@ -94,79 +122,67 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / name), size)
 
 
-WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "turn": "Turn {n}",
-        "setup": "Setup: choosing tickets",
-        "to_move": "to move",
-        "score": "pts",
-        "cards": "cards",
-        "tickets": "tickets",
-        "face_up": "Face-up cards",
-        "deck": "Deck {n}",
-        "discard": "Discard {n}",
-        "last_round": "LAST ROUND",
-        "tunnel": "Tunnel: {cards} revealed, {extra} more",
-        "merch": "Merchandise left: {n}",
-        "flag_colors": "Flag colours",
-        "flags": "French flags",
-        "finished": "Final score",
-        "ticket_decks": "Tickets left",
-        "your_hand": "Your hand",
-        "your_tickets": "Your tickets",
-        "offer": "Choose from",
-        "none": "none",
-        "routes": "routes",
-        "longest_path": "longest path",
-        "globetrotter": "Globetrotter",
-        "merchandise": "merchandise",
-        "total": "total",
-        "winner": "winner",
-        "completed": "completed",
-        "failed": "failed",
-        "waiting": "waiting for",
-    },
-    "de": {
-        "turn": "Zug {n}",
-        "setup": "Aufbau: Zielkarten wählen",
-        "to_move": "am Zug",
-        "score": "Pkt",
-        "cards": "Karten",
-        "tickets": "Ziele",
-        "face_up": "Offene Karten",
-        "deck": "Stapel {n}",
-        "discard": "Ablage {n}",
-        "last_round": "LETZTE RUNDE",
-        "tunnel": "Tunnel: {cards} aufgedeckt, {extra} mehr",
-        "merch": "Warenkarten übrig: {n}",
-        "flag_colors": "Flaggenfarben",
-        "flags": "Französische Flaggen",
-        "finished": "Endwertung",
-        "ticket_decks": "Ziele übrig",
-        "your_hand": "Deine Karten",
-        "your_tickets": "Deine Ziele",
-        "offer": "Zur Auswahl",
-        "none": "keine",
-        "routes": "Strecken",
-        "longest_path": "längste Strecke",
-        "globetrotter": "Globetrotter",
-        "merchandise": "Waren",
-        "total": "Summe",
-        "winner": "Sieger",
-        "completed": "erfüllt",
-        "failed": "nicht erfüllt",
-        "waiting": "warten auf",
-    },
+#: Image words: key -> English msgid, translated through the gettext catalog in the context
+#: "image" (German in words/locale/de; new ones are filled from tools/de_render.py).
+WORDS: dict[str, str] = {
+    "turn": NP_("image", "Turn {n}"),
+    "setup": NP_("image", "Setup: choosing tickets"),
+    "to_move": NP_("image", "to move"),
+    "score": NP_("image", "pts"),
+    "cards": NP_("image", "cards"),
+    "tickets": NP_("image", "tickets"),
+    "face_up": NP_("image", "Face-up cards"),
+    "deck": NP_("image", "Deck {n}"),
+    "discard": NP_("image", "Discard {n}"),
+    "last_round": NP_("image", "LAST ROUND"),
+    "tunnel": NP_("image", "Tunnel: {cards} revealed, {extra} more"),
+    "merch": NP_("image", "Merchandise left: {n}"),
+    "flag_colors": NP_("image", "Flag colours"),
+    "flags": NP_("image", "French flags"),
+    "finished": NP_("image", "Final score"),
+    "ticket_decks": NP_("image", "Tickets left"),
+    "your_hand": NP_("image", "Your hand"),
+    "your_tickets": NP_("image", "Your tickets"),
+    "offer": NP_("image", "Choose from"),
+    "none": NP_("image", "none"),
+    "routes": NP_("image", "routes"),
+    "longest_path": NP_("image", "longest path"),
+    "globetrotter": NP_("image", "Globetrotter"),
+    "merchandise": NP_("image", "merchandise"),
+    "total": NP_("image", "total"),
+    "winner": NP_("image", "winner"),
+    "completed": NP_("image", "completed"),
+    "failed": NP_("image", "failed"),
+    "waiting": NP_("image", "waiting for"),
+    "plan_cars": NP_("image", "{cars} cars to go"),
+    "plan_lost": NP_("image", "lost: {routes}"),
+    "plan_detour": NP_("image", "detour +{n}"),
+    "plan_impossible": NP_("image", "no longer possible (−{points})"),
+    "plan_pieces": NP_("image", "not enough pieces!"),
+    "planned": NP_("image", "Planned routes"),
+    "resigned": NP_("image", "resigned"),
+    "longest_len": NP_("image", "longest path: {n}"),
+    "routes_pts": NP_("image", "routes"),
 }
 
 
+@lru_cache(maxsize=8)
+def _words(lang: str) -> Words:
+    return words_for(lang if lang in LANGS else "en")
+
+
 def word(key: str, lang: str = "en", **facts: object) -> str:
-    """An image word in ``lang`` (``en`` or ``de``), formatted with ``facts``."""
-    table = WORDS.get(lang, WORDS["en"])
-    return table.get(key, WORDS["en"].get(key, key)).format(**facts)
+    """An image word in ``lang`` (``en`` or ``de``, others: English), formatted with ``facts``;
+    ``color_<name>`` keys give the colour's name. Unknown keys come back as they are."""
+    if key.startswith("color_"):
+        return _words(lang).color(key.removeprefix("color_"))
+    msgid = WORDS.get(key)
+    if msgid is None:
+        return key
+    return _words(lang).ctx("image", msgid, **facts)
 
 
 def map_word(rules: object, key: str, lang: str, default: str) -> str:
     """A map's own word (``pieces``: trains, carts, buses ...) from its ``words`` block."""
     words = getattr(rules, "meta", {}).get("words", {})
-    return words.get(lang, words.get("en", {})).get(key, default)
+    return str(words.get(lang, words.get("en", {})).get(key, default))

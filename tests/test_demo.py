@@ -45,12 +45,17 @@ def test_demo_plays_a_whole_game_and_writes_result_json(tmp_path):
         status, version = db.execute("SELECT status, version FROM games").fetchone()
         (logged,) = db.execute("SELECT COUNT(*) FROM actions").fetchone()
     assert status == "finished" and version == logged > 0
-    # the board after every turn and the final image, all PNG
-    boards = sorted(out.glob("board-*.png"))
-    assert (
-        len(boards) == doc["turns"] - 1 and (out / "final.png").is_file()
-    )  # the last turn: final.png
+    # a handful of boards sized for people: the start, every tenth turn, the final image, the board
+    # 500 px wide, the first seat's hand and the recap
+    boards = sorted(out.glob("board-[0-9]*.png"))
+    assert {p.name for p in boards} == {f"board-{n}.png" for n in range(0, doc["turns"], 10)}, [
+        p.name for p in boards
+    ]
+    assert (out / "final.png").is_file()
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in [*boards[:3], out / "final.png"])
+    for name in ("board-phone.png", "hand.png"):
+        assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (out / "recap.gif").read_bytes()[:6] == b"GIF89a"
     # the operator tools agree: every stored game replays to its snapshot; the export has the whole log
     verify = subprocess.run(
         [sys.executable, "-m", "bot", "verify", "--db", str(out / "ttr.sqlite3")],

@@ -56,6 +56,8 @@ ERRORS: dict[str, str] = {
     "too_many_players": N_("At most {max} players can play."),
     "already_started": N_("The game has already started."),
     "not_started": N_("The game has not started yet."),
+    "unknown_city": N_("There is no city called {city} on this map."),
+    "no_tickets_to_zoom": N_("You hold no {tickets} yet: name a city to zoom in."),
     "not_lobby": N_("The game has already started."),
     "not_running": N_("The game is not running."),
     "game_finished": N_("This game is over."),

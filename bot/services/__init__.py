@@ -7,6 +7,7 @@ Start with :class:`GameService`; operations tools are in :mod:`bot.services.ops`
 from __future__ import annotations
 
 from engine import Action, Cards, FinalResult, PlayerView, PublicView, Ruleset
+from engine.planner import TicketPlan, plan_tickets
 
 from ._core import (
     MAX_EXPIRIES,
@@ -37,6 +38,7 @@ __all__ = [
     "Ruleset",
     "Table",
     "TableEvent",
+    "TicketPlan",
     "TunnelChoice",
     "TurnMenu",
     "TurnRecord",
@@ -51,6 +53,7 @@ __all__ = [
     "UserGame",
     "UserStats",
     "ai_controlled",
+    "plan_tickets",
     "player_results",
     "replay_game",
     "stored_state",

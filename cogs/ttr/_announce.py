@@ -87,6 +87,7 @@ class Post:
             (the players who must act next).
         dm_text: what those direct messages say.
         words: the table's words (for the owner's notice).
+        extra: more files ``(filename, factory)`` sent with the image (the final recap GIF).
     """
 
     game_id: int
@@ -100,6 +101,7 @@ class Post:
     ping: tuple[int, ...] = ()
     reach: tuple[int, ...] = ()
     dm_text: str = ""
+    extra: tuple[tuple[str, FileFactory], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +154,10 @@ class Announcer:
             png = await post.image()
             if png:
                 files.append(discord.File(io.BytesIO(png), filename=post.filename))
+            for name, make in post.extra:
+                data = await make()
+                if data:
+                    files.append(discord.File(io.BytesIO(data), filename=name))
         return await self._channel(post.channel_id).send(
             post.content,
             files=files,

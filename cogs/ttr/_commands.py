@@ -21,7 +21,7 @@ from ._admin import AdminFlows
 from ._announce import Announcer
 from ._base import Base
 from ._ids import ComponentId
-from ._info import InfoFlows
+from ._info import InfoFlows, fold
 from ._lobby import TURN_TIMES, LobbyFlows
 from ._play import DRAW_SOURCES, PlayFlows
 from ._publish import Publisher
@@ -84,6 +84,7 @@ class TtrCog(
             "claim": lambda: self.play.open_claim(interaction, g),
             "tickets": lambda: self.play.open_tickets(interaction, g),
             "board": lambda: self.info.board(interaction, g),
+            "zoom": lambda: self.info.board(interaction, g, "tickets"),
             "log": lambda: self.info.log(interaction, g, None),
             "join": lambda: self.lobby_flows.join(interaction, g),
             "rematch": lambda: self.lobby_flows.rematch(interaction, g),
@@ -235,8 +236,25 @@ class TtrCog(
 
     # ------------------------------------------------------------ info
     @app_commands.command(name="board", description="Show the board")
-    async def board(self, interaction: discord.Interaction) -> None:
-        await self.info.board(interaction, await self.shown(interaction))
+    @app_commands.describe(
+        region='Zoom in: a city name, or "tickets" for the cities of your tickets (only you see it)'
+    )
+    async def board(self, interaction: discord.Interaction, region: str | None = None) -> None:
+        await self.info.board(interaction, await self.shown(interaction), region)
+
+    @board.autocomplete("region")
+    async def _regions(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        try:
+            table = await self.service.table(await self.shown(interaction), interaction.user.id)
+        except Exception:  # noqa: BLE001 - autocomplete answers quietly
+            return []
+        w = Base.words(interaction, table)
+        out = [Choice(name=w.t("Your {tickets}"), value="tickets")] if table.mine else []
+        needle = fold(current)
+        for city in sorted(table.rules.board.cities.values(), key=lambda c: fold(c.name)):
+            if needle in fold(city.name):
+                out.append(Choice(name=city.name, value=city.name))
+        return out[: fmt.MAX_OPTIONS]
 
     @app_commands.command(name="status", description="Show the game status")
     async def status(self, interaction: discord.Interaction) -> None:

@@ -1,6 +1,7 @@
-"""The cog's only door to the renderer: PNGs of a table, drawn in a worker thread.
+"""The cog's only door to the renderer: PNGs (and the recap GIF) of a table, drawn in a worker thread.
 
-The public images use the table's language, the private hand the reader's.
+The public images use the table's language, the private ones (hand, zoom) the
+reader's, with the reader's high-contrast setting.
 """
 
 from __future__ import annotations
@@ -8,25 +9,77 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from bot.services import PlayerView, PublicView
-from render import load_layout, render_board_png, render_final_png, render_hand_png
+from bot.services import PlayerView, PublicView, TurnRecord
+from bot.services import events as ev_
+from render import (
+    load_layout,
+    render_board_png,
+    render_final_png,
+    render_hand_png,
+    render_recap,
+    render_zoom_png,
+)
 
 
-def _board(map_id: str, public: PublicView, names: Sequence[str], lang: str) -> bytes:
-    return render_board_png(load_layout(map_id), public, list(names), lang=lang)
+def _board(
+    map_id: str,
+    public: PublicView,
+    names: Sequence[str],
+    lang: str,
+    highlight: Sequence[str],
+    high_contrast: bool = False,
+) -> bytes:
+    return render_board_png(
+        load_layout(map_id),
+        public,
+        list(names),
+        lang=lang,
+        highlight=highlight,
+        high_contrast=high_contrast,
+    )
 
 
 def _final(map_id: str, public: PublicView, names: Sequence[str], lang: str) -> bytes:
     return render_final_png(load_layout(map_id), public, list(names), lang=lang)
 
 
-def _hand(mine: PlayerView, names: Sequence[str], lang: str) -> bytes:
-    return render_hand_png(mine, list(names), lang=lang)
+def _hand(mine: PlayerView, names: Sequence[str], lang: str, high_contrast: bool) -> bytes:
+    return render_hand_png(mine, list(names), lang=lang, high_contrast=high_contrast)
 
 
-async def board_png(map_id: str, public: PublicView, names: Sequence[str], lang: str) -> bytes:
-    """The board with the panel (public)."""
-    return await asyncio.to_thread(_board, map_id, public, names, lang)
+def _zoom(
+    map_id: str,
+    public: PublicView,
+    names: Sequence[str],
+    lang: str,
+    cities: Sequence[str],
+    marks: Sequence[str],
+    high_contrast: bool,
+) -> bytes:
+    return render_zoom_png(
+        load_layout(map_id),
+        public,
+        list(names),
+        cities=cities,
+        marks=marks,
+        lang=lang,
+        high_contrast=high_contrast,
+    )
+
+
+async def board_png(
+    map_id: str,
+    public: PublicView,
+    names: Sequence[str],
+    lang: str,
+    highlight: Sequence[str] = (),
+    high_contrast: bool = False,
+) -> bytes:
+    """The board with the panel; ``highlight``: route ids claimed in the last turn(s);
+    ``high_contrast`` only for a reader's private reply."""
+    return await asyncio.to_thread(
+        _board, map_id, public, names, lang, tuple(highlight), high_contrast
+    )
 
 
 async def final_png(map_id: str, public: PublicView, names: Sequence[str], lang: str) -> bytes:
@@ -34,6 +87,48 @@ async def final_png(map_id: str, public: PublicView, names: Sequence[str], lang:
     return await asyncio.to_thread(_final, map_id, public, names, lang)
 
 
-async def hand_png(mine: PlayerView, names: Sequence[str], lang: str) -> bytes:
-    """The reader's hand and tickets (private replies only)."""
-    return await asyncio.to_thread(_hand, mine, names, lang)
+async def hand_png(
+    mine: PlayerView, names: Sequence[str], lang: str, high_contrast: bool = False
+) -> bytes:
+    """The reader's hand, tickets and ticket planner (private replies only)."""
+    return await asyncio.to_thread(_hand, mine, names, lang, high_contrast)
+
+
+async def zoom_png(
+    map_id: str,
+    public: PublicView,
+    names: Sequence[str],
+    lang: str,
+    cities: Sequence[str],
+    marks: Sequence[str] = (),
+    high_contrast: bool = False,
+) -> bytes:
+    """The board around ``cities`` at full size (private replies: ``marks`` may be the reader's
+    ticket cities). Raises ValueError when no city is known."""
+    return await asyncio.to_thread(
+        _zoom, map_id, public, names, lang, tuple(cities), tuple(marks), high_contrast
+    )
+
+
+def turn_claims(records: Sequence[TurnRecord]) -> list[dict[str, int]]:
+    """Per turn of the log (index = turn number; missing numbers are empty), route id -> seat
+    claimed in it."""
+    out: list[dict[str, int]] = []
+    for r in records:
+        while len(out) <= r.number:
+            out.append({})
+        for e in r.events:
+            if isinstance(e, ev_.RouteClaimed):
+                out[r.number][e.route] = e.seat
+    return out
+
+
+def _recap(map_id: str, records: Sequence[TurnRecord], names: Sequence[str], lang: str) -> bytes:
+    return render_recap(load_layout(map_id), turn_claims(records), list(names), lang=lang)
+
+
+async def recap_gif(
+    map_id: str, records: Sequence[TurnRecord], names: Sequence[str], lang: str
+) -> bytes:
+    """The animated recap of a game from its turn log (public: only claims, which the board shows)."""
+    return await asyncio.to_thread(_recap, map_id, tuple(records), names, lang)

@@ -5,7 +5,9 @@ All answers are private and in the reader's language.
 
 from __future__ import annotations
 
+import io
 import logging
+import unicodedata
 from typing import Any
 
 import discord
@@ -21,6 +23,12 @@ from ._components import Btn, components
 from ._ids import encode
 
 log = logging.getLogger(__name__)
+
+
+def fold(text: str) -> str:
+    """``text`` lower-cased without accents, for matching typed city names."""
+    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).replace("ß", "ss")
 
 
 def provisional_note(meta: dict[str, Any], w: Words) -> str:
@@ -68,16 +76,61 @@ def chunks(text: str, size: int) -> list[str]:
 class InfoFlows(Base):
     """Read-only commands and the Board button."""
 
-    async def board(self, interaction: discord.Interaction, game_id: int) -> None:
-        """The board image and the status, privately."""
+    async def board(
+        self, interaction: discord.Interaction, game_id: int, region: str | None = None
+    ) -> None:
+        """The board image and the status, privately, in the reader's contrast setting; with
+        ``region`` (a city name, or "tickets" for the reader's ticket cities) a zoomed view."""
         await self.defer(interaction)
         table = await self.read(interaction, game_id)
         if table.public is None:
             raise CogError("not_started")
         w = self.words(interaction, table)
         text = self._status_text(table, w)
-        png = await images.board_png(table.rules.map_id, table.public, display_names(table), w.lang)
+        settings = await self.service.user_settings(interaction.user.id)
+        if region:
+            cities, marks = self._region(table, region)
+            png = await images.zoom_png(
+                table.rules.map_id,
+                table.public,
+                display_names(table),
+                w.lang,
+                cities,
+                marks,
+                high_contrast=settings.high_contrast,
+            )
+            await self.reply(interaction, text, files=[self.png(png, "zoom.png")])
+            return
+        png = await images.board_png(
+            table.rules.map_id,
+            table.public,
+            display_names(table),
+            w.lang,
+            high_contrast=settings.high_contrast,
+        )
         await self.reply(interaction, text, files=[self.png(png, "board.png")])
+
+    @staticmethod
+    def _region(table: Table, region: str) -> tuple[list[str], list[str]]:
+        """(cities to frame, cities to ring) for a ``region``: "tickets" (the reader's kept and
+        offered tickets' cities; CogError ``unknown_seat`` without a seat, ``no_tickets_to_zoom``
+        without tickets) or a city name (accents and case ignored; CogError ``unknown_city``)."""
+        board = table.rules.board
+        if fold(region) in ("tickets", "ziele", "ticket"):
+            if table.mine is None:
+                raise CogError("unknown_seat")
+            ids = [t.id for t in table.mine.tickets] + list(table.mine.offer)
+            cities = [c for tid in ids for c in (board.tickets[tid].a, board.tickets[tid].b)]
+            if not cities:
+                raise CogError("no_tickets_to_zoom")
+            return cities, cities
+        want = fold(region)
+        exact = [cid for cid, c in board.cities.items() if fold(c.name) == want or cid == want]
+        start = [cid for cid, c in board.cities.items() if fold(c.name).startswith(want)]
+        found = exact or start
+        if not found:
+            raise CogError("unknown_city", {"city": region})
+        return found[:1], found[:1]
 
     async def status(self, interaction: discord.Interaction, game_id: int) -> None:
         """Whose turn, scores, pieces, cards and tickets per seat, and the turn clock."""
@@ -415,4 +468,13 @@ class InfoFlows(Base):
                 + (", ".join(failed) or "–")
             )
         png = await images.final_png(table.rules.map_id, public, display_names(table), w.lang)
-        await self.reply(interaction, "\n".join(lines), files=[self.png(png, "final.png")])
+        records = await self.service.turn_log(game_id)
+        gif = await images.recap_gif(table.rules.map_id, records, display_names(table), w.lang)
+        await self.reply(
+            interaction,
+            "\n".join(lines),
+            files=[
+                self.png(png, "final.png"),
+                discord.File(io.BytesIO(gif), filename="recap.gif"),
+            ],
+        )

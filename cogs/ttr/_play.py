@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.services import Action, Outcome, ServiceError, Table, TableEvent
+from bot.services import Action, Outcome, ServiceError, Table, TableEvent, plan_tickets
 from bot.services import events as ev_
 from words import Words
 
@@ -24,7 +24,9 @@ from . import _images as images
 from . import _prompts as prompts
 from ._announce import Delivery
 from ._base import Base, CogError, display_names
-from ._ids import ComponentId, unmask
+from ._components import Btn, components
+from ._ids import ComponentId, encode, unmask
+from ._plan import planner_text
 from ._publish import Publisher, delivery_note
 
 log = logging.getLogger(__name__)
@@ -61,6 +63,21 @@ def private_lines(events: Sequence[TableEvent], table: Table, w: Words) -> list[
                 )
             )
     return out
+
+
+def with_zoom(view: discord.ui.View | None, game_id: int, w: Words) -> discord.ui.View:
+    """``view`` (or a new one) with a Zoom button: the board around the reader's tickets, privately
+    (left out when the view is already full)."""
+    zoom = Btn(w.t("Zoom"), encode(game_id, "zoom"))
+    if view is None:
+        return components([zoom])
+    try:
+        view.add_item(
+            discord.ui.Button(label=zoom.label, custom_id=zoom.custom_id, style=zoom.style)
+        )
+    except ValueError:  # five full rows: the /ttr board region: option still zooms
+        pass
+    return view
 
 
 class PlayFlows(Base):
@@ -123,10 +140,17 @@ class PlayFlows(Base):
         text = fmt.hand_text(
             table.mine, table.rules, w, game_id=game_id, map_name=self.map_name(table, w)
         )
+        plan = plan_tickets(table.rules, table.mine)
+        if plan:
+            text += "\n\n" + planner_text(w, plan, table.rules.board)
         prompt, view = prompts.pending(table, w)
         if prompt:
             text += "\n\n" + prompt
-        png = await images.hand_png(table.mine, display_names(table), w.lang)
+        settings = await self.service.user_settings(interaction.user.id)
+        png = await images.hand_png(
+            table.mine, display_names(table), w.lang, high_contrast=settings.high_contrast
+        )
+        view = with_zoom(view, game_id, w)
         await self.reply(interaction, text, view=view, files=[self.png(png, "hand.png")])
 
     async def open_draw(self, interaction: discord.Interaction, game_id: int) -> None:

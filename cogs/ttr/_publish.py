@@ -127,7 +127,11 @@ class Publisher(Base):
             fmt.fit(lines, [tail], w),
             w,
             image=lambda: images.board_png(
-                table.rules.map_id, public, display_names(table), w.lang
+                table.rules.map_id,
+                public,
+                display_names(table),
+                w.lang,
+                highlight=[e.route for e in events if isinstance(e, ev_.RouteClaimed)],
             ),
             view=turn_buttons(table),
             ping=pings,
@@ -172,10 +176,16 @@ class Publisher(Base):
                 table.rules.map_id, public, display_names(table), w.lang
             ),
             filename="final.png",
+            extra=(("recap.gif", lambda: self._recap(table, w)),),
             view=view,
             ping=players,
         )
         return await self.announcer.post(post)
+
+    async def _recap(self, table: Table, w: Words) -> bytes:
+        """The game's recap GIF (from the public turn log)."""
+        records = await self.service.turn_log(table.game.id)
+        return await images.recap_gif(table.rules.map_id, records, display_names(table), w.lang)
 
     async def notice(
         self,

@@ -112,6 +112,9 @@ async def test_a_finished_game_stays_and_resigned_players_never_win(tmp_path: Pa
         g = await _finish_by_resigning(t)
         final = _final(t, g)
         assert final is not None and final.attachments
+        # the final image and the recap of the board filling in (issue 15)
+        assert [a.filename for a in final.attachments] == ["final.png", "recap.gif"]
+        assert final.attachments[1].data[:6] == b"GIF89a"
         for p in (alice, bob):  # game end pings every player
             assert p.user.id in _pinged(t, final)
             assert re.search(rf"<@{p.user.id}> \(resigned\): ", final.content), final.content
@@ -126,6 +129,7 @@ async def test_a_finished_game_stays_and_resigned_players_never_win(tmp_path: Pa
         assert f"Game {g} · **USA**" in history.content and f"/ttr game id:{g}" in history.content
         shown = await bob.slash("game", {"id": g})
         assert shown.attachments and "✅" in shown.content and "❌" in shown.content
+        assert [a.filename for a in shown.attachments] == ["final.png", "recap.gif"]
         stats = await alice.slash("stats")
         assert "1 game, 0 won" in stats.content, stats.content
 

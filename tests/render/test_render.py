@@ -15,6 +15,7 @@ from engine.ai import choose_action
 from maps.loader import available_maps, load_ruleset, map_dirs
 from render import (
     base_layer,
+    blocked_routes,
     card_color,
     label_boxes,
     load_layout,
@@ -26,6 +27,7 @@ from render import (
 )
 from render._board import PANEL_WIDTH
 from render._layout import room_needed
+from render._theme import BLOCKED
 
 MAPS = ["usa", "germany", "nordic", "amsterdam", "paris"]
 NAMES = ["Åsa", "Björn", "Zoë", "Øystein", "Ülkü"]
@@ -145,8 +147,11 @@ def test_claimed_routes_carry_the_owner_colour(map_id: str) -> None:
     assert seen >= 10 and right >= 0.95 * seen
     # unclaimed routes keep their colour; a city name or a crossing route may cover a few spaces
     shown = total = 0
+    blocked = set(blocked_routes(layout, public_view(rules, st)))
+    for rid in blocked:  # a double route's free track that can no longer be claimed is greyed
+        assert any(_shows(img, car, BLOCKED) for car in layout.routes[rid].cars), rid
     for rid, route in rules.board.routes.items():
-        if rid in st.owners or route.locomotives or route.carts:
+        if rid in st.owners or rid in blocked or route.locomotives or route.carts:
             continue  # symbols sit on some spaces
         cars = layout.routes[rid].cars
         ok = sum(
@@ -160,12 +165,12 @@ def test_claimed_routes_carry_the_owner_colour(map_id: str) -> None:
 
 @pytest.mark.parametrize("map_id", MAPS)
 def test_city_names_stay_inside_the_board(map_id: str) -> None:
-    """Every name box lies inside the board area (text never leaves the image), one per city dot."""
+    """Every name box lies inside the board area (text never leaves the image), one per place (cities
+    and Germany's neighbouring countries)."""
     layout = load_layout(map_id)
     w, h = layout.size
     boxes = label_boxes(layout)
-    cities = [c for c, city in layout.rules.board.cities.items() if city.kind == "city"]
-    assert set(boxes) == set(cities)
+    assert set(boxes) == set(layout.rules.board.cities)
     for x0, y0, x1, y1 in boxes.values():
         assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h
 

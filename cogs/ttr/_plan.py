@@ -1,0 +1,59 @@
+"""The ticket planner as text, for screen readers: the hand's private reply only.
+
+The same plans the hand image draws (``plan_tickets``, re-exported by the service package),
+told in the reader's language; never posted in a public message (a test plays
+through the fake Discord and checks that).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.services import TicketPlan
+from words import Words
+
+
+def _city(board: Any, cid: str) -> str:
+    return str(board.cities[cid].name)
+
+
+def plan_line(w: Words, plan: TicketPlan, board: Any) -> str:
+    """One ticket's plan (``board``: the map's board, ``rules.board``): done, impossible, or the cars, colours and routes still needed, the routes
+    lost to others and the detour."""
+    name = w.t("{a} – {b}", a=_city(board, plan.a), b=_city(board, plan.b))
+    if plan.done:
+        return w.t("{ticket} ({points}): done.", ticket=name, points=plan.points)
+    if not plan.possible:
+        return w.t(
+            "{ticket} ({points}): can no longer be completed (−{points} at the end).",
+            ticket=name,
+            points=plan.points,
+        )
+    colors = ", ".join(f"{n} {w.color(c)}" for c, n in plan.colors.items())
+    routes = ", ".join(board.route_name(r) for r in plan.routes)
+    text = w.t(
+        "{ticket} ({points}): {cars} more spaces ({colors}): {routes}.",
+        ticket=name,
+        points=plan.points,
+        cars=plan.cars,
+        colors=colors,
+        routes=routes,
+    )
+    if plan.lost:
+        text += " " + w.t(
+            "Taken by others: {routes}; this detour costs {n} more.",
+            routes=", ".join(board.route_name(r) for r in plan.lost),
+            n=plan.detour,
+        )
+    if not plan.enough_pieces:
+        text += " " + w.t("You have too few pieces left for it.")
+    return text
+
+
+def planner_text(w: Words, plan: Sequence[TicketPlan], board: Any) -> str:
+    """The whole plan (one line per ticket, under a heading) for the reader's ephemeral hand reply;
+    empty when the reader holds no tickets."""
+    if not plan:
+        return ""
+    return "\n".join([w.t("**Ticket planner**")] + ["• " + plan_line(w, p, board) for p in plan])

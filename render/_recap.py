@@ -1,0 +1,123 @@
+"""The recap: an animated GIF of the board filling in, turn by turn.
+
+Pure: made from the routes each turn claimed (route id -> seat), which the
+table's public turn log holds, so no replay of the game is needed. Frames are
+drawn at the GIF's size directly (the car spaces scaled, names placed for that
+size), one per turn that claimed something, each turn's new routes framed in
+gold; one shared palette keeps the encoding fast and the file small.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+
+from PIL import Image, ImageDraw
+
+from . import _draw as dr
+from . import _theme as th
+from ._board import base_layer
+from ._layout import Layout
+from ._zoom import phone_names
+
+#: Width of the recap in pixels.
+RECAP_WIDTH = 640
+#: Milliseconds per frame, and for the last one.
+FRAME_MS = 450
+LAST_MS = 4000
+CAPTION = 30
+
+
+def _claim(draw: ImageDraw.ImageDraw, layout: Layout, rid: str, seat: int, k: float) -> None:
+    shape = layout.routes.get(rid)
+    if shape is None:
+        return
+    fill = th.seat_color(seat)
+    for c in shape.cars:
+        draw.polygon(dr.scaled(c.corners, k), fill=fill, outline=th.INK, width=1)
+
+
+def _frame_gold(draw: ImageDraw.ImageDraw, layout: Layout, rids: Sequence[str], k: float) -> None:
+    for rid in rids:
+        shape = layout.routes.get(rid)
+        if shape is None:
+            continue
+        for c in shape.cars:
+            draw.polygon(dr.scaled(c.corners, k), outline=th.GOLD, width=2)
+
+
+def _caption(img: Image.Image, text: str, names: Sequence[str], seats: Sequence[int]) -> None:
+    d = ImageDraw.Draw(img)
+    h = img.height - CAPTION
+    d.rectangle((0, h, img.width, img.height), fill=th.PANEL)
+    d.text((10, h + 7), text, font=th.font(14, True), fill=th.PAPER)
+    x = 10 + d.textlength(text, font=th.font(14, True)) + 16
+    for seat in seats:
+        dr.seat_badge(d, (x + 9, h + CAPTION / 2), seat, r=9)
+        name = dr.fit_text(d, names[seat] if seat < len(names) else "", th.font(13), 120)
+        d.text((x + 22, h + 8), name, font=th.font(13), fill=th.PAPER)
+        x += 22 + d.textlength(name, font=th.font(13)) + 14
+
+
+def recap_frames(
+    layout: Layout,
+    turns: Sequence[Mapping[str, int]],
+    names: Sequence[str] = (),
+    *,
+    lang: str = "en",
+    width: int = RECAP_WIDTH,
+) -> list[Image.Image]:
+    """RGB frames: the empty board, then one per turn in ``turns`` that claimed routes (``turns[i]``:
+    route id -> seat claimed in turn ``i``; turns without claims are skipped)."""
+    k = width / layout.size[0]
+    h = round(layout.size[1] * k)
+    board = base_layer(layout).resize((width, h), Image.Resampling.BOX)
+    labels = phone_names(layout, width)
+    running = Image.new("RGB", (width, h + CAPTION), th.PANEL)
+    running.paste(board, (0, 0))
+    draw = ImageDraw.Draw(running)
+    frames = []
+    first = running.copy()
+    first.paste(labels, (0, 0), labels)
+    _caption(first, th.word("setup", lang), names, [])
+    frames.append(first)
+    for number, claims in enumerate(turns):
+        if not claims:
+            continue
+        for rid, seat in claims.items():
+            _claim(draw, layout, rid, seat, k)
+        frame = running.copy()
+        _frame_gold(ImageDraw.Draw(frame), layout, list(claims), k)
+        frame.paste(labels, (0, 0), labels)
+        _caption(frame, th.word("turn", lang, n=number), names, sorted(set(claims.values())))
+        frames.append(frame)
+    return frames
+
+
+def render_recap(
+    layout: Layout,
+    turns: Sequence[Mapping[str, int]],
+    names: Sequence[str] = (),
+    *,
+    lang: str = "en",
+    width: int = RECAP_WIDTH,
+) -> bytes:
+    """The recap as GIF bytes: the board ``width`` px wide filling in turn by turn (``turns[i]``: route
+    id -> seat claimed in turn ``i``, e.g. from the table's turn log), each turn's new routes framed
+    in gold and captioned with the turn and who claimed, the last frame held 4 s; 450 ms a frame.
+    A whole game stays well under 8 MB and takes about a second on one core."""
+    frames = recap_frames(layout, turns, names, lang=lang, width=width)
+    palette = frames[-1].quantize(colors=255, method=Image.Quantize.MEDIANCUT)
+    gif = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
+    buf = io.BytesIO()
+    gif[0].save(
+        buf,
+        format="GIF",
+        save_all=True,
+        append_images=gif[1:],
+        duration=[FRAME_MS] * (len(gif) - 1) + [LAST_MS],
+        loop=0,
+        optimize=False,
+        disposal=1,
+    )
+    return buf.getvalue()

@@ -1,0 +1,280 @@
+"""Images sized for people: the board for a phone (500 px wide) and a zoomed crop around some places.
+
+Both are pure functions of a :class:`engine.PublicView` and the layout, like the
+board. The phone board places its names again for its own scale (10-11 px text
+on the 500 px image, never the full board's names shrunk to 4 px) and shows the
+seats in a compact strip under the map. The zoom crops the full-resolution map
+around the named places and adds a legend of the seats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine import PublicView
+
+from . import _draw as dr
+from . import _theme as th
+from ._board import blocked_routes, map_image, seat_names
+from ._labels import leader, place_labels
+from ._layout import Layout
+
+#: Width of the phone board in pixels.
+PHONE_WIDTH = 500
+#: Name size on the phone board (pixels of the 500 px image).
+PHONE_LABEL = 11
+#: Free pixels kept around the zoomed places.
+ZOOM_MARGIN = 110
+#: The zoom crop is enlarged to at least this width.
+ZOOM_MIN_WIDTH = 900
+ROW = 26
+#: Free routes of at least this many spaces show their length on the phone board (their car
+#: spaces are too small to count there).
+LENGTH_FROM = 4
+
+
+@lru_cache(maxsize=16)
+def phone_names(layout: Layout, width: int = PHONE_WIDTH) -> Image.Image:
+    """The place names for a ``width`` px board on a transparent layer (RGBA, cached)."""
+    k = width / layout.size[0]
+    sizes = tuple(round(s / k) for s in (PHONE_LABEL, PHONE_LABEL - 1, PHONE_LABEL - 2))
+    labels = place_labels(layout, sizes)
+    h = round(layout.size[1] * k)
+    img = Image.new("RGBA", (width, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    for cid, lab in labels.items():
+        line = leader(lab, layout.cities[cid])
+        if line is not None:
+            draw.line(dr.scaled(line, k), fill=th.INK, width=1)
+    for lab in labels.values():
+        size = max(8, round(lab.size * k))
+        x0, y0, x1, _ = lab.box
+        for i, text in enumerate(lab.lines):
+            draw.text(
+                ((x0 + x1) / 2 * k, (y0 + i * (lab.size + 3)) * k),
+                text,
+                font=th.font(size, True),
+                fill=(90, 84, 74) if lab.country else th.INK,
+                stroke_width=2,
+                stroke_fill=th.PAPER,
+                anchor="ma",
+            )
+    return img
+
+
+def _strip(
+    public: PublicView, names: list[str], lang: str, width: int, rules: object
+) -> Image.Image:
+    """Turn and seats (symbol, name, score, pieces left) in rows of ``ROW`` px."""
+    img = Image.new("RGB", (width, 8 + ROW * (public.num_seats + 1)), th.PANEL)
+    d = ImageDraw.Draw(img)
+    if public.phase == "finished":
+        status = th.word("finished", lang)
+    elif public.phase == "setup":
+        status = th.word("setup", lang)
+    else:
+        status = th.word("turn", lang, n=public.turn + 1)
+        if public.last_round:
+            status += " · " + th.word("last_round", lang)
+    d.text((10, 6), status, font=th.font(14, True), fill=th.PAPER)
+    waiting = set(public.waiting_for)
+    pieces = th.map_word(rules, "pieces", lang, "trains")
+    for i, p in enumerate(public.players):
+        y = 8 + ROW * (i + 1)
+        dr.seat_badge(d, (20, y + ROW / 2 - 2), p.seat, r=10)
+        active = p.seat in waiting and public.phase != "finished"
+        label = ("▶ " if active else "") + names[p.seat]
+        d.text(
+            (38, y + 2),
+            dr.fit_text(d, label, th.font(14, True), width - 190),
+            font=th.font(14, True),
+            fill=th.GOLD if active else th.PAPER,
+        )
+        score = public.result.seats[p.seat].score if public.result is not None else p.score
+        d.text((width - 110, y + 3), f"{p.pieces} {pieces}", font=th.font(12), fill=th.MUTED)
+        d.text((width - 10, y + 1), str(score), font=th.font(16, True), fill=th.PAPER, anchor="ra")
+    return img
+
+
+def _phone_marks(draw: ImageDraw.ImageDraw, layout: Layout, public: PublicView, k: float) -> None:
+    """Marks that would shrink to nothing: the owner's symbol on the middle car space of each claimed
+    route, the length of long free routes, a ferry's locomotive dots and a tunnel's dark edges,
+    drawn at the small size."""
+    board = layout.rules.board
+    blocked = set(blocked_routes(layout, public))
+    for rid, shape in layout.routes.items():
+        if not shape.cars:
+            continue
+        seat = public.owners.get(rid)
+        if seat is not None:
+            mid = shape.cars[len(shape.cars) // 2]
+            fill = th.seat_color(seat)
+            dr.symbol(draw, (mid.centre[0] * k, mid.centre[1] * k), seat, 3.2, th.text_on(fill))
+            continue
+        route = board.routes[rid]
+        shown_twin = any(
+            sib < rid and sib not in public.owners for sib in board.siblings(rid)
+        )  # one number per double route
+        if (
+            route.length >= LENGTH_FROM
+            and not (route.locomotives or route.tunnel or shown_twin)
+            and rid not in blocked
+        ):
+            mid = shape.cars[len(shape.cars) // 2]
+            x, y = mid.centre[0] * k, mid.centre[1] * k
+            draw.ellipse((x - 5, y - 5, x + 5, y + 5), fill=th.PAPER, outline=th.INK)
+            draw.text((x, y), str(route.length), font=th.font(9, True), fill=th.INK, anchor="mm")
+        for i, c in enumerate(shape.cars):
+            x, y = c.centre[0] * k, c.centre[1] * k
+            if i < route.locomotives:
+                draw.ellipse((x - 2.5, y - 2.5, x + 2.5, y + 2.5), fill=th.INK)
+                draw.ellipse((x - 1.2, y - 1.2, x + 1.2, y + 1.2), fill=th.GOLD)
+            if route.tunnel:
+                draw.polygon(dr.scaled(c.corners, k), outline=th.INK, width=1)
+
+
+def phone_image(
+    layout: Layout,
+    public: PublicView,
+    names: Sequence[str] | None = None,
+    *,
+    lang: str = "en",
+    highlight: Sequence[str] = (),
+    width: int = PHONE_WIDTH,
+) -> Image.Image:
+    """The board ``width`` px wide: the map with names placed for that size, and a strip of seats."""
+    board = map_image(layout, public, highlight=highlight, names=False)
+    k = width / layout.size[0]
+    small = board.resize((width, round(layout.size[1] * k)), Image.Resampling.BOX)
+    _phone_marks(ImageDraw.Draw(small), layout, public, k)
+    names_layer = phone_names(layout, width)
+    small.paste(names_layer, (0, 0), names_layer)
+    strip = _strip(public, seat_names(public, names), lang, width, layout.rules)
+    out = Image.new("RGB", (width, small.height + strip.height), th.PANEL)
+    out.paste(small, (0, 0))
+    out.paste(strip, (0, small.height))
+    return out
+
+
+def render_phone_png(
+    layout: Layout,
+    public_view: PublicView,
+    names: Sequence[str] | None = None,
+    *,
+    lang: str = "en",
+    highlight: Sequence[str] = (),
+) -> bytes:
+    """The board 500 px wide as PNG bytes (map with names readable at that size, then one row per
+    seat: symbol, name, pieces left, score). Arguments as :func:`render.render_board_png`."""
+    return dr.encode(phone_image(layout, public_view, names, lang=lang, highlight=highlight))
+
+
+def zoom_box(layout: Layout, cities: Iterable[str]) -> tuple[int, int, int, int]:
+    """The crop ``(x0, y0, x1, y1)`` in board pixels around ``cities`` and their names, with a margin,
+    at least 360x240 and inside the board. Raises ValueError when no city id is known."""
+    pts = [layout.cities[c] for c in cities if c in layout.cities]
+    if not pts:
+        raise ValueError("zoom needs at least one city of the map")
+    labels = place_labels(layout)
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    for c in cities:
+        if c in labels:
+            bx0, by0, bx1, by1 = labels[c].box
+            xs += [bx0, bx1]
+            ys += [by0, by1]
+    w, h = layout.size
+    x0, x1 = min(xs) - ZOOM_MARGIN, max(xs) + ZOOM_MARGIN
+    y0, y1 = min(ys) - ZOOM_MARGIN, max(ys) + ZOOM_MARGIN
+    if x1 - x0 < 360:
+        cx = (x0 + x1) / 2
+        x0, x1 = cx - 180, cx + 180
+    if y1 - y0 < 240:
+        cy = (y0 + y1) / 2
+        y0, y1 = cy - 120, cy + 120
+    return (
+        max(0, round(x0)),
+        max(0, round(y0)),
+        min(w, round(x1)),
+        min(h, round(y1)),
+    )
+
+
+def zoom_image(
+    layout: Layout,
+    public: PublicView,
+    names: Sequence[str] | None = None,
+    *,
+    cities: Iterable[str],
+    lang: str = "en",
+    highlight: Sequence[str] = (),
+    high_contrast: bool = False,
+    marks: Sequence[str] = (),
+) -> Image.Image:
+    """The map cropped around ``cities`` at full resolution (enlarged when the crop is narrow), with
+    ``marks`` (city ids) ringed in gold and a legend of the seats on top."""
+    cities = list(cities)
+    board = map_image(layout, public, highlight=highlight, high_contrast=high_contrast)
+    draw = ImageDraw.Draw(board)
+    for cid in marks:
+        if cid in layout.cities:
+            x, y = layout.cities[cid]
+            draw.ellipse((x - 15, y - 15, x + 15, y + 15), outline=th.INK, width=7)
+            draw.ellipse((x - 14, y - 14, x + 14, y + 14), outline=th.GOLD, width=4)
+    crop = board.crop(zoom_box(layout, cities))
+    if crop.width < ZOOM_MIN_WIDTH:
+        f = min(2.0, ZOOM_MIN_WIDTH / crop.width)
+        crop = crop.resize(
+            (round(crop.width * f), round(crop.height * f)), Image.Resampling.BICUBIC
+        )
+    legend = _legend(public, seat_names(public, names), crop.width)
+    out = Image.new("RGB", (crop.width, crop.height + legend.height), th.PANEL)
+    out.paste(legend, (0, 0))
+    out.paste(crop, (0, legend.height))
+    return out
+
+
+def _legend(public: PublicView, names: list[str], width: int) -> Image.Image:
+    img = Image.new("RGB", (width, 34), th.PANEL)
+    d = ImageDraw.Draw(img)
+    x = 10.0
+    for p in public.players:
+        dr.seat_badge(d, (x + 11, 17), p.seat, r=11)
+        text = dr.fit_text(d, names[p.seat], th.font(14, True), 150)
+        d.text((x + 27, 8), text, font=th.font(14, True), fill=th.PAPER)
+        x += 27 + d.textlength(text, font=th.font(14, True)) + 18
+        if x > width - 60:
+            break
+    return img
+
+
+def render_zoom_png(
+    layout: Layout,
+    public_view: PublicView,
+    names: Sequence[str] | None = None,
+    *,
+    cities: Iterable[str],
+    lang: str = "en",
+    highlight: Sequence[str] = (),
+    high_contrast: bool = False,
+    marks: Sequence[str] = (),
+) -> bytes:
+    """A zoomed board as PNG bytes: the full-resolution map around ``cities`` (city ids; unknown ids
+    are skipped, none known raises ValueError), enlarged up to 2x to about 900 px wide, a seat
+    legend on top; ``marks``: city ids ringed in gold (the reader's ticket cities in private zooms);
+    ``high_contrast`` as :func:`render.render_board_png`."""
+    return dr.encode(
+        zoom_image(
+            layout,
+            public_view,
+            names,
+            cities=cities,
+            lang=lang,
+            highlight=highlight,
+            high_contrast=high_contrast,
+            marks=marks,
+        )
+    )

@@ -33,6 +33,7 @@ from .reducer import (
     can_resign,
     claimable_routes,
     legal_actions,
+    legal_actions_reference,
     new_game,
     replay,
 )
@@ -90,6 +91,7 @@ __all__ = [
     "can_resign",
     "claimable_routes",
     "legal_actions",
+    "legal_actions_reference",
     "new_game",
     "player_view",
     "public_view",

@@ -25,9 +25,8 @@ Rules implemented here are the shared ones of all five maps (rulebooks in
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from . import rng as rngmod
@@ -63,6 +62,15 @@ from .events import (
     TunnelPaid,
     TunnelRevealed,
     TurnStarted,
+)
+from .legal import (
+    can_draw_blind,
+    claimable_routes,
+    face_up_ok,
+    legal_actions,
+    legal_actions_reference,
+    route_payments,
+    tickets_left,
 )
 from .payment import tunnel_extra, tunnel_extra_options
 from .scoring import final_scores
@@ -202,28 +210,8 @@ def _refill_face_up(rules: ClassicRules, st: GameState, events: list[EngineEvent
     _check_face_up_reset(rules, st, events)
 
 
-def _can_draw_blind(st: GameState) -> bool:
-    return bool(st.deck or st.discard)
-
-
-def _face_up_ok(rules: ClassicRules, st: GameState, slot: int) -> bool:
-    if not 0 <= slot < len(st.face_up) or st.face_up[slot] is None:
-        return False
-    if (
-        st.cards_drawn == 1
-        and st.face_up[slot] == LOCOMOTIVE
-        and rules.params.face_up_wild_restricted
-    ):
-        return False
-    return True
-
-
 def _can_draw_second(rules: ClassicRules, st: GameState) -> bool:
-    return _can_draw_blind(st) or any(_face_up_ok(rules, st, i) for i in range(len(st.face_up)))
-
-
-def _tickets_left(st: GameState) -> int:
-    return sum(len(d) for d in st.ticket_decks.values())
+    return can_draw_blind(st) or any(face_up_ok(rules, st, i) for i in range(len(st.face_up)))
 
 
 def _single_deck_mix(st: GameState, count: int) -> tuple[tuple[str, int], ...]:
@@ -246,7 +234,7 @@ def _check_mix(
     rules: ClassicRules, st: GameState, mix: Sequence[tuple[str, int]], count: int
 ) -> tuple[tuple[str, int], ...]:
     """Validate an announced short/long mix (Germany): the right total, decks that have the tickets."""
-    want = min(count, _tickets_left(st))
+    want = min(count, tickets_left(st))
     seen: dict[str, int] = {}
     for entry in mix:
         if not (isinstance(entry, tuple | list) and len(entry) == 2):
@@ -265,24 +253,6 @@ def _check_mix(
     if sum(seen.values()) != want:
         raise IllegalAction("bad_mix_total", {"total": sum(seen.values()), "expected": want})
     return tuple((name, seen[name]) for name in st.ticket_decks if seen.get(name))
-
-
-def _mixes(st: GameState, count: int) -> list[tuple[tuple[str, int], ...]]:
-    """Every legal mix of ``count`` tickets over the ticket decks."""
-    names = list(st.ticket_decks)
-    want = min(count, _tickets_left(st))
-    out: list[tuple[tuple[str, int], ...]] = []
-
-    def rec(i: int, left: int, acc: list[tuple[str, int]]) -> None:
-        if i == len(names):
-            if left == 0:
-                out.append(tuple(e for e in acc if e[1]))
-            return
-        for n in range(min(left, len(st.ticket_decks[names[i]])) + 1):
-            rec(i + 1, left - n, [*acc, (names[i], n)])
-
-    rec(0, want, [])
-    return out
 
 
 def _return_tickets(rules: ClassicRules, st: GameState, ids: Sequence[str], unkept: str) -> None:
@@ -459,7 +429,7 @@ def _apply_play(
     if isinstance(action, DrawBlind):
         if step not in ("turn", "second_card"):
             raise IllegalAction("wrong_step", {"step": step})
-        if not _can_draw_blind(st):
+        if not can_draw_blind(st):
             raise IllegalAction("deck_empty")
         card = _pop_card(st, events)
         assert card is not None
@@ -529,7 +499,7 @@ def _apply_play(
     if isinstance(action, DrawTickets):
         if step != "turn":
             raise IllegalAction("wrong_step", {"step": step})
-        if _tickets_left(st) == 0:
+        if tickets_left(st) == 0:
             raise IllegalAction("no_tickets_left")
         deal = p.draw_tickets
         mix = (
@@ -667,88 +637,12 @@ def can_resign(state: GameState, seat: int) -> bool:
     return not state.finished and 0 <= seat < state.num_seats and not state.players[seat].resigned
 
 
-def claimable_routes(rules: ClassicRules, st: GameState, seat: int) -> list[str]:
-    """Route ids ``seat`` could claim now with its own cards (ignores whose turn it is)."""
-    hand = st.players[seat].hand
-    out = []
-    for rid, route in rules.board.routes.items():
-        if _route_blocker(rules, st, seat, rid) is None and rules.sensible_payments(route, hand):
-            out.append(rid)
-    return out
-
-
 def _has_any_move(rules: ClassicRules, st: GameState, seat: int) -> bool:
-    if _can_draw_blind(st) or any(_face_up_ok(rules, st, i) for i in range(len(st.face_up))):
+    if can_draw_blind(st) or any(face_up_ok(rules, st, i) for i in range(len(st.face_up))):
         return True
-    if _tickets_left(st):
+    if tickets_left(st):
         return True
-    return bool(claimable_routes(rules, st, seat))
-
-
-def _keep_options(offer: Sequence[str], keep: int) -> Iterator[tuple[str, ...]]:
-    need = _min_keep(len(offer), keep)
-    for k in range(need, len(offer) + 1):
-        yield from combinations(offer, k)
-
-
-def legal_actions(
-    rules: ClassicRules, state: GameState, seat: int, *, payments: str = "all"
-) -> list[Action]:
-    """Every action ``seat`` may take now (empty when it is not this seat's move).
-
-    Args:
-        payments: ``"all"`` lists a claim once per distinct exact payment (can
-            be many on Nordic substitution routes); ``"sensible"`` lists only the
-            rule set's ``sensible_payments`` per route (a subset; used by AIs).
-    """
-    st = state
-    if st.phase == "finished" or not 0 <= seat < st.num_seats:
-        return []
-    player = st.players[seat]
-    p = rules.params
-    if st.phase == "setup":
-        if player.needs_mix:
-            return [DrawTickets(seat, mix) for mix in _mixes(st, p.initial_tickets.count)]
-        if player.offer:
-            return [
-                KeepTickets(seat, t) for t in _keep_options(player.offer, p.initial_tickets.keep)
-            ]
-        return []
-    if seat != st.active:
-        return []
-    step = st.step
-    out: list[Action] = []
-    if step in ("turn", "second_card"):
-        if _can_draw_blind(st):
-            out.append(DrawBlind(seat))
-        for slot in range(len(st.face_up)):
-            if _face_up_ok(rules, st, slot):
-                out.append(DrawFaceUp(seat, slot))
-        if step == "second_card":
-            return out
-        for rid, route in rules.board.routes.items():
-            if _route_blocker(rules, st, seat, rid) is None:
-                pays = rules.payment_options if payments == "all" else rules.sensible_payments
-                for pay in pays(route, player.hand):
-                    out.append(ClaimRoute(seat, rid, pay))
-        if _tickets_left(st):
-            if p.draw_tickets.announce_mix:
-                out.extend(DrawTickets(seat, mix) for mix in _mixes(st, p.draw_tickets.count))
-            else:
-                out.append(DrawTickets(seat))
-        if not out:
-            out.append(Pass(seat))
-        return out
-    if step == "keep_tickets":
-        return [KeepTickets(seat, t) for t in _keep_options(player.offer, p.draw_tickets.keep)]
-    if step == "tunnel" and st.tunnel is not None:
-        tun = st.tunnel
-        out = [PayTunnel(seat, e) for e in tunnel_extra_options(tun.color, tun.extra, player.hand)]
-        out.append(AbandonTunnel(seat))
-        return out
-    if step == "flag":
-        return [KeepFlagCard(seat, c) for c in st.flag_colors] + [KeepFlagCard(seat, None)]
-    return out
+    return bool(route_payments(rules, st, seat, payments="sensible"))
 
 
 def replay(
@@ -775,6 +669,7 @@ __all__ = [
     "apply",
     "claimable_routes",
     "legal_actions",
+    "legal_actions_reference",
     "new_game",
     "replay",
     "SetupError",

@@ -43,6 +43,7 @@ from .actions import (
 )
 from .board import Route
 from .payment import (
+    _shapes,
     locomotives_allowed,
     payment_options,
     route_colors,
@@ -73,6 +74,7 @@ class _Kind:
         "ferry",
         "loco_ok",
         "whole_hand",
+        "most_cards",
         "all",
         "sensible",
     )
@@ -91,6 +93,8 @@ class _Kind:
         self.whole_hand = bool(
             route.substitute or (p.ferry_locomotive_substitute and route.locomotives)
         )
+        #: the most cards a payment can take (no colour of the hand counts beyond it)
+        self.most_cards = max(sum(shape) for shape in _shapes(p, route))
         self.all: dict[tuple[int, ...] | tuple[tuple[str, int], ...], _Payments] = {}
         self.sensible: dict[tuple[int, ...] | tuple[tuple[str, int], ...], _Payments] = {}
 
@@ -132,8 +136,14 @@ def _payments(rules: ClassicRules, kind: _Kind, hand: dict[str, int], sensible: 
     cache = kind.sensible if sensible else kind.all
     key: tuple[int, ...] | tuple[tuple[str, int], ...]
     if kind.whole_hand:
-        key = tuple(sorted(hand.items()))
-        view = hand
+        if sensible:
+            # the greedy choice of sensible_payments ranks colours by their count
+            key = tuple(sorted(hand.items()))
+            view = hand
+        else:
+            cap = kind.most_cards
+            key = tuple(sorted((c, min(n, cap)) for c, n in hand.items() if n))
+            view = dict(key)
     else:
         cap = kind.length
         counts = [min(hand.get(c, 0), cap) for c in kind.colors]
@@ -197,6 +207,7 @@ def route_payments(
     board_routes = rules.board.routes
     locos = hand.get(LOCOMOTIVE, 0)
     most = max((n for c, n in hand.items() if c != LOCOMOTIVE), default=0)
+    total = sum(hand.values())
     out: list[tuple[str, Sequence[Cards]]] = []
     seen: dict[_Kind, _Payments] = {}
     for rid, _sibs, kind in _open_routes(rules, st, seat):
@@ -205,7 +216,7 @@ def route_payments(
         else:
             found = seen.get(kind)
             if found is None:
-                if kind.whole_hand or _may_pay(kind, hand, locos, most):
+                if total >= kind.length and (kind.whole_hand or _may_pay(kind, hand, locos, most)):
                     found = _payments(rules, kind, hand, sensible)
                 else:
                     found = ()
@@ -352,7 +363,7 @@ def legal_actions(
         out.append(AbandonTunnel(seat))
         return out
     if step == "flag":
-        return [KeepFlagCard(seat, c) for c in st.flag_colors] + [KeepFlagCard(seat, None)]
+        return [*(KeepFlagCard(seat, c) for c in st.flag_colors), KeepFlagCard(seat, None)]
     return []
 
 
@@ -388,7 +399,7 @@ def legal_actions_reference(
         out.append(AbandonTunnel(seat))
         return out
     if step == "flag":
-        return [KeepFlagCard(seat, c) for c in st.flag_colors] + [KeepFlagCard(seat, None)]
+        return [*(KeepFlagCard(seat, c) for c in st.flag_colors), KeepFlagCard(seat, None)]
     return []
 
 

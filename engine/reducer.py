@@ -25,7 +25,7 @@ Rules implemented here are the shared ones of all five maps (rulebooks in
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -72,7 +72,7 @@ from .legal import (
     route_payments,
     tickets_left,
 )
-from .payment import tunnel_extra, tunnel_extra_options
+from .payment import PaymentPlan, tunnel_extra, tunnel_extra_options
 from .scoring import final_scores
 from .state import GameState, PlayerState, TunnelPending
 from .types import LOCOMOTIVE, Cards
@@ -422,115 +422,169 @@ def _keep(
 def _apply_play(
     rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
 ) -> None:
-    step = st.step
+    """Apply one play-phase action of the active seat (dispatch on the action class)."""
+    for cls in type(action).__mro__:
+        handler = _PLAY_HANDLERS.get(cls)
+        if handler is not None:
+            handler(rules, st, action, events)
+            return
+    raise IllegalAction("malformed_action", {"type": type(action).__name__})
+
+
+def _need_step(st: GameState, *steps: str) -> None:
+    if st.step not in steps:
+        raise IllegalAction("wrong_step", {"step": st.step})
+
+
+def _play_draw_blind(
+    rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
+) -> None:
+    _need_step(st, "turn", "second_card")
+    if not can_draw_blind(st):
+        raise IllegalAction("deck_empty")
+    card = _pop_card(st, events)
+    assert card is not None
+    _give(st.players[action.seat].hand, {card: 1})
+    st.cards_drawn += 1
+    events.append(CardDrawn(action.seat, "deck", None, card))
+    _after_draw(rules, st, events, ends_turn=False)
+
+
+def _play_draw_face_up(
+    rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
+) -> None:
+    assert isinstance(action, DrawFaceUp)
+    _need_step(st, "turn", "second_card")
+    slot = action.slot
+    if not isinstance(slot, int) or not 0 <= slot < len(st.face_up) or st.face_up[slot] is None:
+        raise IllegalAction("bad_slot", {"slot": slot})
+    card = st.face_up[slot]
+    assert card is not None
+    wild_limited = card == LOCOMOTIVE and rules.params.face_up_wild_restricted
+    if wild_limited and st.cards_drawn == 1:
+        raise IllegalAction("locomotive_second", {"slot": slot})
+    _give(st.players[action.seat].hand, {card: 1})
+    st.cards_drawn += 1
+    events.append(CardDrawn(action.seat, "face_up", slot, card))
+    st.face_up[slot] = _pop_card(st, events)
+    events.append(FaceUpRefilled(slot, st.face_up[slot]))
+    _check_face_up_reset(rules, st, events)
+    _after_draw(rules, st, events, ends_turn=wild_limited)
+
+
+def _play_claim(
+    rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
+) -> None:
+    assert isinstance(action, ClaimRoute)
+    _need_step(st, "turn")
+    _claim_route(rules, st, action.seat, action, events)
+
+
+def _play_pay_tunnel(
+    rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
+) -> None:
+    assert isinstance(action, PayTunnel)
+    if st.step != "tunnel" or st.tunnel is None:
+        raise IllegalAction("wrong_step", {"step": st.step})
     seat = action.seat
     player = st.players[seat]
-    p = rules.params
-    if isinstance(action, DrawBlind):
-        if step not in ("turn", "second_card"):
-            raise IllegalAction("wrong_step", {"step": step})
-        if not can_draw_blind(st):
-            raise IllegalAction("deck_empty")
-        card = _pop_card(st, events)
-        assert card is not None
-        _give(player.hand, {card: 1})
-        st.cards_drawn += 1
-        events.append(CardDrawn(seat, "deck", None, card))
-        _after_draw(rules, st, events, ends_turn=False)
-        return
-    if isinstance(action, DrawFaceUp):
-        if step not in ("turn", "second_card"):
-            raise IllegalAction("wrong_step", {"step": step})
-        slot = action.slot
-        if not isinstance(slot, int) or not 0 <= slot < len(st.face_up) or st.face_up[slot] is None:
-            raise IllegalAction("bad_slot", {"slot": slot})
-        card = st.face_up[slot]
-        assert card is not None
-        wild_limited = card == LOCOMOTIVE and p.face_up_wild_restricted
-        if wild_limited and st.cards_drawn == 1:
-            raise IllegalAction("locomotive_second", {"slot": slot})
-        _give(player.hand, {card: 1})
-        st.cards_drawn += 1
-        events.append(CardDrawn(seat, "face_up", slot, card))
-        st.face_up[slot] = _pop_card(st, events)
-        events.append(FaceUpRefilled(slot, st.face_up[slot]))
-        _check_face_up_reset(rules, st, events)
-        _after_draw(rules, st, events, ends_turn=wild_limited)
-        return
-    if isinstance(action, ClaimRoute):
-        if step != "turn":
-            raise IllegalAction("wrong_step", {"step": step})
-        _claim_route(rules, st, seat, action, events)
-        return
-    if isinstance(action, PayTunnel):
-        if step != "tunnel" or st.tunnel is None:
-            raise IllegalAction("wrong_step", {"step": step})
-        tun = st.tunnel
-        extra = action.extra
-        if not isinstance(extra, Cards) or extra not in tunnel_extra_options(
-            tun.color, tun.extra, player.hand
-        ):
-            raise IllegalAction("cannot_pay_tunnel", {"extra": tun.extra, "color": tun.color})
-        _take(player.hand, extra)
-        paid = (
-            Cards({**tun.committed})
-            if not extra
-            else Cards(list(tun.committed.items()) + list(extra.items()))
-        )
-        st.discard.extend(_spread(paid))
-        st.discard.extend(tun.revealed)
-        st.tunnel = None
-        route = rules.board.routes[tun.route]
-        events.append(TunnelPaid(seat, route.id, extra))
-        plan = rules.payment_plan(route, tun.committed)
-        assert plan is not None
-        _finish_claim(rules, st, seat, route.id, paid, plan, events)
-        return
-    if isinstance(action, AbandonTunnel):
-        if step != "tunnel" or st.tunnel is None:
-            raise IllegalAction("wrong_step", {"step": step})
-        tun = st.tunnel
-        _give(player.hand, tun.committed)
-        st.discard.extend(tun.revealed)
-        st.tunnel = None
-        events.append(TunnelAbandoned(seat, tun.route, Cards(tun.committed)))
-        _end_turn(rules, st, events)
-        return
-    if isinstance(action, DrawTickets):
-        if step != "turn":
-            raise IllegalAction("wrong_step", {"step": step})
-        if tickets_left(st) == 0:
-            raise IllegalAction("no_tickets_left")
-        deal = p.draw_tickets
-        mix = (
-            _check_mix(rules, st, action.mix, deal.count)
-            if deal.announce_mix
-            else _single_deck_mix(st, deal.count)
-        )
-        if not deal.announce_mix and action.mix:
-            raise IllegalAction("bad_mix", {"mix": [list(m) for m in action.mix]})
-        player.offer = _draw_tickets(st, mix)
-        st.step = "keep_tickets"
-        events.append(TicketsDrawn(seat, len(player.offer), mix, tuple(player.offer)))
-        return
-    if isinstance(action, KeepTickets):
-        if step != "keep_tickets":
-            raise IllegalAction("wrong_step", {"step": step})
-        deal = p.draw_tickets
-        _keep(rules, st, player, action.tickets, deal.keep, deal.unkept, events)
-        _end_turn(rules, st, events)
-        return
-    if isinstance(action, KeepFlagCard):
-        rules.keep_flag_card(st, seat, action.color, events)
-        _end_turn(rules, st, events)
-        return
-    if isinstance(action, Pass):
-        if step != "turn" or _has_any_move(rules, st, seat):
-            raise IllegalAction("cannot_pass")
-        events.append(Passed(seat))
-        _end_turn(rules, st, events, passed=True)
-        return
-    raise IllegalAction("malformed_action", {"type": type(action).__name__})
+    tun = st.tunnel
+    extra = action.extra
+    if not isinstance(extra, Cards) or extra not in tunnel_extra_options(
+        tun.color, tun.extra, player.hand
+    ):
+        raise IllegalAction("cannot_pay_tunnel", {"extra": tun.extra, "color": tun.color})
+    _take(player.hand, extra)
+    paid = (
+        Cards({**tun.committed})
+        if not extra
+        else Cards(list(tun.committed.items()) + list(extra.items()))
+    )
+    st.discard.extend(_spread(paid))
+    st.discard.extend(tun.revealed)
+    st.tunnel = None
+    route = rules.board.routes[tun.route]
+    events.append(TunnelPaid(seat, route.id, extra))
+    plan = rules.payment_plan(route, tun.committed)
+    assert plan is not None
+    _finish_claim(rules, st, seat, route.id, paid, plan, events)
+
+
+def _play_abandon_tunnel(
+    rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
+) -> None:
+    if st.step != "tunnel" or st.tunnel is None:
+        raise IllegalAction("wrong_step", {"step": st.step})
+    tun = st.tunnel
+    _give(st.players[action.seat].hand, tun.committed)
+    st.discard.extend(tun.revealed)
+    st.tunnel = None
+    events.append(TunnelAbandoned(action.seat, tun.route, Cards(tun.committed)))
+    _end_turn(rules, st, events)
+
+
+def _play_draw_tickets(
+    rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
+) -> None:
+    assert isinstance(action, DrawTickets)
+    _need_step(st, "turn")
+    if tickets_left(st) == 0:
+        raise IllegalAction("no_tickets_left")
+    deal = rules.params.draw_tickets
+    mix = (
+        _check_mix(rules, st, action.mix, deal.count)
+        if deal.announce_mix
+        else _single_deck_mix(st, deal.count)
+    )
+    if not deal.announce_mix and action.mix:
+        raise IllegalAction("bad_mix", {"mix": [list(m) for m in action.mix]})
+    player = st.players[action.seat]
+    player.offer = _draw_tickets(st, mix)
+    st.step = "keep_tickets"
+    events.append(TicketsDrawn(action.seat, len(player.offer), mix, tuple(player.offer)))
+
+
+def _play_keep_tickets(
+    rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
+) -> None:
+    assert isinstance(action, KeepTickets)
+    _need_step(st, "keep_tickets")
+    deal = rules.params.draw_tickets
+    _keep(rules, st, st.players[action.seat], action.tickets, deal.keep, deal.unkept, events)
+    _end_turn(rules, st, events)
+
+
+def _play_keep_flag_card(
+    rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
+) -> None:
+    assert isinstance(action, KeepFlagCard)
+    rules.keep_flag_card(st, action.seat, action.color, events)
+    _end_turn(rules, st, events)
+
+
+def _play_pass(
+    rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
+) -> None:
+    if st.step != "turn" or _has_any_move(rules, st, action.seat):
+        raise IllegalAction("cannot_pass")
+    events.append(Passed(action.seat))
+    _end_turn(rules, st, events, passed=True)
+
+
+_PlayHandler = Callable[["ClassicRules", GameState, Action, list[EngineEvent]], None]
+
+#: Play-phase handlers per action class (USA rules, "Spielablauf": one action per turn).
+_PLAY_HANDLERS: dict[type, _PlayHandler] = {
+    DrawBlind: _play_draw_blind,
+    DrawFaceUp: _play_draw_face_up,
+    ClaimRoute: _play_claim,
+    PayTunnel: _play_pay_tunnel,
+    AbandonTunnel: _play_abandon_tunnel,
+    DrawTickets: _play_draw_tickets,
+    KeepTickets: _play_keep_tickets,
+    KeepFlagCard: _play_keep_flag_card,
+    Pass: _play_pass,
+}
 
 
 def _after_draw(
@@ -580,7 +634,13 @@ def _claim_route(
 
 
 def _finish_claim(
-    rules: ClassicRules, st: GameState, seat: int, route_id: str, paid: Cards, plan, events
+    rules: ClassicRules,
+    st: GameState,
+    seat: int,
+    route_id: str,
+    paid: Cards,
+    plan: PaymentPlan,
+    events: list[EngineEvent],
 ) -> None:
     route = rules.board.routes[route_id]
     player = st.players[seat]

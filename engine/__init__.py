@@ -38,6 +38,7 @@ from .reducer import (
     replay,
 )
 from .rules import RULESETS, ClassicRules, build_ruleset
+from .scoring import ScoreSheet, score_sheets
 from .state import FinalResult, GameState, PlayerState, SeatScore
 from .types import GRAY, LOCOMOTIVE, Cards
 from .views import PlayerView, PublicView, player_view, public_view
@@ -82,6 +83,7 @@ __all__ = [
     "Resign",
     "Route",
     "Ruleset",
+    "ScoreSheet",
     "SeatScore",
     "SetupError",
     "Ticket",
@@ -96,4 +98,5 @@ __all__ = [
     "player_view",
     "public_view",
     "replay",
+    "score_sheets",
 ]

@@ -76,42 +76,50 @@ def decode_action(data: Any) -> Action:
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise IllegalAction("malformed_action", {"reason": "seat must be an int"})
     try:
-        if cls is DrawFaceUp:
-            slot = data["slot"]
-            if not isinstance(slot, int) or isinstance(slot, bool):
-                raise TypeError("slot")
-            return DrawFaceUp(seat, slot)
-        if cls is ClaimRoute:
-            route = data["route"]
-            if not isinstance(route, str):
-                raise TypeError("route")
-            return ClaimRoute(seat, route, _cards(data["payment"]))
-        if cls is PayTunnel:
-            return PayTunnel(seat, _cards(data["extra"]))
-        if cls is DrawTickets:
-            mix = data.get("mix", [])
-            parsed = []
-            for entry in mix:
-                name, n = entry
-                if not isinstance(name, str) or not isinstance(n, int) or isinstance(n, bool):
-                    raise TypeError("mix")
-                parsed.append((name, n))
-            return DrawTickets(seat, tuple(parsed))
-        if cls is KeepTickets:
-            tickets = data["tickets"]
-            if not isinstance(tickets, list) or not all(isinstance(t, str) for t in tickets):
-                raise TypeError("tickets")
-            return KeepTickets(seat, tuple(tickets))
-        if cls is KeepFlagCard:
-            color = data.get("color")
-            if color is not None and not isinstance(color, str):
-                raise TypeError("color")
-            return KeepFlagCard(seat, color)
-        return cls(seat)
+        return _decode_fields(cls, seat, data)
     except IllegalAction:
         raise
     except (KeyError, TypeError, ValueError) as exc:
         raise IllegalAction("malformed_action", {"reason": f"bad field {exc}"}) from None
+
+
+def _decode_fields(cls: type[Action], seat: int, data: dict[str, Any]) -> Action:
+    """The action of class ``cls`` from its JSON fields; KeyError/TypeError/ValueError on a defect."""
+    if cls is DrawFaceUp:
+        slot = data["slot"]
+        if not isinstance(slot, int) or isinstance(slot, bool):
+            raise TypeError("slot")
+        return DrawFaceUp(seat, slot)
+    if cls is ClaimRoute:
+        route = data["route"]
+        if not isinstance(route, str):
+            raise TypeError("route")
+        return ClaimRoute(seat, route, _cards(data["payment"]))
+    if cls is PayTunnel:
+        return PayTunnel(seat, _cards(data["extra"]))
+    if cls is DrawTickets:
+        return DrawTickets(seat, _mix(data.get("mix", [])))
+    if cls is KeepTickets:
+        tickets = data["tickets"]
+        if not isinstance(tickets, list) or not all(isinstance(t, str) for t in tickets):
+            raise TypeError("tickets")
+        return KeepTickets(seat, tuple(tickets))
+    if cls is KeepFlagCard:
+        color = data.get("color")
+        if color is not None and not isinstance(color, str):
+            raise TypeError("color")
+        return KeepFlagCard(seat, color)
+    return cls(seat)
+
+
+def _mix(mix: Any) -> tuple[tuple[str, int], ...]:
+    parsed = []
+    for entry in mix:
+        name, n = entry
+        if not isinstance(name, str) or not isinstance(n, int) or isinstance(n, bool):
+            raise TypeError("mix")
+        parsed.append((name, n))
+    return tuple(parsed)
 
 
 def encode_state(state: GameState) -> dict[str, Any]:

@@ -84,7 +84,9 @@ def claims(rules, st: GameState, seat: int) -> list[Action]:
     out: list[Action] = []
     for rid, route in rules.board.routes.items():
         if not route_blocked(rules, st, seat, rid):
-            out.extend(ClaimRoute(seat, rid, pay) for pay in payment_options(rules.params, route, hand))
+            out.extend(
+                ClaimRoute(seat, rid, pay) for pay in payment_options(rules.params, route, hand)
+            )
     return out
 
 
@@ -98,7 +100,9 @@ def reference_legal_actions(rules, st: GameState, seat: int) -> list[Action]:
         if player.needs_mix:
             return [DrawTickets(seat, mix) for mix in mixes(st, p.initial_tickets.count)]
         if player.offer:
-            return [KeepTickets(seat, t) for t in keep_options(player.offer, p.initial_tickets.keep)]
+            return [
+                KeepTickets(seat, t) for t in keep_options(player.offer, p.initial_tickets.keep)
+            ]
         return []
     if seat != st.active:
         return []

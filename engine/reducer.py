@@ -82,7 +82,11 @@ if TYPE_CHECKING:
 
 #: Cards turned up for a tunnel (Nordic rulebook, "Tunnel").
 TUNNEL_REVEAL = 3
-#: Safety bound on consecutive face-up resets (never reached in practice).
+#: Bound on consecutive face-up resets in one check. Reached in rare late-game states
+#: of the small decks (Amsterdam, Paris: a pool of about ten cards, mostly wild, where a
+#: better row exists but every re-deal shows three wild cards again); the row then stays
+#: until the next turn end checks again. Part of the replayed rules: changing it changes
+#: stored games (ENGINE_VERSION). Pinned by tests/engine/test_face_up_bound.py.
 MAX_RESETS = 50
 
 

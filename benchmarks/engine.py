@@ -16,6 +16,9 @@ Per map it also reports the worst longest-path time over the hard cases of
 :mod:`benchmarks.trail_cases` (one player's legal network at full pieces),
 each computed fresh (memo cleared), best of three runs per case.
 
+``--search-longest-path SECONDS`` instead searches each map for slow
+longest-path cases (adversarial local search; see :func:`search_longest_path`).
+
 ``--peer PATH`` adds, in the same process, random games of
 edwisdom/ticket_to_ride's Python engine (``ticket_to_ride.engine``, USA only)
 found under PATH or installed; never a dependency: without it the output says
@@ -113,6 +116,76 @@ def longest_path_worst(rules: ClassicRules, repeats: int = 3) -> tuple[float, in
     return _ms(worst), len(cases)
 
 
+def _fresh_ms(board: Any, ids: Sequence[str], repeats: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        board._trails.clear()
+        t0 = time.perf_counter()
+        board.longest_path(ids)
+        best = min(best, time.perf_counter() - t0)
+    return best * 1000
+
+
+def search_longest_path(
+    rules: ClassicRules, seconds: float, seed: int = 0
+) -> tuple[float, tuple[str, ...]]:
+    """Adversarial local search for a slow longest-path case on one map.
+
+    States are one player's legal networks: at most one track of a double
+    route, no more pieces than a player has. Starting from random knots grown
+    to the piece limit, it swaps a few routes for neighbours and keeps the
+    change when the fresh (unmemoised) time does not drop. Returns
+    ``(worst ms, sorted route ids)``; paste good finds into trail_cases.py.
+    """
+    board = rules.board
+    pieces = rules.params.pieces
+    rnd = random.Random(seed)
+    ids = sorted(board.routes)
+
+    def grow(chosen: list[str]) -> list[str]:
+        used = sum(board.routes[r].length for r in chosen)
+        groups = {board.routes[r].group for r in chosen}
+        while True:
+            cities = {c for r in chosen for c in (board.routes[r].a, board.routes[r].b)}
+            cand = sorted(
+                {
+                    r
+                    for c in cities
+                    for r in board.adjacency[c]
+                    if board.routes[r].group not in groups
+                    and used + board.routes[r].length <= pieces
+                }
+            )
+            if not cand:
+                return chosen
+            # short routes first make denser knots
+            pick = min(rnd.sample(cand, min(3, len(cand))), key=lambda r: board.routes[r].length)
+            chosen.append(pick)
+            used += board.routes[pick].length
+            groups.add(board.routes[pick].group)
+
+    deadline = time.perf_counter() + seconds
+    worst: tuple[float, tuple[str, ...]] = (0.0, ())
+    while time.perf_counter() < deadline:
+        current = grow([rnd.choice(ids)])
+        score = _fresh_ms(board, current, 2)
+        for _ in range(60):
+            if time.perf_counter() >= deadline:
+                break
+            trial = list(current)
+            for _ in range(rnd.randint(1, 3)):
+                if len(trial) > 1:
+                    trial.remove(rnd.choice(trial))
+            trial = grow(trial)
+            got = _fresh_ms(board, trial, 2)
+            if got >= score:
+                current, score = trial, got
+        if score > worst[0]:
+            worst = (_fresh_ms(board, current, 5), tuple(sorted(current)))
+    board._trails.clear()
+    return worst
+
+
 def peer_rows(path: str | None, games: int, seats: Sequence[int]) -> dict[str, Any]:
     """Random USA games of edwisdom/ticket_to_ride's engine, or ``{"status": "peer not installed"}``."""
     if path:
@@ -156,7 +229,23 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--games", type=int, default=10, help="games per map and player count")
     ap.add_argument("--maps", default=",".join(MAPS), help="comma-separated map ids")
     ap.add_argument("--peer", nargs="?", const="", default=None, metavar="PATH")
+    ap.add_argument(
+        "--search-longest-path",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="instead: search each map this long for slow longest-path cases",
+    )
     args = ap.parse_args(argv)
+    if args.search_longest_path > 0:
+        found = {}
+        for map_id in [m for m in args.maps.split(",") if m]:
+            ms, case = search_longest_path(load_ruleset(map_id), args.search_longest_path)
+            found[map_id] = {"worst_ms": round(ms, 2), "routes": list(case)}
+            print(f"{map_id}: {ms:.2f} ms {case!r}")
+        if args.json:
+            print(json.dumps(found))
+        return 0
     summary: dict[str, Any] = {"games": args.games, "maps": {}}
     print(f"whole random games, every legal action equally likely; {args.games} games per row")
     print(

@@ -1,4 +1,4 @@
-"""The only place a game changes: :func:`new_game`, :func:`apply`, :func:`legal_actions`.
+"""The only place a game changes: :func:`new_game`, :func:`apply` (legal moves: :mod:`engine.legal`).
 
 Rules implemented here are the shared ones of all five maps (rulebooks in
 ``shared/rules``; USA: usa-bga-gamehelp-de.txt), driven by

@@ -82,7 +82,8 @@ def build_state(
         discard: card colours; default: empty, or when ``deck`` is given, the
             cards not placed anywhere else.
         owned: seat -> route ids the seat has claimed (in claim order); route
-            points come from the map's table.
+            points come from the map's table; on Amsterdam each cart route
+            drew a merchandise card (in seat order while cards are left).
         tickets: seat -> kept ticket ids.
         ticket_decks: deck name -> ticket ids, top last; default: the tickets
             of the options not held by anyone, shuffled by ``seed``.
@@ -91,6 +92,9 @@ def build_state(
         active: the seat to move; turn: completed turns so far (``state.turn``).
         conserve_cards: check that hands, row, deck and discard hold exactly
             the map's cards (at most the map's cards when False).
+
+    The last round is not started whatever the pieces (set ``last_round_by``
+    and ``turns_left`` on the result for that); no Paris flag cards are set aside.
 
     Raises:
         StateBuildError: with every problem found (unknown colour, route or
@@ -169,6 +173,10 @@ def _place_routes(
             player.routes.append(rid)
             player.pieces -= route.length
             player.route_points += p.route_points.get(route.length, 0)
+            if route.carts and st.merchandise_left > 0:
+                # Amsterdam: a cart route drew a merchandise card while any were left
+                st.merchandise_left -= 1
+                player.merchandise += 1
     for seat, left in pieces.items():
         if 0 <= seat < st.num_seats:
             st.players[seat].pieces = left

@@ -180,3 +180,17 @@ def test_locomotive_hand_and_face_up_row_are_kept():
     )
     assert st.players[0].hand == {LOCOMOTIVE: 2}
     assert st.face_up[1] is None
+
+
+def test_amsterdam_cart_routes_carry_merchandise():
+    ams = load_ruleset("amsterdam")
+    carts = [r for r, route in ams.board.routes.items() if route.carts]
+    one_per_group, groups = [], set()
+    for rid in carts:
+        if ams.board.routes[rid].group not in groups:
+            groups.add(ams.board.routes[rid].group)
+            one_per_group.append(rid)
+    mine = one_per_group[:2]
+    st = build_state(ams, seats=2, owned={0: mine})
+    assert st.players[0].merchandise == 2
+    assert st.merchandise_left == 16 - 2

@@ -44,6 +44,7 @@ from .actions import (
 from .board import Route
 from .payment import (
     _shapes,
+    _submultisets,
     locomotives_allowed,
     payment_options,
     route_colors,
@@ -156,12 +157,55 @@ def _payments(rules: ClassicRules, kind: _Kind, hand: dict[str, int], sensible: 
         view[LOCOMOTIVE] = counts[-1]
     found = cache.get(key)
     if found is None:
-        fn = sensible_payments if sensible else payment_options
-        found = tuple(fn(rules.params, kind.route, view))
+        if sensible:
+            found = tuple(sensible_payments(rules.params, kind.route, view))
+        elif kind.whole_hand:
+            found = _substitute_payments(rules, kind.route, view)
+        else:
+            found = tuple(payment_options(rules.params, kind.route, view))
         if len(cache) >= CACHE_LIMIT:
             cache.clear()
         cache[key] = found
     return found
+
+
+def _substitute_payments(rules: ClassicRules, route: Route, hand: dict[str, int]) -> _Payments:
+    """:func:`engine.payment.payment_options` for routes with "any N cards" substitutes.
+
+    The same payments in the same order, built as sorted item tuples and
+    deduplicated before any :class:`Cards` is made (these lists run to
+    hundreds on a big hand: Nordic ferries, Murmansk-Lieksa).
+    """
+    params = rules.params
+    locos = hand.get(LOCOMOTIVE, 0)
+    found: set[tuple[tuple[str, int], ...]] = set()
+    for x, y, z, n_any in _shapes(params, route):
+        wild = y + z
+        if wild > locos:
+            continue
+        for color in route_colors(params, route) if x else (None,):
+            if color and hand.get(color, 0) < x:
+                continue
+            base: dict[str, int] = {}
+            if color:
+                base[color] = x
+            if wild:
+                base[LOCOMOTIVE] = wild
+            if n_any == 0:
+                found.add(tuple(sorted(base.items())))
+                continue
+            pool = {c: n - base.get(c, 0) for c, n in hand.items()}
+            for extra in _submultisets(pool, n_any):
+                merged = dict(base)
+                for c, n in extra.items():
+                    merged[c] = merged.get(c, 0) + n
+                found.add(tuple(sorted(merged.items())))
+
+    def order(items: tuple[tuple[str, int], ...]) -> tuple[int, int, tuple[tuple[str, int], ...]]:
+        wild = next((n for c, n in items if c == LOCOMOTIVE), 0)
+        return wild, sum(n for _, n in items), items
+
+    return tuple(Cards.from_sorted_items(items) for items in sorted(found, key=order))
 
 
 def _open_routes(

@@ -1,6 +1,7 @@
 """Hard longest-path cases: legal route sets of one player (at most one track of a double,
 no more trains than a player has) found by an adversarial local search that maximised the
-engine's longest-path time on each map (``python -m benchmarks engine --search-longest-path``).
+engine's longest-path time on each map (``python -m benchmarks engine --search-longest-path
+SECONDS``; the last Paris case was found by it).
 
 Used by the engine benchmark (worst-case time) and by the tests (exact results).
 """
@@ -323,6 +324,22 @@ LONGEST_PATH_CASES: list[tuple[str, tuple[str, ...]]] = [
             "notre_dame__pantheon__1",
             "notre_dame__saint_germain__1",
             "tour_eiffel__trocadero__1",
+        ),
+    ),
+    (
+        "paris",
+        (
+            "bastille__gare_de_lyon__1",
+            "bastille__notre_dame__1",
+            "champs_elysees__concorde__1",
+            "concorde__louvre__1",
+            "invalides__saint_germain__1",
+            "les_halles__louvre__2",
+            "les_halles__notre_dame__2",
+            "les_halles__opera__1",
+            "louvre__saint_germain__1",
+            "notre_dame__pantheon__1",
+            "notre_dame__saint_germain__1",
         ),
     ),
 ]

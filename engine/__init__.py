@@ -33,10 +33,12 @@ from .reducer import (
     can_resign,
     claimable_routes,
     legal_actions,
+    legal_actions_reference,
     new_game,
     replay,
 )
 from .rules import RULESETS, ClassicRules, build_ruleset
+from .scoring import ScoreSheet, score_sheets
 from .state import FinalResult, GameState, PlayerState, SeatScore
 from .types import GRAY, LOCOMOTIVE, Cards
 from .views import PlayerView, PublicView, player_view, public_view
@@ -81,6 +83,7 @@ __all__ = [
     "Resign",
     "Route",
     "Ruleset",
+    "ScoreSheet",
     "SeatScore",
     "SetupError",
     "Ticket",
@@ -90,8 +93,10 @@ __all__ = [
     "can_resign",
     "claimable_routes",
     "legal_actions",
+    "legal_actions_reference",
     "new_game",
     "player_view",
     "public_view",
     "replay",
+    "score_sheets",
 ]

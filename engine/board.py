@@ -231,7 +231,7 @@ class Board:
         """``(length in spaces, route ids in path order)`` of one longest continuous path
         (see :meth:`longest_path`; deterministic for a set of routes, for highlighting).
 
-        Results are memoised per connected component of the routes, so a player's
+        Results are memoised per route set and per connected component, so a player's
         path after one more claim only recomputes the component the claim joined.
         """
         return self._trails.longest(route_ids)

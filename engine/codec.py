@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
@@ -65,63 +64,6 @@ def _cards(value: Any) -> Cards:
         raise IllegalAction("malformed_action", {"field": "cards", "reason": str(exc)}) from None
 
 
-def _int(data: dict[str, Any], key: str) -> int:
-    value = data[key]
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(key)
-    return value
-
-
-def _draw_face_up(seat: int, data: dict[str, Any]) -> Action:
-    return DrawFaceUp(seat, _int(data, "slot"))
-
-
-def _claim_route(seat: int, data: dict[str, Any]) -> Action:
-    route = data["route"]
-    if not isinstance(route, str):
-        raise TypeError("route")
-    return ClaimRoute(seat, route, _cards(data["payment"]))
-
-
-def _pay_tunnel(seat: int, data: dict[str, Any]) -> Action:
-    return PayTunnel(seat, _cards(data["extra"]))
-
-
-def _draw_tickets(seat: int, data: dict[str, Any]) -> Action:
-    parsed = []
-    for entry in data.get("mix", []):
-        name, n = entry
-        if not isinstance(name, str) or not isinstance(n, int) or isinstance(n, bool):
-            raise TypeError("mix")
-        parsed.append((name, n))
-    return DrawTickets(seat, tuple(parsed))
-
-
-def _keep_tickets(seat: int, data: dict[str, Any]) -> Action:
-    tickets = data["tickets"]
-    if not isinstance(tickets, list) or not all(isinstance(t, str) for t in tickets):
-        raise TypeError("tickets")
-    return KeepTickets(seat, tuple(tickets))
-
-
-def _keep_flag_card(seat: int, data: dict[str, Any]) -> Action:
-    color = data.get("color")
-    if color is not None and not isinstance(color, str):
-        raise TypeError("color")
-    return KeepFlagCard(seat, color)
-
-
-#: Parsers of the action types that carry fields besides the seat.
-_FIELD_PARSERS: dict[type[Action], Callable[[int, dict[str, Any]], Action]] = {
-    DrawFaceUp: _draw_face_up,
-    ClaimRoute: _claim_route,
-    PayTunnel: _pay_tunnel,
-    DrawTickets: _draw_tickets,
-    KeepTickets: _keep_tickets,
-    KeepFlagCard: _keep_flag_card,
-}
-
-
 def decode_action(data: Any) -> Action:
     """Parse an action's JSON form. Raises ``IllegalAction("malformed_action")`` on any defect."""
     if not isinstance(data, dict):
@@ -133,13 +75,51 @@ def decode_action(data: Any) -> Action:
         raise IllegalAction("malformed_action", {"reason": "unknown type", "type": kind})
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise IllegalAction("malformed_action", {"reason": "seat must be an int"})
-    parser = _FIELD_PARSERS.get(cls)
     try:
-        return parser(seat, data) if parser is not None else cls(seat)
+        return _decode_fields(cls, seat, data)
     except IllegalAction:
         raise
     except (KeyError, TypeError, ValueError) as exc:
         raise IllegalAction("malformed_action", {"reason": f"bad field {exc}"}) from None
+
+
+def _decode_fields(cls: type[Action], seat: int, data: dict[str, Any]) -> Action:
+    """The action of class ``cls`` from its JSON fields; KeyError/TypeError/ValueError on a defect."""
+    if cls is DrawFaceUp:
+        slot = data["slot"]
+        if not isinstance(slot, int) or isinstance(slot, bool):
+            raise TypeError("slot")
+        return DrawFaceUp(seat, slot)
+    if cls is ClaimRoute:
+        route = data["route"]
+        if not isinstance(route, str):
+            raise TypeError("route")
+        return ClaimRoute(seat, route, _cards(data["payment"]))
+    if cls is PayTunnel:
+        return PayTunnel(seat, _cards(data["extra"]))
+    if cls is DrawTickets:
+        return DrawTickets(seat, _mix(data.get("mix", [])))
+    if cls is KeepTickets:
+        tickets = data["tickets"]
+        if not isinstance(tickets, list) or not all(isinstance(t, str) for t in tickets):
+            raise TypeError("tickets")
+        return KeepTickets(seat, tuple(tickets))
+    if cls is KeepFlagCard:
+        color = data.get("color")
+        if color is not None and not isinstance(color, str):
+            raise TypeError("color")
+        return KeepFlagCard(seat, color)
+    return cls(seat)
+
+
+def _mix(mix: Any) -> tuple[tuple[str, int], ...]:
+    parsed = []
+    for entry in mix:
+        name, n = entry
+        if not isinstance(name, str) or not isinstance(n, int) or isinstance(n, bool):
+            raise TypeError("mix")
+        parsed.append((name, n))
+    return tuple(parsed)
 
 
 def encode_state(state: GameState) -> dict[str, Any]:

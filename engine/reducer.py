@@ -1,4 +1,4 @@
-"""The only place a game changes: :func:`new_game`, :func:`apply`, :func:`legal_actions`.
+"""The only place a game changes: :func:`new_game`, :func:`apply` (legal moves: :mod:`engine.legal`).
 
 Rules implemented here are the shared ones of all five maps (rulebooks in
 ``shared/rules``; USA: usa-bga-gamehelp-de.txt), driven by
@@ -25,9 +25,8 @@ Rules implemented here are the shared ones of all five maps (rulebooks in
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from . import rng as rngmod
@@ -64,7 +63,16 @@ from .events import (
     TunnelRevealed,
     TurnStarted,
 )
-from .payment import tunnel_extra, tunnel_extra_options
+from .legal import (
+    can_draw_blind,
+    claimable_routes,
+    face_up_ok,
+    legal_actions,
+    legal_actions_reference,
+    route_payments,
+    tickets_left,
+)
+from .payment import PaymentPlan, tunnel_extra, tunnel_extra_options
 from .scoring import final_scores
 from .state import GameState, PlayerState, TunnelPending
 from .types import LOCOMOTIVE, Cards
@@ -74,7 +82,11 @@ if TYPE_CHECKING:
 
 #: Cards turned up for a tunnel (Nordic rulebook, "Tunnel").
 TUNNEL_REVEAL = 3
-#: Safety bound on consecutive face-up resets (never reached in practice).
+#: Bound on consecutive face-up resets in one check. Reached in rare late-game states
+#: of the small decks (Amsterdam, Paris: a pool of about ten cards, mostly wild, where a
+#: better row exists but every re-deal shows three wild cards again); the row then stays
+#: until the next turn end checks again. Part of the replayed rules: changing it changes
+#: stored games (ENGINE_VERSION). Pinned by tests/engine/test_face_up_bound.py.
 MAX_RESETS = 50
 
 
@@ -202,28 +214,8 @@ def _refill_face_up(rules: ClassicRules, st: GameState, events: list[EngineEvent
     _check_face_up_reset(rules, st, events)
 
 
-def _can_draw_blind(st: GameState) -> bool:
-    return bool(st.deck or st.discard)
-
-
-def _face_up_ok(rules: ClassicRules, st: GameState, slot: int) -> bool:
-    if not 0 <= slot < len(st.face_up) or st.face_up[slot] is None:
-        return False
-    if (
-        st.cards_drawn == 1
-        and st.face_up[slot] == LOCOMOTIVE
-        and rules.params.face_up_wild_restricted
-    ):
-        return False
-    return True
-
-
 def _can_draw_second(rules: ClassicRules, st: GameState) -> bool:
-    return _can_draw_blind(st) or any(_face_up_ok(rules, st, i) for i in range(len(st.face_up)))
-
-
-def _tickets_left(st: GameState) -> int:
-    return sum(len(d) for d in st.ticket_decks.values())
+    return can_draw_blind(st) or any(face_up_ok(rules, st, i) for i in range(len(st.face_up)))
 
 
 def _single_deck_mix(st: GameState, count: int) -> tuple[tuple[str, int], ...]:
@@ -246,7 +238,7 @@ def _check_mix(
     rules: ClassicRules, st: GameState, mix: Sequence[tuple[str, int]], count: int
 ) -> tuple[tuple[str, int], ...]:
     """Validate an announced short/long mix (Germany): the right total, decks that have the tickets."""
-    want = min(count, _tickets_left(st))
+    want = min(count, tickets_left(st))
     seen: dict[str, int] = {}
     for entry in mix:
         if not (isinstance(entry, tuple | list) and len(entry) == 2):
@@ -265,24 +257,6 @@ def _check_mix(
     if sum(seen.values()) != want:
         raise IllegalAction("bad_mix_total", {"total": sum(seen.values()), "expected": want})
     return tuple((name, seen[name]) for name in st.ticket_decks if seen.get(name))
-
-
-def _mixes(st: GameState, count: int) -> list[tuple[tuple[str, int], ...]]:
-    """Every legal mix of ``count`` tickets over the ticket decks."""
-    names = list(st.ticket_decks)
-    want = min(count, _tickets_left(st))
-    out: list[tuple[tuple[str, int], ...]] = []
-
-    def rec(i: int, left: int, acc: list[tuple[str, int]]) -> None:
-        if i == len(names):
-            if left == 0:
-                out.append(tuple(e for e in acc if e[1]))
-            return
-        for n in range(min(left, len(st.ticket_decks[names[i]])) + 1):
-            rec(i + 1, left - n, [*acc, (names[i], n)])
-
-    rec(0, want, [])
-    return out
 
 
 def _return_tickets(rules: ClassicRules, st: GameState, ids: Sequence[str], unkept: str) -> None:
@@ -452,115 +426,169 @@ def _keep(
 def _apply_play(
     rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
 ) -> None:
-    step = st.step
+    """Apply one play-phase action of the active seat (dispatch on the action class)."""
+    for cls in type(action).__mro__:
+        handler = _PLAY_HANDLERS.get(cls)
+        if handler is not None:
+            handler(rules, st, action, events)
+            return
+    raise IllegalAction("malformed_action", {"type": type(action).__name__})
+
+
+def _need_step(st: GameState, *steps: str) -> None:
+    if st.step not in steps:
+        raise IllegalAction("wrong_step", {"step": st.step})
+
+
+def _play_draw_blind(
+    rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
+) -> None:
+    _need_step(st, "turn", "second_card")
+    if not can_draw_blind(st):
+        raise IllegalAction("deck_empty")
+    card = _pop_card(st, events)
+    assert card is not None
+    _give(st.players[action.seat].hand, {card: 1})
+    st.cards_drawn += 1
+    events.append(CardDrawn(action.seat, "deck", None, card))
+    _after_draw(rules, st, events, ends_turn=False)
+
+
+def _play_draw_face_up(
+    rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
+) -> None:
+    assert isinstance(action, DrawFaceUp)
+    _need_step(st, "turn", "second_card")
+    slot = action.slot
+    if not isinstance(slot, int) or not 0 <= slot < len(st.face_up) or st.face_up[slot] is None:
+        raise IllegalAction("bad_slot", {"slot": slot})
+    card = st.face_up[slot]
+    assert card is not None
+    wild_limited = card == LOCOMOTIVE and rules.params.face_up_wild_restricted
+    if wild_limited and st.cards_drawn == 1:
+        raise IllegalAction("locomotive_second", {"slot": slot})
+    _give(st.players[action.seat].hand, {card: 1})
+    st.cards_drawn += 1
+    events.append(CardDrawn(action.seat, "face_up", slot, card))
+    st.face_up[slot] = _pop_card(st, events)
+    events.append(FaceUpRefilled(slot, st.face_up[slot]))
+    _check_face_up_reset(rules, st, events)
+    _after_draw(rules, st, events, ends_turn=wild_limited)
+
+
+def _play_claim(
+    rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
+) -> None:
+    assert isinstance(action, ClaimRoute)
+    _need_step(st, "turn")
+    _claim_route(rules, st, action.seat, action, events)
+
+
+def _play_pay_tunnel(
+    rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
+) -> None:
+    assert isinstance(action, PayTunnel)
+    if st.step != "tunnel" or st.tunnel is None:
+        raise IllegalAction("wrong_step", {"step": st.step})
     seat = action.seat
     player = st.players[seat]
-    p = rules.params
-    if isinstance(action, DrawBlind):
-        if step not in ("turn", "second_card"):
-            raise IllegalAction("wrong_step", {"step": step})
-        if not _can_draw_blind(st):
-            raise IllegalAction("deck_empty")
-        card = _pop_card(st, events)
-        assert card is not None
-        _give(player.hand, {card: 1})
-        st.cards_drawn += 1
-        events.append(CardDrawn(seat, "deck", None, card))
-        _after_draw(rules, st, events, ends_turn=False)
-        return
-    if isinstance(action, DrawFaceUp):
-        if step not in ("turn", "second_card"):
-            raise IllegalAction("wrong_step", {"step": step})
-        slot = action.slot
-        if not isinstance(slot, int) or not 0 <= slot < len(st.face_up) or st.face_up[slot] is None:
-            raise IllegalAction("bad_slot", {"slot": slot})
-        card = st.face_up[slot]
-        assert card is not None
-        wild_limited = card == LOCOMOTIVE and p.face_up_wild_restricted
-        if wild_limited and st.cards_drawn == 1:
-            raise IllegalAction("locomotive_second", {"slot": slot})
-        _give(player.hand, {card: 1})
-        st.cards_drawn += 1
-        events.append(CardDrawn(seat, "face_up", slot, card))
-        st.face_up[slot] = _pop_card(st, events)
-        events.append(FaceUpRefilled(slot, st.face_up[slot]))
-        _check_face_up_reset(rules, st, events)
-        _after_draw(rules, st, events, ends_turn=wild_limited)
-        return
-    if isinstance(action, ClaimRoute):
-        if step != "turn":
-            raise IllegalAction("wrong_step", {"step": step})
-        _claim_route(rules, st, seat, action, events)
-        return
-    if isinstance(action, PayTunnel):
-        if step != "tunnel" or st.tunnel is None:
-            raise IllegalAction("wrong_step", {"step": step})
-        tun = st.tunnel
-        extra = action.extra
-        if not isinstance(extra, Cards) or extra not in tunnel_extra_options(
-            tun.color, tun.extra, player.hand
-        ):
-            raise IllegalAction("cannot_pay_tunnel", {"extra": tun.extra, "color": tun.color})
-        _take(player.hand, extra)
-        paid = (
-            Cards({**tun.committed})
-            if not extra
-            else Cards(list(tun.committed.items()) + list(extra.items()))
-        )
-        st.discard.extend(_spread(paid))
-        st.discard.extend(tun.revealed)
-        st.tunnel = None
-        route = rules.board.routes[tun.route]
-        events.append(TunnelPaid(seat, route.id, extra))
-        plan = rules.payment_plan(route, tun.committed)
-        assert plan is not None
-        _finish_claim(rules, st, seat, route.id, paid, plan, events)
-        return
-    if isinstance(action, AbandonTunnel):
-        if step != "tunnel" or st.tunnel is None:
-            raise IllegalAction("wrong_step", {"step": step})
-        tun = st.tunnel
-        _give(player.hand, tun.committed)
-        st.discard.extend(tun.revealed)
-        st.tunnel = None
-        events.append(TunnelAbandoned(seat, tun.route, Cards(tun.committed)))
-        _end_turn(rules, st, events)
-        return
-    if isinstance(action, DrawTickets):
-        if step != "turn":
-            raise IllegalAction("wrong_step", {"step": step})
-        if _tickets_left(st) == 0:
-            raise IllegalAction("no_tickets_left")
-        deal = p.draw_tickets
-        mix = (
-            _check_mix(rules, st, action.mix, deal.count)
-            if deal.announce_mix
-            else _single_deck_mix(st, deal.count)
-        )
-        if not deal.announce_mix and action.mix:
-            raise IllegalAction("bad_mix", {"mix": [list(m) for m in action.mix]})
-        player.offer = _draw_tickets(st, mix)
-        st.step = "keep_tickets"
-        events.append(TicketsDrawn(seat, len(player.offer), mix, tuple(player.offer)))
-        return
-    if isinstance(action, KeepTickets):
-        if step != "keep_tickets":
-            raise IllegalAction("wrong_step", {"step": step})
-        deal = p.draw_tickets
-        _keep(rules, st, player, action.tickets, deal.keep, deal.unkept, events)
-        _end_turn(rules, st, events)
-        return
-    if isinstance(action, KeepFlagCard):
-        rules.keep_flag_card(st, seat, action.color, events)
-        _end_turn(rules, st, events)
-        return
-    if isinstance(action, Pass):
-        if step != "turn" or _has_any_move(rules, st, seat):
-            raise IllegalAction("cannot_pass")
-        events.append(Passed(seat))
-        _end_turn(rules, st, events, passed=True)
-        return
-    raise IllegalAction("malformed_action", {"type": type(action).__name__})
+    tun = st.tunnel
+    extra = action.extra
+    if not isinstance(extra, Cards) or extra not in tunnel_extra_options(
+        tun.color, tun.extra, player.hand
+    ):
+        raise IllegalAction("cannot_pay_tunnel", {"extra": tun.extra, "color": tun.color})
+    _take(player.hand, extra)
+    paid = (
+        Cards({**tun.committed})
+        if not extra
+        else Cards(list(tun.committed.items()) + list(extra.items()))
+    )
+    st.discard.extend(_spread(paid))
+    st.discard.extend(tun.revealed)
+    st.tunnel = None
+    route = rules.board.routes[tun.route]
+    events.append(TunnelPaid(seat, route.id, extra))
+    plan = rules.payment_plan(route, tun.committed)
+    assert plan is not None
+    _finish_claim(rules, st, seat, route.id, paid, plan, events)
+
+
+def _play_abandon_tunnel(
+    rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
+) -> None:
+    if st.step != "tunnel" or st.tunnel is None:
+        raise IllegalAction("wrong_step", {"step": st.step})
+    tun = st.tunnel
+    _give(st.players[action.seat].hand, tun.committed)
+    st.discard.extend(tun.revealed)
+    st.tunnel = None
+    events.append(TunnelAbandoned(action.seat, tun.route, Cards(tun.committed)))
+    _end_turn(rules, st, events)
+
+
+def _play_draw_tickets(
+    rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
+) -> None:
+    assert isinstance(action, DrawTickets)
+    _need_step(st, "turn")
+    if tickets_left(st) == 0:
+        raise IllegalAction("no_tickets_left")
+    deal = rules.params.draw_tickets
+    mix = (
+        _check_mix(rules, st, action.mix, deal.count)
+        if deal.announce_mix
+        else _single_deck_mix(st, deal.count)
+    )
+    if not deal.announce_mix and action.mix:
+        raise IllegalAction("bad_mix", {"mix": [list(m) for m in action.mix]})
+    player = st.players[action.seat]
+    player.offer = _draw_tickets(st, mix)
+    st.step = "keep_tickets"
+    events.append(TicketsDrawn(action.seat, len(player.offer), mix, tuple(player.offer)))
+
+
+def _play_keep_tickets(
+    rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
+) -> None:
+    assert isinstance(action, KeepTickets)
+    _need_step(st, "keep_tickets")
+    deal = rules.params.draw_tickets
+    _keep(rules, st, st.players[action.seat], action.tickets, deal.keep, deal.unkept, events)
+    _end_turn(rules, st, events)
+
+
+def _play_keep_flag_card(
+    rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
+) -> None:
+    assert isinstance(action, KeepFlagCard)
+    rules.keep_flag_card(st, action.seat, action.color, events)
+    _end_turn(rules, st, events)
+
+
+def _play_pass(
+    rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
+) -> None:
+    if st.step != "turn" or _has_any_move(rules, st, action.seat):
+        raise IllegalAction("cannot_pass")
+    events.append(Passed(action.seat))
+    _end_turn(rules, st, events, passed=True)
+
+
+_PlayHandler = Callable[["ClassicRules", GameState, Action, list[EngineEvent]], None]
+
+#: Play-phase handlers per action class (USA rules, "Spielablauf": one action per turn).
+_PLAY_HANDLERS: dict[type, _PlayHandler] = {
+    DrawBlind: _play_draw_blind,
+    DrawFaceUp: _play_draw_face_up,
+    ClaimRoute: _play_claim,
+    PayTunnel: _play_pay_tunnel,
+    AbandonTunnel: _play_abandon_tunnel,
+    DrawTickets: _play_draw_tickets,
+    KeepTickets: _play_keep_tickets,
+    KeepFlagCard: _play_keep_flag_card,
+    Pass: _play_pass,
+}
 
 
 def _after_draw(
@@ -610,7 +638,13 @@ def _claim_route(
 
 
 def _finish_claim(
-    rules: ClassicRules, st: GameState, seat: int, route_id: str, paid: Cards, plan, events
+    rules: ClassicRules,
+    st: GameState,
+    seat: int,
+    route_id: str,
+    paid: Cards,
+    plan: PaymentPlan,
+    events: list[EngineEvent],
 ) -> None:
     route = rules.board.routes[route_id]
     player = st.players[seat]
@@ -667,88 +701,12 @@ def can_resign(state: GameState, seat: int) -> bool:
     return not state.finished and 0 <= seat < state.num_seats and not state.players[seat].resigned
 
 
-def claimable_routes(rules: ClassicRules, st: GameState, seat: int) -> list[str]:
-    """Route ids ``seat`` could claim now with its own cards (ignores whose turn it is)."""
-    hand = st.players[seat].hand
-    out = []
-    for rid, route in rules.board.routes.items():
-        if _route_blocker(rules, st, seat, rid) is None and rules.sensible_payments(route, hand):
-            out.append(rid)
-    return out
-
-
 def _has_any_move(rules: ClassicRules, st: GameState, seat: int) -> bool:
-    if _can_draw_blind(st) or any(_face_up_ok(rules, st, i) for i in range(len(st.face_up))):
+    if can_draw_blind(st) or any(face_up_ok(rules, st, i) for i in range(len(st.face_up))):
         return True
-    if _tickets_left(st):
+    if tickets_left(st):
         return True
-    return bool(claimable_routes(rules, st, seat))
-
-
-def _keep_options(offer: Sequence[str], keep: int) -> Iterator[tuple[str, ...]]:
-    need = _min_keep(len(offer), keep)
-    for k in range(need, len(offer) + 1):
-        yield from combinations(offer, k)
-
-
-def legal_actions(
-    rules: ClassicRules, state: GameState, seat: int, *, payments: str = "all"
-) -> list[Action]:
-    """Every action ``seat`` may take now (empty when it is not this seat's move).
-
-    Args:
-        payments: ``"all"`` lists a claim once per distinct exact payment (can
-            be many on Nordic substitution routes); ``"sensible"`` lists only the
-            rule set's ``sensible_payments`` per route (a subset; used by AIs).
-    """
-    st = state
-    if st.phase == "finished" or not 0 <= seat < st.num_seats:
-        return []
-    player = st.players[seat]
-    p = rules.params
-    if st.phase == "setup":
-        if player.needs_mix:
-            return [DrawTickets(seat, mix) for mix in _mixes(st, p.initial_tickets.count)]
-        if player.offer:
-            return [
-                KeepTickets(seat, t) for t in _keep_options(player.offer, p.initial_tickets.keep)
-            ]
-        return []
-    if seat != st.active:
-        return []
-    step = st.step
-    out: list[Action] = []
-    if step in ("turn", "second_card"):
-        if _can_draw_blind(st):
-            out.append(DrawBlind(seat))
-        for slot in range(len(st.face_up)):
-            if _face_up_ok(rules, st, slot):
-                out.append(DrawFaceUp(seat, slot))
-        if step == "second_card":
-            return out
-        for rid, route in rules.board.routes.items():
-            if _route_blocker(rules, st, seat, rid) is None:
-                pays = rules.payment_options if payments == "all" else rules.sensible_payments
-                for pay in pays(route, player.hand):
-                    out.append(ClaimRoute(seat, rid, pay))
-        if _tickets_left(st):
-            if p.draw_tickets.announce_mix:
-                out.extend(DrawTickets(seat, mix) for mix in _mixes(st, p.draw_tickets.count))
-            else:
-                out.append(DrawTickets(seat))
-        if not out:
-            out.append(Pass(seat))
-        return out
-    if step == "keep_tickets":
-        return [KeepTickets(seat, t) for t in _keep_options(player.offer, p.draw_tickets.keep)]
-    if step == "tunnel" and st.tunnel is not None:
-        tun = st.tunnel
-        out = [PayTunnel(seat, e) for e in tunnel_extra_options(tun.color, tun.extra, player.hand)]
-        out.append(AbandonTunnel(seat))
-        return out
-    if step == "flag":
-        return [KeepFlagCard(seat, c) for c in st.flag_colors] + [KeepFlagCard(seat, None)]
-    return out
+    return bool(route_payments(rules, st, seat, payments="sensible"))
 
 
 def replay(
@@ -775,6 +733,7 @@ __all__ = [
     "apply",
     "claimable_routes",
     "legal_actions",
+    "legal_actions_reference",
     "new_game",
     "replay",
     "SetupError",

@@ -10,6 +10,7 @@ among the winners (no winner at all when every seat resigned; issue 14.6).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .state import FinalResult, GameState, SeatScore
@@ -79,3 +80,76 @@ def final_scores(rules: ClassicRules, state: GameState) -> FinalResult:
         top = key(scores[contenders[0]])
         winners = sorted(i for i in contenders if key(scores[i]) == top)
     return FinalResult(winners=winners, seats=scores, ranking=ranking)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """One seat's final score as a sheet (what :func:`score_sheets` returns).
+
+    Attributes:
+        seat: 0-based seat.
+        total: final points; equals ``routes + tickets + longest_path_bonus +
+            globetrotter_bonus + sum(map_bonuses.values())``.
+        routes: points of claimed routes (USA rules, route scoring table).
+        tickets_completed, tickets_failed: ``(ticket id, points)`` pairs in the
+            seat's ticket order; completed add, failed subtract ("Spielende").
+        tickets: net ticket points (completed minus failed).
+        longest_path: length in spaces of the seat's longest continuous path.
+        longest_path_bonus: the longest-path bonus won (0 without it or on maps
+            that have none; USA: 10, every tied seat).
+        globetrotter_bonus: most completed tickets bonus (Germany, Nordic), else 0.
+        map_bonuses: other map points by breakdown key: ``"merchandise"``
+            (Amsterdam), ``"flags"`` (Paris French flags); empty elsewhere.
+        winner: True when the seat is among the winners (tie-breaks applied).
+        rank: 0-based place in the ranking (resigned seats last).
+    """
+
+    seat: int
+    total: int
+    routes: int
+    tickets_completed: tuple[tuple[str, int], ...]
+    tickets_failed: tuple[tuple[str, int], ...]
+    tickets: int
+    longest_path: int
+    longest_path_bonus: int
+    globetrotter_bonus: int
+    map_bonuses: dict[str, int] = field(default_factory=dict)
+    winner: bool = False
+    rank: int = 0
+
+
+def score_sheets(rules: ClassicRules, state: GameState) -> list[ScoreSheet]:
+    """Final scoring of ``state`` as it stands, one :class:`ScoreSheet` per seat.
+
+    Works on any state (a finished game gives the same numbers as
+    ``state.result``; a running one is scored as if it ended now). Pure: the
+    state is not changed. Rule sources: USA rules "Spielende" (routes, tickets,
+    longest path), Germany/Nordic rulebooks (Globetrotter), Amsterdam
+    (merchandise), Paris (French flags).
+    """
+    result = final_scores(rules, state)
+    board = rules.board
+    sheets = []
+    for s in result.seats:
+        b = s.breakdown
+        extra = {k: v for k, v in b.items() if k not in _MAIN_KEYS}
+        sheets.append(
+            ScoreSheet(
+                seat=s.seat,
+                total=s.score,
+                routes=b.get("routes", 0),
+                tickets_completed=tuple((t, board.tickets[t].points) for t in s.completed),
+                tickets_failed=tuple((t, board.tickets[t].points) for t in s.failed),
+                tickets=b.get("tickets", 0),
+                longest_path=s.longest_path,
+                longest_path_bonus=b.get("longest_path", 0),
+                globetrotter_bonus=b.get("globetrotter", 0),
+                map_bonuses=extra,
+                winner=s.seat in result.winners,
+                rank=result.ranking.index(s.seat),
+            )
+        )
+    return sheets
+
+
+_MAIN_KEYS = frozenset({"routes", "tickets", "longest_path", "globetrotter"})

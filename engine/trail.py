@@ -349,6 +349,8 @@ class _Removal:
         self.seen: set[tuple[int, int]] = set()
         self.cap = 1 << 30
         self.found = (0, 0)  # (component weight, removed mask)
+        # bad-place mask -> prefix sums of the sorted nearest distances (lower_bound)
+        self._near: dict[int, list[int]] = {}
 
     def lower_bound(self, bad: int, need: int) -> int:
         """Weight any further removal must reach (a T-join bound).
@@ -358,17 +360,23 @@ class _Removal:
         at least half the distance to its nearest other bad place (distances over
         the whole component, never more than over what is left).
         """
-        near = []
-        rest = bad
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            others = bad ^ low
-            near.append(
-                next((d for d, bit in self.nearest[low.bit_length() - 1] if others & bit), 0)
-            )
-        near.sort()
-        return (sum(near[:need]) + 1) // 2
+        prefix = self._near.get(bad)
+        if prefix is None:
+            near = []
+            rest = bad
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                others = bad ^ low
+                near.append(
+                    next((d for d, bit in self.nearest[low.bit_length() - 1] if others & bit), 0)
+                )
+            near.sort()
+            prefix = [0]
+            for d in near:
+                prefix.append(prefix[-1] + d)
+            self._near[bad] = prefix
+        return (prefix[min(need, len(prefix) - 1)] + 1) // 2
 
     def _distances(self) -> list[list[int]]:
         """All-pairs shortest distances by edge weight (Dijkstra from every place)."""
@@ -541,11 +549,21 @@ class TrailCache:
         self._dead = dead_ends
         self._limit = limit
         self._memo: dict[frozenset[str], Trail] = {}
+        self._sets: dict[frozenset[str], Trail] = {}
 
     def longest(self, routes: Iterable[str]) -> Trail:
-        """``(length, route ids in path order)`` of one longest trail over ``routes``."""
+        """``(length, route ids in path order)`` of one longest trail over ``routes``.
+
+        Memoised twice: per whole route set (a player's network asked again, e.g.
+        by views and final scoring) and per connected component (a new claim
+        recomputes only the component it joins).
+        """
+        whole = frozenset(routes)
+        hit = self._sets.get(whole)
+        if hit is not None:
+            return hit
         best: Trail = (0, ())
-        for comp in components(routes, self._ends, self._dead):
+        for comp in components(sorted(whole), self._ends, self._dead):
             key = frozenset(comp)
             found = self._memo.get(key)
             if found is None:
@@ -555,4 +573,12 @@ class TrailCache:
                 self._memo[key] = found
             if found[0] > best[0]:
                 best = found
+        if len(self._sets) >= self._limit:
+            self._sets.clear()
+        self._sets[whole] = best
         return best
+
+    def clear(self) -> None:
+        """Forget every memoised result (benchmarks time fresh computations)."""
+        self._memo.clear()
+        self._sets.clear()

@@ -53,6 +53,15 @@ class Cards(Mapping[str, int]):
         )
         self._hash = hash(self._items)
 
+    @classmethod
+    def from_sorted_items(cls, items: tuple[tuple[str, int], ...]) -> Cards:
+        """A multiset from ``(colour, count)`` pairs already sorted by colour with
+        positive int counts (not checked: for hot loops that built them so)."""
+        self = cls.__new__(cls)
+        self._items = items
+        self._hash = hash(items)
+        return self
+
     def __getitem__(self, color: str) -> int:
         for c, n in self._items:
             if c == color:

@@ -78,11 +78,12 @@ class ParisRules(ClassicRules):
         """Score 4 for a complete blue-white-red set and discard it."""
         player = state.players[seat]
         colors = self.flag_colors
-        if colors and all(c in player.flag_cards for c in colors):
+        flags = self.params.french_flags
+        if flags and colors and all(c in player.flag_cards for c in colors):
             for c in colors:
                 player.flag_cards.remove(c)
                 state.discard.append(c)
-            points = int(self.params.french_flags["points"])
+            points = int(flags["points"])
             player.flags += 1
             player.bonus_points += points
             events.append(FlagScored(seat, points, player.flags))

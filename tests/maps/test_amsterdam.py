@@ -341,9 +341,9 @@ def test_real_amsterdam_coordinates(ams):
 
 
 # ------------------------------------------------------------------ random play
-def check_invariants(rules, state):
+def check_invariants(rules, state, events=()):
     """Cards, pieces, routes, tickets and merchandise are conserved; points match the routes."""
-    shared_invariants(rules, state, rules.params.deck_size)
+    shared_invariants(rules, state, rules.params.deck_size, events)
     for p in state.players:
         assert p.merchandise == sum(
             1 for r in p.routes if rules.board.routes[r].carts
@@ -363,9 +363,10 @@ def test_random_play_to_the_end(ams, seed, seats, kind):
     log = []
     while not state.finished:
         action = choose_action(ams, state, state.seats_to_act()[0], kind)
-        state = apply(ams, state, action).state
+        transition = apply(ams, state, action)
+        state = transition.state
         log.append(action)
-        check_invariants(ams, state)
+        check_invariants(ams, state, transition.events)
         assert len(log) < 2000
         if len(log) % 25 == 0:
             assert decode_state(json.loads(json.dumps(encode_state(state)))) == state

@@ -380,9 +380,9 @@ def test_20_tickets_worth_the_fewest_spaces(paris):
 
 
 # ------------------------------------------------------------------ random play
-def check_invariants(rules, state):
+def check_invariants(rules, state, events=()):
     """Cards (flag cards included), pieces, routes, tickets conserved; route and flag points consistent."""
-    shared_invariants(rules, state, rules.params.deck_size)
+    shared_invariants(rules, state, rules.params.deck_size, events)
     for p in state.players:
         assert len(set(p.flag_cards)) == len(p.flag_cards) and set(p.flag_cards) <= {
             "blue",
@@ -406,9 +406,10 @@ def test_random_play_to_the_end(paris, seed, seats, kind):
     log = []
     while not state.finished:
         action = choose_action(paris, state, state.seats_to_act()[0], kind)
-        state = apply(paris, state, action).state
+        transition = apply(paris, state, action)
+        state = transition.state
         log.append(action)
-        check_invariants(paris, state)
+        check_invariants(paris, state, transition.events)
         assert len(log) < 2000
         if len(log) % 25 == 0:
             assert decode_state(json.loads(json.dumps(encode_state(state)))) == state

@@ -265,7 +265,13 @@ def story_line(story: Story, names: Sequence[str], w: Words, *, last_round_at: i
     who = player_name(names, story.seat)
     parts = list(story.parts)
     if story.draws:
-        parts.insert(0, w.t("drew {cards}", cards=w.t(" and ").join(story.draws)))
+        deck = w.t("a card from the deck")
+        cards = (
+            w.t("two cards from the deck")
+            if story.draws == [deck, deck]
+            else w.t(" and ").join(story.draws)
+        )
+        parts.insert(0, w.t("drew {cards}", cards=cards))
     text = w.t("{player} {did}.", player=who, did="; ".join(parts)) if parts else ""
     if story.last_round:
         last = w.n(

@@ -1,0 +1,191 @@
+"""The hard AI: determinised Monte Carlo over a few candidate moves.
+
+For each main decision (which tickets to keep, what to do at the start of a
+turn) it:
+
+1. lists candidates pruned by the normal heuristic: its own choice, claims of
+   the routes its plan needs, the longest affordable claims, a blind draw and a
+   ticket draw (at most :attr:`HardPlayer.max_candidates`); for tickets, the
+   keep options the heuristic values most;
+2. samples worlds consistent with its own view (:func:`engine.ai.world.sample_world`:
+   other hands, other tickets and the deck order are dealt at random; it never
+   reads the real state);
+3. plays each candidate in the same worlds (common random numbers) to the end
+   with the fast :class:`engine.ai.rollout.RolloutPolicy` and scores the end:
+   ``win (1, tie 0.5) + (own score - best other score) / 50``;
+4. keeps the better half of the candidates halfway through, and returns the
+   best mean (the heuristic's own choice gets a small bonus, so noise alone does
+   not overturn it).
+
+The budget is ``iterations`` rollouts per decision with a wall-clock cap
+``time_cap_s`` (seconds): with the cap not reached the choice depends only on
+the view and the seeded RNG. Other steps (second card, tunnel, flags, Germany's
+announced mix) use the normal heuristic.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..actions import Action, ClaimRoute, DrawBlind, DrawTickets, KeepTickets
+from ..errors import IllegalAction
+from ..reducer import apply
+from ..state import GameState
+from ..types import LOCOMOTIVE
+from ..views import PlayerView
+from .heuristic import HeuristicPlayer, keep_values, plan_routes, route_costs
+from .rollout import RolloutPolicy
+from .world import sample_world
+
+if TYPE_CHECKING:
+    from ..rules.classic import ClassicRules
+
+#: Bonus (in value units) for the heuristic's own move.
+PRIOR_BONUS = 0.04
+
+
+def outcome(state: GameState, seat: int) -> float:
+    """Value of a finished game for ``seat``: win 1 (shared 0.5) plus the score margin / 50."""
+    result = state.result
+    if result is None:
+        return 0.0
+    scores = [s.score for s in result.seats]
+    mine = scores[seat]
+    best_other = max(s for i, s in enumerate(scores) if i != seat)
+    win = 1.0 if mine > best_other else 0.5 if mine == best_other else 0.0
+    return win + (mine - best_other) / 50.0
+
+
+class HardPlayer:
+    """See the module docstring.
+
+    Args:
+        iterations: rollouts per decision (spread over the candidates).
+        time_cap_s: wall-clock cap per decision in seconds (None: no cap).
+        max_candidates: candidate moves searched at a turn start.
+    """
+
+    def __init__(
+        self, iterations: int = 240, time_cap_s: float | None = 1.5, max_candidates: int = 6
+    ) -> None:
+        self.iterations = iterations
+        self.time_cap_s = time_cap_s
+        self.max_candidates = max_candidates
+        self.normal = HeuristicPlayer()
+
+    def choose(
+        self,
+        rules: ClassicRules,
+        view: PlayerView,
+        legal: list[Action],
+        rng: random.Random,
+        options: Mapping[str, Any] | None = None,
+    ) -> Action:
+        """One of ``legal`` (non-empty), chosen from ``view`` and sampled worlds only.
+
+        ``options`` are the game's public map options (the ticket set to sample from).
+        """
+        default = self.normal.choose(rules, view, legal, rng)
+        keeps = [a for a in legal if isinstance(a, KeepTickets)]
+        if keeps and len(keeps) > 1:
+            candidates = self._keep_candidates(rules, view, keeps, default)
+        elif view.public.phase == "play" and view.public.step == "turn":
+            candidates = self._turn_candidates(rules, view, legal, default)
+        else:
+            return default
+        if len(candidates) <= 1:
+            return default
+        return self._search(rules, view, candidates, default, rng, options)
+
+    def _keep_candidates(
+        self, rules: ClassicRules, view: PlayerView, keeps: list[KeepTickets], default: Action
+    ) -> list[Action]:
+        values = keep_values(rules, view, keeps)
+        ranked = sorted(zip(values, range(len(keeps)), strict=True), reverse=True)
+        out: list[Action] = [default]
+        for _, i in ranked:
+            if keeps[i] not in out:
+                out.append(keeps[i])
+            if len(out) >= self.max_candidates:
+                break
+        return out
+
+    def _turn_candidates(
+        self, rules: ClassicRules, view: PlayerView, legal: list[Action], default: Action
+    ) -> list[Action]:
+        board = rules.board
+        best_pay: dict[str, ClaimRoute] = {}
+        for a in legal:
+            if isinstance(a, ClaimRoute):
+                old = best_pay.get(a.route)
+                key = (a.payment.get(LOCOMOTIVE), a.payment.total)
+                if old is None or key < (old.payment.get(LOCOMOTIVE), old.payment.total):
+                    best_pay[a.route] = a
+        costs = route_costs(rules, view)
+        open_tickets = [(t.a, t.b) for t in view.tickets if not t.done]
+        needed, _, _ = plan_routes(rules, view, open_tickets, costs)
+        out: list[Action] = [default]
+
+        def add(a: Action | None) -> None:
+            if a is not None and a not in out and len(out) < self.max_candidates:
+                out.append(a)
+
+        add(next((a for a in legal if isinstance(a, DrawBlind)), None))
+        for rid in sorted(needed, key=lambda r: -board.routes[r].length):
+            add(best_pay.get(rid))
+        for rid in sorted(best_pay, key=lambda r: -board.routes[r].length)[:3]:
+            add(best_pay[rid])
+        if view.me.pieces >= 12 and not view.public.last_round:
+            tickets = [a for a in legal if isinstance(a, DrawTickets)]
+            if tickets:
+                add(HeuristicPlayer.mix_choice(tickets, setup=False))
+        return out
+
+    def _search(
+        self,
+        rules: ClassicRules,
+        view: PlayerView,
+        candidates: list[Action],
+        default: Action,
+        rng: random.Random,
+        options: Mapping[str, Any] | None,
+    ) -> Action:
+        start = time.perf_counter()
+        alive = list(range(len(candidates)))
+        totals = [0.0] * len(candidates)
+        counts = [0] * len(candidates)
+        spent = 0
+        halved = False
+        while spent < self.iterations:
+            if self.time_cap_s is not None and time.perf_counter() - start > self.time_cap_s:
+                break
+            world = sample_world(rules, view, rng, options)
+            seed = rng.getrandbits(64)
+            for i in alive:
+                totals[i] += self._rollout(rules, world, candidates[i], view.seat, seed)
+                counts[i] += 1
+                spent += 1
+            if not halved and spent * 2 >= self.iterations and len(alive) > 2:
+                alive.sort(key=lambda i: totals[i] / counts[i], reverse=True)
+                alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
+                halved = True
+
+        def score(i: int) -> float:
+            bonus = PRIOR_BONUS if candidates[i] == default else 0.0
+            return totals[i] / max(1, counts[i]) + bonus
+
+        return candidates[max(alive, key=score)]
+
+    @staticmethod
+    def _rollout(
+        rules: ClassicRules, world: GameState, action: Action, seat: int, seed: int
+    ) -> float:
+        try:
+            st = apply(rules, world, action).state
+        except IllegalAction:
+            return -10.0
+        end = RolloutPolicy(rules, random.Random(seed)).play_out(st)
+        return outcome(end, seat)

@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.services import GameServicePort, Outcome, Reminder
+from engine.ai import AI_LEVELS
 
 from . import _format as fmt
 from ._admin import AdminFlows
@@ -145,8 +146,10 @@ class TtrCog(
         await self.lobby_flows.leave(interaction, await self.here(interaction))
 
     @app_commands.command(name="add_ai", description="Add a computer player (host)")
-    async def add_ai(self, interaction: discord.Interaction) -> None:
-        await self.lobby_flows.add_ai(interaction, await self.here(interaction))
+    @app_commands.describe(level="How well the computer plays (default: normal)")
+    @app_commands.choices(level=[Choice(name=k, value=k) for k in AI_LEVELS])
+    async def add_ai(self, interaction: discord.Interaction, level: str = "normal") -> None:
+        await self.lobby_flows.add_ai(interaction, await self.here(interaction), level)
 
     @app_commands.command(name="start", description="Start the game (host)")
     async def start(self, interaction: discord.Interaction) -> None:

@@ -38,7 +38,7 @@ from ..types import LOCOMOTIVE
 from ..views import PlayerView
 from .heuristic import HeuristicPlayer, keep_values, plan_routes, route_costs
 from .rollout import RolloutPolicy
-from .world import sample_world
+from .world import sample_world, ticket_weights, unseen_tickets
 
 if TYPE_CHECKING:
     from ..rules.classic import ClassicRules
@@ -154,6 +154,7 @@ class HardPlayer:
         options: Mapping[str, Any] | None,
     ) -> Action:
         start = time.perf_counter()
+        weights = ticket_weights(rules, view, unseen_tickets(rules, view, options))
         alive = list(range(len(candidates)))
         totals = [0.0] * len(candidates)
         counts = [0] * len(candidates)
@@ -162,7 +163,7 @@ class HardPlayer:
         while spent < self.iterations:
             if self.time_cap_s is not None and time.perf_counter() - start > self.time_cap_s:
                 break
-            world = sample_world(rules, view, rng, options)
+            world = sample_world(rules, view, rng, options, weights)
             seed = rng.getrandbits(64)
             for i in alive:
                 totals[i] += self._rollout(rules, world, candidates[i], view.seat, seed)

@@ -61,27 +61,99 @@ def unseen_tickets(
     return [t for t in ids if t not in mine]
 
 
-def _deal_tickets(
-    rules: ClassicRules, view: PlayerView, pool: list[str], rng: random.Random
-) -> tuple[dict[str, list[str]], dict[int, tuple[list[str], list[str]]], list[str]]:
-    """Split ``pool`` into ticket decks, other seats' (kept, offered) tickets and removed ones."""
+def ticket_weights(
+    rules: ClassicRules, view: PlayerView, pool: list[str]
+) -> dict[int, dict[str, float]]:
+    """How likely each unseen ticket is in another seat's hand, judged from its public routes.
+
+    A ticket whose cheapest path gets much shorter thanks to the seat's claimed
+    routes (``saving`` spaces) gets weight ``1 + saving``: players build toward
+    their tickets. Returns seat -> ticket id -> weight (> 0) for seats that hold
+    tickets; only public facts (owners, pieces) are used.
+    """
     board = rules.board
-    rest = list(pool)
-    rng.shuffle(rest)
-    decks: dict[str, list[str]] = {}
-    for name, size in view.public.ticket_decks.items():
-        kind = [t for t in rest if board.tickets[t].deck == name][:size]
-        taken = set(kind)
-        rest = [t for t in rest if t not in taken]
-        decks[name] = kind
+    owners = view.public.owners
+    out: dict[int, dict[str, float]] = {}
+    for p in view.public.players:
+        if p.seat == view.seat or not p.tickets or not p.routes:
+            continue
+        free: dict[str, int | None] = {}
+        plain: dict[str, int | None] = {}
+        for rid, route in board.routes.items():
+            owner = owners.get(rid)
+            free[rid] = 0 if owner == p.seat else None if owner is not None else route.length
+            plain[rid] = route.length if owner in (None, p.seat) else None
+        weights: dict[str, float] = {}
+        for tid in pool:
+            t = board.tickets[tid]
+            with_routes = board.shortest_path(t.a, t.b, free)
+            without = board.shortest_path(t.a, t.b, plain)
+            if with_routes is None or without is None:
+                weights[tid] = 0.5
+                continue
+            weights[tid] = 1.0 + max(0, without[0] - with_routes[0])
+        out[p.seat] = weights
+    return out
+
+
+def _weighted_order(
+    tickets: list[str], weights: Mapping[str, float] | None, rng: random.Random
+) -> list[str]:
+    """``tickets`` in a random order where heavier ones tend to come first (Efraimidis-Spirakis)."""
+    if not weights:
+        order = list(tickets)
+        rng.shuffle(order)
+        return order
+    keyed = [(rng.random() ** (1.0 / weights.get(t, 1.0)), t) for t in tickets]
+    keyed.sort(reverse=True)
+    return [t for _, t in keyed]
+
+
+def _deal_tickets(
+    rules: ClassicRules,
+    view: PlayerView,
+    pool: list[str],
+    rng: random.Random,
+    weights: Mapping[int, Mapping[str, float]] | None = None,
+) -> tuple[dict[str, list[str]], dict[int, tuple[list[str], list[str]]], list[str]]:
+    """Split ``pool`` into ticket decks, other seats' (kept, offered) tickets and removed ones.
+
+    Kept tickets of other seats follow ``weights`` (see :func:`ticket_weights`);
+    each ticket deck keeps enough tickets of its own kind for its public size.
+    """
+    board = rules.board
+    sizes = dict(view.public.ticket_decks)
+    spare: dict[str, int] = {}
+    for t in pool:
+        kind = board.tickets[t].deck
+        spare[kind] = spare.get(kind, 0) + 1
+    for name, size in sizes.items():
+        spare[name] = spare.get(name, 0) - size
+    taken: set[str] = set()
     hands: dict[int, tuple[list[str], list[str]]] = {}
     for p in view.public.players:
         if p.seat == view.seat:
             continue
-        kept, rest = rest[: p.tickets], rest[p.tickets :]
-        offered, rest = rest[: p.offered], rest[p.offered :]
-        hands[p.seat] = (kept, offered)
-    return decks, hands, rest
+        picks: list[list[str]] = []
+        for count, w in ((p.tickets, (weights or {}).get(p.seat)), (p.offered, None)):
+            chosen: list[str] = []
+            for t in _weighted_order([t for t in pool if t not in taken], w, rng):
+                if len(chosen) >= count:
+                    break
+                kind = board.tickets[t].deck
+                if spare.get(kind, 0) > 0:
+                    spare[kind] -= 1
+                    chosen.append(t)
+                    taken.add(t)
+            picks.append(chosen)
+        hands[p.seat] = (picks[0], picks[1])
+    rest = [t for t in pool if t not in taken]
+    rng.shuffle(rest)
+    decks: dict[str, list[str]] = {}
+    for name, size in sizes.items():
+        decks[name] = [t for t in rest if board.tickets[t].deck == name][:size]
+    in_decks = {t for d in decks.values() for t in d}
+    return decks, hands, [t for t in rest if t not in in_decks]
 
 
 def _route_points(rules: ClassicRules, routes: tuple[str, ...]) -> int:
@@ -94,10 +166,12 @@ def sample_world(
     view: PlayerView,
     rng: random.Random,
     options: Mapping[str, Any] | None = None,
+    weights: Mapping[int, Mapping[str, float]] | None = None,
 ) -> GameState:
     """A full state consistent with ``view``: hidden cards and tickets dealt at random by ``rng``.
 
-    ``options`` are the game's public map options (they decide the ticket set).
+    ``options`` are the game's public map options (they decide the ticket set);
+    ``weights`` bias other seats' tickets (see :func:`ticket_weights`).
     The result can be played on with :func:`engine.apply`; it is a fresh object.
     """
     pub = view.public
@@ -115,7 +189,7 @@ def sample_world(
         hands[p.seat] = hand
     deck, discard = cards[: pub.deck_size], cards[pub.deck_size :]
     decks, ticket_hands, removed = _deal_tickets(
-        rules, view, unseen_tickets(rules, view, options), rng
+        rules, view, unseen_tickets(rules, view, options), rng, weights
     )
     players = []
     for p in pub.players:

@@ -1,7 +1,7 @@
 """AI strength: the hard level against the normal level, per map.
 
 ``python -m benchmarks ai [--json] [--games N] [--maps usa,paris] [--workers K]
-[--deadline-s S] [--iterations I] [--time-cap-s T]``
+[--deadline-s S] [--iterations I] [--time-cap-s T] [--modes 2p,4p]``
 
 Per map it plays ``N`` 2-player games hard vs normal (hard takes seat 0 and
 seat 1 in turn) and ``N`` games of 1 hard + 3 normal (hard's seat rotates;
@@ -73,13 +73,15 @@ def _p99(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)]
 
 
-def _jobs(maps: list[str], games: int) -> list[tuple[str, int, int, int]]:
+def _jobs(maps: list[str], games: int, modes: list[str]) -> list[tuple[str, int, int, int]]:
     jobs = []
     for seed in range(games):
         for map_id in maps:
             many = min(4, load_ruleset(map_id).params.max_players)
-            jobs.append((map_id, 2, seed, seed % 2))
-            jobs.append((map_id, many, 10_000 + seed, seed % many))
+            if "2p" in modes:
+                jobs.append((map_id, 2, seed, seed % 2))
+            if "4p" in modes:
+                jobs.append((map_id, many, 10_000 + seed, seed % many))
     return jobs
 
 
@@ -90,12 +92,13 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--games", type=int, default=200, help="games per map and mode")
     ap.add_argument("--maps", default=",".join(MAPS))
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--modes", default="2p,4p", help="2p, 4p or both (comma-separated)")
     ap.add_argument("--deadline-s", type=float, default=None)
     ap.add_argument("--iterations", type=int, default=HardPlayer().iterations)
     ap.add_argument("--time-cap-s", type=float, default=HardPlayer().time_cap_s)
     args = ap.parse_args(argv)
     maps = [m for m in args.maps.split(",") if m]
-    jobs = _jobs(maps, args.games)
+    jobs = _jobs(maps, args.games, args.modes.split(","))
     start = time.perf_counter()
     wins: dict[tuple[str, bool], list[bool]] = {}
     times: dict[str, list[float]] = {m: [] for m in maps}

@@ -13,9 +13,10 @@ turn) it:
 3. plays each candidate in the same worlds (common random numbers) to the end
    with the fast :class:`engine.ai.rollout.RolloutPolicy` and scores the end:
    ``win (1, tie 0.5) + (own score - best other score) / 50``;
-4. keeps the better half of the candidates halfway through, and returns the
-   best mean (the heuristic's own choice gets a small bonus, so noise alone does
-   not overturn it).
+4. keeps the heuristic's move and the better half of the others halfway
+   through, and plays another move than the heuristic's only when it wins
+   clearly in the paired comparison (:func:`pick`), so noise alone never
+   overturns the heuristic.
 
 The budget is ``iterations`` rollouts per decision with a wall-clock cap
 ``time_cap_s`` (seconds): with the cap not reached the choice depends only on
@@ -43,8 +44,10 @@ from .world import sample_world, ticket_weights, unseen_tickets
 if TYPE_CHECKING:
     from ..rules.classic import ClassicRules
 
-#: Bonus (in value units) for the heuristic's own move.
-PRIOR_BONUS = 0.04
+#: A candidate must beat the heuristic's move by this mean paired gain (value units) ...
+MIN_GAIN = 0.05
+#: ... and by this many standard errors of the paired differences.
+Z_SCORE = 1.6
 
 
 def outcome(state: GameState, seat: int) -> float:
@@ -57,6 +60,32 @@ def outcome(state: GameState, seat: int) -> float:
     best_other = max(s for i, s in enumerate(scores) if i != seat)
     win = 1.0 if mine > best_other else 0.5 if mine == best_other else 0.0
     return win + (mine - best_other) / 50.0
+
+
+def pick(values: list[list[float]], base: int, alive: list[int]) -> int:
+    """The candidate to play: the default ``base`` unless another beats it clearly.
+
+    ``values[i][k]`` is candidate ``i``'s outcome in sampled world ``k`` (the same
+    worlds for every candidate, so differences are paired). A candidate replaces
+    the default only when its mean paired gain is at least :data:`MIN_GAIN` and
+    :data:`Z_SCORE` standard errors above zero; the best such mean wins. This
+    keeps the search from swapping the heuristic's move for a lucky one.
+    """
+    best, best_gain = base, 0.0
+    ref = values[base]
+    for i in alive:
+        if i == base:
+            continue
+        n = min(len(values[i]), len(ref))
+        if n < 4:
+            continue
+        diffs = [values[i][k] - ref[k] for k in range(n)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        se = (var / n) ** 0.5
+        if mean >= MIN_GAIN and mean > Z_SCORE * se and mean > best_gain:
+            best, best_gain = i, mean
+    return best
 
 
 class HardPlayer:
@@ -153,11 +182,12 @@ class HardPlayer:
         rng: random.Random,
         options: Mapping[str, Any] | None,
     ) -> Action:
+        """Roll every live candidate out in the same sampled worlds; see :func:`pick`."""
         start = time.perf_counter()
         weights = ticket_weights(rules, view, unseen_tickets(rules, view, options))
+        base = candidates.index(default)
         alive = list(range(len(candidates)))
-        totals = [0.0] * len(candidates)
-        counts = [0] * len(candidates)
+        values: list[list[float]] = [[] for _ in candidates]
         spent = 0
         halved = False
         while spent < self.iterations:
@@ -166,19 +196,19 @@ class HardPlayer:
             world = sample_world(rules, view, rng, options, weights)
             seed = rng.getrandbits(64)
             for i in alive:
-                totals[i] += self._rollout(rules, world, candidates[i], view.seat, seed)
-                counts[i] += 1
+                values[i].append(self._rollout(rules, world, candidates[i], view.seat, seed))
                 spent += 1
-            if not halved and spent * 2 >= self.iterations and len(alive) > 2:
-                alive.sort(key=lambda i: totals[i] / counts[i], reverse=True)
-                alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
+            if not halved and spent * 2 >= self.iterations and len(alive) > 3:
+                # keep the default and the better half of the others
+                n = len(values[base])
+                others = sorted(
+                    (i for i in alive if i != base),
+                    key=lambda i: sum(values[i][:n]) - sum(values[base][:n]),
+                    reverse=True,
+                )
+                alive = sorted([base, *others[: max(2, len(others) // 2)]])
                 halved = True
-
-        def score(i: int) -> float:
-            bonus = PRIOR_BONUS if candidates[i] == default else 0.0
-            return totals[i] / max(1, counts[i]) + bonus
-
-        return candidates[max(alive, key=score)]
+        return candidates[pick(values, base, alive)]
 
     @staticmethod
     def _rollout(

@@ -84,7 +84,7 @@ def choose_action(
 
     The AI sees only ``player_view(rules, state, seat)``, the legal actions and
     ``state.options`` (public map options). The hard level answers within its
-    time cap (1.5 s of search by default).
+    time cap (1.4 s of search by default).
     Raises KeyError for an unknown kind and ValueError when the seat has nothing to do.
     """
     chosen = player if player is not None else PLAYERS[ai_level(kind)]

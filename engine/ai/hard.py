@@ -98,7 +98,7 @@ class HardPlayer:
     """
 
     def __init__(
-        self, iterations: int = 240, time_cap_s: float | None = 1.5, max_candidates: int = 6
+        self, iterations: int = 240, time_cap_s: float | None = 1.4, max_candidates: int = 6
     ) -> None:
         self.iterations = iterations
         self.time_cap_s = time_cap_s

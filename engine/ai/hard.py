@@ -5,8 +5,9 @@ turn) it:
 
 1. lists candidates pruned by the normal heuristic: its own choice, claims of
    the routes its plan needs, the longest affordable claims, a blind draw and a
-   ticket draw (at most :attr:`HardPlayer.max_candidates`); for tickets, the
-   keep options the heuristic values most;
+   ticket draw (at most :attr:`HardPlayer.max_candidates`), plus up to two
+   blocking claims on other seats' likely ticket paths (:func:`blocking_claims`);
+   for tickets, the keep options the heuristic values most;
 2. samples worlds consistent with its own view (:func:`engine.ai.world.sample_world`:
    other hands, other tickets and the deck order are dealt at random; it never
    reads the real state);
@@ -88,6 +89,45 @@ def pick(values: list[list[float]], base: int, alive: list[int]) -> int:
     return best
 
 
+def blocking_claims(
+    rules: ClassicRules,
+    view: PlayerView,
+    legal: list[Action],
+    weights: Mapping[int, Mapping[str, float]],
+) -> list[ClaimRoute]:
+    """Affordable claims that cut other seats' likely ticket paths, most threatening first.
+
+    For each other seat, its three likeliest tickets (by ``weights``, see
+    :func:`engine.ai.world.ticket_weights`) are routed over its own routes and
+    free tracks; every free track on those paths scores the ticket's weight.
+    Only public facts are used. Returns one claim (fewest locomotives) per route.
+    """
+    board = rules.board
+    owners = view.public.owners
+    threat: dict[str, float] = {}
+    for seat, w in weights.items():
+        likely = sorted(w, key=lambda t: -w[t])[:3]
+        costs: dict[str, int | None] = {
+            rid: 0 if owners.get(rid) == seat else None if rid in owners else r.length
+            for rid, r in board.routes.items()
+        }
+        for tid in likely:
+            if w[tid] <= 1.0:
+                continue
+            t = board.tickets[tid]
+            found = board.shortest_path(t.a, t.b, costs)
+            for rid in found[1] if found else ():
+                if rid not in owners:
+                    threat[rid] = threat.get(rid, 0.0) + w[tid]
+    best: dict[str, ClaimRoute] = {}
+    for a in legal:
+        if isinstance(a, ClaimRoute) and a.route in threat:
+            old = best.get(a.route)
+            if old is None or a.payment.get(LOCOMOTIVE) < old.payment.get(LOCOMOTIVE):
+                best[a.route] = a
+    return sorted(best.values(), key=lambda a: -threat[a.route])
+
+
 class HardPlayer:
     """See the module docstring.
 
@@ -127,7 +167,12 @@ class HardPlayer:
             return default
         if len(candidates) <= 1:
             return default
-        return self._search(rules, view, candidates, default, rng, options)
+        weights = ticket_weights(rules, view, unseen_tickets(rules, view, options))
+        if not keeps:
+            for block in blocking_claims(rules, view, legal, weights)[:2]:
+                if block not in candidates:
+                    candidates.append(block)
+        return self._search(rules, view, candidates, default, rng, options, weights)
 
     def _keep_candidates(
         self, rules: ClassicRules, view: PlayerView, keeps: list[KeepTickets], default: Action
@@ -181,10 +226,10 @@ class HardPlayer:
         default: Action,
         rng: random.Random,
         options: Mapping[str, Any] | None,
+        weights: Mapping[int, Mapping[str, float]],
     ) -> Action:
         """Roll every live candidate out in the same sampled worlds; see :func:`pick`."""
         start = time.perf_counter()
-        weights = ticket_weights(rules, view, unseen_tickets(rules, view, options))
         base = candidates.index(default)
         alive = list(range(len(candidates)))
         values: list[list[float]] = [[] for _ in candidates]

@@ -210,8 +210,9 @@ async def run_demo(
         f"Final scores after {state.turn} turns ({len(log)} actions; replay from the stored log "
         f"{'matches' if verified else 'DOES NOT MATCH'} the snapshot)"
     )
+    width = max(8, *(len(n) + 1 for n in names))  # "AI 2 (hard)" is longer than "AI 2"
     header = (
-        f"{'seat':<8}{'score':>6}"
+        f"{'seat':<{width}}{'score':>6}"
         + "".join(f"{k:>14}" for k in breakdown_keys)
         + f"{'tickets +/-':>13}"
     )
@@ -220,7 +221,7 @@ async def run_demo(
         s = result.seats[i]
         mark = " *" if i in result.winners else ""
         print(
-            f"{names[i]:<8}{s.score:>6}"
+            f"{names[i]:<{width}}{s.score:>6}"
             + "".join(f"{s.breakdown.get(k, 0):>14}" for k in breakdown_keys)
             + f"{s.tickets_completed:>8}/{s.tickets_failed:<4}{mark}"
         )

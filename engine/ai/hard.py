@@ -157,6 +157,7 @@ class HardPlayer:
 
         ``options`` are the game's public map options (the ticket set to sample from).
         """
+        start = time.perf_counter()
         default = self.normal.choose(rules, view, legal, rng)
         keeps = [a for a in legal if isinstance(a, KeepTickets)]
         if keeps and len(keeps) > 1:
@@ -172,7 +173,7 @@ class HardPlayer:
             for block in blocking_claims(rules, view, legal, weights)[:2]:
                 if block not in candidates:
                     candidates.append(block)
-        return self._search(rules, view, candidates, default, rng, options, weights)
+        return self._search(rules, view, candidates, default, rng, options, weights, start)
 
     def _keep_candidates(
         self, rules: ClassicRules, view: PlayerView, keeps: list[KeepTickets], default: Action
@@ -227,20 +228,26 @@ class HardPlayer:
         rng: random.Random,
         options: Mapping[str, Any] | None,
         weights: Mapping[int, Mapping[str, float]],
+        start: float,
     ) -> Action:
-        """Roll every live candidate out in the same sampled worlds; see :func:`pick`."""
-        start = time.perf_counter()
+        """Roll every live candidate out in the same sampled worlds; see :func:`pick`.
+
+        ``start`` is the decision's ``time.perf_counter()`` start (for the time cap).
+        """
+        cap = self.time_cap_s
         base = candidates.index(default)
         alive = list(range(len(candidates)))
         values: list[list[float]] = [[] for _ in candidates]
         spent = 0
         halved = False
-        while spent < self.iterations:
-            if self.time_cap_s is not None and time.perf_counter() - start > self.time_cap_s:
-                break
+        late = False
+        while spent < self.iterations and not late:
             world = sample_world(rules, view, rng, options, weights)
             seed = rng.getrandbits(64)
             for i in alive:
+                if cap is not None and time.perf_counter() - start > cap:
+                    late = True  # a world cut short: pick() pairs by world index
+                    break
                 values[i].append(self._rollout(rules, world, candidates[i], view.seat, seed))
                 spent += 1
             if not halved and spent * 2 >= self.iterations and len(alive) > 3:

@@ -1,9 +1,10 @@
 """A fast playout policy for the hard AI's Monte Carlo search.
 
 Rollouts run on a *sampled* state (:mod:`engine.ai.world`), where every seat
-plays the same simple plan: claim a route of the cheapest paths for its open
-tickets when the hand pays for it, else draw the colours that plan needs;
-with no plan left, claim the longest affordable route. It builds its actions
+plays the normal heuristic's plan, cheaply: claim a route of the cheapest
+paths for its open tickets when the hand pays for it, else draw the colours
+that plan needs; with no plan left, draw tickets while many pieces are left,
+else claim the longest affordable route. It builds its actions
 itself (no full ``legal_actions`` listing per move, which is what makes it
 fast) and falls back to the normal heuristic on rare steps (ticket choice,
 tunnels, flags, Germany's ticket mix) or when an action it built is refused.
@@ -14,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from ..actions import Action, ClaimRoute, DrawBlind, DrawFaceUp
+from ..actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets
 from ..errors import IllegalAction
 from ..reducer import apply, legal_actions
 from ..state import GameState
@@ -123,26 +124,24 @@ class RolloutPolicy:
         return None
 
     def _turn(self, st: GameState, seat: int) -> Action | None:
+        """The normal heuristic's turn, cheaply: plan claims, points when done, tickets early."""
         needed = self.plan(st, seat)
-        player = st.players[seat]
         if st.step == "second_card":
             return self._draw(st, seat, needed)
-        if needed and st.last_round_by is None:
+        player = st.players[seat]
+        last = st.last_round_by is not None
+        can_tickets = any(st.ticket_decks.values())
+        best: ClaimRoute | None = None
+        if not needed or last:
+            best = self._claim(st, seat, [r for r in self.rules.board.routes if r not in st.owners])
+            if best is not None and (last or player.pieces <= 12 or not can_tickets):
+                return best
+        if needed:
             claim = self._claim(st, seat, needed)
-            if claim is not None:
-                return claim
-            if player.pieces > 6 or st.deck or st.discard:
-                return self._draw(st, seat, needed)
-        board = self.rules.board
-        free = [
-            r
-            for r in board.routes
-            if r not in st.owners and board.routes[r].length >= (2 if st.last_round_by else 3)
-        ]
-        claim = self._claim(st, seat, free)
-        if claim is not None:
-            return claim
-        return self._draw(st, seat, needed)
+            return claim if claim is not None else self._draw(st, seat, needed)
+        if can_tickets and player.pieces >= 14 and not self.rules.params.draw_tickets.announce_mix:
+            return DrawTickets(seat)
+        return best if best is not None else self._draw(st, seat, needed)
 
     def act(self, st: GameState) -> GameState:
         """Apply one move of the seat to act; return the new state."""

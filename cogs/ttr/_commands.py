@@ -14,8 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services import GameServicePort, Outcome, Reminder
-from engine.ai import AI_LEVELS
+from bot.services import AI_LEVELS, GameServicePort, Outcome, Reminder
 
 from . import _format as fmt
 from ._admin import AdminFlows

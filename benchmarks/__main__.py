@@ -1,4 +1,4 @@
-"""Run a benchmark on demand: ``python -m benchmarks engine|render|turn|crash|load [--json]``.
+"""Run a benchmark on demand: ``python -m benchmarks engine|render|turn|crash|load|ai [--json]``.
 
 Each prints a table; with ``--json`` the last line is one JSON object. Never
 part of the test run.
@@ -15,6 +15,7 @@ BENCHMARKS = {
     "turn": "benchmarks.turn",
     "crash": "benchmarks.crash",
     "load": "benchmarks.load",
+    "ai": "benchmarks.ai",
 }
 
 

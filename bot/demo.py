@@ -16,9 +16,11 @@ import argparse
 import asyncio
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.ai import AI_LEVELS
 from engine.events import Event
 from maps import MapError, UnknownMap, available_maps, load_ruleset
 
@@ -96,9 +98,13 @@ async def run_demo(
     out: Path,
     every: int = 1,
     database: str | Path | None = None,
+    levels: Sequence[str] = ("normal",),
 ) -> int:
     """Play the demo game through :class:`~bot.services.GameService`; return the exit code
     (2 for an unknown map or player count, or a database that cannot be opened).
+
+    ``levels``: AI level per seat (one of :data:`engine.ai.AI_LEVELS` each); the
+    last one repeats for the seats after it (one level: every seat).
 
     ``database``: a path or URL (``sqlite:///...``, ``postgresql://...``) to play in, next to
     the games it already holds; default a new ``OUT/ttr.sqlite3``."""
@@ -152,8 +158,8 @@ async def run_demo(
             map_id=map_id,
             host_plays=False,
         )
-        for _ in range(players):
-            await service.add_ai(game.id, host)
+        for i in range(players):
+            await service.add_ai(game.id, host, level=levels[min(i, len(levels) - 1)])
         await service.start(game.id, host, seed=seed)
         snap = await service.views(game.id, 0)
         names = [s.display_name for s in snap.seats]
@@ -206,8 +212,9 @@ async def run_demo(
         f"Final scores after {state.turn} turns ({len(log)} actions; replay from the stored log "
         f"{'matches' if verified else 'DOES NOT MATCH'} the snapshot)"
     )
+    width = max(8, *(len(n) + 1 for n in names))  # "AI 2 (hard)" is longer than "AI 2"
     header = (
-        f"{'seat':<8}{'score':>6}"
+        f"{'seat':<{width}}{'score':>6}"
         + "".join(f"{k:>14}" for k in breakdown_keys)
         + f"{'tickets +/-':>13}"
     )
@@ -216,7 +223,7 @@ async def run_demo(
         s = result.seats[i]
         mark = " *" if i in result.winners else ""
         print(
-            f"{names[i]:<8}{s.score:>6}"
+            f"{names[i]:<{width}}{s.score:>6}"
             + "".join(f"{s.breakdown.get(k, 0):>14}" for k in breakdown_keys)
             + f"{s.tickets_completed:>8}/{s.tickets_failed:<4}{mark}"
         )
@@ -301,8 +308,20 @@ def main(argv: list[str]) -> int:
     where.add_argument(
         "--database-url", help="play in this database (sqlite:///... or postgresql://...)"
     )
+    ap.add_argument(
+        "--ai",
+        default="normal",
+        help=f"AI level of the seats: one of {', '.join(AI_LEVELS)}, or one per seat"
+        " separated by commas (e.g. hard,normal); default normal",
+    )
     args = ap.parse_args(argv)
     if args.every < 1:
         ap.error("--every must be at least 1")
+    levels = [level.strip() for level in args.ai.split(",") if level.strip()]
+    wrong = [level for level in levels if level not in AI_LEVELS]
+    if not levels or wrong:
+        ap.error(f"--ai: choose from {', '.join(AI_LEVELS)} (got {args.ai!r})")
     database = args.database_url or args.db
-    return asyncio.run(run_demo(args.map, args.players, args.seed, args.out, args.every, database))
+    return asyncio.run(
+        run_demo(args.map, args.players, args.seed, args.out, args.every, database, levels)
+    )

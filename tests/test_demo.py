@@ -102,3 +102,19 @@ def test_demo_refuses_unknown_map_or_player_count(tmp_path, args, needle):
     proc = demo(*args, "--out", str(out))
     assert proc.returncode == 2 and needle in proc.stderr
     assert not out.exists()
+
+
+def test_demo_ai_levels_per_seat_and_refusal(tmp_path):
+    """--ai easy,hard seats an easy and a hard AI (named so); an unknown level exits with 2."""
+    out = tmp_path / "out"
+    proc = demo("--map", "amsterdam", "--players", "2", "--ai", "easy,hard", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "AI 1 (easy)" in proc.stdout and "AI 2 (hard)" in proc.stdout
+    db = sqlite3.connect(out / "ttr.sqlite3")
+    try:
+        kinds = [k for (k,) in db.execute("SELECT ai_kind FROM seats ORDER BY seat")]
+    finally:
+        db.close()
+    assert kinds == ["easy", "hard"]
+    wrong = demo("--ai", "wizard", "--out", str(tmp_path / "no"))
+    assert wrong.returncode == 2 and "easy, normal, hard" in wrong.stderr

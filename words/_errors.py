@@ -75,6 +75,7 @@ ERRORS: dict[str, str] = {
     "vacation_limit": N_("You have no vacation days left."),
     "is_ai": N_("That seat is played by the computer."),
     "already_resigned": N_("You have already resigned from this game."),
+    "bad_ai_level": N_("That AI level is not available. Choose one of: {choices}."),
     "bad_language": N_("That language is not available. Choose one of: {choices}."),
     "not_finished": N_("The game is still running; a rematch can start when it is over."),
     "no_threads_here": N_("A game thread can only be opened in a text channel."),

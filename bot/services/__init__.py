@@ -7,6 +7,7 @@ Start with :class:`GameService`; operations tools are in :mod:`bot.services.ops`
 from __future__ import annotations
 
 from engine import Action, Cards, FinalResult, PlayerView, PublicView, Ruleset
+from engine.ai import AI_LEVELS
 from engine.planner import TicketPlan, plan_tickets
 
 from ._core import (
@@ -27,6 +28,7 @@ from ._service import GameService
 from .events import TableEvent
 
 __all__ = [
+    "AI_LEVELS",
     "Action",
     "Cards",
     "FinalResult",

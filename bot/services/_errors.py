@@ -20,7 +20,7 @@ class ServiceError(Exception):
             ``not_started``, ``game_finished``, ``channel_busy``, ``bad_days``,
             ``vacation_limit``, ``is_ai``, ``malformed_action``, ``unknown_map``,
             ``not_enough_players``, ``too_many_players``, ``host_cannot_leave``,
-            ``not_allowed``, ``bad_turn_time``.
+            ``not_allowed``, ``bad_turn_time``, ``bad_ai_level``.
         detail: facts for the message (``{"min": 2, "max": 5}`` ...).
     """
 

@@ -11,9 +11,11 @@ from engine import (
     SetupError,
     new_game,
 )
+from engine.ai import AI_LEVELS, ai_level
 from engine.codec import encode_state
 from maps.loader import UnknownMap, available_maps, load_ruleset
 from words import words_for
+from words._catalog import NP_
 
 from ..storage import (
     DEFAULT_TURN_SECONDS,
@@ -29,6 +31,13 @@ from ._errors import ServiceError
 from ._models import Outcome
 
 log = logging.getLogger(__name__)
+
+#: AI level -> its player-facing name (translated in the context "ai_level").
+AI_LEVEL_NAMES: dict[str, str] = {
+    "easy": NP_("ai_level", "easy"),
+    "normal": NP_("ai_level", "normal"),
+    "hard": NP_("ai_level", "hard"),
+}
 
 
 class LobbyOps(ServiceCore):
@@ -172,12 +181,25 @@ class LobbyOps(ServiceCore):
                 raise ServiceError("host_cannot_leave")
             await self.storage.remove_seat(game_id, seat.seat)
 
-    async def add_ai(self, game_id: int, user_id: int, *, kind: str = "heuristic") -> SeatRow:
-        """The host adds an AI seat to the lobby.
+    async def add_ai(
+        self, game_id: int, user_id: int, *, level: str = "normal", kind: str | None = None
+    ) -> SeatRow:
+        """The host adds an AI seat of ``level`` (one of :data:`engine.ai.AI_LEVELS`) to the lobby.
+
+        The level is stored as the seat's ``ai_kind``; seats stored before the
+        levels existed say ``"heuristic"``, which the engine plays as normal.
+        ``kind`` is the older name of ``level`` (still accepted; it wins when given).
+        An easy or hard seat's name says its level ("AI 2 (hard)").
 
         Raises:
-            ServiceError: ``game_not_found``, ``not_host``, ``already_started``, ``game_full``.
+            ServiceError: ``bad_ai_level`` (detail ``given``, ``choices``; nothing is
+                written), ``game_not_found``, ``not_host``, ``already_started``, ``game_full``.
         """
+        chosen = ai_level(kind if kind is not None else level)
+        if chosen not in AI_LEVELS:
+            raise ServiceError(
+                "bad_ai_level", {"given": str(level), "choices": ", ".join(AI_LEVELS)}
+            )
         async with self._lock(game_id):
             game = await self._game(game_id)
             if user_id != game.host_user_id:
@@ -188,10 +210,15 @@ class LobbyOps(ServiceCore):
             if len(seats) >= most:
                 raise ServiceError("game_full", {"max": most})
             number = 1 + sum(1 for s in seats if s.is_ai)
-            # the seat's name is public text: in the table's language ("AI 1", "KI 1")
-            name = words_for(game.language).t("AI {number}", number=number)
+            # the seat's name is public text: in the table's language ("AI 1", "KI 1 (schwer)")
+            tw = words_for(game.language)
+            name = tw.t("AI {number}", number=number)
+            if chosen != "normal":
+                name = tw.t(
+                    "{name} ({level})", name=name, level=tw.ctx("ai_level", AI_LEVEL_NAMES[chosen])
+                )
             return await self.storage.add_seat(
-                game_id, NewSeat(display_name=name, is_ai=True, ai_kind=kind)
+                game_id, NewSeat(display_name=name, is_ai=True, ai_kind=chosen)
             )
 
     async def start(self, game_id: int, user_id: int, *, seed: int | None = None) -> Outcome:

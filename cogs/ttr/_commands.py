@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services import GameServicePort, Outcome, Reminder
+from bot.services import AI_LEVELS, GameServicePort, Outcome, Reminder
 
 from . import _format as fmt
 from ._admin import AdminFlows
@@ -146,8 +146,10 @@ class TtrCog(
         await self.lobby_flows.leave(interaction, await self.here(interaction))
 
     @app_commands.command(name="add_ai", description="Add a computer player (host)")
-    async def add_ai(self, interaction: discord.Interaction) -> None:
-        await self.lobby_flows.add_ai(interaction, await self.here(interaction))
+    @app_commands.describe(level="How well the computer plays (default: normal)")
+    @app_commands.choices(level=[Choice(name=k, value=k) for k in AI_LEVELS])
+    async def add_ai(self, interaction: discord.Interaction, level: str = "normal") -> None:
+        await self.lobby_flows.add_ai(interaction, await self.here(interaction), level)
 
     @app_commands.command(name="start", description="Start the game (host)")
     async def start(self, interaction: discord.Interaction) -> None:

@@ -198,12 +198,12 @@ class LobbyFlows(Base):
         )
 
     async def add_ai(
-        self, interaction: discord.Interaction, game_id: int, level: str = "heuristic"
+        self, interaction: discord.Interaction, game_id: int, level: str = "normal"
     ) -> None:
-        """The host adds a computer player."""
+        """The host adds a computer player of ``level`` (easy, normal or hard)."""
         await self.defer(interaction)
         await self.read(interaction, game_id)
-        seat = await self.service.add_ai(game_id, interaction.user.id, kind=level)
+        seat = await self.service.add_ai(game_id, interaction.user.id, level=level)
         interaction.extras["committed"] = True
         fresh = await self.read(interaction, game_id)
         tw = self.table_words(fresh)

@@ -1,8 +1,15 @@
-"""AI players: a random legal player (for fuzzing) and a heuristic player (AI seats, idle turns).
+"""AI players: three levels for AI seats, plus a random legal player (for fuzzing).
 
-An AI decides from its own :class:`engine.views.PlayerView` and the legal
-actions only, never from the state: it cannot see other hands, tickets or the
-deck order. :func:`choose_action` is what the service and the demo call.
+Levels (:data:`AI_LEVELS`): ``"easy"`` (:class:`EasyPlayer`, visible mistakes),
+``"normal"`` (:class:`HeuristicPlayer`, plans cheapest paths for its tickets)
+and ``"hard"`` (:class:`HardPlayer`, determinised Monte Carlo search).
+``"heuristic"`` is kept as an alias of ``"normal"``: games stored before the
+levels existed name their AI seats that way.
+
+An AI decides from its own :class:`engine.views.PlayerView`, the legal actions
+and the game's public options only, never from the state: it cannot see other
+hands, tickets or the deck order. :func:`choose_action` is what the service
+and the demo call.
 """
 
 from __future__ import annotations
@@ -14,6 +21,8 @@ from ..actions import Action
 from ..reducer import legal_actions
 from ..state import GameState
 from ..views import PlayerView, player_view
+from .easy import EasyPlayer
+from .hard import HardPlayer
 from .heuristic import HeuristicPlayer
 from .randomplayer import RandomPlayer
 
@@ -31,7 +40,22 @@ class Player(Protocol):
         ...
 
 
-PLAYERS: dict[str, Player] = {"heuristic": HeuristicPlayer(), "random": RandomPlayer()}
+#: The AI levels players can pick, weakest first.
+AI_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+#: Older kind names still found in stored games -> their level.
+AI_ALIASES: dict[str, str] = {"heuristic": "normal"}
+
+PLAYERS: dict[str, Player] = {
+    "easy": EasyPlayer(),
+    "normal": HeuristicPlayer(),
+    "hard": HardPlayer(),
+    "random": RandomPlayer(),
+}
+
+
+def ai_level(kind: str) -> str:
+    """The canonical name of an AI kind (``"heuristic"`` -> ``"normal"``); others unchanged."""
+    return AI_ALIASES.get(kind, kind)
 
 
 def ai_rng(state: GameState, seat: int) -> random.Random:
@@ -44,17 +68,46 @@ def ai_rng(state: GameState, seat: int) -> random.Random:
 
 
 def choose_action(
-    rules: ClassicRules, state: GameState, seat: int, kind: str = "heuristic"
+    rules: ClassicRules,
+    state: GameState,
+    seat: int,
+    kind: str = "normal",
+    *,
+    player: Player | None = None,
 ) -> Action:
-    """The action AI ``kind`` (``"heuristic"`` or ``"random"``) takes for ``seat`` now.
+    """The action AI ``kind`` takes for ``seat`` now.
 
-    The AI sees only ``player_view(rules, state, seat)`` and the legal actions.
+    Args:
+        kind: one of :data:`AI_LEVELS`, ``"heuristic"`` (alias of normal) or ``"random"``.
+        player: use this player object instead of the one ``kind`` names (e.g. a
+            :class:`HardPlayer` with another budget, for benchmarks and tests).
+
+    The AI sees only ``player_view(rules, state, seat)``, the legal actions and
+    ``state.options`` (public map options). The hard level answers within its
+    time cap (1.4 s of search by default).
     Raises KeyError for an unknown kind and ValueError when the seat has nothing to do.
     """
+    chosen = player if player is not None else PLAYERS[ai_level(kind)]
     legal = legal_actions(rules, state, seat, payments="sensible")
     if not legal:
         raise ValueError(f"seat {seat} has no action to take")
-    return PLAYERS[kind].choose(rules, player_view(rules, state, seat), legal, ai_rng(state, seat))
+    view = player_view(rules, state, seat)
+    rng = ai_rng(state, seat)
+    if isinstance(chosen, HardPlayer):
+        return chosen.choose(rules, view, legal, rng, options=state.options)
+    return chosen.choose(rules, view, legal, rng)
 
 
-__all__ = ["PLAYERS", "HeuristicPlayer", "Player", "RandomPlayer", "ai_rng", "choose_action"]
+__all__ = [
+    "AI_ALIASES",
+    "AI_LEVELS",
+    "PLAYERS",
+    "EasyPlayer",
+    "HardPlayer",
+    "HeuristicPlayer",
+    "Player",
+    "RandomPlayer",
+    "ai_level",
+    "ai_rng",
+    "choose_action",
+]

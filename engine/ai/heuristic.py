@@ -82,6 +82,35 @@ def plan_routes(
     return needed, sum(rules.board.routes[r].length for r in needed), impossible
 
 
+def _claim_key(rules: ClassicRules, a: ClaimRoute) -> tuple[int, int, int]:
+    """Sort key of a claim: longest route, then fewest locomotives, then fewest cards."""
+    return (rules.board.routes[a.route].length, -a.payment.get(LOCOMOTIVE), -a.payment.total)
+
+
+def keep_values(
+    rules: ClassicRules, view: PlayerView, options: Sequence[KeepTickets]
+) -> list[float]:
+    """The heuristic value of each keep option (points minus estimated cost and risk).
+
+    Value = ticket points - 3 x spaces over the piece budget - 20 x impossible
+    tickets - 0.35 x extra spaces to claim. One float per option, same order.
+    """
+    costs = route_costs(rules, view)
+    held = [(t.a, t.b) for t in view.tickets if not t.done]
+    _, base_cost, _ = plan_routes(rules, view, held, costs)
+    budget = view.me.pieces * (0.75 if view.public.phase == "setup" else 0.6)
+    board = rules.board
+    values: list[float] = []
+    for opt in options:
+        pairs = [(board.tickets[t].a, board.tickets[t].b) for t in opt.tickets]
+        _, cost, impossible = plan_routes(rules, view, held + pairs, costs)
+        points = sum(board.tickets[t].points for t in opt.tickets)
+        extra = cost - base_cost
+        over = max(0.0, base_cost + extra - budget)
+        values.append(points - 3 * over - 2 * impossible * 10 - 0.35 * extra)
+    return values
+
+
 class HeuristicPlayer:
     """See the module docstring. Stateless: safe to share between seats and games."""
 
@@ -92,8 +121,26 @@ class HeuristicPlayer:
         by_kind: dict[str, list[Action]] = {}
         for a in legal:
             by_kind.setdefault(a.kind, []).append(a)
+        forced = self._forced(view, legal, by_kind)
+        if forced is not None:
+            if isinstance(forced, list):
+                return self._keep(rules, view, forced)
+            return forced
+        costs = route_costs(rules, view)
+        open_tickets = [(t.a, t.b) for t in view.tickets if not t.done]
+        needed, _, _ = plan_routes(rules, view, open_tickets, costs)
+        claims = [a for a in by_kind.get("claim_route", []) if isinstance(a, ClaimRoute)]
+        move = self._claim_or_tickets(rules, view, by_kind, needed, claims)
+        if move is not None:
+            return move
+        return self._draw(rules, view, by_kind, needed, view.hand, rng)
+
+    def _forced(
+        self, view: PlayerView, legal: list[Action], by_kind: dict[str, list[Action]]
+    ) -> Action | list[KeepTickets] | None:
+        """Decisions outside a normal turn: keep options (returned as a list), tunnel, flag, setup."""
         if "keep_tickets" in by_kind:
-            return self._keep(rules, view, by_kind["keep_tickets"])  # type: ignore[arg-type]
+            return [a for a in by_kind["keep_tickets"] if isinstance(a, KeepTickets)]
         if "pay_tunnel" in by_kind or "abandon_tunnel" in by_kind:
             pays = [a for a in by_kind.get("pay_tunnel", []) if isinstance(a, PayTunnel)]
             if pays:
@@ -103,53 +150,41 @@ class HeuristicPlayer:
             keep = [a for a in by_kind["keep_flag_card"] if isinstance(a, KeepFlagCard) and a.color]
             return keep[0] if keep else by_kind["keep_flag_card"][0]
         if view.public.phase == "setup" and "draw_tickets" in by_kind:
-            return self._mix(by_kind["draw_tickets"], setup=True)  # type: ignore[arg-type]
+            return self.mix_choice(_tickets(by_kind), setup=True)
         if list(by_kind) == ["pass"]:
             return legal[0]
+        return None
 
-        costs = route_costs(rules, view)
-        open_tickets = [(t.a, t.b) for t in view.tickets if not t.done]
-        needed, _, _ = plan_routes(rules, view, open_tickets, costs)
-        claims = [a for a in by_kind.get("claim_route", []) if isinstance(a, ClaimRoute)]
-        hand = view.hand
+    def _claim_or_tickets(
+        self,
+        rules: ClassicRules,
+        view: PlayerView,
+        by_kind: dict[str, list[Action]],
+        needed: list[str],
+        claims: list[ClaimRoute],
+    ) -> Action | None:
+        """A claim or a ticket draw when the plan calls for one, else None (then draw cards)."""
         last_round = view.public.last_round
-
+        can_tickets = "draw_tickets" in by_kind
         if claims and (last_round or not needed):
             # score points: longest affordable route, fewest locomotives
-            best = max(
-                claims,
-                key=lambda a: (
-                    rules.board.routes[a.route].length,
-                    -a.payment.get(LOCOMOTIVE),
-                    -a.payment.total,
-                ),
-            )
-            if last_round or view.me.pieces <= 12 or not self._can_draw_tickets(by_kind):
+            best = max(claims, key=lambda a: _claim_key(rules, a))
+            if last_round or view.me.pieces <= 12 or not can_tickets:
                 if not needed or rules.board.routes[best.route].length >= 2 or last_round:
                     return best
         if needed:
             mine = [a for a in claims if a.route in needed]
             if mine:
-                return max(
-                    mine,
-                    key=lambda a: (
-                        rules.board.routes[a.route].length,
-                        -a.payment.get(LOCOMOTIVE),
-                        -a.payment.total,
-                    ),
-                )
-        elif self._can_draw_tickets(by_kind) and view.me.pieces >= 14 and not last_round:
-            return self._mix(by_kind["draw_tickets"], setup=False)  # type: ignore[arg-type]
-        elif claims:
+                return max(mine, key=lambda a: _claim_key(rules, a))
+            return None
+        if can_tickets and view.me.pieces >= 14 and not last_round:
+            return self.mix_choice(_tickets(by_kind), setup=False)
+        if claims:
             return max(
                 claims,
                 key=lambda a: (rules.board.routes[a.route].length, -a.payment.get(LOCOMOTIVE)),
             )
-        return self._draw(rules, view, by_kind, needed, hand, rng)
-
-    @staticmethod
-    def _can_draw_tickets(by_kind: dict[str, list[Action]]) -> bool:
-        return "draw_tickets" in by_kind
+        return None
 
     def _draw(
         self,
@@ -160,27 +195,10 @@ class HeuristicPlayer:
         hand: dict[str, int],
         rng: random.Random,
     ) -> Action:
-        demand: dict[str, int] = {}
-        gray_need = 0
-        for rid in needed:
-            r = rules.board.routes[rid]
-            if r.color == GRAY:
-                gray_need = max(gray_need, r.length)
-            else:
-                demand[r.color] = demand.get(r.color, 0) + r.length
+        demand, gray_need = _demand(rules, needed)
         face = [a for a in by_kind.get("draw_face_up", []) if isinstance(a, DrawFaceUp)]
         row = view.public.face_up
-        best_slot = None
-        best_gap = 0
-        for a in face:
-            color = row[a.slot]
-            if color is None or color == LOCOMOTIVE:
-                continue
-            gap = demand.get(color, 0) - hand.get(color, 0)
-            if gap <= 0 and gray_need and hand.get(color, 0) + 1 <= gray_need:
-                gap = 0.5  # type: ignore[assignment]
-            if gap > best_gap:
-                best_gap, best_slot = gap, a
+        best_slot = _best_face_up(face, row, demand, gray_need, hand)
         if best_slot is not None:
             return best_slot
         loco_useful = rules.params.locomotives_pay == "any" or any(
@@ -195,21 +213,12 @@ class HeuristicPlayer:
             return blind[0]
         if face:
             return rng.choice(face)
-        rest = [a for kind, acts in by_kind.items() if kind not in ("pass",) for a in acts]
-        if "draw_tickets" in by_kind and not needed:
-            return by_kind["draw_tickets"][0]
-        claims = [a for a in rest if isinstance(a, ClaimRoute)]
-        if claims:
-            return max(claims, key=lambda a: rules.board.routes[a.route].length)
-        others = [a for a in rest if not isinstance(a, DrawTickets)]
-        if others:
-            return others[0]
-        if rest:
-            return rest[0]
-        return next(a for acts in by_kind.values() for a in acts if isinstance(a, Pass))
+        return _last_resort(rules, by_kind, needed)
 
     @staticmethod
-    def _mix(options: list[DrawTickets], *, setup: bool) -> DrawTickets:
+    def mix_choice(options: list[DrawTickets], *, setup: bool) -> DrawTickets:
+        """The ticket draw to make: the mix closest to 3 (setup) or 4 short tickets."""
+
         def short_count(a: DrawTickets) -> int:
             return sum(n for deck, n in a.mix if deck != "long")
 
@@ -219,21 +228,63 @@ class HeuristicPlayer:
     def _keep(
         self, rules: ClassicRules, view: PlayerView, options: list[KeepTickets]
     ) -> KeepTickets:
-        costs = route_costs(rules, view)
-        held = [(t.a, t.b) for t in view.tickets if not t.done]
-        _, base_cost, _ = plan_routes(rules, view, held, costs)
-        budget = view.me.pieces * (0.75 if view.public.phase == "setup" else 0.6)
-        board = rules.board
-        best: tuple[float, int] | None = None
-        choice = options[0]
-        for opt in options:
-            pairs = [(board.tickets[t].a, board.tickets[t].b) for t in opt.tickets]
-            _, cost, impossible = plan_routes(rules, view, held + pairs, costs)
-            points = sum(board.tickets[t].points for t in opt.tickets)
-            extra = cost - base_cost
-            over = max(0.0, base_cost + extra - budget)
-            value = points - 3 * over - 2 * impossible * 10 - 0.35 * extra
-            key = (value, -len(opt.tickets))
-            if best is None or key > best:
-                best, choice = key, opt
-        return choice
+        values = keep_values(rules, view, options)
+        best = max(range(len(options)), key=lambda i: (values[i], -len(options[i].tickets), -i))
+        return options[best]
+
+
+def _tickets(by_kind: dict[str, list[Action]]) -> list[DrawTickets]:
+    return [a for a in by_kind.get("draw_tickets", []) if isinstance(a, DrawTickets)]
+
+
+def _demand(rules: ClassicRules, needed: list[str]) -> tuple[dict[str, int], int]:
+    """Cards the plan needs: colour -> spaces, and the longest gray route's length."""
+    demand: dict[str, int] = {}
+    gray_need = 0
+    for rid in needed:
+        r = rules.board.routes[rid]
+        if r.color == GRAY:
+            gray_need = max(gray_need, r.length)
+        else:
+            demand[r.color] = demand.get(r.color, 0) + r.length
+    return demand, gray_need
+
+
+def _best_face_up(
+    face: list[DrawFaceUp],
+    row: tuple[str | None, ...],
+    demand: dict[str, int],
+    gray_need: int,
+    hand: dict[str, int],
+) -> DrawFaceUp | None:
+    """The face-up card that closes the largest gap in the plan's colours, or None."""
+    best_slot = None
+    best_gap = 0.0
+    for a in face:
+        color = row[a.slot]
+        if color is None or color == LOCOMOTIVE:
+            continue
+        gap = float(demand.get(color, 0) - hand.get(color, 0))
+        if gap <= 0 and gray_need and hand.get(color, 0) + 1 <= gray_need:
+            gap = 0.5
+        if gap > best_gap:
+            best_gap, best_slot = gap, a
+    return best_slot
+
+
+def _last_resort(
+    rules: ClassicRules, by_kind: dict[str, list[Action]], needed: list[str]
+) -> Action:
+    """No card to draw: tickets (with nothing planned), the longest claim, anything, or pass."""
+    rest = [a for kind, acts in by_kind.items() if kind != "pass" for a in acts]
+    if "draw_tickets" in by_kind and not needed:
+        return by_kind["draw_tickets"][0]
+    claims = [a for a in rest if isinstance(a, ClaimRoute)]
+    if claims:
+        return max(claims, key=lambda a: rules.board.routes[a.route].length)
+    others = [a for a in rest if not isinstance(a, DrawTickets)]
+    if others:
+        return others[0]
+    if rest:
+        return rest[0]
+    return next(a for acts in by_kind.values() for a in acts if isinstance(a, Pass))

@@ -1,0 +1,274 @@
+"""The hard AI: determinised Monte Carlo over a few candidate moves.
+
+For each main decision (which tickets to keep, what to do at the start of a
+turn) it:
+
+1. lists candidates pruned by the normal heuristic: its own choice, claims of
+   the routes its plan needs, the longest affordable claims, a blind draw and a
+   ticket draw (at most :attr:`HardPlayer.max_candidates`), plus up to two
+   blocking claims on other seats' likely ticket paths (:func:`blocking_claims`);
+   for tickets, the keep options the heuristic values most;
+2. samples worlds consistent with its own view (:func:`engine.ai.world.sample_world`:
+   other hands, other tickets and the deck order are dealt at random; it never
+   reads the real state);
+3. plays each candidate in the same worlds (common random numbers) to the end
+   with the fast :class:`engine.ai.rollout.RolloutPolicy` and scores the end:
+   ``win (1, tie 0.5) + (own score - best other score) / 50``;
+4. keeps the heuristic's move and the better half of the others halfway
+   through, and plays another move than the heuristic's only when it wins
+   clearly in the paired comparison (:func:`pick`), so noise alone never
+   overturns the heuristic.
+
+The budget is ``iterations`` rollouts per decision with a wall-clock cap
+``time_cap_s`` (seconds): with the cap not reached the choice depends only on
+the view and the seeded RNG. Other steps (second card, tunnel, flags, Germany's
+announced mix) use the normal heuristic.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..actions import Action, ClaimRoute, DrawBlind, DrawTickets, KeepTickets
+from ..errors import IllegalAction
+from ..reducer import apply
+from ..state import GameState
+from ..types import LOCOMOTIVE
+from ..views import PlayerView
+from .heuristic import HeuristicPlayer, keep_values, plan_routes, route_costs
+from .rollout import RolloutPolicy
+from .world import sample_world, ticket_weights, unseen_tickets
+
+if TYPE_CHECKING:
+    from ..rules.classic import ClassicRules
+
+#: A candidate must beat the heuristic's move by this mean paired gain (value units) ...
+MIN_GAIN = 0.05
+#: ... and by this many standard errors of the paired differences.
+Z_SCORE = 1.6
+
+
+def outcome(state: GameState, seat: int) -> float:
+    """Value of a finished game for ``seat``: win 1 (shared 0.5) plus the score margin / 50."""
+    result = state.result
+    if result is None:
+        return 0.0
+    scores = [s.score for s in result.seats]
+    mine = scores[seat]
+    best_other = max(s for i, s in enumerate(scores) if i != seat)
+    win = 1.0 if mine > best_other else 0.5 if mine == best_other else 0.0
+    return win + (mine - best_other) / 50.0
+
+
+def pick(values: list[list[float]], base: int, alive: list[int]) -> int:
+    """The candidate to play: the default ``base`` unless another beats it clearly.
+
+    ``values[i][k]`` is candidate ``i``'s outcome in sampled world ``k`` (the same
+    worlds for every candidate, so differences are paired). A candidate replaces
+    the default only when its mean paired gain is at least :data:`MIN_GAIN` and
+    :data:`Z_SCORE` standard errors above zero; the best such mean wins. This
+    keeps the search from swapping the heuristic's move for a lucky one.
+    """
+    best, best_gain = base, 0.0
+    ref = values[base]
+    for i in alive:
+        if i == base:
+            continue
+        n = min(len(values[i]), len(ref))
+        if n < 4:
+            continue
+        diffs = [values[i][k] - ref[k] for k in range(n)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        se = (var / n) ** 0.5
+        if mean >= MIN_GAIN and mean > Z_SCORE * se and mean > best_gain:
+            best, best_gain = i, mean
+    return best
+
+
+def blocking_claims(
+    rules: ClassicRules,
+    view: PlayerView,
+    legal: list[Action],
+    weights: Mapping[int, Mapping[str, float]],
+) -> list[ClaimRoute]:
+    """Affordable claims that cut other seats' likely ticket paths, most threatening first.
+
+    For each other seat, its three likeliest tickets (by ``weights``, see
+    :func:`engine.ai.world.ticket_weights`) are routed over its own routes and
+    free tracks; every free track on those paths scores the ticket's weight.
+    Only public facts are used. Returns one claim (fewest locomotives) per route.
+    """
+    board = rules.board
+    owners = view.public.owners
+    threat: dict[str, float] = {}
+    for seat, w in weights.items():
+        likely = sorted(w, key=lambda t: -w[t])[:3]
+        costs: dict[str, int | None] = {
+            rid: 0 if owners.get(rid) == seat else None if rid in owners else r.length
+            for rid, r in board.routes.items()
+        }
+        for tid in likely:
+            if w[tid] <= 1.0:
+                continue
+            t = board.tickets[tid]
+            found = board.shortest_path(t.a, t.b, costs)
+            for rid in found[1] if found else ():
+                if rid not in owners:
+                    threat[rid] = threat.get(rid, 0.0) + w[tid]
+    best: dict[str, ClaimRoute] = {}
+    for a in legal:
+        if isinstance(a, ClaimRoute) and a.route in threat:
+            old = best.get(a.route)
+            if old is None or a.payment.get(LOCOMOTIVE) < old.payment.get(LOCOMOTIVE):
+                best[a.route] = a
+    return sorted(best.values(), key=lambda a: -threat[a.route])
+
+
+class HardPlayer:
+    """See the module docstring.
+
+    Args:
+        iterations: rollouts per decision (spread over the candidates).
+        time_cap_s: wall-clock cap per decision in seconds (None: no cap).
+        max_candidates: candidate moves searched at a turn start.
+    """
+
+    def __init__(
+        self, iterations: int = 240, time_cap_s: float | None = 1.4, max_candidates: int = 6
+    ) -> None:
+        self.iterations = iterations
+        self.time_cap_s = time_cap_s
+        self.max_candidates = max_candidates
+        self.normal = HeuristicPlayer()
+
+    def choose(
+        self,
+        rules: ClassicRules,
+        view: PlayerView,
+        legal: list[Action],
+        rng: random.Random,
+        options: Mapping[str, Any] | None = None,
+    ) -> Action:
+        """One of ``legal`` (non-empty), chosen from ``view`` and sampled worlds only.
+
+        ``options`` are the game's public map options (the ticket set to sample from).
+        """
+        start = time.perf_counter()
+        default = self.normal.choose(rules, view, legal, rng)
+        keeps = [a for a in legal if isinstance(a, KeepTickets)]
+        if keeps and len(keeps) > 1:
+            candidates = self._keep_candidates(rules, view, keeps, default)
+        elif view.public.phase == "play" and view.public.step == "turn":
+            candidates = self._turn_candidates(rules, view, legal, default)
+        else:
+            return default
+        if len(candidates) <= 1:
+            return default
+        weights = ticket_weights(rules, view, unseen_tickets(rules, view, options))
+        if not keeps:
+            for block in blocking_claims(rules, view, legal, weights)[:2]:
+                if block not in candidates:
+                    candidates.append(block)
+        return self._search(rules, view, candidates, default, rng, options, weights, start)
+
+    def _keep_candidates(
+        self, rules: ClassicRules, view: PlayerView, keeps: list[KeepTickets], default: Action
+    ) -> list[Action]:
+        values = keep_values(rules, view, keeps)
+        ranked = sorted(zip(values, range(len(keeps)), strict=True), reverse=True)
+        out: list[Action] = [default]
+        for _, i in ranked:
+            if keeps[i] not in out:
+                out.append(keeps[i])
+            if len(out) >= self.max_candidates:
+                break
+        return out
+
+    def _turn_candidates(
+        self, rules: ClassicRules, view: PlayerView, legal: list[Action], default: Action
+    ) -> list[Action]:
+        board = rules.board
+        best_pay: dict[str, ClaimRoute] = {}
+        for a in legal:
+            if isinstance(a, ClaimRoute):
+                old = best_pay.get(a.route)
+                key = (a.payment.get(LOCOMOTIVE), a.payment.total)
+                if old is None or key < (old.payment.get(LOCOMOTIVE), old.payment.total):
+                    best_pay[a.route] = a
+        costs = route_costs(rules, view)
+        open_tickets = [(t.a, t.b) for t in view.tickets if not t.done]
+        needed, _, _ = plan_routes(rules, view, open_tickets, costs)
+        out: list[Action] = [default]
+
+        def add(a: Action | None) -> None:
+            if a is not None and a not in out and len(out) < self.max_candidates:
+                out.append(a)
+
+        add(next((a for a in legal if isinstance(a, DrawBlind)), None))
+        for rid in sorted(needed, key=lambda r: -board.routes[r].length):
+            add(best_pay.get(rid))
+        for rid in sorted(best_pay, key=lambda r: -board.routes[r].length)[:3]:
+            add(best_pay[rid])
+        if view.me.pieces >= 12 and not view.public.last_round:
+            tickets = [a for a in legal if isinstance(a, DrawTickets)]
+            if tickets:
+                add(HeuristicPlayer.mix_choice(tickets, setup=False))
+        return out
+
+    def _search(
+        self,
+        rules: ClassicRules,
+        view: PlayerView,
+        candidates: list[Action],
+        default: Action,
+        rng: random.Random,
+        options: Mapping[str, Any] | None,
+        weights: Mapping[int, Mapping[str, float]],
+        start: float,
+    ) -> Action:
+        """Roll every live candidate out in the same sampled worlds; see :func:`pick`.
+
+        ``start`` is the decision's ``time.perf_counter()`` start (for the time cap).
+        """
+        cap = self.time_cap_s
+        base = candidates.index(default)
+        alive = list(range(len(candidates)))
+        values: list[list[float]] = [[] for _ in candidates]
+        spent = 0
+        halved = False
+        late = False
+        while spent < self.iterations and not late:
+            world = sample_world(rules, view, rng, options, weights)
+            seed = rng.getrandbits(64)
+            for i in alive:
+                if cap is not None and time.perf_counter() - start > cap:
+                    late = True  # a world cut short: pick() pairs by world index
+                    break
+                values[i].append(self._rollout(rules, world, candidates[i], view.seat, seed))
+                spent += 1
+            if not halved and spent * 2 >= self.iterations and len(alive) > 3:
+                # keep the default and the better half of the others
+                n = len(values[base])
+                others = sorted(
+                    (i for i in alive if i != base),
+                    key=lambda i: sum(values[i][:n]) - sum(values[base][:n]),
+                    reverse=True,
+                )
+                alive = sorted([base, *others[: max(2, len(others) // 2)]])
+                halved = True
+        return candidates[pick(values, base, alive)]
+
+    @staticmethod
+    def _rollout(
+        rules: ClassicRules, world: GameState, action: Action, seat: int, seed: int
+    ) -> float:
+        try:
+            st = apply(rules, world, action).state
+        except IllegalAction:
+            return -10.0
+        end = RolloutPolicy(rules, random.Random(seed)).play_out(st)
+        return outcome(end, seat)

@@ -1,0 +1,167 @@
+"""A fast playout policy for the hard AI's Monte Carlo search.
+
+Rollouts run on a *sampled* state (:mod:`engine.ai.world`), where every seat
+plays the normal heuristic's plan, cheaply: claim a route of the cheapest
+paths for its open tickets when the hand pays for it, else draw the colours
+that plan needs; with no plan left, draw tickets while many pieces are left,
+else claim the longest affordable route. It builds its actions
+itself (no full ``legal_actions`` listing per move, which is what makes it
+fast) and falls back to the normal heuristic on rare steps (ticket choice,
+tunnels, flags, Germany's ticket mix) or when an action it built is refused.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from ..actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets
+from ..errors import IllegalAction
+from ..reducer import apply, legal_actions
+from ..state import GameState
+from ..types import GRAY, LOCOMOTIVE
+from ..views import player_view
+from .heuristic import HeuristicPlayer
+
+if TYPE_CHECKING:
+    from ..rules.classic import ClassicRules
+
+_FALLBACK = HeuristicPlayer()
+
+
+def _costs(rules: ClassicRules, st: GameState, seat: int) -> dict[str, int | None]:
+    """Route id -> planning cost for ``seat`` (0 own, length claimable, None unusable)."""
+    owners = st.owners
+    few = st.num_seats < rules.params.double_routes_min_players
+    pieces = st.players[seat].pieces
+    costs: dict[str, int | None] = {}
+    for rid, route in rules.board.routes.items():
+        owner = owners.get(rid)
+        if owner is not None:
+            costs[rid] = 0 if owner == seat else None
+            continue
+        blocked = False
+        for sib in rules.board.siblings(rid):
+            so = owners.get(sib)
+            if so is not None and (so == seat or few):
+                blocked = True
+        costs[rid] = None if blocked or route.length > pieces else route.length
+    return costs
+
+
+class RolloutPolicy:
+    """Plays every seat of a sampled game to its end; caches each seat's plan between claims.
+
+    One instance per rollout (the cache is keyed by the board, not by game).
+    """
+
+    def __init__(self, rules: ClassicRules, rng: random.Random) -> None:
+        self.rules = rules
+        self.rng = rng
+        self._plans: dict[int, tuple[int, int, list[str]]] = {}
+
+    def plan(self, st: GameState, seat: int) -> list[str]:
+        """Unclaimed route ids of ``seat``'s cheapest paths for its open tickets."""
+        key = (len(st.owners), len(st.players[seat].tickets))
+        cached = self._plans.get(seat)
+        if cached is not None and cached[:2] == key:
+            return cached[2]
+        board = self.rules.board
+        costs = _costs(self.rules, st, seat)
+        needed: list[str] = []
+        for tid in st.players[seat].tickets:
+            t = board.tickets[tid]
+            found = board.shortest_path(t.a, t.b, costs)
+            if found is None:
+                continue
+            for rid in found[1]:
+                if costs[rid]:
+                    needed.append(rid)
+                    costs[rid] = 0
+        self._plans[seat] = (key[0], key[1], needed)
+        return needed
+
+    def _affordable(self, st: GameState, seat: int, rid: str) -> ClaimRoute | None:
+        """A claim of ``rid`` with the fewest locomotives, or None when it cannot be paid now."""
+        rules = self.rules
+        route = rules.board.routes[rid]
+        player = st.players[seat]
+        hand = player.hand
+        if route.length > player.pieces or rid in st.owners:
+            return None
+        locos = hand.get(LOCOMOTIVE, 0)
+        if route.color == GRAY:
+            best = max((n for c, n in hand.items() if c != LOCOMOTIVE), default=0)
+        else:
+            best = hand.get(route.color, 0)
+        if best + locos < route.length and route.substitute is None:
+            return None
+        pays = rules.sensible_payments(route, hand)
+        if not pays:
+            return None
+        pay = min(pays, key=lambda p: (p.get(LOCOMOTIVE), p.total))
+        return ClaimRoute(seat, rid, pay)
+
+    def _claim(self, st: GameState, seat: int, routes: list[str]) -> ClaimRoute | None:
+        board = self.rules.board
+        for rid in sorted(routes, key=lambda r: -board.routes[r].length):
+            claim = self._affordable(st, seat, rid)
+            if claim is not None:
+                return claim
+        return None
+
+    def _draw(self, st: GameState, seat: int, needed: list[str]) -> Action | None:
+        board = self.rules.board
+        hand = st.players[seat].hand
+        want = {board.routes[r].color for r in needed}
+        for slot, color in enumerate(st.face_up):
+            if color is None or color == LOCOMOTIVE:
+                continue
+            if color in want or (GRAY in want and hand.get(color, 0) > 0):
+                return DrawFaceUp(seat, slot)
+        if st.deck or st.discard:
+            return DrawBlind(seat)
+        return None
+
+    def _turn(self, st: GameState, seat: int) -> Action | None:
+        """The normal heuristic's turn, cheaply: plan claims, points when done, tickets early."""
+        needed = self.plan(st, seat)
+        if st.step == "second_card":
+            return self._draw(st, seat, needed)
+        player = st.players[seat]
+        last = st.last_round_by is not None
+        can_tickets = any(st.ticket_decks.values())
+        best: ClaimRoute | None = None
+        if not needed or last:
+            best = self._claim(st, seat, [r for r in self.rules.board.routes if r not in st.owners])
+            if best is not None and (last or player.pieces <= 12 or not can_tickets):
+                return best
+        if needed:
+            claim = self._claim(st, seat, needed)
+            return claim if claim is not None else self._draw(st, seat, needed)
+        if can_tickets and player.pieces >= 14 and not self.rules.params.draw_tickets.announce_mix:
+            return DrawTickets(seat)
+        return best if best is not None else self._draw(st, seat, needed)
+
+    def act(self, st: GameState) -> GameState:
+        """Apply one move of the seat to act; return the new state."""
+        seat = st.seats_to_act()[0]
+        action: Action | None = None
+        if st.phase == "play" and st.step in ("turn", "second_card"):
+            action = self._turn(st, seat)
+        if action is not None:
+            try:
+                return apply(self.rules, st, action).state
+            except IllegalAction:
+                pass
+        legal = legal_actions(self.rules, st, seat, payments="sensible")
+        choice = _FALLBACK.choose(self.rules, player_view(self.rules, st, seat), legal, self.rng)
+        return apply(self.rules, st, choice).state
+
+    def play_out(self, st: GameState, max_actions: int = 2000) -> GameState:
+        """Play ``st`` to the end (or ``max_actions`` moves); return the last state."""
+        for _ in range(max_actions):
+            if st.finished:
+                break
+            st = self.act(st)
+        return st

@@ -153,12 +153,12 @@ class ClockOps(ServiceCore):
             seats = with_changes(seats, streaks)
             # the AI plays the late seats' turn, then the AI seats that follow; stored with the
             # timeout counts in ONE transaction
-            after, moves = self._ai_moves(
+            after, moves = await self._ai_moves(
                 game, seats, state, events, limit=MAX_AI_ACTIONS, source="timeout", only=late
             )
             if turn_key(after) == turn_key(state) and not after.finished:
                 log.warning("game %s: the timed-out turn did not end", game_id)
-            after, replies = self._ai_moves(game, seats, after, events, limit=MAX_AI_ACTIONS)
+            after, replies = await self._ai_moves(game, seats, after, events, limit=MAX_AI_ACTIONS)
             moves += replies
             game = await self._store(game, seats, state, moves, after, seat_changes=streaks)
             return self._outcome(game, after, events, state, len(moves))

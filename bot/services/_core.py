@@ -350,7 +350,7 @@ class ServiceCore:
             log.info("game %s finished after %s actions", game.id, after.version)
         return game
 
-    def _ai_moves(
+    async def _ai_moves(
         self,
         game: GameRow,
         seats: Sequence[SeatRow],
@@ -362,7 +362,29 @@ class ServiceCore:
         only: set[int] | None = None,
     ) -> tuple[GameState, list[Move]]:
         """Apply, in memory, actions of AI-controlled seats (or of ``only`` seats) while one must
-        act, up to ``limit``; returns the state after them and the moves (not stored yet)."""
+        act, up to ``limit``; returns the state after them and the moves (not stored yet).
+
+        The choosing runs in a worker thread: a hard AI seat thinks up to about 1.4 s per
+        move, and the event loop must keep answering every other interaction meanwhile.
+        The caller holds the game's lock, so nothing else touches this game (the engine's
+        shared caches only hold derived values and are safe to fill from two threads).
+        """
+        return await asyncio.to_thread(
+            self._ai_moves_now, game, seats, state, events, limit=limit, source=source, only=only
+        )
+
+    def _ai_moves_now(
+        self,
+        game: GameRow,
+        seats: Sequence[SeatRow],
+        state: GameState,
+        events: list[Event],
+        *,
+        limit: int,
+        source: ActionSource = "ai",
+        only: set[int] | None = None,
+    ) -> tuple[GameState, list[Move]]:
+        """:meth:`_ai_moves` in the calling thread."""
         rules = load_ruleset(game.map_id)
         moves: list[Move] = []
         while not state.finished and len(moves) < limit:
@@ -426,7 +448,7 @@ class ServiceCore:
         """Apply actions of AI-controlled seats (or of ``only`` seats) while one must act, up to
         ``limit``, and store them with ``seat_updates`` in one transaction."""
         seats = with_changes(seats, seat_updates)
-        after, moves = self._ai_moves(
+        after, moves = await self._ai_moves(
             game, seats, state, events, limit=limit, source=source, only=only
         )
         game = await self._store(game, seats, state, moves, after, seat_changes=seat_updates)

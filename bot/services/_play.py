@@ -71,7 +71,9 @@ class PlayOps(ServiceCore):
             events = list(transition.events)
             after, moves = transition.state, [Move(action, "player", user_id)]
             if self.auto_ai:  # the AI's replies go into the same transaction as the move
-                after, replies = self._ai_moves(game, seats, after, events, limit=MAX_AI_ACTIONS)
+                after, replies = await self._ai_moves(
+                    game, seats, after, events, limit=MAX_AI_ACTIONS
+                )
                 moves += replies
             try:
                 game = await self._store(game, seats, state, moves, after, seat_changes=changes)
@@ -131,7 +133,9 @@ class PlayOps(ServiceCore):
             events = list(transition.events)
             after, moves = transition.state, [Move(action, "player", user_id)]
             if self.auto_ai:
-                after, replies = self._ai_moves(game, seats, after, events, limit=MAX_AI_ACTIONS)
+                after, replies = await self._ai_moves(
+                    game, seats, after, events, limit=MAX_AI_ACTIONS
+                )
                 moves += replies
             game = await self._store(game, seats, state, moves, after, seat_changes=changes)
             log.info("game %s: seat %s resigned", game_id, seat.seat)

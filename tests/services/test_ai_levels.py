@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.services import GameService, ServiceError
@@ -60,3 +62,33 @@ async def test_unknown_level_is_a_typed_refusal_and_writes_nothing(
     assert err.value.code == "bad_ai_level"
     assert err.value.detail == {"given": level, "choices": "easy, normal, hard"}
     assert await storage.seats(gid) == before
+
+
+async def test_the_event_loop_runs_while_an_ai_seat_thinks(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """AI moves are chosen off the event loop (a hard seat thinks up to ~1.4 s per move): while
+    the AI chooses, another coroutine runs. The AI's choice waits for that coroutine; had the
+    choice run on the loop, the loop could not run it and the wait would time out."""
+    import threading
+
+    import bot.services._core as core
+
+    loop_ran = threading.Event()
+    waited: list[bool] = []
+    real = core.choose_action
+
+    def choose(*args: object, **kwargs: object) -> object:
+        if not waited:
+            waited.append(loop_ran.wait(timeout=5))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(core, "choose_action", choose)
+
+    async def elsewhere() -> None:
+        await asyncio.sleep(0.01)
+        loop_ran.set()
+
+    gid = await lobby(service, users=(HOST,), ais=1)
+    await asyncio.gather(service.start(gid, HOST), elsewhere())
+    assert waited == [True]

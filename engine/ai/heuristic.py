@@ -13,7 +13,7 @@ Plan (recomputed every decision from the player's view):
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ..actions import (
@@ -38,21 +38,29 @@ if TYPE_CHECKING:
 def route_costs(rules: ClassicRules, view: PlayerView) -> dict[str, int | None]:
     """Route id -> planning cost for the viewer: 0 own, length if claimable, None if not usable."""
     pub = view.public
-    owners = pub.owners
-    me = view.seat
-    few = pub.num_seats < rules.params.double_routes_min_players
+    return seat_route_costs(rules, pub.owners, pub.num_seats, view.seat, view.me.pieces)
+
+
+def seat_route_costs(
+    rules: ClassicRules, owners: Mapping[str, int], num_seats: int, seat: int, pieces: int
+) -> dict[str, int | None]:
+    """Route id -> planning cost for ``seat`` with ``pieces`` trains left, given the route
+    owners: 0 own, the length if claimable, None if taken, blocked (the second track of a
+    double route: always for its owner, for everyone below the map's double-route player
+    count) or too long. Rulebook: USA, "Double routes"."""
+    few = num_seats < rules.params.double_routes_min_players
     costs: dict[str, int | None] = {}
     for rid, route in rules.board.routes.items():
         owner = owners.get(rid)
         if owner is not None:
-            costs[rid] = 0 if owner == me else None
+            costs[rid] = 0 if owner == seat else None
             continue
         blocked = False
         for sib in rules.board.siblings(rid):
             so = owners.get(sib)
-            if so is not None and (so == me or few):
+            if so is not None and (so == seat or few):
                 blocked = True
-        costs[rid] = None if blocked or route.length > view.me.pieces else route.length
+        costs[rid] = None if blocked or route.length > pieces else route.length
     return costs
 
 

@@ -21,7 +21,7 @@ from ..reducer import apply, legal_actions
 from ..state import GameState
 from ..types import GRAY, LOCOMOTIVE
 from ..views import player_view
-from .heuristic import HeuristicPlayer
+from .heuristic import HeuristicPlayer, seat_route_costs
 
 if TYPE_CHECKING:
     from ..rules.classic import ClassicRules
@@ -31,22 +31,7 @@ _FALLBACK = HeuristicPlayer()
 
 def _costs(rules: ClassicRules, st: GameState, seat: int) -> dict[str, int | None]:
     """Route id -> planning cost for ``seat`` (0 own, length claimable, None unusable)."""
-    owners = st.owners
-    few = st.num_seats < rules.params.double_routes_min_players
-    pieces = st.players[seat].pieces
-    costs: dict[str, int | None] = {}
-    for rid, route in rules.board.routes.items():
-        owner = owners.get(rid)
-        if owner is not None:
-            costs[rid] = 0 if owner == seat else None
-            continue
-        blocked = False
-        for sib in rules.board.siblings(rid):
-            so = owners.get(sib)
-            if so is not None and (so == seat or few):
-                blocked = True
-        costs[rid] = None if blocked or route.length > pieces else route.length
-    return costs
+    return seat_route_costs(rules, st.owners, st.num_seats, seat, st.players[seat].pieces)
 
 
 class RolloutPolicy:

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.cogs._driver import _keep_offered, _play_turn  # noqa: E402
-from tests.cogs._harness import running_table  # noqa: E402
+from tests.cogs._harness import my_turn_or_end, running_table  # noqa: E402
 from tests.e2e.fake_discord import SentMessage  # noqa: E402
 
 FONTS = ROOT / "render" / "fonts"
@@ -175,26 +175,13 @@ async def play(out: Path) -> None:
             await _keep_offered(alice, await alice.slash("hand"))
             g = await t.game_id()
             names = {alice.user.id: "alice"}
-            mine = re.compile(rf"<@!?{alice.user.id}>")
             seen = 0
             turn_shot = log_shot = None
             for turn in range(300):
-                message = await t.fake.wait_for_message(
-                    lambda m: (
-                        m.kind == "channel"
-                        and (
-                            f"ttr:{g}:rematch" in m.custom_ids
-                            or (bool(mine.search(m.content)) and f"ttr:{g}:draw" in m.custom_ids)
-                        )
-                    ),
-                    since=seen,
-                    timeout=30,
-                )
+                message = await my_turn_or_end(t, g, alice, seen, timeout=30)
                 seen = len(t.fake.sent)
                 if f"ttr:{g}:rematch" in message.custom_ids:
                     break
-                if turn == 30 and "claimed" in message.content:
-                    turn_shot = message
                 if turn == 31:
                     log_shot = await alice.slash("log")
                 if turn >= 30 and turn_shot is None and "claimed" in message.content:

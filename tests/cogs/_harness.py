@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,3 +95,22 @@ async def started_game(table: Table, map_id: str = "usa") -> int:
     for p in table.players.values():
         await _keep_offered(p, await p.slash("hand"))
     return await table.game_id()
+
+
+async def my_turn_or_end(
+    table: Table, game_id: int, player: Player, since: int, *, timeout: float = TIMEOUT
+) -> SentMessage:
+    """The first public message from ``table.fake.sent[since:]`` on that pings ``player`` to move
+    in game ``game_id``, or the game-over message (it carries the Rematch button)."""
+    mine = re.compile(rf"<@!?{player.user.id}>")
+    return await table.fake.wait_for_message(
+        lambda m: (
+            m.kind == "channel"
+            and (
+                f"ttr:{game_id}:rematch" in m.custom_ids
+                or (bool(mine.search(m.content)) and f"ttr:{game_id}:draw" in m.custom_ids)
+            )
+        ),
+        since=since,
+        timeout=timeout,
+    )

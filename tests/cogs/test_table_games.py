@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..e2e.fake_discord import SentMessage
 from ._driver import _keep_offered, _play_turn
-from ._harness import Table, running_table, started_game
+from ._harness import Table, my_turn_or_end, running_table, started_game
 
 #: English words of our public sentences that no German sentence of ours contains.
 ENGLISH = re.compile(
@@ -53,20 +53,9 @@ async def test_a_german_table_plays_a_whole_game_with_no_english_in_public(
         await alice.slash("start")
         await _keep_offered(alice, await alice.slash("hand"))
         g = await t.game_id()
-        mine = re.compile(rf"<@!?{alice.user.id}>")
         seen = 0
         for turn in range(200):
-            message = await t.fake.wait_for_message(
-                lambda m: (
-                    m.kind == "channel"
-                    and (
-                        f"ttr:{g}:rematch" in m.custom_ids
-                        or (bool(mine.search(m.content)) and f"ttr:{g}:draw" in m.custom_ids)
-                    )
-                ),
-                since=seen,
-                timeout=20,
-            )
+            message = await my_turn_or_end(t, g, alice, seen)
             seen = len(t.fake.sent)
             if f"ttr:{g}:rematch" in message.custom_ids:
                 break

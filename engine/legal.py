@@ -391,10 +391,16 @@ def legal_actions(
         return _setup_actions(rules, st, seat)
     if seat != st.active:
         return []
+    if st.step in ("turn", "second_card"):
+        return _turn_actions(rules, st, seat, payments)
+    return _choice_actions(rules, st, seat)
+
+
+def _choice_actions(rules: ClassicRules, st: GameState, seat: int) -> list[Action]:
+    """The answers to a pending choice of the active ``seat`` (tickets to keep, a tunnel's
+    extra cards, Paris's flag card); empty outside such a step. Shared by both generators."""
     step = st.step
     player = st.players[seat]
-    if step in ("turn", "second_card"):
-        return _turn_actions(rules, st, seat, payments)
     if step == "keep_tickets":
         return [
             KeepTickets(seat, t) for t in keep_options(player.offer, rules.params.draw_tickets.keep)
@@ -424,27 +430,13 @@ def legal_actions_reference(
     st = state
     if st.phase == "finished" or not 0 <= seat < st.num_seats:
         return []
-    player = st.players[seat]
-    p = rules.params
     if st.phase == "setup":
         return _setup_actions(rules, st, seat)
     if seat != st.active:
         return []
-    step = st.step
-    if step in ("turn", "second_card"):
+    if st.step in ("turn", "second_card"):
         return _reference_turn(rules, st, seat, payments)
-    if step == "keep_tickets":
-        return [KeepTickets(seat, t) for t in keep_options(player.offer, p.draw_tickets.keep)]
-    if step == "tunnel" and st.tunnel is not None:
-        tun = st.tunnel
-        out: list[Action] = [
-            PayTunnel(seat, e) for e in tunnel_extra_options(tun.color, tun.extra, player.hand)
-        ]
-        out.append(AbandonTunnel(seat))
-        return out
-    if step == "flag":
-        return [*(KeepFlagCard(seat, c) for c in st.flag_colors), KeepFlagCard(seat, None)]
-    return []
+    return _choice_actions(rules, st, seat)
 
 
 def _reference_turn(rules: ClassicRules, st: GameState, seat: int, payments: str) -> list[Action]:

@@ -26,7 +26,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from engine import (
     Action,
@@ -57,6 +57,8 @@ from ..storage import (
 )
 from ._errors import ServiceError
 from ._models import Outcome, Reminder, redacted
+
+_Found = TypeVar("_Found")
 
 log = logging.getLogger(__name__)
 
@@ -178,14 +180,20 @@ class ServiceCore:
         return lock
 
     async def _game(self, game_id: int) -> GameRow:
+        return await self._found(game_id, self.storage.get_game)
+
+    async def _found(self, game_id: int, read: Callable[[int], Awaitable[_Found | None]]) -> _Found:
+        """``read(game_id)`` (a storage read of the game's row); ServiceError
+        ``game_not_found`` when it finds nothing, ``game_quarantined`` (after quarantining
+        the game) when the row is corrupt."""
         try:
-            game = await self.storage.get_game(game_id)
+            found = await read(game_id)
         except CorruptGame as exc:
             await self._quarantine(game_id, exc.reason)
             raise ServiceError("game_quarantined", {"game": game_id}) from None
-        if game is None:
+        if found is None:
             raise ServiceError("game_not_found", {"game": game_id})
-        return game
+        return found
 
     async def _state(self, game: GameRow) -> GameState:
         """The engine state of ``game`` at its version (cached by version).
@@ -272,9 +280,9 @@ class ServiceCore:
 
         Raises ServiceError ``game_not_found``, ``not_started``, ``game_finished``, ``not_in_game``, ``is_ai``.
         """
-        game = await self._game(game_id)
+        # one round trip for both: this runs for every move
+        game, seats = await self._found(game_id, self.storage.game_with_seats)
         self._need_status(game, "active")
-        seats = await self.storage.seats(game_id)
         seat = self._seat_of(seats, user_id)
         if seat is None:
             raise ServiceError("not_in_game")

@@ -400,6 +400,15 @@ class Storage(Protocol):
         """The game's seats by seat number (empty for an unknown game)."""
         ...
 
+    async def game_with_seats(self, game_id: int) -> tuple[GameRow, list[SeatRow]] | None:
+        """The game and its seats by seat number, read by ONE statement (a move's hot path:
+        one round trip instead of :meth:`get_game` and :meth:`seats`), or None.
+
+        Raises:
+            CorruptGame: the row's options are not readable.
+        """
+        ...
+
     # -- results and statistics -----------------------------------------------
 
     async def record_results(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -23,7 +23,7 @@ from urllib.parse import urlsplit, urlunsplit
 from . import _faults
 from ._errors import MigrationError, StorageFull, StorageUnavailable
 from ._migrate import latest_version, migrate_postgres, postgres_version
-from ._repository import SqlStorage, Tx, Violation
+from ._repository import ACTION_COLUMNS, GAME_COLUMNS, SqlStorage, Tx, Violation
 
 if TYPE_CHECKING:
     import asyncpg
@@ -36,6 +36,27 @@ _CONSTRAINT_KINDS = {
     "seats_one_per_user": "user",
     "games_pkey": "game",
 }
+
+
+#: The columns :meth:`PostgresStorage._advance` sets in one statement (a plain move).
+_ADVANCE_COLUMNS = ("version", "deadline_at", "reminder_at", "timer_at", "updated_at")
+_ADVANCE_SQL = f"""
+WITH game_lock AS MATERIALIZED (SELECT pg_advisory_xact_lock($1::bigint) AS locked),
+moved AS (
+    UPDATE games SET version = $3, deadline_at = $4, reminder_at = $5, timer_at = $6,
+        updated_at = $7
+    FROM game_lock
+    WHERE games.id = $1 AND games.version = $2 AND games.status = 'active'
+    RETURNING {", ".join(f"games.{c.strip()}" for c in GAME_COLUMNS.split(","))}
+),
+logged AS (
+    INSERT INTO actions ({ACTION_COLUMNS})
+    SELECT moved.id, a.seq, a.seat, a.action, a.actor_user_id, a.source, $7
+    FROM moved, unnest($8::integer[], $9::integer[], $10::text[], $11::bigint[], $12::text[])
+        AS a (seq, seat, action, actor_user_id, source)
+)
+SELECT * FROM moved
+"""
 
 
 def redact(url: str) -> str:
@@ -174,6 +195,43 @@ class PostgresStorage(SqlStorage):
                     raise
                 raise translated from exc
         _faults.point("committed")
+
+    async def _advance(
+        self,
+        game_id: int,
+        expected_version: int,
+        changes: Mapping[str, Any],
+        rows: Sequence[Sequence[Any]],
+    ) -> Any:
+        """One statement, so one round trip and its own transaction (asyncpg sends it outside
+        BEGIN: the server commits it at its end): the game's advisory lock, the versioned
+        UPDATE and the log rows. The UPDATE waits for the lock (it joins the lock's row), and
+        a concurrent writer that got in first has changed ``version``, so the re-checked
+        WHERE finds no row and nothing is inserted."""
+        if list(changes) != list(_ADVANCE_COLUMNS):
+            return await super()._advance(game_id, expected_version, changes, rows)
+        _, seqs, seats, actions, actors, sources, _ = (
+            list(column) for column in zip(*rows, strict=True)
+        )
+        _faults.point("statement")
+        _faults.point("commit")
+        async with self._pool.acquire() as conn:
+            try:
+                row = await conn.fetchrow(
+                    _ADVANCE_SQL,
+                    game_id,
+                    expected_version,
+                    *changes.values(),
+                    seqs,
+                    seats,
+                    actions,
+                    actors,
+                    sources,
+                )
+            except Exception as exc:
+                raise _translate(exc) from exc
+        _faults.point("committed")
+        return row
 
     async def _after_restore(self, tx: Tx) -> None:
         await tx.fetch(

@@ -126,6 +126,15 @@ RESULT_COLUMNS = (
     " tickets_failed, finished_at"
 )
 SNAPSHOT_COLUMNS = "game_id, version, format, data, created_at"
+# the games and seats tables share no column name, so one join reads both (a LEFT JOIN:
+# a game without seats still comes back, as one row whose seat columns are NULL)
+_GAME_WITH_SEATS = (
+    "SELECT "
+    + ", ".join(f"g.{c.strip()}" for c in GAME_COLUMNS.split(","))
+    + ", "
+    + ", ".join(f"s.{c.strip()}" for c in SEAT_COLUMNS.split(","))
+    + " FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE g.id = ? ORDER BY s.seat"
+)
 _BOOL_COLUMNS = frozenset({"is_ai", "ai_permanent", "resigned", "won"})
 
 #: Status changes allowed through :meth:`SqlStorage.set_status` (start_game does lobby -> active,
@@ -227,6 +236,20 @@ class SqlStorage:
 
     async def _after_restore(self, tx: Tx) -> None:
         """Backend work after games were inserted with explicit ids."""
+
+    async def _advance(
+        self,
+        game_id: int,
+        expected_version: int,
+        changes: Mapping[str, Any],
+        rows: Sequence[Sequence[Any]],
+    ) -> Row | None:
+        """In one write transaction under the game's lock: set ``changes`` on the game's row
+        if it is active at ``expected_version`` and append the action ``rows``; the game's
+        new row, or None (nothing written) when the row was not at that version or not
+        active. A backend may do it in fewer round trips."""
+        async with self._write(game_id) as tx:
+            return await _advance_in(tx, game_id, expected_version, changes, rows)
 
     async def close(self) -> None:
         raise NotImplementedError
@@ -473,32 +496,24 @@ class SqlStorage:
             changes.update(status=new_status, finished_at=finished_at)
         if snap is not None:
             changes["snapshot_version"] = version
-        assignments = ", ".join(f"{column} = ?" for column in changes)
-        async with self._write(game_id) as tx:
-            row = await tx.fetchrow(
-                f"UPDATE games SET {assignments}"
-                f" WHERE id = ? AND version = ? AND status = 'active' RETURNING {GAME_COLUMNS}",
-                *changes.values(),
-                game_id,
-                expected_version,
-            )
+        if snap is None and not seat_columns and results is None and new_status is None:
+            # the common move: the game's row and the log only (one round trip on PostgreSQL)
+            row = await self._advance(game_id, expected_version, changes, rows)
             if row is None:
-                head = await _header(tx, game_id)
-                if head["status"] != "active":
-                    raise GameStatusError(
-                        game_id, head["status"], "only an active game takes actions"
-                    )
-                raise VersionConflict(game_id, expected_version, int(head["version"]))
-            await tx.executemany(
-                f"INSERT INTO actions ({ACTION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", rows
-            )
-            if snap is not None:
-                await _put_snapshot(tx, game_id, version, snap[0], snap[1], now)
-            for number, columns in seat_columns.items():
-                await _update_seat(tx, game_id, number, columns)
-            if results is not None:
-                await _replace_results(tx, game_id, results, now)
-            game = game_row(row)
+                async with self._read() as tx:
+                    raise _refusal(await _header(tx, game_id), expected_version)
+        else:
+            async with self._write(game_id) as tx:
+                row = await _advance_in(tx, game_id, expected_version, changes, rows)
+                if row is None:
+                    raise _refusal(await _header(tx, game_id), expected_version)
+                if snap is not None:
+                    await _put_snapshot(tx, game_id, version, snap[0], snap[1], now)
+                for number, columns in seat_columns.items():
+                    await _update_seat(tx, game_id, number, columns)
+                if results is not None:
+                    await _replace_results(tx, game_id, results, now)
+        game = game_row(row)
         log.debug("game %s: actions %s-%s stored", game_id, expected_version + 1, version)
         return game
 
@@ -751,6 +766,13 @@ class SqlStorage:
             )
         return [seat_row(r) for r in rows]
 
+    async def game_with_seats(self, game_id: int) -> tuple[GameRow, list[SeatRow]] | None:
+        async with self._read() as tx:
+            rows = await tx.fetch(_GAME_WITH_SEATS, game_id)
+        if not rows:
+            return None
+        return game_row(rows[0]), [seat_row(r) for r in rows if r["seat"] is not None]
+
     # -- results and statistics ---------------------------------------------
 
     async def record_results(
@@ -926,6 +948,37 @@ def next_timer_query(shards: ShardFilter | None) -> tuple[str, list[Any]]:
     ids = sorted(shards.ids)
     clause = f" AND ((guild_id >> 22) % ?) IN ({', '.join('?' * len(ids))})"
     return NEXT_TIMER_SQL.format(shards=clause), [shards.count, *ids]
+
+
+async def _advance_in(
+    tx: Tx,
+    game_id: int,
+    expected_version: int,
+    changes: Mapping[str, Any],
+    rows: Sequence[Sequence[Any]],
+) -> Row | None:
+    """:meth:`SqlStorage._advance` inside the open transaction ``tx``."""
+    assignments = ", ".join(f"{column} = ?" for column in changes)
+    row = await tx.fetchrow(
+        f"UPDATE games SET {assignments}"
+        f" WHERE id = ? AND version = ? AND status = 'active' RETURNING {GAME_COLUMNS}",
+        *changes.values(),
+        game_id,
+        expected_version,
+    )
+    if row is not None:
+        await tx.executemany(
+            f"INSERT INTO actions ({ACTION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", rows
+        )
+    return row
+
+
+def _refusal(head: Row, expected_version: int) -> GameStatusError | VersionConflict:
+    """Why a game whose header is ``head`` refused actions at ``expected_version``."""
+    game_id = int(head["id"])
+    if head["status"] != "active":
+        return GameStatusError(game_id, head["status"], "only an active game takes actions")
+    return VersionConflict(game_id, expected_version, int(head["version"]))
 
 
 async def _game_or_none(tx: Tx, game_id: int) -> GameRow | None:

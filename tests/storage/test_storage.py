@@ -390,11 +390,72 @@ async def test_stale_version_conflicts_and_changes_nothing(storage: Storage) -> 
     assert checkpoint is not None and checkpoint.snapshot == {"seq": 1}
 
 
-async def test_racing_appends_on_one_game_let_exactly_one_win(storage: Storage) -> None:
-    """Ten simultaneous moves from the same version: one lands, nine conflict."""
+async def test_plain_moves_store_the_log_and_timers_in_one_go(
+    storage: Storage, clock: FakeClock
+) -> None:
+    """A move and its replies without snapshot, seat changes or end (the hot path: one
+    statement on PostgreSQL) store consecutive seqs and the timers, keep the snapshot, and a
+    stale version, an ended or a missing game store nothing."""
     game = await started_game(storage)
+    clock.now += 5
+    moves = [
+        NewAction({"type": "draw_blind", "seat": 0}, 0, "player", HOST),
+        NewAction({"type": "draw_blind", "seat": 0}, 0, "player", HOST),
+        NewAction({"type": "claim", "seat": 1, "route": "r'1\"; --"}, 1, "ai"),
+    ]
+    game = await storage.append_actions(game.id, 0, moves, deadline_at=90.0, reminder_at=None)
+    assert (game.version, game.snapshot_version, game.deadline_at, game.reminder_at) == (
+        3,
+        0,
+        90.0,
+        None,
+    )
+    assert game.updated_at == clock.now
+    log = await storage.actions(game.id)
+    assert [(a.seq, a.seat, a.source, a.actor_user_id, a.created_at) for a in log] == [
+        (1, 0, "player", HOST, clock.now),
+        (2, 0, "player", HOST, clock.now),
+        (3, 1, "ai", None, clock.now),
+    ]
+    assert log[2].action == {"type": "claim", "seat": 1, "route": "r'1\"; --"}
+    assert await storage.next_deadline() == NextTimer(game.id, 90.0, "deadline")
+    with pytest.raises(VersionConflict) as conflict:
+        await storage.append_actions(game.id, 2, moves[:1], deadline_at=None, reminder_at=None)
+    assert (conflict.value.expected, conflict.value.actual) == (2, 3)
+    checkpoint = await storage.load_checkpoint(game.id)
+    assert checkpoint is not None and [a.seq for a in checkpoint.actions] == [1, 2, 3]
+    ended = await move(storage, game, new_status="finished")
+    with pytest.raises(GameStatusError):
+        await storage.append_actions(game.id, 4, moves[:1], deadline_at=None, reminder_at=None)
+    with pytest.raises(GameNotFound):
+        await storage.append_actions(999, 0, moves[:1], deadline_at=None, reminder_at=None)
+    assert await storage.get_game(game.id) == ended
+    assert len(await storage.actions(game.id)) == 4
+
+
+async def test_game_with_seats_is_the_game_and_its_seats(storage: Storage) -> None:
+    """game_with_seats reads what get_game and seats read, also for a game without seats."""
+    game = await started_game(storage, users=(HOST, 1002, 1003))
+    await storage.update_seat(game.id, 2, expiries_in_row=2, vacation_until=50.0)
+    assert await storage.game_with_seats(game.id) == (game, await storage.seats(game.id))
+    assert [s.seat for s in (await storage.seats(game.id))] == [0, 1, 2]
+    empty = await storage.create_game(
+        guild_id=GUILD, channel_id=77, host_user_id=HOST, map_id="usa", options={}
+    )
+    assert await storage.game_with_seats(empty.id) == (empty, [])
+    assert await storage.game_with_seats(999) is None
+
+
+@pytest.mark.parametrize("snapshot", [True, False], ids=["with-snapshot", "plain"])
+async def test_racing_appends_on_one_game_let_exactly_one_win(
+    storage: Storage, snapshot: bool
+) -> None:
+    """Ten simultaneous moves from the same version: one lands, nine conflict (both write
+    paths: with a snapshot, and the plain move that is one statement on PostgreSQL)."""
+    game = await started_game(storage)
+    extra = {} if snapshot else {"new_snapshot": None}
     outcomes = await asyncio.gather(
-        *(move(storage, game, seat=i % 2) for i in range(10)), return_exceptions=True
+        *(move(storage, game, seat=i % 2, **extra) for i in range(10)), return_exceptions=True
     )
     assert sum(isinstance(o, GameRow) for o in outcomes) == 1
     assert sum(isinstance(o, VersionConflict) for o in outcomes) == 9

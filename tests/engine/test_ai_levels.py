@@ -143,3 +143,37 @@ def test_sampled_world_agrees_with_the_view(map_id, moves):
     flags = sum(len(p.flag_cards) for p in world.players)
     assert held + shown + flags == sum(rules.params.deck.values())
     assert len(unseen_cards(rules, view)) == held - sum(view.hand.values())
+
+
+def test_outcome_is_mostly_the_score_margin():
+    """A finished game is worth WIN_WEIGHT x win (half on a shared first place) plus the margin
+    over the best other seat / 50; an unfinished one 0."""
+    from engine.ai.hard import WIN_WEIGHT, outcome
+
+    state = play(USA, 11, ["normal", "normal"])
+    assert state.result is not None
+    scores = [s.score for s in state.result.seats]
+    for seat in (0, 1):
+        margin = scores[seat] - scores[1 - seat]
+        win = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+        assert outcome(state, seat) == pytest.approx(WIN_WEIGHT * win + margin / 50)
+    assert outcome(state, 0) != outcome(state, 1) or scores[0] == scores[1]
+    assert outcome(new_game(USA, seats=2, seed=1), 0) == 0.0
+
+
+def test_pick_overturns_the_default_only_on_a_clear_paired_gain():
+    """pick keeps the default unless a candidate is ahead by MIN_GAIN and Z_SCORE standard
+    errors in the same worlds; the best such candidate wins; too few worlds decide nothing."""
+    from engine.ai.hard import MIN_GAIN, pick
+
+    rng = random.Random(5)
+    base = [rng.uniform(-1, 1) for _ in range(40)]
+    steady = [v + 3 * MIN_GAIN for v in base]  # always a little better: clear
+    steadier = [v + 6 * MIN_GAIN for v in base]  # better still: the best clear one
+    tiny = [v + MIN_GAIN / 2 for v in base]  # always better, but below MIN_GAIN
+    noisy = [v + (1.0 if k % 2 else -0.9) for k, v in enumerate(base)]  # +0.05 on average, swinging
+    values = [base, steady, steadier, tiny, noisy]
+    assert pick(values, 0, [0, 1, 2, 3, 4]) == 2
+    assert pick(values, 0, [0, 1, 3, 4]) == 1
+    assert pick(values, 0, [0, 3, 4]) == 0
+    assert pick([v[:3] for v in values], 0, [0, 1, 2]) == 0  # three worlds: too few

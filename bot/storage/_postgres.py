@@ -23,7 +23,7 @@ from urllib.parse import urlsplit, urlunsplit
 from . import _faults
 from ._errors import MigrationError, StorageFull, StorageUnavailable
 from ._migrate import latest_version, migrate_postgres, postgres_version
-from ._repository import ACTION_COLUMNS, GAME_COLUMNS, SqlStorage, Tx, Violation
+from ._repository import ACTION_COLUMNS, GAME_COLUMNS, Row, SqlStorage, Tx, Violation
 
 if TYPE_CHECKING:
     import asyncpg
@@ -202,7 +202,7 @@ class PostgresStorage(SqlStorage):
         expected_version: int,
         changes: Mapping[str, Any],
         rows: Sequence[Sequence[Any]],
-    ) -> Any:
+    ) -> Row | None:
         """One statement, so one round trip and its own transaction (asyncpg sends it outside
         BEGIN: the server commits it at its end): the game's advisory lock, the versioned
         UPDATE and the log rows. The UPDATE waits for the lock (it joins the lock's row), and
@@ -217,7 +217,7 @@ class PostgresStorage(SqlStorage):
         _faults.point("commit")
         async with self._pool.acquire() as conn:
             try:
-                row = await conn.fetchrow(
+                row: asyncpg.Record | None = await conn.fetchrow(
                     _ADVANCE_SQL,
                     game_id,
                     expected_version,

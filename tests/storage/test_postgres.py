@@ -104,9 +104,14 @@ async def test_action_log_is_append_only_and_gapless(postgres_url: str) -> None:
         await conn.close()
 
 
-async def test_two_connections_never_write_one_game_at_once(postgres_url: str) -> None:
+@pytest.mark.parametrize("snapshot", [True, False], ids=["with-snapshot", "plain"])
+async def test_two_connections_never_write_one_game_at_once(
+    postgres_url: str, snapshot: bool
+) -> None:
     """Two storages (as two processes would) racing on one game: every version is written
-    once, the log stays gapless, and the loser of each race gets VersionConflict."""
+    once, the log stays gapless, and the loser of each race gets VersionConflict (on both
+    write paths: a transaction of several statements, and the plain move's one statement)."""
+    extra = {} if snapshot else {"new_snapshot": None}
     first = await open_storage(postgres_url)
     second = await open_storage(postgres_url)
     try:
@@ -118,7 +123,7 @@ async def test_two_connections_never_write_one_game_at_once(postgres_url: str) -
                 current = await first.get_game(game.id)
                 assert current is not None
                 try:
-                    await move(storage, current)  # type: ignore[arg-type]
+                    await move(storage, current, **extra)  # type: ignore[arg-type]
                     wins += 1
                 except VersionConflict:
                     pass
@@ -132,6 +137,28 @@ async def test_two_connections_never_write_one_game_at_once(postgres_url: str) -
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_plain_move_waits_for_the_games_advisory_lock(postgres_url: str) -> None:
+    """The one-statement move takes pg_advisory_xact_lock(game id) like every other write: while
+    another transaction holds that lock the move waits, and it lands once the lock is free."""
+    storage = await open_storage(postgres_url)
+    holder = await asyncpg.connect(postgres_url)
+    try:
+        game = await started_game(storage)
+        other = await started_game(storage, channel_id=501)
+        async with holder.transaction():
+            await holder.execute("SELECT pg_advisory_xact_lock($1::bigint)", game.id)
+            pending = asyncio.ensure_future(move(storage, game, new_snapshot=None))
+            moved_other = await move(storage, other, new_snapshot=None)  # another game: free
+            await asyncio.sleep(0.3)
+            assert not pending.done() and moved_other.version == 1
+            assert await storage.actions(game.id) == []
+        moved = await asyncio.wait_for(pending, 10)
+        assert moved.version == 1 and [a.seq for a in await storage.actions(game.id)] == [1]
+    finally:
+        await holder.close()
+        await storage.close()
 
 
 async def test_an_unreachable_server_is_one_clear_line(postgres_url: str) -> None:

@@ -120,9 +120,35 @@ class Board:
     adjacency: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     dead_ends: frozenset[str] = frozenset()
     _trails: TrailCache = field(init=False, repr=False, compare=False)
+    #: route id -> the other tracks of its group (built once; :meth:`siblings`)
+    _siblings: Mapping[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
+    #: city id -> ``(route id, city at the other end)`` per touching route (Dijkstra's inner loop)
+    #: Dijkstra's tables: city id -> index, index -> city id, per index
+    #: ``(route id, neighbour index)`` pairs, per index "is a dead end"
+    _index: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    _names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _neighbours: tuple[tuple[tuple[str, int], ...], ...] = field(
+        init=False, repr=False, compare=False
+    )
+    _dead: tuple[bool, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_trails", TrailCache(self._route_ends, self.dead_ends))
+        siblings = {
+            rid: tuple(r for r in self.groups.get(route.group, (rid,)) if r != rid)
+            for rid, route in self.routes.items()
+        }
+        object.__setattr__(self, "_siblings", siblings)
+        names = tuple(self.adjacency)
+        index = {city: i for i, city in enumerate(names)}
+        neighbours = tuple(
+            tuple((rid, index[self.routes[rid].other(city)]) for rid in self.adjacency[city])
+            for city in names
+        )
+        object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_names", names)
+        object.__setattr__(self, "_neighbours", neighbours)
+        object.__setattr__(self, "_dead", tuple(city in self.dead_ends for city in names))
 
     def _route_ends(self, route_id: str) -> tuple[str, str, int]:
         r = self.routes[route_id]
@@ -184,7 +210,7 @@ class Board:
 
     def siblings(self, route_id: str) -> tuple[str, ...]:
         """The other tracks of ``route_id``'s double/triple route (empty for a single route)."""
-        return tuple(r for r in self.groups[self.routes[route_id].group] if r != route_id)
+        return self._siblings[route_id]
 
     def route_name(self, route_id: str) -> str:
         """``"City A - City B"`` for messages and logs."""
@@ -282,29 +308,33 @@ class Board:
         Returns ``(total cost, route ids in path order)`` or None when no chain
         exists. Dead ends are never passed through.
         """
-        dist = {a: 0}
-        prev: dict[str, tuple[str, str]] = {}
-        heap = [(0, a)]
+        index = self._index
+        start, goal = index[a], index[b]
+        far = 1 << 30
+        dist = [far] * len(self._names)
+        dist[start] = 0
+        prev: dict[int, tuple[str, int]] = {}
+        heap = [(0, start)]
+        neighbours, dead = self._neighbours, self._dead
+        get = cost.get
+        pop, push = heapq.heappop, heapq.heappush
         while heap:
-            d, city = heapq.heappop(heap)
-            if city == b:
+            d, city = pop(heap)
+            if city == goal:
                 path = []
-                while city != a:
+                while city != start:
                     rid, city = prev[city]
                     path.append(rid)
                 return d, path[::-1]
-            if d > dist.get(city, 1 << 30):
+            if d > dist[city] or (dead[city] and city != start):
                 continue
-            if city != a and city in self.dead_ends:
-                continue
-            for rid in self.adjacency[city]:
-                c = cost.get(rid)
+            for rid, nxt in neighbours[city]:
+                c = get(rid)
                 if c is None:
                     continue
-                nxt = self.routes[rid].other(city)
                 nd = d + c
-                if nd < dist.get(nxt, 1 << 30):
+                if nd < dist[nxt]:
                     dist[nxt] = nd
                     prev[nxt] = (rid, city)
-                    heapq.heappush(heap, (nd, nxt))
+                    push(heap, (nd, nxt))
         return None

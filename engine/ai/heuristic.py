@@ -49,18 +49,24 @@ def seat_route_costs(
     double route: always for its owner, for everyone below the map's double-route player
     count) or too long. Rulebook: USA, "Double routes"."""
     few = num_seats < rules.params.double_routes_min_players
+    board = rules.board
     costs: dict[str, int | None] = {}
-    for rid, route in rules.board.routes.items():
+    for rid, route in board.routes.items():
         owner = owners.get(rid)
         if owner is not None:
             costs[rid] = 0 if owner == seat else None
             continue
-        blocked = False
-        for sib in rules.board.siblings(rid):
+        length = route.length
+        if length > pieces:
+            costs[rid] = None
+            continue
+        for sib in board.siblings(rid):
             so = owners.get(sib)
             if so is not None and (so == seat or few):
-                blocked = True
-        costs[rid] = None if blocked or route.length > pieces else route.length
+                costs[rid] = None
+                break
+        else:
+            costs[rid] = length
     return costs
 
 

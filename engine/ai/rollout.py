@@ -43,18 +43,27 @@ class RolloutPolicy:
     def __init__(self, rules: ClassicRules, rng: random.Random) -> None:
         self.rules = rules
         self.rng = rng
-        self._plans: dict[int, tuple[int, int, list[str]]] = {}
+        #: seat -> (claims seen, tickets, pieces, plan, plan routes and their siblings)
+        self._plans: dict[int, tuple[int, int, int, list[str], frozenset[str]]] = {}
 
     def plan(self, st: GameState, seat: int) -> list[str]:
-        """Unclaimed route ids of ``seat``'s cheapest paths for its open tickets."""
-        key = (len(st.owners), len(st.players[seat].tickets))
+        """Unclaimed route ids of ``seat``'s cheapest paths for its open tickets.
+
+        Kept between moves while it stays a cheapest plan: the seat's tickets
+        and pieces are unchanged and no claim since touched a plan route or
+        its double-route sibling (other claims only make other routes dearer).
+        """
+        player = st.players[seat]
+        claims = len(st.owners)
         cached = self._plans.get(seat)
-        if cached is not None and cached[:2] == key:
-            return cached[2]
+        if cached is not None and cached[1] == len(player.tickets):
+            kept = self._still_cheapest(st, seat, claims, cached)
+            if kept is not None:
+                return kept
         board = self.rules.board
         costs = _costs(self.rules, st, seat)
         needed: list[str] = []
-        for tid in st.players[seat].tickets:
+        for tid in player.tickets:
             t = board.tickets[tid]
             found = board.shortest_path(t.a, t.b, costs)
             if found is None:
@@ -63,8 +72,49 @@ class RolloutPolicy:
                 if costs[rid]:
                     needed.append(rid)
                     costs[rid] = 0
-        self._plans[seat] = (key[0], key[1], needed)
+        near = frozenset(s for rid in needed for s in (rid, *board.siblings(rid)))
+        self._plans[seat] = (claims, len(player.tickets), player.pieces, needed, near)
         return needed
+
+    def _still_cheapest(
+        self,
+        st: GameState,
+        seat: int,
+        claims: int,
+        cached: tuple[int, int, int, list[str], frozenset[str]],
+    ) -> list[str] | None:
+        """The cached plan when a fresh one would be the same, else None.
+
+        Others' claims off the plan and its double-route siblings only make other
+        routes dearer, so the cheapest paths stay. With an empty plan (every
+        ticket done or impossible) the seat's own claims cannot add a route to
+        it either: they only free a route that was usable already and use up
+        pieces. The seat's own claim on a non-empty plan frees a route that an
+        earlier ticket's path may now use, so that plan is made again.
+        """
+        seen, tickets, pieces, needed, near = cached
+        player = st.players[seat]
+        if pieces != player.pieces:
+            if needed:
+                return None
+            self._plans[seat] = (claims, tickets, player.pieces, needed, near)
+            return needed
+        if seen != claims:
+            if self._touched(st, claims - seen, near):
+                return None
+            self._plans[seat] = (claims, tickets, pieces, needed, near)
+        return needed
+
+    @staticmethod
+    def _touched(st: GameState, new: int, near: frozenset[str]) -> bool:
+        """True when one of the ``new`` latest claims (the owners dict keeps claim order)
+        is in ``near``."""
+        for i, rid in enumerate(reversed(st.owners)):
+            if i >= new:
+                return False
+            if rid in near:
+                return True
+        return False
 
     def _affordable(self, st: GameState, seat: int, rid: str) -> ClaimRoute | None:
         """A claim of ``rid`` with the fewest locomotives, or None when it cannot be paid now."""

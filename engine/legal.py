@@ -5,16 +5,20 @@
 same order, without building an exception per route and without enumerating
 payments again for every route:
 
-- per rule set, a table built once: each route's siblings, length and
-  *payment kind* (length, colour, tunnel, ferry locomotives, substitute), the
-  only route fields the payment rules look at (:mod:`engine.payment`);
-- per call, the blocking rules (taken, double-route rules, pieces; USA rules
-  "Strecken nutzen", "Doppelstrecken") are tested with plain lookups;
-- per payment kind, the payments are computed once per call and kept in a
-  bounded cache keyed by the kind and the part of the hand that can matter:
-  for routes without "any N cards" substitutes only the candidate colours and
-  the locomotives, each capped at the route length (a payment never uses more);
-  otherwise the whole hand.
+- per rule set, a table built once: routes grouped by *payment kind* (length,
+  colour, tunnel, ferry locomotives, substitute: the only route fields the
+  payment rules look at, :mod:`engine.payment`), the kinds grouped by the colour
+  that pays them and sorted by what a hand must reach;
+- per call, the hand's colour counts and locomotives pick the kinds it can
+  reach (a walk that stops at the first kind out of reach, so kinds no hand of
+  this size can pay are never looked at), and only their routes are tested
+  against the blocking rules (taken, double-route rules, pieces; USA rules
+  "Strecken nutzen", "Doppelstrecken") with plain lookups;
+- per payment kind, the payments are kept in a bounded cache keyed by the kind
+  and the part of the hand that can matter: for routes without "any N cards"
+  substitutes only the candidate colours and the locomotives, each capped at
+  the route length (a payment never uses more), and built directly
+  (:func:`_plain_payments`); otherwise the whole hand.
 
 Rule sets that override :meth:`ClassicRules.payment_options` or
 ``sensible_payments`` are asked per route, uncached.
@@ -46,7 +50,6 @@ from .payment import (
     _shapes,
     _submultisets,
     locomotives_allowed,
-    payment_options,
     route_colors,
     sensible_payments,
     tunnel_extra_options,
@@ -78,6 +81,7 @@ class _Kind:
         "most_cards",
         "all",
         "sensible",
+        "routes",
     )
 
     def __init__(self, rules: ClassicRules, route: Route) -> None:
@@ -98,12 +102,24 @@ class _Kind:
         self.most_cards = max(sum(shape) for shape in _shapes(p, route))
         self.all: dict[tuple[int, ...] | tuple[tuple[str, int], ...], _Payments] = {}
         self.sensible: dict[tuple[int, ...] | tuple[tuple[str, int], ...], _Payments] = {}
+        #: ``(board index, route id, siblings)`` of the routes of this kind
+        self.routes: list[tuple[int, str, tuple[str, ...]]] = []
 
 
 class _Table:
-    """Per rule set: routes in board order with what the generator needs."""
+    """Per rule set: routes grouped by payment kind, with what the generator needs.
 
-    __slots__ = ("routes", "uncached_all", "uncached_sensible")
+    ``groups`` holds the kinds by the colour that pays them (None: gray) and by
+    whether locomotives may fill colour spaces, sorted so that a call can stop
+    at the first kind the hand cannot reach: with locomotives allowed by length
+    (colour cards plus locomotives must cover it), else by colour spaces. Kinds
+    paid with "any N cards" substitutes (``whole_hand``) are tried on every call.
+    Only the routes of reachable kinds are walked. Action objects are values
+    (frozen), so each seat's draw actions are made once (``draws``: blind draw,
+    face-up slots, ticket draw) and handed out again.
+    """
+
+    __slots__ = ("routes", "groups", "whole", "uncached_all", "uncached_sensible", "draws")
 
     def __init__(self, rules: ClassicRules) -> None:
         from .rules.classic import ClassicRules
@@ -111,15 +127,40 @@ class _Table:
         board = rules.board
         kinds: dict[tuple[object, ...], _Kind] = {}
         self.routes: list[tuple[str, int, tuple[str, ...], _Kind]] = []
-        for rid, route in board.routes.items():
+        for i, (rid, route) in enumerate(board.routes.items()):
             key = (route.length, route.color, route.tunnel, route.locomotives, route.substitute)
             kind = kinds.get(key)
             if kind is None:
                 kind = kinds[key] = _Kind(rules, route)
-            self.routes.append((rid, route.length, board.siblings(rid), kind))
+            sibs = board.siblings(rid)
+            self.routes.append((rid, route.length, sibs, kind))
+            kind.routes.append((i, rid, sibs))
+        grouped: dict[tuple[str | None, bool], list[_Kind]] = {}
+        self.whole: list[_Kind] = []
+        for kind in kinds.values():
+            if kind.whole_hand:
+                self.whole.append(kind)
+            else:
+                grouped.setdefault((kind.color, kind.loco_ok), []).append(kind)
+        self.groups: list[tuple[str | None, bool, list[_Kind]]] = [
+            (color, loco_ok, sorted(ks, key=lambda k: k.length if loco_ok else k.spaces))
+            for (color, loco_ok), ks in grouped.items()
+        ]
         cls = type(rules)
         self.uncached_all = cls.payment_options is not ClassicRules.payment_options
         self.uncached_sensible = cls.sensible_payments is not ClassicRules.sensible_payments
+        self.draws: dict[int, tuple[DrawBlind, tuple[DrawFaceUp, ...], DrawTickets]] = {}
+
+    def draw_actions(self, seat: int) -> tuple[DrawBlind, tuple[DrawFaceUp, ...], DrawTickets]:
+        """``seat``'s blind draw, face-up draws by slot (0-7) and plain ticket draw, kept."""
+        found = self.draws.get(seat)
+        if found is None:
+            found = self.draws[seat] = (
+                DrawBlind(seat),
+                tuple(DrawFaceUp(seat, slot) for slot in range(8)),
+                DrawTickets(seat),
+            )
+        return found
 
 
 _TABLES: weakref.WeakKeyDictionary[ClassicRules, _Table] = weakref.WeakKeyDictionary()
@@ -162,11 +203,39 @@ def _payments(rules: ClassicRules, kind: _Kind, hand: dict[str, int], sensible: 
         elif kind.whole_hand:
             found = _substitute_payments(rules, kind.route, view)
         else:
-            found = tuple(payment_options(rules.params, kind.route, view))
+            found = _plain_payments(kind, view)
         if len(cache) >= CACHE_LIMIT:
             cache.clear()
         cache[key] = found
     return found
+
+
+def _plain_payments(kind: _Kind, hand: dict[str, int]) -> _Payments:
+    """:func:`engine.payment.payment_options` for routes without "any N cards" substitutes.
+
+    The same payments in the same order, built directly: x cards of one colour
+    and w locomotives (ferry symbols plus the colour spaces they fill, where
+    locomotives may), every card count equal to the route's length. That order
+    (fewest locomotives, then by the sorted card list) is: by w, then by colour
+    name; all locomotives, when possible, comes last.
+    """
+    locos = hand.get(LOCOMOTIVE, 0)
+    spaces, ferry = kind.spaces, kind.ferry
+    colours = sorted(c for c in kind.colors if hand.get(c, 0))
+    out: list[Cards] = []
+    for y in range(spaces + 1 if kind.loco_ok else 1):
+        w = y + ferry
+        if w > locos:
+            break
+        x = spaces - y
+        if x == 0:
+            out.append(Cards.from_sorted_items(((LOCOMOTIVE, w),)))
+            continue
+        for c in colours:
+            if hand[c] >= x:
+                items = ((c, x), (LOCOMOTIVE, w)) if c < LOCOMOTIVE else ((LOCOMOTIVE, w), (c, x))
+                out.append(Cards.from_sorted_items(items if w else ((c, x),)))
+    return tuple(out)
 
 
 def _substitute_payments(rules: ClassicRules, route: Route, hand: dict[str, int]) -> _Payments:
@@ -239,50 +308,82 @@ def route_payments(
     Ignores whose turn it is. Routes in board order; payments in the order of
     :func:`engine.payment.payment_options` (``payments="all"``) or
     :func:`engine.payment.sensible_payments` (``"sensible"``); routes without a
-    payment are left out.
+    payment are left out. A route is claimable when it is free, the double-route
+    rules allow it (USA rules, "Doppelstrecken": never both tracks, and only one
+    track below the map's player count) and the seat has the pieces.
     """
     table = _table(rules)
     sensible = payments != "all"
+    if sensible and table.uncached_sensible or not sensible and table.uncached_all:
+        return _hooked_route_payments(rules, st, seat, sensible)
     hand = st.players[seat].hand
-    uncached = table.uncached_sensible if sensible else table.uncached_all
+    owners = st.owners
+    locked = st.num_seats < rules.params.double_routes_min_players
+    found: list[tuple[int, str, _Payments]] = []
+    for kind in _reachable_kinds(table, hand, st.players[seat].pieces):
+        pays: _Payments | None = None
+        for index, rid, sibs in kind.routes:
+            if rid in owners:
+                continue
+            for sib in sibs:
+                owner = owners.get(sib)
+                if owner is not None and (locked or owner == seat):
+                    break
+            else:
+                if pays is None:
+                    pays = _payments(rules, kind, hand, sensible)
+                    if not pays:
+                        break
+                found.append((index, rid, pays))
+    found.sort()
+    return [(rid, pays) for _, rid, pays in found]
+
+
+def _reachable_kinds(table: _Table, hand: dict[str, int], pieces: int) -> list[_Kind]:
+    """The payment kinds ``hand`` may pay with ``pieces`` left (a superset of the payable).
+
+    A payment (without "any N cards" substitutes) is x cards of one colour plus
+    y locomotives on the colour spaces, where locomotives may fill them, plus
+    one locomotive per ferry symbol; a route needs its length in pieces and cards.
+    """
+    locos = hand.get(LOCOMOTIVE, 0)
+    most = max((n for c, n in hand.items() if c != LOCOMOTIVE), default=0)
+    limit = min(pieces, sum(hand.values()))
+    reachable: list[_Kind] = []
+    for color, loco_ok, kinds in table.groups:
+        have = most if color is None else hand.get(color, 0)
+        if loco_ok:
+            reach = min(have + locos, limit)
+            for kind in kinds:
+                if kind.length > reach:
+                    break
+                if locos >= kind.ferry:
+                    reachable.append(kind)
+        else:
+            for kind in kinds:
+                if kind.spaces > have:
+                    break
+                if kind.length <= limit and locos >= kind.ferry:
+                    reachable.append(kind)
+    reachable.extend(kind for kind in table.whole if kind.length <= limit)
+    return reachable
+
+
+def _hooked_route_payments(
+    rules: ClassicRules, st: GameState, seat: int, sensible: bool
+) -> list[tuple[str, Sequence[Cards]]]:
+    """:func:`route_payments` for rule sets that override a payment hook: asked per route."""
+    hand = st.players[seat].hand
     hook: Callable[[Route, dict[str, int]], list[Cards]] = (
         rules.sensible_payments if sensible else rules.payment_options
     )
     board_routes = rules.board.routes
-    locos = hand.get(LOCOMOTIVE, 0)
-    most = max((n for c, n in hand.items() if c != LOCOMOTIVE), default=0)
-    total = sum(hand.values())
     out: list[tuple[str, Sequence[Cards]]] = []
-    seen: dict[_Kind, _Payments] = {}
-    for rid, _sibs, kind in _open_routes(rules, st, seat):
-        if uncached:
-            pays: Sequence[Cards] = hook(board_routes[rid], hand)
-        else:
-            found = seen.get(kind)
-            if found is None:
-                if total >= kind.length and (kind.whole_hand or _may_pay(kind, hand, locos, most)):
-                    found = _payments(rules, kind, hand, sensible)
-                else:
-                    found = ()
-                seen[kind] = found
-            pays = found
+    for rid, _sibs, _kind in _open_routes(rules, st, seat):
+        pays = hook(board_routes[rid], hand)
         if pays:
             out.append((rid, pays))
     return out
-
-
-def _may_pay(kind: _Kind, hand: dict[str, int], locos: int, most: int) -> bool:
-    """False when no payment exists (a route without "any N cards" substitutes).
-
-    Such a payment is x cards of one colour plus y locomotives on the colour
-    spaces (only where locomotives pay there) plus one locomotive per ferry
-    symbol, x + y = colour spaces.
-    """
-    if locos < kind.ferry:
-        return False
-    colour = most if kind.color is None else hand.get(kind.color, 0)
-    spare = locos - kind.ferry if kind.loco_ok else 0
-    return colour + spare >= kind.spaces
 
 
 def claimable_routes(rules: ClassicRules, st: GameState, seat: int) -> list[str]:
@@ -352,20 +453,25 @@ def _setup_actions(rules: ClassicRules, st: GameState, seat: int) -> list[Action
 
 def _turn_actions(rules: ClassicRules, st: GameState, seat: int, payments: str) -> list[Action]:
     """Draws, then claims (routes in board order), then tickets; Pass when nothing else."""
+    table = _table(rules)
+    blind, face_up, plain_tickets = table.draw_actions(seat)
     out: list[Action] = []
-    if can_draw_blind(st):
-        out.append(DrawBlind(seat))
-    out.extend(DrawFaceUp(seat, s) for s in range(len(st.face_up)) if face_up_ok(rules, st, s))
+    if st.deck or st.discard:
+        out.append(blind)
+    restricted = st.cards_drawn == 1 and rules.params.face_up_wild_restricted
+    for slot, card in enumerate(st.face_up):
+        if card is not None and not (restricted and card == LOCOMOTIVE):
+            out.append(face_up[slot] if slot < len(face_up) else DrawFaceUp(seat, slot))
     if st.step == "second_card":
         return out
     for rid, pays in route_payments(rules, st, seat, payments=payments):
-        out.extend(ClaimRoute(seat, rid, pay) for pay in pays)
+        out.extend([ClaimRoute(seat, rid, pay) for pay in pays])
     if tickets_left(st):
         deal = rules.params.draw_tickets
         if deal.announce_mix:
             out.extend(DrawTickets(seat, mix) for mix in ticket_mixes(st, deal.count))
         else:
-            out.append(DrawTickets(seat))
+            out.append(plain_tickets)
     if not out:
         out.append(Pass(seat))
     return out

@@ -338,7 +338,7 @@ def apply(rules: ClassicRules, state: GameState, action: Action) -> Transition:
     seat = action.seat
     if not isinstance(seat, int) or not 0 <= seat < state.num_seats:
         raise IllegalAction("unknown_seat", {"seat": seat})
-    st = state.clone()
+    st = state.successor(seat)  # only the acting seat's player is copied
     events: list[EngineEvent] = []
     if isinstance(action, Resign):
         if st.players[seat].resigned:

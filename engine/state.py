@@ -237,6 +237,25 @@ class GameState:
 
     def clone(self) -> GameState:
         """A deep, independent copy (fast: only lists and dicts are copied)."""
+        new = self.clone_without_players()
+        new.players = [p.clone() for p in self.players]
+        return new
+
+    def successor(self, seat: int) -> GameState:
+        """A copy for :func:`engine.reducer.apply` to change on behalf of ``seat``.
+
+        Like :meth:`clone`, except that the other seats' :class:`PlayerState`
+        objects are shared with this state, not copied: an action changes only its
+        own seat's player (every rule of every map), and states are values, so
+        neither copy changes them. Anyone else who wants to change a state takes
+        a :meth:`clone`.
+        """
+        new = self.clone_without_players()
+        new.players = [p.clone() if p.seat == seat else p for p in self.players]
+        return new
+
+    def clone_without_players(self) -> GameState:
+        """:meth:`clone` with an empty ``players`` list (the caller fills it)."""
         return GameState(
             self.map_id,
             self.seed,
@@ -255,7 +274,7 @@ class GameState:
             {k: list(v) for k, v in self.ticket_decks.items()},
             list(self.removed_tickets),
             dict(self.owners),
-            [p.clone() for p in self.players],
+            [],
             self.last_round_by,
             self.turns_left,
             self.tunnel.clone() if self.tunnel else None,

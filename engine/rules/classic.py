@@ -23,6 +23,9 @@ from ..payment import PaymentPlan, check_payment, payment_options, sensible_paym
 from ..state import GameState, SeatScore
 from ..types import Cards
 
+#: Entries of a rule set's payment_plan memo before it is cleared (bounds memory).
+PLAN_MEMO_LIMIT = 50_000
+
 
 class ClassicRules:
     """Board, parameters and hooks of one map; immutable once built.
@@ -44,6 +47,8 @@ class ClassicRules:
             k: v for k, v in map_data.items() if k not in ("cities", "routes", "tickets")
         }
         self.option_spec: dict[str, Any] = dict(map_data.get("options", {}))
+        #: payment_plan results per (route's payment fields, payment); bounded, derived only
+        self._plans: dict[tuple[object, ...], PaymentPlan | None] = {}
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.map_id}>"
@@ -82,8 +87,30 @@ class ClassicRules:
 
     # ----------------------------------------------------------------- payment hooks
     def payment_plan(self, route: Route, payment: Mapping[str, int]) -> PaymentPlan | None:
-        """How ``payment`` pays for ``route``, or None (see :mod:`engine.payment`)."""
-        return check_payment(self.params, route, payment)
+        """How ``payment`` pays for ``route``, or None (see :mod:`engine.payment`).
+
+        Remembered per :class:`Cards` payment and the route fields the payment
+        rules read (at most :data:`PLAN_MEMO_LIMIT` entries, then started afresh).
+        """
+        if not isinstance(payment, Cards):
+            return check_payment(self.params, route, payment)
+        key = (
+            route.length,
+            route.color,
+            route.tunnel,
+            route.locomotives,
+            route.substitute,
+            payment,
+        )
+        try:
+            return self._plans[key]
+        except KeyError:
+            pass
+        plan = check_payment(self.params, route, payment)
+        if len(self._plans) >= PLAN_MEMO_LIMIT:
+            self._plans.clear()
+        self._plans[key] = plan
+        return plan
 
     def payment_options(self, route: Route, hand: Mapping[str, int]) -> list[Cards]:
         """Every distinct exact payment for ``route`` from ``hand``."""

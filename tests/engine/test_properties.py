@@ -178,3 +178,28 @@ def test_malformed_action_json_is_refused(bad):
     with pytest.raises(IllegalAction) as e:
         decode_action(bad)
     assert e.value.code == "malformed_action"
+
+
+@pytest.mark.parametrize("map_id", ["usa", "germany", "nordic", "amsterdam", "paris"])
+def test_apply_never_changes_a_state_handed_out(map_id):
+    """States are values: after a whole random game (normal AI on one seat, random on the
+    others, so tunnels, flags and merchandise come up), every state of the game still
+    encodes as it did when apply returned it, though apply shares the unchanged seats."""
+    import random as random_
+
+    rules = load_ruleset(map_id)
+    seats = min(3, rules.params.max_players)
+    chooser = random_.Random(7)
+    state = new_game(rules, seats=seats, seed=7)
+    seen = [(state, encode_state(state))]
+    while not state.finished:
+        seat = state.seats_to_act()[0]
+        if seat == 0:
+            action = choose_action(rules, state, seat, "normal")
+        else:
+            legal = legal_actions(rules, state, seat)
+            action = legal[chooser.randrange(len(legal))]
+        state = apply(rules, state, action).state
+        seen.append((state, encode_state(state)))
+    changed = [i for i, (s, text) in enumerate(seen) if encode_state(s) != text]
+    assert not changed and len(seen) > 50

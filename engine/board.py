@@ -122,7 +122,6 @@ class Board:
     _trails: TrailCache = field(init=False, repr=False, compare=False)
     #: route id -> the other tracks of its group (built once; :meth:`siblings`)
     _siblings: Mapping[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
-    #: city id -> ``(route id, city at the other end)`` per touching route (Dijkstra's inner loop)
     #: Dijkstra's tables: city id -> index, index -> city id, per index
     #: ``(route id, neighbour index)`` pairs, per index "is a dead end"
     _index: Mapping[str, int] = field(init=False, repr=False, compare=False)
@@ -309,7 +308,7 @@ class Board:
         exists. Dead ends are never passed through.
         """
         index = self._index
-        start, goal = index[a], index[b]
+        start, goal = index[a], index.get(b, -1)  # an unknown b is never reached
         far = 1 << 30
         dist = [far] * len(self._names)
         dist[start] = 0

@@ -49,9 +49,9 @@ class RolloutPolicy:
     def plan(self, st: GameState, seat: int) -> list[str]:
         """Unclaimed route ids of ``seat``'s cheapest paths for its open tickets.
 
-        Kept between moves while it stays a cheapest plan: the seat's tickets
-        and pieces are unchanged and no claim since touched a plan route or
-        its double-route sibling (other claims only make other routes dearer).
+        Kept between moves while a fresh plan would be the same (see
+        :meth:`_still_cheapest`), made again otherwise; the tests compare the two
+        at every step of whole rollouts on every map.
         """
         player = st.players[seat]
         claims = len(st.owners)

@@ -166,7 +166,7 @@ def _pop_card(st: GameState, events: list[EngineEvent]) -> str | None:
 
 
 def _face_up_locos(st: GameState) -> int:
-    return sum(1 for c in st.face_up if c == LOCOMOTIVE)
+    return st.face_up.count(LOCOMOTIVE)
 
 
 def _check_face_up_reset(rules: ClassicRules, st: GameState, events: list[EngineEvent]) -> None:
@@ -226,7 +226,15 @@ def _single_deck_mix(st: GameState, count: int) -> tuple[tuple[str, int], ...]:
     return ()
 
 
+def _own_tickets(st: GameState) -> None:
+    """Give ``st`` its own ticket decks and removed tickets before they change
+    (:meth:`GameState.successor` shares them with the state before)."""
+    st.ticket_decks = {name: list(deck) for name, deck in st.ticket_decks.items()}
+    st.removed_tickets = list(st.removed_tickets)
+
+
 def _draw_tickets(st: GameState, mix: Sequence[tuple[str, int]]) -> list[str]:
+    _own_tickets(st)
     out: list[str] = []
     for name, n in mix:
         for _ in range(n):
@@ -260,6 +268,7 @@ def _check_mix(
 
 
 def _return_tickets(rules: ClassicRules, st: GameState, ids: Sequence[str], unkept: str) -> None:
+    _own_tickets(st)
     for tid in ids:
         if unkept == "remove":
             st.removed_tickets.append(tid)
@@ -378,6 +387,7 @@ def _apply_setup(
         _keep(rules, st, player, action.tickets, deal.keep, deal.unkept, events)
         if not any(p.offer or p.needs_mix for p in st.players):
             if rules.params.shuffle_ticket_decks_after_setup:
+                _own_tickets(st)
                 for name in st.ticket_decks:
                     st.rng = rngmod.shuffle(st.rng, st.ticket_decks[name])
             st.phase = "play"
@@ -427,6 +437,10 @@ def _apply_play(
     rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
 ) -> None:
     """Apply one play-phase action of the active seat (dispatch on the action class)."""
+    handler = _PLAY_HANDLERS.get(type(action))
+    if handler is not None:
+        handler(rules, st, action, events)
+        return
     for cls in type(action).__mro__:
         handler = _PLAY_HANDLERS.get(cls)
         if handler is not None:
@@ -448,7 +462,8 @@ def _play_draw_blind(
         raise IllegalAction("deck_empty")
     card = _pop_card(st, events)
     assert card is not None
-    _give(st.players[action.seat].hand, {card: 1})
+    hand = st.players[action.seat].hand
+    hand[card] = hand.get(card, 0) + 1
     st.cards_drawn += 1
     events.append(CardDrawn(action.seat, "deck", None, card))
     _after_draw(rules, st, events, ends_turn=False)
@@ -467,7 +482,8 @@ def _play_draw_face_up(
     wild_limited = card == LOCOMOTIVE and rules.params.face_up_wild_restricted
     if wild_limited and st.cards_drawn == 1:
         raise IllegalAction("locomotive_second", {"slot": slot})
-    _give(st.players[action.seat].hand, {card: 1})
+    hand = st.players[action.seat].hand
+    hand[card] = hand.get(card, 0) + 1
     st.cards_drawn += 1
     events.append(CardDrawn(action.seat, "face_up", slot, card))
     st.face_up[slot] = _pop_card(st, events)

@@ -237,29 +237,33 @@ class GameState:
 
     def clone(self) -> GameState:
         """A deep, independent copy (fast: only lists and dicts are copied)."""
-        new = self.clone_without_players()
+        new = self._copy(deep=True)
         new.players = [p.clone() for p in self.players]
         return new
 
     def successor(self, seat: int) -> GameState:
         """A copy for :func:`engine.reducer.apply` to change on behalf of ``seat``.
 
-        Like :meth:`clone`, except that the other seats' :class:`PlayerState`
-        objects are shared with this state, not copied: an action changes only its
-        own seat's player (every rule of every map), and states are values, so
-        neither copy changes them. Anyone else who wants to change a state takes
+        Like :meth:`clone`, except that what an action mostly leaves alone is
+        shared with this state, not copied: the other seats' :class:`PlayerState`
+        objects (an action changes only its own seat's player, under every rule
+        of every map), the options, and the ticket decks with the removed
+        tickets (the reducer copies those before it draws or returns a ticket,
+        :func:`engine.reducer._own_tickets`). States are values, so neither copy
+        changes what they share; anyone else who wants to change a state takes
         a :meth:`clone`.
         """
-        new = self.clone_without_players()
+        new = self._copy(deep=False)
         new.players = [p.clone() if p.seat == seat else p for p in self.players]
         return new
 
-    def clone_without_players(self) -> GameState:
-        """:meth:`clone` with an empty ``players`` list (the caller fills it)."""
+    def _copy(self, *, deep: bool) -> GameState:
+        """Everything but ``players`` (left empty); ``deep=False`` shares the options,
+        the ticket decks and the removed tickets."""
         return GameState(
             self.map_id,
             self.seed,
-            dict(self.options),
+            dict(self.options) if deep else self.options,
             self.num_seats,
             self.rng,
             self.version,
@@ -271,8 +275,8 @@ class GameState:
             list(self.deck),
             list(self.discard),
             list(self.face_up),
-            {k: list(v) for k, v in self.ticket_decks.items()},
-            list(self.removed_tickets),
+            {k: list(v) for k, v in self.ticket_decks.items()} if deep else self.ticket_decks,
+            list(self.removed_tickets) if deep else self.removed_tickets,
             dict(self.owners),
             [],
             self.last_round_by,

@@ -184,7 +184,8 @@ def test_malformed_action_json_is_refused(bad):
 def test_apply_never_changes_a_state_handed_out(map_id):
     """States are values: after a whole random game (normal AI on one seat, random on the
     others, so tunnels, flags and merchandise come up), every state of the game still
-    encodes as it did when apply returned it, though apply shares the unchanged seats."""
+    encodes as it did when apply returned it, though apply shares with the state before
+    what an action leaves alone (other seats, ticket decks; GameState.successor)."""
     import random as random_
 
     rules = load_ruleset(map_id)

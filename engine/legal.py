@@ -28,6 +28,7 @@ Pure: no I/O, no randomness; the caches hold derived values only.
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
@@ -417,20 +418,29 @@ def tickets_left(st: GameState) -> int:
 
 def ticket_mixes(st: GameState, count: int) -> list[tuple[tuple[str, int], ...]]:
     """Every legal mix of ``count`` tickets (fewer if fewer are left) over the ticket decks."""
-    names = list(st.ticket_decks)
-    want = min(count, tickets_left(st))
+    sizes = tuple((name, min(len(deck), count)) for name, deck in st.ticket_decks.items())
+    return list(_mixes(sizes, count))
+
+
+@functools.lru_cache(maxsize=1024)
+def _mixes(
+    sizes: tuple[tuple[str, int], ...], count: int
+) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """:func:`ticket_mixes` for decks of these ``(name, size)`` (sizes capped at ``count``)."""
+    want = min(count, sum(n for _, n in sizes))
     out: list[tuple[tuple[str, int], ...]] = []
 
     def rec(i: int, left: int, acc: list[tuple[str, int]]) -> None:
-        if i == len(names):
+        if i == len(sizes):
             if left == 0:
                 out.append(tuple(e for e in acc if e[1]))
             return
-        for n in range(min(left, len(st.ticket_decks[names[i]])) + 1):
-            rec(i + 1, left - n, [*acc, (names[i], n)])
+        name, size = sizes[i]
+        for n in range(min(left, size) + 1):
+            rec(i + 1, left - n, [*acc, (name, n)])
 
     rec(0, want, [])
-    return out
+    return tuple(out)
 
 
 def keep_options(offer: Sequence[str], keep: int) -> Iterator[tuple[str, ...]]:

@@ -122,10 +122,9 @@ class Board:
     _trails: TrailCache = field(init=False, repr=False, compare=False)
     #: route id -> the other tracks of its group (built once; :meth:`siblings`)
     _siblings: Mapping[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
-    #: Dijkstra's tables: city id -> index, index -> city id, per index
-    #: ``(route id, neighbour index)`` pairs, per index "is a dead end"
+    #: Dijkstra's tables: city id -> index, per index ``(route id, neighbour index)``
+    #: pairs, per index "is a dead end"
     _index: Mapping[str, int] = field(init=False, repr=False, compare=False)
-    _names: tuple[str, ...] = field(init=False, repr=False, compare=False)
     _neighbours: tuple[tuple[tuple[str, int], ...], ...] = field(
         init=False, repr=False, compare=False
     )
@@ -145,7 +144,6 @@ class Board:
             for city in names
         )
         object.__setattr__(self, "_index", index)
-        object.__setattr__(self, "_names", names)
         object.__setattr__(self, "_neighbours", neighbours)
         object.__setattr__(self, "_dead", tuple(city in self.dead_ends for city in names))
 
@@ -310,7 +308,7 @@ class Board:
         index = self._index
         start, goal = index[a], index.get(b, -1)  # an unknown b is never reached
         far = 1 << 30
-        dist = [far] * len(self._names)
+        dist = [far] * len(index)
         dist[start] = 0
         prev: dict[int, tuple[str, int]] = {}
         heap = [(0, start)]

@@ -51,6 +51,7 @@ from .payment import (
     _shapes,
     _submultisets,
     locomotives_allowed,
+    payment_fields,
     route_colors,
     sensible_payments,
     tunnel_extra_options,
@@ -126,10 +127,10 @@ class _Table:
         from .rules.classic import ClassicRules
 
         board = rules.board
-        kinds: dict[tuple[object, ...], _Kind] = {}
+        kinds: dict[tuple[int, str, bool, int, int | None], _Kind] = {}
         self.routes: list[tuple[str, int, tuple[str, ...], _Kind]] = []
         for i, (rid, route) in enumerate(board.routes.items()):
-            key = (route.length, route.color, route.tunnel, route.locomotives, route.substitute)
+            key = payment_fields(route)
             kind = kinds.get(key)
             if kind is None:
                 kind = kinds[key] = _Kind(rules, route)
@@ -150,15 +151,20 @@ class _Table:
         cls = type(rules)
         self.uncached_all = cls.payment_options is not ClassicRules.payment_options
         self.uncached_sensible = cls.sensible_payments is not ClassicRules.sensible_payments
-        self.draws: dict[int, tuple[DrawBlind, tuple[DrawFaceUp, ...], DrawTickets]] = {}
+        self.draws: dict[
+            tuple[int, int], tuple[DrawBlind, tuple[DrawFaceUp, ...], DrawTickets]
+        ] = {}
 
-    def draw_actions(self, seat: int) -> tuple[DrawBlind, tuple[DrawFaceUp, ...], DrawTickets]:
-        """``seat``'s blind draw, face-up draws by slot (0-7) and plain ticket draw, kept."""
-        found = self.draws.get(seat)
+    def draw_actions(
+        self, seat: int, slots: int
+    ) -> tuple[DrawBlind, tuple[DrawFaceUp, ...], DrawTickets]:
+        """``seat``'s blind draw, face-up draws of a row of ``slots`` and plain ticket
+        draw, made once and kept."""
+        found = self.draws.get((seat, slots))
         if found is None:
-            found = self.draws[seat] = (
+            found = self.draws[(seat, slots)] = (
                 DrawBlind(seat),
-                tuple(DrawFaceUp(seat, slot) for slot in range(8)),
+                tuple(DrawFaceUp(seat, slot) for slot in range(slots)),
                 DrawTickets(seat),
             )
         return found
@@ -463,15 +469,11 @@ def _setup_actions(rules: ClassicRules, st: GameState, seat: int) -> list[Action
 
 def _turn_actions(rules: ClassicRules, st: GameState, seat: int, payments: str) -> list[Action]:
     """Draws, then claims (routes in board order), then tickets; Pass when nothing else."""
-    table = _table(rules)
-    blind, face_up, plain_tickets = table.draw_actions(seat)
+    blind, face_up, plain_tickets = _table(rules).draw_actions(seat, len(st.face_up))
     out: list[Action] = []
-    if st.deck or st.discard:
+    if can_draw_blind(st):
         out.append(blind)
-    restricted = st.cards_drawn == 1 and rules.params.face_up_wild_restricted
-    for slot, card in enumerate(st.face_up):
-        if card is not None and not (restricted and card == LOCOMOTIVE):
-            out.append(face_up[slot] if slot < len(face_up) else DrawFaceUp(seat, slot))
+    out.extend(face_up[s] for s in range(len(face_up)) if face_up_ok(rules, st, s))
     if st.step == "second_card":
         return out
     for rid, pays in route_payments(rules, st, seat, payments=payments):

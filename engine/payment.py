@@ -43,6 +43,12 @@ class PaymentPlan:
     substitutes: int
 
 
+def payment_fields(route: Route) -> tuple[int, str, bool, int, int | None]:
+    """The route fields the payment rules read: ``(length, colour, tunnel, ferry
+    locomotives, substitute)``. Routes equal in these pay alike (a memo key)."""
+    return route.length, route.color, route.tunnel, route.locomotives, route.substitute
+
+
 def locomotives_allowed(params: RuleParams, route: Route) -> bool:
     """True when locomotives may fill this route's colour spaces."""
     return params.locomotives_pay == "any" or route.tunnel or route.is_ferry

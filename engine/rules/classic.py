@@ -19,7 +19,13 @@ from ..board import Board, Route
 from ..errors import IllegalAction, SetupError
 from ..events import EngineEvent
 from ..params import RuleParams
-from ..payment import PaymentPlan, check_payment, payment_options, sensible_payments
+from ..payment import (
+    PaymentPlan,
+    check_payment,
+    payment_fields,
+    payment_options,
+    sensible_payments,
+)
 from ..state import GameState, SeatScore
 from ..types import Cards
 
@@ -94,14 +100,7 @@ class ClassicRules:
         """
         if not isinstance(payment, Cards):
             return check_payment(self.params, route, payment)
-        key = (
-            route.length,
-            route.color,
-            route.tunnel,
-            route.locomotives,
-            route.substitute,
-            payment,
-        )
+        key = (*payment_fields(route), payment)
         try:
             return self._plans[key]
         except KeyError:

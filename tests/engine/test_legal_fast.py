@@ -155,3 +155,45 @@ def test_overridden_payment_hook_is_asked():
     claims = [a for a in legal_actions(rules, state, 0) if isinstance(a, ClaimRoute)]
     assert len(claims) == len({a.route for a in claims})
     assert legal_actions(rules, state, 0) == legal_actions_reference(rules, state, 0)
+
+
+def test_kept_claim_actions_stay_bounded_and_right(monkeypatch):
+    """The claim actions kept per payment kind are dropped at CLAIMS_LIMIT and made
+    again; the lists stay equal to the reference's across the drops, for every seat."""
+    import engine.legal as legal
+    from maps.loader import read_map_data
+
+    monkeypatch.setattr(legal, "CLAIMS_LIMIT", 8)
+    rules = ClassicRules(read_map_data("usa"))  # a fresh rule set: its own tables
+    state = new_game(rules, seats=4, seed=5)
+    chooser = random.Random(5)
+    dropped = 0
+
+    def kept() -> list[int]:
+        return [
+            sum(len(v[1]) for v in k.claims.values())
+            for _, _, ks in legal._table(rules).groups
+            for k in ks
+        ]
+
+    for _ in range(300):
+        if state.finished:
+            break
+        seat = state.seats_to_act()[0]
+        before = sum(kept())
+        actions = legal_actions(rules, state, seat)
+        assert actions == legal_actions_reference(rules, state, seat)
+        dropped += sum(kept()) < before
+        # a kind keeps at most the limit plus the one list that passed it
+        longest = max(
+            (
+                len(v[1])
+                for _, _, ks in legal._table(rules).groups
+                for k in ks
+                for v in k.claims.values()
+            ),
+            default=0,
+        )
+        assert max(kept()) < 8 + longest or max(kept()) <= 8
+        state = apply(rules, state, chooser.choice(actions)).state
+    assert dropped, "the small limit was never reached: the test did not test the drop"

@@ -199,7 +199,7 @@ class GameState:
         ticket_decks: deck name -> ticket ids, top last.
         removed_tickets: tickets out of the game (Nordic returns).
         owners: route id -> seat.
-        players: one :class:`PlayerState` per seat.
+        players: one :class:`PlayerState` per seat, in seat order (``players[i].seat == i``).
         last_round_by: the seat that triggered the last round, or None.
         turns_left: turns still to play once the last round started.
         tunnel: the pending tunnel claim, or None.
@@ -254,7 +254,8 @@ class GameState:
         a :meth:`clone`.
         """
         new = self._copy(deep=False)
-        new.players = [p.clone() if p.seat == seat else p for p in self.players]
+        players = new.players = self.players.copy()  # seat i sits at index i
+        players[seat] = players[seat].clone()
         return new
 
     def _copy(self, *, deep: bool) -> GameState:

@@ -1,7 +1,7 @@
 """AI strength: the hard level against the normal level, per map.
 
 ``python -m benchmarks ai [--json] [--games N] [--maps usa,paris] [--workers K]
-[--deadline-s S] [--iterations I] [--time-cap-s T] [--modes 2p,4p]``
+[--deadline-s S] [--iterations I] [--time-cap-s T] [--modes 2p,4p] [--record PATH]``
 
 Per map it plays ``N`` 2-player games hard vs normal (hard takes seat 0 and
 seat 1 in turn) and ``N`` games of 1 hard + 3 normal (hard's seat rotates;
@@ -21,15 +21,26 @@ second or third to move after it), so "hard wins the most" reads
 finished by ``--deadline-s`` seconds are left out and the counts say so. The
 goal (issue 16): 2-player >= 0.65 and most 4-player games won on every map,
 over >= 200 games per map at the default budget.
+
+``--record PATH`` makes a long run resumable, in pieces and across machines:
+every finished game is appended to PATH as one JSON line (map, seats, seed,
+hard's seat, the winner's place, hard's decision times) with the budget and a
+digest of the code and map data that played it. A later run with the same
+PATH skips the games already there and reports over all of them; PATH
+written by other code, map data or budget is refused, so a report never
+mixes two versions of the AI. A line cut short by a crash is ignored.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from pathlib import Path
 from typing import Any
 
 from engine import apply, new_game
@@ -93,6 +104,111 @@ def _jobs(maps: list[str], games: int, modes: list[str]) -> list[tuple[str, int,
     return jobs
 
 
+#: What a recorded game is: ``(map, seats, seed, hard's seat, winner's place, hard's times)``.
+Game = tuple[str, int, int, int, int | None, list[float]]
+
+
+def code_digest() -> str:
+    """SHA-256 (first 16 hex digits) of the engine's source and the map data files:
+    the code that decides a benchmark game. Read from the installed packages."""
+    import engine
+    import maps
+
+    digest = hashlib.sha256()
+    for package in (engine, maps):
+        root = Path(str(package.__file__)).parent
+        for path in sorted(root.rglob("*")):
+            if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
+                digest.update(path.relative_to(root.parent).as_posix().encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def read_record(path: Path, stamp: dict[str, Any]) -> list[Game]:
+    """The games recorded in ``path`` (none when it does not exist).
+
+    Raises SystemExit when a line was written under another ``stamp`` (budget or
+    code digest). A last line cut short by a crash is cut from the file (that
+    game is played again).
+    """
+    if not path.exists():
+        return []
+    games: list[Game] = []
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    for number, line in enumerate(lines, 1):
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            if number == len(lines) and not text.endswith("\n"):
+                path.write_text("".join(f"{kept}\n" for kept in lines[:-1]), encoding="utf-8")
+                break
+            raise SystemExit(f"{path}:{number}: not a JSON line") from None
+        if row.get("stamp") != stamp:
+            raise SystemExit(
+                f"{path}:{number}: recorded by other code or settings ({row.get('stamp')});"
+                f" this run is {stamp}; use another --record file"
+            )
+        games.append(
+            (row["map"], row["seats"], row["seed"], row["hard_seat"], row["place"], row["times"])
+        )
+    return games
+
+
+def append_record(path: Path, stamp: dict[str, Any], game: Game) -> None:
+    """Append one finished game to ``path`` as a JSON line (flushed at once)."""
+    map_id, seats, seed, hard_seat, place, times = game
+    row = {
+        "map": map_id,
+        "seats": seats,
+        "seed": seed,
+        "hard_seat": hard_seat,
+        "place": place,
+        "times": [round(t, 4) for t in times],
+        "stamp": stamp,
+    }
+    with path.open("a", encoding="utf-8") as out:
+        out.write(json.dumps(row) + "\n")
+
+
+def play_all(
+    jobs: list[tuple[str, int, int, int]],
+    workers: int,
+    deadline_s: float | None,
+    budget: tuple[int, float],
+    finished: Callable[[Game], None],
+) -> None:
+    """Play ``jobs`` (map, seats, seed, hard's seat) on ``workers`` processes, handing each
+    finished game to ``finished`` as it ends; games not done by ``deadline_s`` are dropped."""
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
+        pending: dict[Future[tuple[str, int, int | None, list[float]]], tuple[int, int]] = {}
+        queue = list(jobs)
+        while queue or pending:
+            late = deadline_s is not None and time.perf_counter() - start > deadline_s
+            while queue and not late and len(pending) < 2 * max(1, workers):
+                job = queue.pop(0)
+                pending[pool.submit(play_one, *job, *budget)] = (job[2], job[3])
+            if late:
+                queue.clear()
+                for f in pending:
+                    f.cancel()
+            if not pending:
+                break
+            remaining = None
+            if deadline_s is not None:
+                remaining = max(0.1, deadline_s - (time.perf_counter() - start))
+            done, _ = wait(pending, timeout=remaining, return_when=FIRST_COMPLETED)
+            for f in done:
+                seed, hard_seat = pending.pop(f)
+                if not f.cancelled():
+                    map_id, seats, place, ts = f.result()
+                    finished((map_id, seats, seed, hard_seat, place, ts))
+            if late:
+                break
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
 def main(argv: list[str]) -> int:
     """Run the benchmark; print a table and, with --json, one JSON object last."""
     ap = argparse.ArgumentParser(prog="python -m benchmarks ai")
@@ -104,43 +220,45 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--deadline-s", type=float, default=None)
     ap.add_argument("--iterations", type=int, default=HardPlayer().iterations)
     ap.add_argument("--time-cap-s", type=float, default=HardPlayer().time_cap_s)
+    ap.add_argument("--record", type=Path, default=None, metavar="PATH")
     args = ap.parse_args(argv)
     maps = [m for m in args.maps.split(",") if m]
     jobs = _jobs(maps, args.games, args.modes.split(","))
     start = time.perf_counter()
     wins: dict[tuple[str, bool], list[int | None]] = {}
     times: dict[str, list[float]] = {m: [] for m in maps}
-    with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
-        pending: set[Future[tuple[str, int, int | None, list[float]]]] = set()
-        queue = list(jobs)
-        while queue or pending:
-            late = args.deadline_s is not None and time.perf_counter() - start > args.deadline_s
-            while queue and not late and len(pending) < 2 * max(1, args.workers):
-                job = queue.pop(0)
-                pending.add(pool.submit(play_one, *job, args.iterations, args.time_cap_s))
-            if late:
-                queue.clear()
-                for f in pending:
-                    f.cancel()
-            if not pending:
-                break
-            remaining = None
-            if args.deadline_s is not None:
-                remaining = max(0.1, args.deadline_s - (time.perf_counter() - start))
-            done, pending = wait(pending, timeout=remaining, return_when=FIRST_COMPLETED)
-            for f in done:
-                if f.cancelled():
-                    continue
-                map_id, seats, place, ts = f.result()
-                wins.setdefault((map_id, seats == 2), []).append(place)
-                times[map_id].extend(ts)
-            if late:
-                break
-        pool.shutdown(wait=False, cancel_futures=True)
+    stamp = {
+        "iterations": args.iterations,
+        "time_cap_s": args.time_cap_s,
+        "code": code_digest(),
+    }
+
+    def count(game: Game) -> None:
+        map_id, seats, _, _, place, ts = game
+        wins.setdefault((map_id, seats == 2), []).append(place)
+        times[map_id].extend(ts)
+
+    recorded = 0
+    if args.record is not None:
+        wanted = {(m, n, seed) for m, n, seed, _ in jobs}
+        for game in read_record(args.record, stamp):
+            if game[:3] in wanted:
+                count(game)
+                wanted.discard(game[:3])
+                recorded += 1
+        jobs = [job for job in jobs if job[:3] in wanted]
+
+    def finished(game: Game) -> None:
+        count(game)
+        if args.record is not None:
+            append_record(args.record, stamp, game)
+
+    play_all(jobs, args.workers, args.deadline_s, (args.iterations, args.time_cap_s), finished)
     summary: dict[str, Any] = {}
     print(
         f"hard (iterations {args.iterations}, cap {args.time_cap_s} s) vs normal;"
         f" {time.perf_counter() - start:.0f} s"
+        + (f"; {recorded} games from {args.record}" if recorded else "")
     )
     print(
         f"{'map':<10}{'2p games':>9}{'2p rate':>9}{'95% CI':>15}"
@@ -181,6 +299,8 @@ def main(argv: list[str]) -> int:
         "time_cap_s": args.time_cap_s,
         "games_asked": args.games,
         "workers": args.workers,
+        "code": stamp["code"],
+        "games_recorded_before": recorded,
     }
     if args.json:
         print(json.dumps(summary))

@@ -35,3 +35,47 @@ def test_wilson_interval() -> None:
     assert ai.wilson(0, 0) == (0.0, 1.0)
     low, high = ai.wilson(13, 20)
     assert (round(low, 3), round(high, 3)) == (0.433, 0.819)
+
+
+def test_a_recorded_run_resumes_and_refuses_other_settings(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--record appends one line per game; a longer run with the same file plays only the
+    games not recorded yet and reports over all of them; a line cut short by a crash is
+    played again; a file written under another budget is refused."""
+    record = tmp_path / "games.jsonl"
+    tiny = "--json --maps paris --workers 1 --iterations 4 --time-cap-s 5 --modes 2p"
+    assert ai.main(f"{tiny} --games 2 --record {record}".split()) == 0
+    first = record.read_text().splitlines()
+    assert sorted(json.loads(line)["seed"] for line in first) == [0, 1]
+    capsys.readouterr()
+
+    # a crash in the middle of writing game 2's line
+    record.write_text("\n".join(first) + '\n{"map": "paris", "sea')
+    assert ai.main(f"{tiny} --games 3 --record {record}".split()) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    report = json.loads(out[-1])
+    assert report["paris"]["games"] == 3
+    assert report["settings"]["games_recorded_before"] == 2
+    lines = record.read_text().splitlines()
+    assert lines[:2] == first, "recorded games are kept as they were"
+    assert json.loads(lines[-1])["seed"] == 2, "only the missing game was played"
+
+    with pytest.raises(SystemExit, match="other code or settings"):
+        ai.main(f"{tiny.replace('--iterations 4', '--iterations 5')} --record {record}".split())
+
+
+def test_the_code_digest_follows_the_engine_source(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The digest that stamps recorded games changes when an engine file changes."""
+    from pathlib import Path
+
+    before = ai.code_digest()
+    assert before == ai.code_digest()
+    real = Path.read_bytes
+
+    def edited(self: Path) -> bytes:
+        data = real(self)
+        return data + b"# edited" if self.name == "reducer.py" else data
+
+    monkeypatch.setattr(Path, "read_bytes", edited)
+    assert ai.code_digest() != before

@@ -64,8 +64,6 @@ if TYPE_CHECKING:
 
 #: Entries per payment cache before it is cleared (bounds memory; about 100 bytes each).
 CACHE_LIMIT = 100_000
-#: Claim actions kept per payment kind before they are dropped (about 70 bytes each).
-CLAIMS_LIMIT = 20_000
 
 _Payments = tuple[Cards, ...]
 
@@ -86,8 +84,6 @@ class _Kind:
         "all",
         "sensible",
         "routes",
-        "claims",
-        "claims_kept",
     )
 
     def __init__(self, rules: ClassicRules, route: Route) -> None:
@@ -110,10 +106,6 @@ class _Kind:
         self.sensible: dict[tuple[int, ...] | tuple[tuple[str, int], ...], _Payments] = {}
         #: ``(board index, route id, siblings)`` of the routes of this kind
         self.routes: list[tuple[int, str, tuple[str, ...]]] = []
-        #: ``(seat, route id, id(payments))`` -> (payments, their claim actions)
-        self.claims: dict[tuple[int, str, int], tuple[_Payments, list[Action]]] = {}
-        #: claim actions held in ``claims`` (bounded by CLAIMS_LIMIT)
-        self.claims_kept = 0
 
 
 class _Table:
@@ -331,18 +323,10 @@ def route_payments(
     sensible = payments != "all"
     if sensible and table.uncached_sensible or not sensible and table.uncached_all:
         return _hooked_route_payments(rules, st, seat, sensible)
-    return [(rid, pays) for _, rid, _, pays in _claimable(rules, table, st, seat, sensible)]
-
-
-def _claimable(
-    rules: ClassicRules, table: _Table, st: GameState, seat: int, sensible: bool
-) -> list[tuple[int, str, _Kind, _Payments]]:
-    """``(board index, route id, kind, payments)`` of :func:`route_payments`, board order
-    (cached payment hooks only)."""
     hand = st.players[seat].hand
     owners = st.owners
     locked = st.num_seats < rules.params.double_routes_min_players
-    found: list[tuple[int, str, _Kind, _Payments]] = []
+    found: list[tuple[int, str, _Payments]] = []
     for kind in _reachable_kinds(table, hand, st.players[seat].pieces):
         pays: _Payments | None = None
         for index, rid, sibs in kind.routes:
@@ -357,39 +341,9 @@ def _claimable(
                     pays = _payments(rules, kind, hand, sensible)
                     if not pays:
                         break
-                found.append((index, rid, kind, pays))
-    found.sort()  # board indexes are unique: only they are compared
-    return found
-
-
-def _claim_actions(rules: ClassicRules, st: GameState, seat: int, payments: str) -> list[Action]:
-    """One :class:`ClaimRoute` per route and payment of :func:`route_payments`, in its order.
-
-    The actions for one route and one payment list are values, so they are
-    made once and kept with the payment kind (keyed by the payment tuple's
-    identity, checked against the kept tuple; at most CLAIMS_LIMIT actions
-    per kind are kept).
-    """
-    table = _table(rules)
-    sensible = payments != "all"
-    if sensible and table.uncached_sensible or not sensible and table.uncached_all:
-        return [
-            ClaimRoute(seat, rid, pay)
-            for rid, pays in _hooked_route_payments(rules, st, seat, sensible)
-            for pay in pays
-        ]
-    out: list[Action] = []
-    for _, rid, kind, pays in _claimable(rules, table, st, seat, sensible):
-        key = (seat, rid, id(pays))
-        kept = kind.claims.get(key)
-        if kept is None or kept[0] is not pays:
-            if kind.claims_kept >= CLAIMS_LIMIT:
-                kind.claims.clear()
-                kind.claims_kept = 0
-            kept = kind.claims[key] = (pays, [ClaimRoute(seat, rid, pay) for pay in pays])
-            kind.claims_kept += len(pays)
-        out += kept[1]
-    return out
+                found.append((index, rid, pays))
+    found.sort()
+    return [(rid, pays) for _, rid, pays in found]
 
 
 def _reachable_kinds(table: _Table, hand: dict[str, int], pieces: int) -> list[_Kind]:
@@ -524,7 +478,8 @@ def _turn_actions(rules: ClassicRules, st: GameState, seat: int, payments: str) 
     out += [a for a, c in zip(face_up, st.face_up, strict=True) if c is not None and c != barred]
     if st.step == "second_card":
         return out
-    out += _claim_actions(rules, st, seat, payments)
+    for rid, pays in route_payments(rules, st, seat, payments=payments):
+        out.extend([ClaimRoute(seat, rid, pay) for pay in pays])
     if tickets_left(st):
         deal = rules.params.draw_tickets
         if deal.announce_mix:
@@ -634,7 +589,6 @@ def _reference_turn(rules: ClassicRules, st: GameState, seat: int, payments: str
 
 __all__ = [
     "CACHE_LIMIT",
-    "CLAIMS_LIMIT",
     "can_draw_blind",
     "claimable_routes",
     "face_up_ok",

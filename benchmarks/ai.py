@@ -28,7 +28,9 @@ hard's seat, the winner's place, hard's decision times) with the budget and a
 digest of the code and map data that played it. A later run with the same
 PATH skips the games already there and reports over all of them; PATH
 written by other code, map data or budget is refused, so a report never
-mixes two versions of the AI. A line cut short by a crash is ignored.
+mixes two versions of the AI. A line cut short by a crash is played again.
+One run records to a file at a time (a lock); ``--report`` prints the report
+of the recorded games without playing, also while a run is recording.
 """
 
 from __future__ import annotations
@@ -125,11 +127,11 @@ def code_digest() -> str:
 
 
 def read_record(path: Path, stamp: dict[str, Any]) -> list[Game]:
-    """The games recorded in ``path`` (none when it does not exist).
+    """The games recorded in ``path`` (none when it does not exist). Read only.
 
     Raises SystemExit when a line was written under another ``stamp`` (budget or
-    code digest). A last line cut short by a crash is cut from the file (that
-    game is played again).
+    code digest). A last line cut short by a crash is skipped (that game is
+    played again; :class:`Recorder` cuts the line off before it appends).
     """
     if not path.exists():
         return []
@@ -141,7 +143,6 @@ def read_record(path: Path, stamp: dict[str, Any]) -> list[Game]:
             row = json.loads(line)
         except json.JSONDecodeError:
             if number == len(lines) and not text.endswith("\n"):
-                path.write_text("".join(f"{kept}\n" for kept in lines[:-1]), encoding="utf-8")
                 break
             raise SystemExit(f"{path}:{number}: not a JSON line") from None
         if row.get("stamp") != stamp:
@@ -155,20 +156,60 @@ def read_record(path: Path, stamp: dict[str, Any]) -> list[Game]:
     return games
 
 
-def append_record(path: Path, stamp: dict[str, Any], game: Game) -> None:
-    """Append one finished game to ``path`` as a JSON line (flushed at once)."""
-    map_id, seats, seed, hard_seat, place, times = game
-    row = {
-        "map": map_id,
-        "seats": seats,
-        "seed": seed,
-        "hard_seat": hard_seat,
-        "place": place,
-        "times": [round(t, 4) for t in times],
-        "stamp": stamp,
-    }
-    with path.open("a", encoding="utf-8") as out:
-        out.write(json.dumps(row) + "\n")
+class Recorder:
+    """Appends finished games to a record file; one recording run per file at a time.
+
+    Opening takes an exclusive lock on the file (``fcntl.lockf``, where the
+    platform has it: a POSIX lock belongs to this process, so the worker
+    processes forked while it is held do not keep it) and raises SystemExit
+    when another run holds it, then cuts
+    off a last line left half-written by a crash. Each game is one JSON line,
+    flushed at once. Use as a context manager.
+    """
+
+    def __init__(self, path: Path, stamp: dict[str, Any]) -> None:
+        self.path = path
+        self.stamp = stamp
+        self.file = path.open("a+b")
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: no lock
+            pass
+        else:
+            try:
+                fcntl.lockf(self.file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                self.file.close()
+                raise SystemExit(f"{path}: another run is recording to this file") from None
+        self.file.seek(0)
+        data = self.file.read()
+        if data and not data.endswith(b"\n"):
+            self.file.truncate(data.rfind(b"\n") + 1)
+
+    def add(self, game: Game) -> None:
+        """Append one finished game."""
+        map_id, seats, seed, hard_seat, place, times = game
+        row = {
+            "map": map_id,
+            "seats": seats,
+            "seed": seed,
+            "hard_seat": hard_seat,
+            "place": place,
+            "times": [round(t, 4) for t in times],
+            "stamp": self.stamp,
+        }
+        self.file.write((json.dumps(row) + "\n").encode())
+        self.file.flush()
+
+    def close(self) -> None:
+        """Release the lock and close the file."""
+        self.file.close()
+
+    def __enter__(self) -> Recorder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def play_all(
@@ -221,6 +262,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--iterations", type=int, default=HardPlayer().iterations)
     ap.add_argument("--time-cap-s", type=float, default=HardPlayer().time_cap_s)
     ap.add_argument("--record", type=Path, default=None, metavar="PATH")
+    ap.add_argument(
+        "--report", action="store_true", help="only report the games in --record; play none"
+    )
     args = ap.parse_args(argv)
     maps = [m for m in args.maps.split(",") if m]
     jobs = _jobs(maps, args.games, args.modes.split(","))
@@ -238,22 +282,32 @@ def main(argv: list[str]) -> int:
         wins.setdefault((map_id, seats == 2), []).append(place)
         times[map_id].extend(ts)
 
-    recorded = 0
-    if args.record is not None:
-        wanted = {(m, n, seed) for m, n, seed, _ in jobs}
-        for game in read_record(args.record, stamp):
-            if game[:3] in wanted:
-                count(game)
-                wanted.discard(game[:3])
-                recorded += 1
-        jobs = [job for job in jobs if job[:3] in wanted]
-
-    def finished(game: Game) -> None:
-        count(game)
+    if args.report and args.record is None:
+        ap.error("--report needs --record PATH")
+    # lock the record before reading it, so no other run adds a game in between
+    recorder = Recorder(args.record, stamp) if args.record and not args.report else None
+    try:
+        recorded = 0
         if args.record is not None:
-            append_record(args.record, stamp, game)
+            wanted = {(m, n, seed) for m, n, seed, _ in jobs}
+            for game in read_record(args.record, stamp):
+                if game[:3] in wanted:
+                    count(game)
+                    wanted.discard(game[:3])
+                    recorded += 1
+            jobs = [job for job in jobs if job[:3] in wanted]
 
-    play_all(jobs, args.workers, args.deadline_s, (args.iterations, args.time_cap_s), finished)
+        def finished(game: Game) -> None:
+            count(game)
+            if recorder is not None:
+                recorder.add(game)
+
+        if not args.report:
+            budget = (args.iterations, args.time_cap_s)
+            play_all(jobs, args.workers, args.deadline_s, budget, finished)
+    finally:
+        if recorder is not None:
+            recorder.close()
     summary: dict[str, Any] = {}
     print(
         f"hard (iterations {args.iterations}, cap {args.time_cap_s} s) vs normal;"

@@ -79,3 +79,41 @@ def test_the_code_digest_follows_the_engine_source(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(Path, "read_bytes", edited)
     assert ai.code_digest() != before
+
+
+def test_one_run_records_to_a_file_and_report_reads_it_meanwhile(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """While another process records to the file, a second recording run is refused and
+    --report prints the recorded games without playing any (the file is left as it was)."""
+    import subprocess
+    import sys
+
+    record = tmp_path / "games.jsonl"
+    tiny = "--json --maps paris --workers 1 --iterations 4 --time-cap-s 5 --modes 2p"
+    assert ai.main(f"{tiny} --games 1 --record {record}".split()) == 0
+    capsys.readouterr()
+    stamp = json.loads(record.read_text().splitlines()[0])["stamp"]
+    before = record.read_bytes()
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import json, sys; from pathlib import Path; from benchmarks.ai import Recorder;"
+            f" r = Recorder(Path({str(record)!r}), json.loads({json.dumps(stamp)!r}));"
+            " print('locked', flush=True); sys.stdin.read()",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        with pytest.raises(SystemExit, match="another run is recording"):
+            ai.main(f"{tiny} --games 2 --record {record}".split())
+        assert ai.main(f"{tiny} --games 50 --record {record} --report".split()) == 0
+    finally:
+        holder.communicate("", timeout=30)
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert report["paris"]["games"] == 1
+    assert record.read_bytes() == before

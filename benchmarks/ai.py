@@ -162,9 +162,9 @@ class Recorder:
     Opening takes an exclusive lock on the file (``fcntl.lockf``, where the
     platform has it: a POSIX lock belongs to this process, so the worker
     processes forked while it is held do not keep it) and raises SystemExit
-    when another run holds it, then cuts
-    off a last line left half-written by a crash. Each game is one JSON line,
-    flushed at once. Use as a context manager.
+    when another run holds it; then it cuts off a last line left half-written
+    by a crash. Each game is one JSON line, flushed at once. Use as a context
+    manager.
     """
 
     def __init__(self, path: Path, stamp: dict[str, Any]) -> None:

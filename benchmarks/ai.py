@@ -168,7 +168,6 @@ class Recorder:
     """
 
     def __init__(self, path: Path, stamp: dict[str, Any]) -> None:
-        self.path = path
         self.stamp = stamp
         self.file = path.open("a+b")
         try:

@@ -113,15 +113,9 @@ def longest_path_worst(rules: ClassicRules, repeats: int = 3) -> tuple[float, in
     worst = 0.0
     cases = [ids for map_id, ids in LONGEST_PATH_CASES if map_id == rules.map_id]
     for ids in cases:
-        best = float("inf")
-        for _ in range(repeats):
-            board._trails.clear()
-            t0 = clock()
-            board.longest_path(ids)
-            best = min(best, clock() - t0)
-        worst = max(worst, best)
+        worst = max(worst, _fresh_ms(board, ids, repeats))
     board._trails.clear()
-    return _ms(worst), len(cases)
+    return round(worst, 2), len(cases)
 
 
 def _fresh_ms(board: Any, ids: Sequence[str], repeats: int) -> float:

@@ -17,8 +17,9 @@ when a seat can do nothing, tunnels, ferries, substitutes and the other maps'
 hooks, the per-player view and the value API on top.
 
 Before timing it checks itself: on every turn state of seeded random games of
-the engine (2-5 seats), the prototype, loaded with the same hands, owners and
-pieces, lists exactly the engine's claims (route and payment). A mismatch
+the engine (2-5 seats), the prototype, loaded with the same hands, owners,
+pieces, face-up row and deck sizes, lists exactly the engine's legal actions
+(every claim with its payment, the draws, the ticket draw). A mismatch
 stops the run (exit 1). Then it times whole random games of the prototype,
 the engine (``benchmarks.engine.random_game``) and, with ``--peer``, the peer,
 in one process with one clock.
@@ -36,7 +37,7 @@ from typing import Any
 
 from benchmarks import engine as engine_bench
 from engine import apply, legal_actions, new_game
-from engine.actions import ClaimRoute
+from engine.actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets
 from engine.rules import ClassicRules
 from maps import load_ruleset
 
@@ -159,6 +160,13 @@ class Core:
             self.cur = seat
             self._claimed(r)
         self.cur = cur
+
+    def load_cards(self, face: list[int], deck: int, discard: int, tickets: int) -> None:
+        """Put a face-up row and deck, discard and ticket deck sizes in place (cross-check)."""
+        self.face = face
+        self.deck = [0] * deck
+        self.discard = [0] * discard
+        self.ticket_deck = list(range(tickets))
 
     def _offer(self, keep: int) -> None:
         self.offer = [self.ticket_deck.pop() for _ in range(min(3, len(self.ticket_deck)))]
@@ -386,7 +394,8 @@ def play(table: Table, seats: int, seed: int, tick: Callable[[], float]) -> tupl
 
 
 def cross_check(table: Table, games: int) -> int:
-    """Turn states checked; raises AssertionError when the claims differ from the engine's."""
+    """Turn states checked; raises AssertionError when the prototype's legal actions there
+    (claims with their payments, draws, a ticket draw) differ from the engine's."""
     rules = table.rules
     checked = 0
     for seats in range(rules.params.min_players, rules.params.max_players + 1):
@@ -397,7 +406,6 @@ def cross_check(table: Table, games: int) -> int:
                 seat = st.seats_to_act()[0]
                 actions = legal_actions(rules, st, seat)
                 if st.phase == "play" and st.step == "turn":
-                    ours = {_encode(table, a) for a in actions if isinstance(a, ClaimRoute)}
                     core = Core(table, seats, 0)
                     hands = [
                         [p.hand.get(c, 0) for c in table.colors] + [p.hand.get("locomotive", 0)]
@@ -405,15 +413,30 @@ def cross_check(table: Table, games: int) -> int:
                     ]
                     owners = {table.index[r]: s for r, s in st.owners.items()}
                     core.load(hands, owners, [p.pieces for p in st.players], seat)
-                    got: list[int] = []
-                    core._claims(got)
-                    assert len(got) == len(set(got)) and set(got) == ours, (seats, seed, st.version)
+                    face = [-1 if c is None else _card(table, c) for c in st.face_up]
+                    tickets = sum(len(d) for d in st.ticket_decks.values())
+                    core.load_cards(face, len(st.deck), len(st.discard), tickets)
+                    got = core.legal()
+                    ours = {_encode(table, a) for a in actions}
+                    assert len(got) == len(set(got)) == len(actions), (seats, seed, st.version)
+                    assert set(got) == ours, (seats, seed, st.version)
                     checked += 1
                 st = apply(rules, st, actions[chooser.randrange(len(actions))]).state
     return checked
 
 
-def _encode(table: Table, action: ClaimRoute) -> int:
+def _card(table: Table, color: str) -> int:
+    return LOCO if color == "locomotive" else table.colors.index(color)
+
+
+def _encode(table: Table, action: Action) -> int:
+    if isinstance(action, DrawBlind):
+        return DRAW_DECK
+    if isinstance(action, DrawFaceUp):
+        return DRAW_FACE + action.slot
+    if isinstance(action, DrawTickets):
+        return DRAW_TICKETS
+    assert isinstance(action, ClaimRoute), action
     pay = dict(action.payment.items())
     locos = pay.pop("locomotive", 0)
     base = table.index[action.route] * CLAIM_STRIDE
@@ -459,7 +482,7 @@ def main(argv: list[str]) -> int:
     except AssertionError as exc:
         print(f"the prototype's claims differ from the engine's at {exc}", file=sys.stderr)
         return 1
-    print(f"claims equal to the engine's on {checked} turn states (usa, 2-5 seats)")
+    print(f"legal actions equal to the engine's on {checked} turn states (usa, 2-5 seats)")
     seats = range(2, 6)
     table_rows = rows(table, args.games, seats)
     peer = engine_bench.peer_rows(args.peer, args.games, seats) if args.peer is not None else None

@@ -12,8 +12,9 @@ from maps import load_ruleset
 
 
 def test_the_prototype_lists_the_engines_claims_and_plays_whole_games() -> None:
-    """On every turn state of one engine game per player count the prototype's claims are the
-    engine's (route and exact payment); its own random games run to the end and score."""
+    """On every turn state of one engine game per player count the prototype's legal actions are
+    the engine's (each claim with its exact payment, the draws, the ticket draw); its own
+    random games run to the end and claim routes."""
     table = proto.Table(load_ruleset("usa"))
     assert proto.cross_check(table, games=1) > 100
     for seats in (2, 5):
@@ -31,7 +32,7 @@ def test_the_prototype_lists_the_engines_claims_and_plays_whole_games() -> None:
         assert any(o >= 0 for o in core.owner)
 
 
-def test_a_prototype_that_lists_other_claims_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_prototype_that_lists_other_actions_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The check can fail: drop the all-locomotive payment of gray routes and it stops."""
     table = proto.Table(load_ruleset("usa"))
     real = proto._gray_slots

@@ -37,6 +37,7 @@ from typing import Any
 
 from benchmarks import engine as engine_bench
 from engine import apply, legal_actions, new_game
+from engine import rng as rngmod
 from engine.actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets
 from engine.rules import ClassicRules
 from maps import load_ruleset
@@ -122,10 +123,10 @@ class Core:
 
     def __init__(self, table: Table, seats: int, seed: int) -> None:
         self.t = table
-        self.rng = random.Random(seed)
+        self.rng = rngmod.seed_state(seed)  # the engine's SplitMix64, as a real core needs
         self.n = seats
         self.deck = list(table.deck)
-        self.rng.shuffle(self.deck)
+        self.rng = rngmod.shuffle(self.rng, self.deck)
         self.discard: list[int] = []
         self.hands = [[0] * 9 for _ in range(seats)]
         for hand in self.hands:
@@ -137,7 +138,7 @@ class Core:
         self.score = [0] * seats
         self.owner = [-1] * len(table.routes)
         self.ticket_deck = list(range(len(table.tickets)))
-        self.rng.shuffle(self.ticket_deck)
+        self.rng = rngmod.shuffle(self.rng, self.ticket_deck)
         self.kept: list[list[int]] = [[] for _ in range(seats)]
         #: per seat, per bucket: ``route * CLAIM_STRIDE`` of the routes that seat may claim
         self.free = [
@@ -176,7 +177,7 @@ class Core:
     def _card(self) -> int:
         if not self.deck:
             self.deck, self.discard = self.discard, []
-            self.rng.shuffle(self.deck)
+            self.rng = rngmod.shuffle(self.rng, self.deck)
         return self.deck.pop() if self.deck else -1
 
     def _refill(self) -> None:

@@ -502,6 +502,59 @@ class Core:
         self.result = final_scores(self.t.rules, self.to_state())
 
     # ------------------------------------------------------------- values
+    @classmethod
+    def from_state(cls, rules: ClassicRules, state: GameState) -> Core:
+        """The core of a value state (for example one a player view sampled).
+
+        Raises:
+            NotImplementedError: a state the core cannot hold (a pending tunnel,
+                flag choice or ticket mix, merchandise, a resigned seat).
+        """
+        if (
+            state.tunnel is not None
+            or state.flag_colors
+            or state.merchandise_left
+            or any(
+                p.needs_mix or p.resigned or p.flag_cards or p.merchandise for p in state.players
+            )
+        ):
+            raise NotImplementedError("the integer core cannot hold this state yet")
+        core = cls(rules, state.num_seats, state.seed)
+        t = core.t
+        cards = t.card_index
+        tickets = t.ticket_index
+        core.options = dict(state.options)
+        core.rng = state.rng
+        core.version = state.version
+        core.phase = _PHASE_NAMES.index(state.phase)
+        core.active = state.active
+        core.step_ = _STEP_NAMES.index(state.step)
+        core.turn = state.turn
+        core.cards_drawn = state.cards_drawn
+        core.deck = [cards[c] for c in state.deck]
+        core.discard = [cards[c] for c in state.discard]
+        core.face = [-1 if c is None else cards[c] for c in state.face_up]
+        core.ticket_decks = {k: [tickets[x] for x in v] for k, v in state.ticket_decks.items()}
+        core.removed = [tickets[x] for x in state.removed_tickets]
+        for p in state.players:
+            s = p.seat
+            for c, k in p.hand.items():
+                core.hands[s][cards[c]] = k
+            core.pieces[s] = p.pieces
+            core.route_points[s] = p.route_points
+            core.tickets[s] = [tickets[x] for x in p.tickets]
+            core.offers[s] = [tickets[x] for x in p.offer]
+            for rid in p.routes:
+                route = t.route_index[rid]
+                core.owner[route] = s
+                core.routes[s].append(route)
+                core._unlist(s, route)
+        core.last_round_by = -1 if state.last_round_by is None else state.last_round_by
+        core.turns_left = -1 if state.turns_left is None else state.turns_left
+        core.passes = state.passes
+        core.result = state.result
+        return core
+
     def to_state(self) -> GameState:
         """This game as a value :class:`GameState` (a new object; the core is not shared)."""
         t = self.t

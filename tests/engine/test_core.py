@@ -8,13 +8,18 @@ final scores included.
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import random
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
 from engine import apply, legal_actions, new_game
+from engine import core as core_module
 from engine.core import Core, core_table
 from engine.errors import SetupError
 from maps import load_ruleset
@@ -22,13 +27,25 @@ from maps import load_ruleset
 CORE_MAPS = ("usa",)
 
 
-def play_both(map_id: str, seats: int, seed: int) -> int:
-    """Play one random game on both engines, checking every step; the number of actions."""
+def pure_source() -> ModuleType:
+    """engine/_core.py run as plain Python (under its own name), whatever engine.core runs."""
+    spec = importlib.util.spec_from_file_location("engine._core_source", core_module.SOURCE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def play_both(map_id: str, seats: int, seed: int, impl: ModuleType | None = None) -> int:
+    """Play one random game on both engines, checking every step; the number of actions.
+
+    ``impl``: the core module to check (default: the one engine.core runs)."""
     rules = load_ruleset(map_id)
-    table = core_table(rules)
+    core_cls = Core if impl is None else impl.Core
+    table = core_table(rules) if impl is None else impl.CoreTable(rules)
     chooser = random.Random(seed)
     state = new_game(rules, seats=seats, seed=seed)
-    core = Core.new(rules, seats=seats, seed=seed)
+    core = core_cls.new(rules, seats=seats, seed=seed)
     assert core.to_state() == state
     n = 0
     while not state.finished:
@@ -47,7 +64,7 @@ def play_both(map_id: str, seats: int, seed: int) -> int:
         state = apply(rules, state, action).state
         assert core.to_state() == state, (action, state.version)
         if n % 17 == 0:  # a core rebuilt from the value state goes on the same
-            core = Core.from_state(rules, state)
+            core = core_cls.from_state(rules, state)
             assert core.to_state() == state
         n += 1
     assert core.result == state.result
@@ -71,3 +88,28 @@ def test_player_count_outside_the_map_is_refused() -> None:
     """As new_game: SetupError ``player_count``."""
     with pytest.raises(SetupError):
         Core.new(load_ruleset("usa"), seats=6, seed=1)
+
+
+def test_the_source_plays_the_same_games_as_what_runs() -> None:
+    """The plain-Python source is checked too (what runs may be the mypyc build)."""
+    source = pure_source()
+    assert not str(source.__file__).endswith(".so")
+    for seats in (2, 4):
+        assert play_both("usa", seats, 11, impl=source) > 50
+
+
+def test_a_build_runs_only_while_it_matches_the_source(tmp_path: Path) -> None:
+    """A build counts only with its stamp equal to the source's SHA-256: an edit after the
+    build, a missing stamp or a missing build each mean the source runs."""
+    source = tmp_path / "_core.py"
+    source.write_text("X = 1\n")
+    stamp = tmp_path / "_core.built"
+    built = tmp_path / "_core.cpython-311-x86_64-linux-gnu.so"
+    assert not core_module.build_is_current(source, stamp)  # nothing built
+    built.write_bytes(b"")
+    assert not core_module.build_is_current(source, stamp)  # no stamp
+    stamp.write_text(hashlib.sha256(source.read_bytes()).hexdigest() + "\n")
+    assert core_module.build_is_current(source, stamp)
+    source.write_text("X = 2\n")  # edited after the build
+    assert not core_module.build_is_current(source, stamp)
+    assert core_module.COMPILED == core_module.build_is_current()

@@ -1,0 +1,626 @@
+"""The integer core: one mutable game, integer actions (issue 16.1; work in progress).
+
+Import it from :mod:`engine.core`, which runs the mypyc build of this file when
+there is a current one.
+
+**Status:** USA base rules (no tunnels, ferries, substitutes, ticket mixes,
+merchandise or flags; no events yet). It is checked action by action against
+:func:`engine.reducer.apply` and :func:`engine.legal.legal_actions` on random
+games (tests/engine/test_core.py). The plan (README, "Engine speed"): this
+core becomes the one set of rules, the value API (:func:`engine.apply` on
+:class:`GameState`) is built on it, and it is compiled by mypyc where a C
+compiler is present.
+
+Representation (per rule set, :class:`CoreTable`): cards are ``0..C-1`` for
+the deck colours in ``params.colors`` order and ``C`` for the locomotive;
+routes and tickets are indices into the sorted ids. An action is an int:
+
+- ``route * stride + slot``: claim; ``slot = colour * (L + 1) + locomotives``
+  pays ``length - locomotives`` cards of ``colour`` and ``locomotives``
+  locomotives; ``colour == C`` is the all-locomotive payment (L: the longest
+  route);
+- ``draw_deck``, ``draw_face + slot``, ``draw_tickets``, ``keep + mask``
+  (bit i: keep the i-th ticket of the offer), ``pass_turn``.
+
+Randomness is the engine's SplitMix64 (:mod:`engine.rng`) consumed in the same
+order as the reducer, so a core game and a reducer game from the same seed
+and actions are the same game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from . import rng as rngmod
+from .actions import (
+    Action,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+)
+from .errors import SetupError
+from .scoring import final_scores
+from .state import FinalResult, GameState, PlayerState
+from .types import LOCOMOTIVE, Cards
+
+if TYPE_CHECKING:
+    from .rules.classic import ClassicRules
+
+SETUP, PLAY, FINISHED = 0, 1, 2
+TURN, SECOND_CARD, KEEP_TICKETS, OVER = 0, 1, 2, 3
+_STEP_NAMES = ("turn", "second_card", "keep_tickets", "over")
+_PHASE_NAMES = ("setup", "play", "finished")
+#: Face-up resets tried at most (as :data:`engine.reducer.MAX_RESETS`).
+MAX_RESETS = 50
+
+
+class CoreTable:
+    """The integer tables of one rule set (built once per rule set, see :func:`core_table`).
+
+    Raises:
+        NotImplementedError: a rule the core does not play yet (tunnels, ferries,
+            substitutes, ticket mixes, merchandise, flags).
+    """
+
+    def __init__(self, rules: ClassicRules) -> None:
+        p = rules.params
+        board = rules.board
+        routes = [board.routes[r] for r in sorted(board.routes)]
+        if (
+            any(r.tunnel or r.locomotives or r.substitute for r in routes)
+            or p.initial_tickets.announce_mix
+            or p.draw_tickets.announce_mix
+            or p.merchandise
+            or p.french_flags
+            or p.shuffle_ticket_decks_after_setup
+            or not p.face_up_wild_restricted
+            or p.locomotives_pay != "any"
+            or p.initial_tickets.unkept != "bottom"
+            or p.draw_tickets.unkept != "bottom"
+        ):
+            raise NotImplementedError(f"the integer core does not play {rules.map_id} yet")
+        self.rules = rules
+        self.colors: list[str] = list(p.colors)
+        self.loco = len(self.colors)
+        self.card_names: list[str] = [*self.colors, LOCOMOTIVE]
+        self.card_index = {c: i for i, c in enumerate(self.card_names)}
+        self.route_ids = [r.id for r in routes]
+        self.route_index = {r: i for i, r in enumerate(self.route_ids)}
+        self.length = [r.length for r in routes]
+        self.color = [self.loco if r.color == "gray" else self.card_index[r.color] for r in routes]
+        self.siblings = [tuple(self.route_index[s] for s in board.siblings(r.id)) for r in routes]
+        self.points = [p.route_points.get(n, 0) for n in range(max(self.length) + 1)]
+        self.span = max(self.length) + 1
+        self.stride = (self.loco + 1) * self.span
+        n = len(routes)
+        self.draw_deck = n * self.stride
+        self.draw_face = self.draw_deck + 1
+        self.draw_tickets = self.draw_face + p.face_up
+        self.pass_turn = self.draw_tickets + 1
+        self.keep = self.pass_turn + 1
+        self.ticket_ids = sorted(board.tickets)
+        self.ticket_index = {t: i for i, t in enumerate(self.ticket_ids)}
+        self.ticket_deck = [board.tickets[t].deck for t in self.ticket_ids]
+        buckets: dict[tuple[int, int], list[int]] = {}
+        for i in range(n):
+            buckets.setdefault((self.length[i], self.color[i]), []).append(i)
+        #: ``(length, colour, route indices)`` sorted by length; colour ``loco`` = gray.
+        self.buckets = [(ln, c, tuple(rs)) for (ln, c), rs in sorted(buckets.items())]
+        self.bucket_of = [0] * n
+        for b, (_, _, rs) in enumerate(self.buckets):
+            for r in rs:
+                self.bucket_of[r] = b
+
+    def encode(self, action: Action, offer: list[int]) -> int:
+        """The int of a value action (``offer``: the seat's pending ticket offer).
+
+        Raises:
+            ValueError: an action the core cannot express.
+        """
+        if isinstance(action, ClaimRoute):
+            route = self.route_index[action.route]
+            pay = dict(action.payment.items())
+            locos = pay.pop(LOCOMOTIVE, 0)
+            if not pay:
+                return route * self.stride + self.loco * self.span + locos
+            ((color, _),) = pay.items()
+            return route * self.stride + self.card_index[color] * self.span + locos
+        if isinstance(action, DrawBlind):
+            return self.draw_deck
+        if isinstance(action, DrawFaceUp):
+            return self.draw_face + action.slot
+        if isinstance(action, DrawTickets):
+            return self.draw_tickets
+        if isinstance(action, Pass):
+            return self.pass_turn
+        if isinstance(action, KeepTickets):
+            ids = [self.ticket_index[t] for t in action.tickets]
+            return self.keep + sum(1 << offer.index(t) for t in ids)
+        raise ValueError(f"the integer core cannot express {action!r}")
+
+    def decode(self, seat: int, action: int, offer: list[int]) -> Action:
+        """The value action of an int (``offer`` as for :meth:`encode`)."""
+        if action < self.draw_deck:
+            route, slot = divmod(action, self.stride)
+            color, locos = divmod(slot, self.span)
+            length = self.length[route]
+            pay: dict[str, int] = {}
+            if color != self.loco and length - locos:
+                pay[self.card_names[color]] = length - locos
+            if locos:
+                pay[LOCOMOTIVE] = locos
+            return ClaimRoute(seat, self.route_ids[route], Cards(pay))
+        if action == self.draw_deck:
+            return DrawBlind(seat)
+        if action < self.draw_tickets:
+            return DrawFaceUp(seat, action - self.draw_face)
+        if action == self.draw_tickets:
+            return DrawTickets(seat)
+        if action == self.pass_turn:
+            return Pass(seat)
+        mask = action - self.keep
+        kept = tuple(self.ticket_ids[t] for i, t in enumerate(offer) if mask >> i & 1)
+        return KeepTickets(seat, kept)
+
+
+def core_table(rules: ClassicRules) -> CoreTable:
+    """The rule set's :class:`CoreTable`, built on first use and kept on the rule set."""
+    table = rules.__dict__.get("_core_table")
+    if table is None:
+        table = rules.__dict__["_core_table"] = CoreTable(rules)
+    return table
+
+
+class Core:
+    """One mutable game on a :class:`CoreTable`.
+
+    Build it with :meth:`new` (like :func:`engine.new_game`) or :meth:`from_state`;
+    :meth:`legal` lists a seat's actions as ints, :meth:`step` applies one of
+    them (unchecked: only what :meth:`legal` listed), :meth:`to_state` gives the
+    value :class:`GameState`.
+    """
+
+    def __init__(self, rules: ClassicRules, seats: int, seed: int) -> None:
+        """An empty game (no cards dealt); :meth:`new` deals one."""
+        t = core_table(rules)
+        self.t = t
+        self.map_id: str = rules.map_id
+        self.seed: int = seed
+        self.options: dict[str, Any] = rules.resolve_options(None)
+        self.n: int = seats
+        self.rng: int = rngmod.seed_state(seed)
+        self.version = 0
+        self.phase = SETUP
+        self.active = 0
+        self.step_ = TURN
+        self.turn = 0
+        self.cards_drawn = 0
+        self.deck: list[int] = []
+        self.discard: list[int] = []
+        self.face: list[int] = []
+        self.ticket_decks: dict[str, list[int]] = {}
+        self.removed: list[int] = []
+        self.owner = [-1] * len(t.route_ids)
+        self.hands = [[0] * (t.loco + 1) for _ in range(seats)]
+        self.pieces = [rules.params.pieces] * seats
+        self.route_points = [0] * seats
+        self.tickets: list[list[int]] = [[] for _ in range(seats)]
+        self.offers: list[list[int]] = [[] for _ in range(seats)]
+        self.routes: list[list[int]] = [[] for _ in range(seats)]
+        self.last_round_by = -1
+        self.turns_left = -1
+        self.passes = 0
+        self.result: FinalResult | None = None
+        #: per seat, per bucket: ``route * stride`` of the routes that seat may claim
+        self.free = [[[r * t.stride for r in rs] for _, _, rs in t.buckets] for _ in range(seats)]
+
+    @classmethod
+    def new(cls, rules: ClassicRules, *, seats: int, seed: int) -> Core:
+        """A new game, the same as :func:`engine.new_game` with these arguments.
+
+        Raises:
+            SetupError: ``player_count`` outside the map's range.
+        """
+        p = rules.params
+        if not p.min_players <= seats <= p.max_players:
+            raise SetupError(
+                "player_count", {"min": p.min_players, "max": p.max_players, "given": seats}
+            )
+        core = cls(rules, seats, seed)
+        t = core.t
+        deck = [t.card_index[c] for c, k in p.deck.items() for _ in range(k)]
+        core.rng = rngmod.shuffle(core.rng, deck)
+        core.deck = deck
+        decks: dict[str, list[int]] = {}
+        for tid in rules.ticket_ids(core.options):
+            decks.setdefault(rules.board.tickets[tid].deck, []).append(t.ticket_index[tid])
+        for name in sorted(decks):
+            core.rng = rngmod.shuffle(core.rng, decks[name])
+        core.ticket_decks = {name: decks[name] for name in sorted(decks)}
+        for hand in core.hands:
+            for _ in range(p.starting_hand):
+                card = core._pop()
+                if card >= 0:
+                    hand[card] += 1
+        core.face = [core._pop() for _ in range(p.face_up)]
+        core._reset_face_up()
+        core.rng, core.active = rngmod.below(core.rng, seats)
+        for seat in range(seats):
+            core.offers[seat] = core._draw_tickets(p.initial_tickets.count)
+        return core
+
+    # ------------------------------------------------------------- cards
+    def _pop(self) -> int:
+        if not self.deck:
+            if not self.discard:
+                return -1
+            self.deck, self.discard = self.discard, []
+            self.rng = rngmod.shuffle(self.rng, self.deck)
+        return self.deck.pop()
+
+    def _reset_face_up(self) -> None:
+        limit = self.t.rules.params.face_up_wild_limit
+        if not limit:
+            return
+        loco = self.t.loco
+        face = self.face
+        for _ in range(MAX_RESETS):
+            if face.count(loco) < limit:
+                return
+            row = [c for c in face if c >= 0]
+            pool = len(row) + len(self.deck) + len(self.discard)
+            non_wild = (
+                sum(1 for c in row if c != loco)
+                + sum(1 for c in self.deck if c != loco)
+                + sum(1 for c in self.discard if c != loco)
+            )
+            slots = min(len(face), pool)
+            if slots - min(non_wild, slots) >= limit:
+                return
+            self.discard.extend(row)
+            for slot in range(len(face)):
+                face[slot] = -1
+            for slot in range(len(face)):
+                face[slot] = self._pop()
+
+    def _refill_face_up(self) -> None:
+        face = self.face
+        for slot in range(len(face)):
+            if face[slot] < 0 and (self.deck or self.discard):
+                face[slot] = self._pop()
+        self._reset_face_up()
+
+    def _draw_tickets(self, count: int) -> list[int]:
+        for deck in self.ticket_decks.values():
+            if deck:
+                return [deck.pop() for _ in range(min(count, len(deck)))]
+        return []
+
+    # ------------------------------------------------------------- legal
+    def to_act(self) -> list[int]:
+        """Seats that may act now (as :meth:`GameState.seats_to_act`)."""
+        if self.phase == FINISHED:
+            return []
+        if self.phase == SETUP:
+            return [s for s in range(self.n) if self.offers[s]]
+        return [self.active]
+
+    def legal(self, seat: int) -> list[int]:
+        """Every action ``seat`` may take now, as ints (empty when it is not its move)."""
+        if self.phase == SETUP:
+            offer = self.offers[seat]
+            return self._keeps(offer, self.t.rules.params.initial_tickets.keep) if offer else []
+        if self.phase == FINISHED or seat != self.active:
+            return []
+        step = self.step_
+        if step == KEEP_TICKETS:
+            return self._keeps(self.offers[seat], self.t.rules.params.draw_tickets.keep)
+        t = self.t
+        out: list[int] = [t.draw_deck] if self.deck or self.discard else []
+        face = self.face
+        draw_face = t.draw_face
+        if step == SECOND_CARD:
+            loco = t.loco
+            out += [draw_face + s for s in range(len(face)) if face[s] >= 0 and face[s] != loco]
+            return out
+        out += [draw_face + s for s in range(len(face)) if face[s] >= 0]
+        self._claims(seat, out)
+        if any(self.ticket_decks.values()):
+            out.append(t.draw_tickets)
+        if not out:
+            out.append(t.pass_turn)
+        return out
+
+    def _keeps(self, offer: list[int], keep: int) -> list[int]:
+        k = len(offer)
+        least = min(keep, k)
+        base = self.t.keep
+        return [base + m for m in range(1, 1 << k) if m.bit_count() >= least]
+
+    def _claims(self, seat: int, out: list[int]) -> None:
+        # the hot loop: slot arithmetic inlined (a helper call per bucket costs 30 %)
+        t = self.t
+        trains = self.pieces[seat]
+        hand = self.hands[seat]
+        loco = t.loco
+        span = t.span
+        all_locos = loco * span
+        wild = hand[loco]
+        free = self.free[seat]
+        gray: list[list[int] | None] = [None] * span
+        extend = out.extend
+        for b, (length, color, _) in enumerate(t.buckets):
+            if length > trains:
+                break
+            bases = free[b]
+            if not bases:
+                continue
+            if color == loco:
+                slots = gray[length]
+                if slots is None:
+                    slots = gray[length] = _gray_slots(hand, wild, length, loco, span)
+                if not slots:
+                    continue
+                if len(slots) == 1:
+                    slot = slots[0]
+                    extend([base + slot for base in bases])
+                else:
+                    extend([base + slot for base in bases for slot in slots])
+                continue
+            have = hand[color]
+            low = length - have if have < length else 0
+            top = wild if wild < length else length
+            if low == top:  # one payment: the common case
+                slot = all_locos + length if low == length else color * span + low
+                extend([base + slot for base in bases])
+            elif low < top:
+                first = color * span
+                slots = list(range(first + low, first + (top if top < length else length - 1) + 1))
+                if top == length:
+                    slots.append(all_locos + length)
+                extend([base + slot for base in bases for slot in slots])
+
+    # ------------------------------------------------------------- apply
+    def step(self, action: int) -> None:
+        """Apply one action :meth:`legal` listed for the seat to act (not checked).
+
+        In setup, a keep action is the offer's seat's: the lowest seat with an offer
+        unless :meth:`step_seat` names another.
+        """
+        self.step_seat(self.active if self.phase == PLAY else self.to_act()[0], action)
+
+    def step_seat(self, seat: int, action: int) -> None:
+        """Apply ``action`` of ``seat`` (one that :meth:`legal` listed for it)."""
+        t = self.t
+        self.version += 1
+        if self.phase == SETUP:
+            self._keep(seat, action - t.keep)
+            if not any(self.offers):
+                self.phase = PLAY
+                self.step_ = TURN
+            return
+        if action < t.draw_deck:
+            self._claim(seat, action)
+        elif action == t.draw_deck:
+            card = self._pop()
+            self.hands[seat][card] += 1
+            self.cards_drawn += 1
+            self._after_draw(False)
+        elif action < t.draw_tickets:
+            slot = action - t.draw_face
+            card = self.face[slot]
+            self.hands[seat][card] += 1
+            self.cards_drawn += 1
+            self.face[slot] = self._pop()
+            self._reset_face_up()
+            self._after_draw(card == t.loco)
+        elif action == t.draw_tickets:
+            self.offers[seat] = self._draw_tickets(t.rules.params.draw_tickets.count)
+            self.step_ = KEEP_TICKETS
+        elif action == t.pass_turn:
+            self._end_turn(passed=True)
+        else:
+            self._keep(seat, action - t.keep)
+            self._end_turn()
+
+    def _keep(self, seat: int, mask: int) -> None:
+        t = self.t
+        offer = self.offers[seat]
+        self.tickets[seat].extend([tk for i, tk in enumerate(offer) if mask >> i & 1])
+        for i, tk in enumerate(offer):
+            if not mask >> i & 1:
+                self.ticket_decks[t.ticket_deck[tk]].insert(0, tk)
+        self.offers[seat] = []
+
+    def _claim(self, seat: int, action: int) -> None:
+        t = self.t
+        route, slot = divmod(action, t.stride)
+        color, locos = divmod(slot, t.span)
+        length = t.length[route]
+        hand = self.hands[seat]
+        loco = t.loco
+        if color == loco:
+            hand[loco] -= locos
+            paid = [loco] * locos
+        else:
+            hand[color] -= length - locos
+            hand[loco] -= locos
+            paid = [color] * (length - locos) + [loco] * locos
+        self.discard.extend(sorted(paid, key=t.card_names.__getitem__))
+        self.owner[route] = seat
+        self.routes[seat].append(route)
+        self.pieces[seat] -= length
+        self.route_points[seat] += t.points[length]
+        self._unlist(seat, route)
+        self._end_turn()
+
+    def _unlist(self, seat: int, route: int) -> None:
+        """Take ``route`` out of every seat's claimable lists, and its siblings where the
+        double-route rule bars them (USA rules, "Doppelstrecken")."""
+        t = self.t
+        stride = t.stride
+        _drop(self.free, t.bucket_of[route], route * stride)
+        locked = self.n < t.rules.params.double_routes_min_players
+        for sib in t.siblings[route]:
+            seats = self.free if locked else [self.free[seat]]
+            _drop(seats, t.bucket_of[sib], sib * stride)
+
+    def _after_draw(self, ends_turn: bool) -> None:
+        if ends_turn or self.cards_drawn >= 2 or not self._can_draw_second():
+            self._end_turn()
+        else:
+            self.step_ = SECOND_CARD
+
+    def _can_draw_second(self) -> bool:
+        loco = self.t.loco
+        return bool(self.deck or self.discard) or any(c >= 0 and c != loco for c in self.face)
+
+    def _end_turn(self, *, passed: bool = False) -> None:
+        seat = self.active
+        self.passes = self.passes + 1 if passed else 0
+        self.cards_drawn = 0
+        self.turn += 1
+        if self.last_round_by < 0 and self.pieces[seat] <= self.t.rules.params.last_round_at:
+            self.last_round_by = seat
+            self.turns_left = self.n
+        elif self.turns_left >= 0:
+            self.turns_left -= 1
+            if self.turns_left <= 0:
+                self._finish()
+                return
+        if self.passes >= self.n:
+            self._finish()
+            return
+        self._refill_face_up()
+        self.active = (seat + 1) % self.n
+        self.step_ = TURN
+
+    def _finish(self) -> None:
+        self.phase = FINISHED
+        self.step_ = OVER
+        self.result = final_scores(self.t.rules, self.to_state())
+
+    # ------------------------------------------------------------- values
+    @classmethod
+    def from_state(cls, rules: ClassicRules, state: GameState) -> Core:
+        """The core of a value state (for example one a player view sampled).
+
+        Raises:
+            NotImplementedError: a state the core cannot hold (a pending tunnel,
+                flag choice or ticket mix, merchandise, a resigned seat).
+        """
+        if (
+            state.tunnel is not None
+            or state.flag_colors
+            or state.merchandise_left
+            or any(
+                p.needs_mix or p.resigned or p.flag_cards or p.merchandise for p in state.players
+            )
+        ):
+            raise NotImplementedError("the integer core cannot hold this state yet")
+        core = cls(rules, state.num_seats, state.seed)
+        t = core.t
+        cards = t.card_index
+        tickets = t.ticket_index
+        core.options = dict(state.options)
+        core.rng = state.rng
+        core.version = state.version
+        core.phase = _PHASE_NAMES.index(state.phase)
+        core.active = state.active
+        core.step_ = _STEP_NAMES.index(state.step)
+        core.turn = state.turn
+        core.cards_drawn = state.cards_drawn
+        core.deck = [cards[c] for c in state.deck]
+        core.discard = [cards[c] for c in state.discard]
+        core.face = [-1 if c is None else cards[c] for c in state.face_up]
+        core.ticket_decks = {k: [tickets[x] for x in v] for k, v in state.ticket_decks.items()}
+        core.removed = [tickets[x] for x in state.removed_tickets]
+        for p in state.players:
+            s = p.seat
+            for c, k in p.hand.items():
+                core.hands[s][cards[c]] = k
+            core.pieces[s] = p.pieces
+            core.route_points[s] = p.route_points
+            core.tickets[s] = [tickets[x] for x in p.tickets]
+            core.offers[s] = [tickets[x] for x in p.offer]
+            for rid in p.routes:
+                route = t.route_index[rid]
+                core.owner[route] = s
+                core.routes[s].append(route)
+                core._unlist(s, route)
+        core.last_round_by = -1 if state.last_round_by is None else state.last_round_by
+        core.turns_left = -1 if state.turns_left is None else state.turns_left
+        core.passes = state.passes
+        core.result = state.result
+        return core
+
+    def to_state(self) -> GameState:
+        """This game as a value :class:`GameState` (a new object; the core is not shared)."""
+        t = self.t
+        names = t.card_names
+        ids = t.ticket_ids
+        players = []
+        for s in range(self.n):
+            hand = {names[c]: k for c, k in enumerate(self.hands[s]) if k}
+            players.append(
+                PlayerState(
+                    seat=s,
+                    pieces=self.pieces[s],
+                    hand=hand,
+                    tickets=[ids[x] for x in self.tickets[s]],
+                    offer=[ids[x] for x in self.offers[s]],
+                    routes=[t.route_ids[r] for r in self.routes[s]],
+                    route_points=self.route_points[s],
+                )
+            )
+        st = GameState(
+            map_id=self.map_id,
+            seed=self.seed,
+            options=dict(self.options),
+            num_seats=self.n,
+            rng=self.rng,
+            version=self.version,
+            phase=_PHASE_NAMES[self.phase],
+            active=self.active,
+            step=_STEP_NAMES[self.step_],
+            turn=self.turn,
+            cards_drawn=self.cards_drawn,
+            deck=[names[c] for c in self.deck],
+            discard=[names[c] for c in self.discard],
+            face_up=[None if c < 0 else names[c] for c in self.face],
+            ticket_decks={k: [ids[x] for x in v] for k, v in self.ticket_decks.items()},
+            removed_tickets=[ids[x] for x in self.removed],
+            owners={t.route_ids[r]: s for s in range(self.n) for r in self.routes[s]},
+            players=players,
+            last_round_by=None if self.last_round_by < 0 else self.last_round_by,
+            turns_left=None if self.turns_left < 0 else self.turns_left,
+            passes=self.passes,
+        )
+        st.result = self.result
+        return st
+
+
+def _drop(seats: Iterable[list[list[int]]], bucket: int, base: int) -> None:
+    for lists in seats:
+        lst = lists[bucket]
+        if base in lst:
+            lst.remove(base)
+
+
+def _gray_slots(hand: list[int], wild: int, length: int, loco: int, span: int) -> list[int]:
+    """Payment slots of a gray route of ``length`` for ``hand`` (every colour, every split)."""
+    slots: list[int] = []
+    top = min(wild, length - 1)
+    for color in range(loco):
+        have = hand[color]
+        if have:
+            low = max(0, length - have)
+            if low <= top:
+                slots.extend(range(color * span + low, color * span + top + 1))
+    if wild >= length:
+        slots.append(loco * span + length)
+    return slots

@@ -13,6 +13,11 @@ a seeded ``random.Random`` outside the engine. Reported per map and player count
 - ``total_ms``: the two together (the engine's share of a random game);
 - ``actions``: mean actions per game.
 
+The same games on the integer core (:mod:`engine.core`: ``Core.new``, ``legal``,
+``step_seat``; the same legal lists, checked by tests/engine/test_core.py) for
+every map the core plays, saying whether its mypyc build runs
+(``summary["core"]``, ``usa_4p_core_ms``).
+
 Per map it also reports the worst longest-path time over the hard cases of
 :mod:`benchmarks.trail_cases` (one player's legal network at full pieces),
 each computed fresh (memo cleared), best of three runs per case.
@@ -43,6 +48,7 @@ from typing import Any
 
 from benchmarks.trail_cases import LONGEST_PATH_CASES
 from engine import apply, legal_actions, new_game
+from engine.core import COMPILED, FINISHED, Core, core_table
 from engine.rules import ClassicRules
 from maps import load_ruleset
 
@@ -79,17 +85,58 @@ def random_game(rules: ClassicRules, seats: int, seed: int) -> tuple[float, floa
     return legal_s, apply_s, n
 
 
+def core_game(rules: ClassicRules, seats: int, seed: int) -> tuple[float, float, int]:
+    """:func:`random_game` on the integer core (:mod:`engine.core`): ``Core.new``, then
+    every step uniform over ``Core.legal`` (every payment listed) and ``step_seat``;
+    ``(legal seconds, apply seconds, actions)``. Its legal lists are the value
+    engine's (tests/engine/test_core.py)."""
+    chooser = random.Random(seed)
+    tick = clock
+    t0 = tick()
+    core = Core.new(rules, seats=seats, seed=seed)
+    apply_s = tick() - t0
+    legal_s = 0.0
+    n = 0
+    while core.phase != FINISHED:
+        seat = core.to_act()[0]
+        t0 = tick()
+        actions = core.legal(seat)
+        t1 = tick()
+        action = actions[chooser.randrange(len(actions))]
+        t2 = tick()
+        core.step_seat(seat, action)
+        t3 = tick()
+        legal_s += t1 - t0
+        apply_s += t3 - t2
+        n += 1
+    return legal_s, apply_s, n
+
+
+def core_plays(rules: ClassicRules) -> bool:
+    """True when the integer core plays this rule set (so far: USA)."""
+    try:
+        core_table(rules)
+    except NotImplementedError:
+        return False
+    return True
+
+
 def _ms(seconds: float) -> float:
     return round(seconds * 1000, 2)
 
 
-def map_rows(rules: ClassicRules, games: int, seats: Sequence[int]) -> list[dict[str, Any]]:
-    """One row per player count: medians over ``games`` seeded random games."""
+def map_rows(
+    rules: ClassicRules,
+    games: int,
+    seats: Sequence[int],
+    play: Callable[[ClassicRules, int, int], tuple[float, float, int]] = random_game,
+) -> list[dict[str, Any]]:
+    """One row per player count: medians over ``games`` seeded random games of ``play``."""
     rows = []
     for n in seats:
         legal, applied, totals, actions = [], [], [], []
         for seed in range(games):
-            lg, ap, k = random_game(rules, n, seed)
+            lg, ap, k = play(rules, n, seed)
             legal.append(lg)
             applied.append(ap)
             totals.append(lg + ap)
@@ -272,6 +319,26 @@ def main(argv: list[str]) -> int:
         worst, cases = longest_path_worst(rules)
         print(f"{map_id:<10} longest path, worst of {cases} hard cases: {worst} ms")
         summary["maps"][map_id] = {"rows": rows, "longest_path_worst_ms": worst}
+    print(f"the integer core ({'mypyc build' if COMPILED else 'pure Python'}):")
+    summary["core"] = {"compiled": COMPILED, "maps": {}}
+    for map_id in [m for m in args.maps.split(",") if m]:
+        rules = load_ruleset(map_id)
+        if not core_plays(rules):
+            print(f"core {map_id:<5} not played by the core yet")
+            continue
+        p = rules.params
+        rows = map_rows(rules, args.games, range(p.min_players, p.max_players + 1), core_game)
+        for r in rows:
+            print(
+                f"core {map_id:<5}{r['seats']:>6}{r['total_ms']:>10}{r['legal_ms']:>10}"
+                f"{r['apply_ms']:>10}{r['total_ms_max']:>9}{r['actions']:>9}"
+            )
+        summary["core"]["maps"][map_id] = {"rows": rows}
+    core_head = summary["core"]["maps"].get(HEADLINE[0], {}).get("rows", [])
+    core_row = next((r for r in core_head if r["seats"] == HEADLINE[1]), None)
+    if core_row:
+        summary["usa_4p_core_ms"] = core_row["total_ms"]
+        print(f"one 4-player USA random game on the core: {core_row['total_ms']} ms")
     head = summary["maps"].get(HEADLINE[0], {}).get("rows", [])
     row = next((r for r in head if r["seats"] == HEADLINE[1]), None)
     if row:

@@ -29,3 +29,23 @@ def test_the_report_times_whole_games_per_player_count(
     assert report["maps"]["paris"]["longest_path_worst_ms"] > 0
     assert report["peer"]["status"] in ("peer not installed", "ok")
     assert bench.clock is bench.CLOCKS[clock]
+
+
+def test_the_report_times_the_integer_core_where_it_plays(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """USA: core rows per player count (2-5) whose parts add up, the headline figure, and
+    whether the mypyc build ran; a map the core does not play yet is named as such."""
+    monkeypatch.setattr(bench, "clock", bench.clock)
+    assert bench.main(["--json", "--games", "1", "--maps", "usa,paris"]) == 0
+    out = capsys.readouterr().out
+    report = json.loads(out.strip().splitlines()[-1])
+    core = report["core"]
+    assert isinstance(core["compiled"], bool)
+    rows = core["maps"]["usa"]["rows"]
+    assert [r["seats"] for r in rows] == [2, 3, 4, 5]
+    for r in rows:
+        assert r["actions"] > 50
+        assert r["total_ms"] == pytest.approx(r["legal_ms"] + r["apply_ms"], abs=0.02)
+    assert report["usa_4p_core_ms"] == rows[2]["total_ms"]
+    assert "paris" not in core["maps"] and "core paris not played by the core yet" in out

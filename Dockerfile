@@ -23,6 +23,8 @@ COPY bot bot
 COPY cogs cogs
 COPY words words
 COPY benchmarks benchmarks
+# compiles the integer core where a C compiler is present (not in the slim image: it runs as Python)
+COPY setup.py ./
 RUN /opt/venv/bin/pip install -q --no-deps '.[postgres]' \
  && useradd --create-home --uid 10001 ttr && mkdir -p /data && chown ttr /data
 

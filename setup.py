@@ -18,12 +18,15 @@ CORE = Path(__file__).parent / "engine" / "_core.py"
 
 
 def _extensions() -> list[Any]:
+    if not CORE.exists():  # a build of the dependencies only (the Dockerfile's first layer)
+        return []
     try:
         from mypyc.build import mypycify
-    except ImportError:
-        print("ttrbot: mypyc not available; the integer core stays pure Python")
+
+        return list(mypycify([str(CORE.relative_to(Path(__file__).parent))], opt_level="3"))
+    except Exception as exc:  # no mypyc, or it cannot compile: the source runs as it is
+        print(f"ttrbot: the integer core stays pure Python ({exc})")
         return []
-    return list(mypycify([str(CORE.relative_to(Path(__file__).parent))], opt_level="3"))
 
 
 class OptionalBuildExt(build_ext):

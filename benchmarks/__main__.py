@@ -1,4 +1,4 @@
-"""Run a benchmark on demand: ``python -m benchmarks engine|render|turn|crash|load|ai|core-prototype [--json]``.
+"""Run a benchmark on demand: ``python -m benchmarks engine|render|turn|crash|load|ai [--json]``.
 
 Each prints a table; with ``--json`` the last line is one JSON object. Never
 part of the test run.
@@ -16,7 +16,6 @@ BENCHMARKS = {
     "crash": "benchmarks.crash",
     "load": "benchmarks.load",
     "ai": "benchmarks.ai",
-    "core-prototype": "benchmarks.core_prototype",
 }
 
 

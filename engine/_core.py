@@ -3,8 +3,9 @@
 Import it from :mod:`engine.core`, which runs the mypyc build of this file when
 there is a current one.
 
-**Status:** USA base rules (no tunnels, ferries, substitutes, ticket mixes,
-merchandise or flags; no events yet). It is checked action by action against
+**Status:** the USA and Germany rules (Germany: the short/long ticket mix
+announced, both ticket sets); not yet tunnels, ferries, substitutes,
+merchandise or flags (Nordic, Amsterdam, Paris), and no events. It is checked action by action against
 :func:`engine.reducer.apply` and :func:`engine.legal.legal_actions` on random
 games (tests/engine/test_core.py). The plan (README, "Engine speed"): this
 core becomes the one set of rules, the value API (:func:`engine.apply` on
@@ -29,7 +30,7 @@ and actions are the same game.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import rng as rngmod
@@ -72,11 +73,8 @@ class CoreTable:
         routes = [board.routes[r] for r in sorted(board.routes)]
         if (
             any(r.tunnel or r.locomotives or r.substitute for r in routes)
-            or p.initial_tickets.announce_mix
-            or p.draw_tickets.announce_mix
             or p.merchandise
             or p.french_flags
-            or p.shuffle_ticket_decks_after_setup
             or not p.face_up_wild_restricted
             or p.locomotives_pay != "any"
             or p.initial_tickets.unkept != "bottom"
@@ -102,6 +100,13 @@ class CoreTable:
         self.draw_tickets = self.draw_face + p.face_up
         self.pass_turn = self.draw_tickets + 1
         self.keep = self.pass_turn + 1
+        #: ticket decks in the state's order (sorted names) and every mix of at most
+        #: the largest draw over them, as counts per deck (Germany: short and long)
+        self.deck_names = sorted({t.deck for t in board.tickets.values()})
+        most = max(p.initial_tickets.count, p.draw_tickets.count)
+        self.mixes = [m for m in _count_vectors(len(self.deck_names), most)]
+        self.mix_index = {m: i for i, m in enumerate(self.mixes)}
+        self.mix_base = self.keep + (1 << most)
         self.ticket_ids = sorted(board.tickets)
         self.ticket_index = {t: i for i, t in enumerate(self.ticket_ids)}
         self.ticket_deck = [board.tickets[t].deck for t in self.ticket_ids]
@@ -134,13 +139,21 @@ class CoreTable:
         if isinstance(action, DrawFaceUp):
             return self.draw_face + action.slot
         if isinstance(action, DrawTickets):
-            return self.draw_tickets
+            if not action.mix:
+                return self.draw_tickets
+            counts = dict(action.mix)
+            return self.mix_base + self.mix_index[tuple(counts.get(d, 0) for d in self.deck_names)]
         if isinstance(action, Pass):
             return self.pass_turn
         if isinstance(action, KeepTickets):
             ids = [self.ticket_index[t] for t in action.tickets]
             return self.keep + sum(1 << offer.index(t) for t in ids)
         raise ValueError(f"the integer core cannot express {action!r}")
+
+    def mix_of(self, action: int) -> tuple[tuple[str, int], ...]:
+        """The ``DrawTickets.mix`` of a mix action: ``(deck, count)`` pairs, deck order."""
+        counts = self.mixes[action - self.mix_base]
+        return tuple((d, k) for d, k in zip(self.deck_names, counts, strict=True) if k)
 
     def decode(self, seat: int, action: int, offer: list[int]) -> Action:
         """The value action of an int (``offer`` as for :meth:`encode`)."""
@@ -162,9 +175,18 @@ class CoreTable:
             return DrawTickets(seat)
         if action == self.pass_turn:
             return Pass(seat)
+        if action >= self.mix_base:
+            return DrawTickets(seat, self.mix_of(action))
         mask = action - self.keep
         kept = tuple(self.ticket_ids[t] for i, t in enumerate(offer) if mask >> i & 1)
         return KeepTickets(seat, kept)
+
+
+def _count_vectors(decks: int, most: int) -> list[tuple[int, ...]]:
+    """Every tuple of ``decks`` non-negative counts with a sum of at most ``most``."""
+    if decks == 0:
+        return [()]
+    return [(k, *rest) for k in range(most + 1) for rest in _count_vectors(decks - 1, most - k)]
 
 
 def core_table(rules: ClassicRules) -> CoreTable:
@@ -210,6 +232,7 @@ class Core:
         self.route_points = [0] * seats
         self.tickets: list[list[int]] = [[] for _ in range(seats)]
         self.offers: list[list[int]] = [[] for _ in range(seats)]
+        self.needs_mix = [False] * seats
         self.routes: list[list[int]] = [[] for _ in range(seats)]
         self.last_round_by = -1
         self.turns_left = -1
@@ -219,11 +242,18 @@ class Core:
         self.free = [[[r * t.stride for r in rs] for _, _, rs in t.buckets] for _ in range(seats)]
 
     @classmethod
-    def new(cls, rules: ClassicRules, *, seats: int, seed: int) -> Core:
+    def new(
+        cls,
+        rules: ClassicRules,
+        *,
+        seats: int,
+        seed: int,
+        options: Mapping[str, Any] | None = None,
+    ) -> Core:
         """A new game, the same as :func:`engine.new_game` with these arguments.
 
         Raises:
-            SetupError: ``player_count`` outside the map's range.
+            SetupError: ``player_count`` outside the map's range, ``bad_option``.
         """
         p = rules.params
         if not p.min_players <= seats <= p.max_players:
@@ -231,6 +261,7 @@ class Core:
                 "player_count", {"min": p.min_players, "max": p.max_players, "given": seats}
             )
         core = cls(rules, seats, seed)
+        core.options = rules.resolve_options(options)
         t = core.t
         deck = [t.card_index[c] for c, k in p.deck.items() for _ in range(k)]
         core.rng = rngmod.shuffle(core.rng, deck)
@@ -250,7 +281,10 @@ class Core:
         core._reset_face_up()
         core.rng, core.active = rngmod.below(core.rng, seats)
         for seat in range(seats):
-            core.offers[seat] = core._draw_tickets(p.initial_tickets.count)
+            if p.initial_tickets.announce_mix:
+                core.needs_mix[seat] = True
+            else:
+                core.offers[seat] = core._draw_tickets(p.initial_tickets.count)
         return core
 
     # ------------------------------------------------------------- cards
@@ -300,20 +334,42 @@ class Core:
                 return [deck.pop() for _ in range(min(count, len(deck)))]
         return []
 
+    def _draw_mix(self, action: int) -> list[int]:
+        out: list[int] = []
+        for name, k in self.t.mix_of(action):
+            deck = self.ticket_decks[name]
+            out.extend([deck.pop() for _ in range(k)])
+        return out
+
+    def _mixes(self, count: int) -> list[int]:
+        """The mix actions of a draw of ``count`` (fewer if fewer are left): every split
+        over the decks that they can give (as :func:`engine.legal.ticket_mixes`)."""
+        t = self.t
+        sizes = [len(self.ticket_decks.get(d, ())) for d in t.deck_names]
+        want = min(count, sum(min(k, count) for k in sizes))
+        return [
+            t.mix_base + i
+            for i, m in enumerate(t.mixes)
+            if sum(m) == want and all(k <= size for k, size in zip(m, sizes, strict=True))
+        ]
+
     # ------------------------------------------------------------- legal
     def to_act(self) -> list[int]:
         """Seats that may act now (as :meth:`GameState.seats_to_act`)."""
         if self.phase == FINISHED:
             return []
         if self.phase == SETUP:
-            return [s for s in range(self.n) if self.offers[s]]
+            return [s for s in range(self.n) if self.offers[s] or self.needs_mix[s]]
         return [self.active]
 
     def legal(self, seat: int) -> list[int]:
         """Every action ``seat`` may take now, as ints (empty when it is not its move)."""
         if self.phase == SETUP:
+            deal = self.t.rules.params.initial_tickets
+            if self.needs_mix[seat]:
+                return self._mixes(deal.count)
             offer = self.offers[seat]
-            return self._keeps(offer, self.t.rules.params.initial_tickets.keep) if offer else []
+            return self._keeps(offer, deal.keep) if offer else []
         if self.phase == FINISHED or seat != self.active:
             return []
         step = self.step_
@@ -330,7 +386,11 @@ class Core:
         out += [draw_face + s for s in range(len(face)) if face[s] >= 0]
         self._claims(seat, out)
         if any(self.ticket_decks.values()):
-            out.append(t.draw_tickets)
+            deal = t.rules.params.draw_tickets
+            if deal.announce_mix:
+                out += self._mixes(deal.count)
+            else:
+                out.append(t.draw_tickets)
         if not out:
             out.append(t.pass_turn)
         return out
@@ -398,8 +458,15 @@ class Core:
         t = self.t
         self.version += 1
         if self.phase == SETUP:
+            if action >= t.mix_base:
+                self.offers[seat] = self._draw_mix(action)
+                self.needs_mix[seat] = False
+                return
             self._keep(seat, action - t.keep)
-            if not any(self.offers):
+            if not any(self.offers) and not any(self.needs_mix):
+                if t.rules.params.shuffle_ticket_decks_after_setup:
+                    for deck in self.ticket_decks.values():
+                        self.rng = rngmod.shuffle(self.rng, deck)
                 self.phase = PLAY
                 self.step_ = TURN
             return
@@ -423,6 +490,9 @@ class Core:
             self.step_ = KEEP_TICKETS
         elif action == t.pass_turn:
             self._end_turn(passed=True)
+        elif action >= t.mix_base:
+            self.offers[seat] = self._draw_mix(action)
+            self.step_ = KEEP_TICKETS
         else:
             self._keep(seat, action - t.keep)
             self._end_turn()
@@ -517,9 +587,7 @@ class Core:
             state.tunnel is not None
             or state.flag_colors
             or state.merchandise_left
-            or any(
-                p.needs_mix or p.resigned or p.flag_cards or p.merchandise for p in state.players
-            )
+            or any(p.resigned or p.flag_cards or p.merchandise for p in state.players)
         ):
             raise NotImplementedError("the integer core cannot hold this state yet")
         core = cls(rules, state.num_seats, state.seed)
@@ -547,6 +615,7 @@ class Core:
             core.route_points[s] = p.route_points
             core.tickets[s] = [tickets[x] for x in p.tickets]
             core.offers[s] = [tickets[x] for x in p.offer]
+            core.needs_mix[s] = p.needs_mix
             for rid in p.routes:
                 route = t.route_index[rid]
                 core.owner[route] = s
@@ -573,6 +642,7 @@ class Core:
                     hand=hand,
                     tickets=[ids[x] for x in self.tickets[s]],
                     offer=[ids[x] for x in self.offers[s]],
+                    needs_mix=self.needs_mix[s],
                     routes=[t.route_ids[r] for r in self.routes[s]],
                     route_points=self.route_points[s],
                 )

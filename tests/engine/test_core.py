@@ -24,7 +24,7 @@ from engine.core import Core, core_table
 from engine.errors import SetupError
 from maps import load_ruleset
 
-CORE_MAPS = ("usa",)
+CORE_MAPS = ("usa", "germany")
 
 
 def pure_source() -> ModuleType:
@@ -36,7 +36,13 @@ def pure_source() -> ModuleType:
     return module
 
 
-def play_both(map_id: str, seats: int, seed: int, impl: ModuleType | None = None) -> int:
+def play_both(
+    map_id: str,
+    seats: int,
+    seed: int,
+    impl: ModuleType | None = None,
+    options: dict[str, str] | None = None,
+) -> int:
     """Play one random game on both engines, checking every step; the number of actions.
 
     ``impl``: the core module to check (default: the one engine.core runs)."""
@@ -44,8 +50,8 @@ def play_both(map_id: str, seats: int, seed: int, impl: ModuleType | None = None
     core_cls = Core if impl is None else impl.Core
     table = core_table(rules) if impl is None else impl.CoreTable(rules)
     chooser = random.Random(seed)
-    state = new_game(rules, seats=seats, seed=seed)
-    core = core_cls.new(rules, seats=seats, seed=seed)
+    state = new_game(rules, seats=seats, seed=seed, options=options)
+    core = core_cls.new(rules, seats=seats, seed=seed, options=options)
     assert core.to_state() == state
     n = 0
     while not state.finished:
@@ -76,6 +82,12 @@ def play_both(map_id: str, seats: int, seed: int, impl: ModuleType | None = None
 def test_the_core_plays_the_value_engines_games(map_id: str, seats: int, seed: int) -> None:
     """Every state, every legal list and the final result equal the value engine's."""
     assert play_both(map_id, seats, seed) > 50
+
+
+def test_germany_with_the_2017_tickets() -> None:
+    """The other ticket set: the same games on both engines."""
+    for seats in (2, 5):
+        assert play_both("germany", seats, 5, options={"tickets": "2017"}) > 50
 
 
 def test_a_map_the_core_does_not_play_yet_is_refused() -> None:

@@ -3,9 +3,10 @@
 Import it from :mod:`engine.core`, which runs the mypyc build of this file when
 there is a current one.
 
-**Status:** the USA and Germany rules (Germany: the short/long ticket mix
-announced, both ticket sets); not yet tunnels, ferries, substitutes,
-merchandise or flags (Nordic, Amsterdam, Paris), and no events. It is checked action by action against
+**Status:** the USA, Germany, Amsterdam and Paris rules (Germany: the
+short/long ticket mix announced, both ticket sets; Amsterdam: merchandise
+cards; Paris: French flags); not yet Nordic (tunnels, ferries, substitutes),
+resignations or events. It is checked action by action against
 :func:`engine.reducer.apply` and :func:`engine.legal.legal_actions` on random
 games (tests/engine/test_core.py). The plan (README, "Engine speed"): this
 core becomes the one set of rules, the value API (:func:`engine.apply` on
@@ -40,6 +41,7 @@ from .actions import (
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
+    KeepFlagCard,
     KeepTickets,
     Pass,
 )
@@ -52,8 +54,8 @@ if TYPE_CHECKING:
     from .rules.classic import ClassicRules
 
 SETUP, PLAY, FINISHED = 0, 1, 2
-TURN, SECOND_CARD, KEEP_TICKETS, OVER = 0, 1, 2, 3
-_STEP_NAMES = ("turn", "second_card", "keep_tickets", "over")
+TURN, SECOND_CARD, KEEP_TICKETS, OVER, FLAG = 0, 1, 2, 3, 4
+_STEP_NAMES = ("turn", "second_card", "keep_tickets", "over", "flag")
 _PHASE_NAMES = ("setup", "play", "finished")
 #: Face-up resets tried at most (as :data:`engine.reducer.MAX_RESETS`).
 MAX_RESETS = 50
@@ -73,8 +75,6 @@ class CoreTable:
         routes = [board.routes[r] for r in sorted(board.routes)]
         if (
             any(r.tunnel or r.locomotives or r.substitute for r in routes)
-            or p.merchandise
-            or p.french_flags
             or not p.face_up_wild_restricted
             or p.locomotives_pay != "any"
             or p.initial_tickets.unkept != "bottom"
@@ -107,6 +107,15 @@ class CoreTable:
         self.mixes = [m for m in _count_vectors(len(self.deck_names), most)]
         self.mix_index = {m: i for i, m in enumerate(self.mixes)}
         self.mix_base = self.keep + (1 << most)
+        #: Paris: keep the flag card of a colour (``+ colour``) or decline (``+ loco``)
+        self.flag_base = self.mix_base + len(self.mixes)
+        #: Amsterdam: routes with a cart symbol draw a merchandise card
+        self.carts = [r.carts for r in routes]
+        self.merchandise = int(p.merchandise["cards"]) if p.merchandise else 0
+        flags = p.french_flags
+        #: Paris: the flag colours (as cards) and a complete flag's points
+        self.flag_colors = [self.card_index[c] for c in flags["colors"]] if flags else []
+        self.flag_points = int(flags["points"]) if flags else 0
         self.ticket_ids = sorted(board.tickets)
         self.ticket_index = {t: i for i, t in enumerate(self.ticket_ids)}
         self.ticket_deck = [board.tickets[t].deck for t in self.ticket_ids]
@@ -145,6 +154,10 @@ class CoreTable:
             return self.mix_base + self.mix_index[tuple(counts.get(d, 0) for d in self.deck_names)]
         if isinstance(action, Pass):
             return self.pass_turn
+        if isinstance(action, KeepFlagCard):
+            return self.flag_base + (
+                self.loco if action.color is None else self.card_index[action.color]
+            )
         if isinstance(action, KeepTickets):
             ids = [self.ticket_index[t] for t in action.tickets]
             return self.keep + sum(1 << offer.index(t) for t in ids)
@@ -175,6 +188,9 @@ class CoreTable:
             return DrawTickets(seat)
         if action == self.pass_turn:
             return Pass(seat)
+        if action >= self.flag_base:
+            color = action - self.flag_base
+            return KeepFlagCard(seat, None if color == self.loco else self.card_names[color])
         if action >= self.mix_base:
             return DrawTickets(seat, self.mix_of(action))
         mask = action - self.keep
@@ -230,6 +246,12 @@ class Core:
         self.hands = [[0] * (t.loco + 1) for _ in range(seats)]
         self.pieces = [rules.params.pieces] * seats
         self.route_points = [0] * seats
+        self.bonus_points = [0] * seats
+        self.merchandise = [0] * seats
+        self.merchandise_left = t.merchandise
+        self.flag_cards: list[list[int]] = [[] for _ in range(seats)]
+        self.flags = [0] * seats
+        self.flag_options: list[int] = []
         self.tickets: list[list[int]] = [[] for _ in range(seats)]
         self.offers: list[list[int]] = [[] for _ in range(seats)]
         self.needs_mix = [False] * seats
@@ -376,6 +398,8 @@ class Core:
         if step == KEEP_TICKETS:
             return self._keeps(self.offers[seat], self.t.rules.params.draw_tickets.keep)
         t = self.t
+        if step == FLAG:
+            return [t.flag_base + c for c in self.flag_options] + [t.flag_base + t.loco]
         out: list[int] = [t.draw_deck] if self.deck or self.discard else []
         face = self.face
         draw_face = t.draw_face
@@ -490,6 +514,8 @@ class Core:
             self.step_ = KEEP_TICKETS
         elif action == t.pass_turn:
             self._end_turn(passed=True)
+        elif action >= t.flag_base:
+            self._keep_flag_card(seat, action - t.flag_base)
         elif action >= t.mix_base:
             self.offers[seat] = self._draw_mix(action)
             self.step_ = KEEP_TICKETS
@@ -526,7 +552,35 @@ class Core:
         self.pieces[seat] -= length
         self.route_points[seat] += t.points[length]
         self._unlist(seat, route)
+        if t.carts[route] and self.merchandise_left > 0:  # Amsterdam rulebook
+            self.merchandise_left -= 1
+            self.merchandise[seat] += 1
+        if t.flag_colors and color in t.flag_colors and color == t.color[route]:
+            if length - locos and color not in self.flag_cards[seat]:  # Paris: a flag card?
+                self.flag_options = [color]
+                self.step_ = FLAG
+                return
         self._end_turn()
+
+    def _keep_flag_card(self, seat: int, color: int) -> None:
+        """Paris, "Französische Flagge": set a just-played card aside (the last of its
+        colour on the discard), or decline (``color`` = the locomotive index)."""
+        if color != self.t.loco:
+            discard = self.discard
+            discard.pop(len(discard) - 1 - discard[::-1].index(color))
+            self.flag_cards[seat].append(color)
+        self.flag_options = []
+        self._end_turn()
+
+    def _score_flag(self, seat: int) -> None:
+        t = self.t
+        cards = self.flag_cards[seat]
+        if t.flag_colors and all(c in cards for c in t.flag_colors):
+            for c in t.flag_colors:
+                cards.remove(c)
+                self.discard.append(c)
+            self.flags[seat] += 1
+            self.bonus_points[seat] += t.flag_points
 
     def _unlist(self, seat: int, route: int) -> None:
         """Take ``route`` out of every seat's claimable lists, and its siblings where the
@@ -551,6 +605,8 @@ class Core:
 
     def _end_turn(self, *, passed: bool = False) -> None:
         seat = self.active
+        self._score_flag(seat)
+        self.flag_options = []
         self.passes = self.passes + 1 if passed else 0
         self.cards_drawn = 0
         self.turn += 1
@@ -581,14 +637,9 @@ class Core:
 
         Raises:
             NotImplementedError: a state the core cannot hold (a pending tunnel,
-                flag choice or ticket mix, merchandise, a resigned seat).
+                a resigned seat).
         """
-        if (
-            state.tunnel is not None
-            or state.flag_colors
-            or state.merchandise_left
-            or any(p.resigned or p.flag_cards or p.merchandise for p in state.players)
-        ):
+        if state.tunnel is not None or any(p.resigned for p in state.players):
             raise NotImplementedError("the integer core cannot hold this state yet")
         core = cls(rules, state.num_seats, state.seed)
         t = core.t
@@ -613,6 +664,10 @@ class Core:
                 core.hands[s][cards[c]] = k
             core.pieces[s] = p.pieces
             core.route_points[s] = p.route_points
+            core.bonus_points[s] = p.bonus_points
+            core.merchandise[s] = p.merchandise
+            core.flag_cards[s] = [cards[c] for c in p.flag_cards]
+            core.flags[s] = p.flags
             core.tickets[s] = [tickets[x] for x in p.tickets]
             core.offers[s] = [tickets[x] for x in p.offer]
             core.needs_mix[s] = p.needs_mix
@@ -624,6 +679,8 @@ class Core:
         core.last_round_by = -1 if state.last_round_by is None else state.last_round_by
         core.turns_left = -1 if state.turns_left is None else state.turns_left
         core.passes = state.passes
+        core.merchandise_left = state.merchandise_left
+        core.flag_options = [cards[c] for c in state.flag_colors]
         core.result = state.result
         return core
 
@@ -645,6 +702,10 @@ class Core:
                     needs_mix=self.needs_mix[s],
                     routes=[t.route_ids[r] for r in self.routes[s]],
                     route_points=self.route_points[s],
+                    bonus_points=self.bonus_points[s],
+                    merchandise=self.merchandise[s],
+                    flag_cards=[names[c] for c in self.flag_cards[s]],
+                    flags=self.flags[s],
                 )
             )
         st = GameState(
@@ -669,6 +730,8 @@ class Core:
             last_round_by=None if self.last_round_by < 0 else self.last_round_by,
             turns_left=None if self.turns_left < 0 else self.turns_left,
             passes=self.passes,
+            merchandise_left=self.merchandise_left,
+            flag_colors=[names[c] for c in self.flag_options],
         )
         st.result = self.result
         return st

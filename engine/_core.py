@@ -3,10 +3,10 @@
 Import it from :mod:`engine.core`, which runs the mypyc build of this file when
 there is a current one.
 
-**Status:** the USA, Germany, Amsterdam and Paris rules (Germany: the
-short/long ticket mix announced, both ticket sets; Amsterdam: merchandise
-cards; Paris: French flags); not yet Nordic (tunnels, ferries, substitutes),
-resignations or events. It is checked action by action against
+**Status:** all five rule sets (Germany: the short/long ticket mix announced,
+both ticket sets; Nordic: tunnels, ferries, any-N substitutes, returned
+tickets out of the game; Amsterdam: merchandise cards; Paris: French flags);
+not yet resignations or events. It is checked action by action against
 :func:`engine.reducer.apply` and :func:`engine.legal.legal_actions` on random
 games (tests/engine/test_core.py). The plan (README, "Engine speed"): this
 core becomes the one set of rules, the value API (:func:`engine.apply` on
@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import rng as rngmod
 from .actions import (
+    AbandonTunnel,
     Action,
     ClaimRoute,
     DrawBlind,
@@ -44,18 +45,22 @@ from .actions import (
     KeepFlagCard,
     KeepTickets,
     Pass,
+    PayTunnel,
 )
 from .errors import SetupError
+from .payment import tunnel_extra, tunnel_extra_options
 from .scoring import final_scores
-from .state import FinalResult, GameState, PlayerState
+from .state import FinalResult, GameState, PlayerState, TunnelPending
 from .types import LOCOMOTIVE, Cards
 
 if TYPE_CHECKING:
     from .rules.classic import ClassicRules
 
 SETUP, PLAY, FINISHED = 0, 1, 2
-TURN, SECOND_CARD, KEEP_TICKETS, OVER, FLAG = 0, 1, 2, 3, 4
-_STEP_NAMES = ("turn", "second_card", "keep_tickets", "over", "flag")
+TURN, SECOND_CARD, KEEP_TICKETS, OVER, FLAG, TUNNEL = 0, 1, 2, 3, 4, 5
+_STEP_NAMES = ("turn", "second_card", "keep_tickets", "over", "flag", "tunnel")
+#: Cards turned up for a tunnel (Nordic rulebook, "Tunnel"; as the reducer).
+TUNNEL_REVEAL = 3
 _PHASE_NAMES = ("setup", "play", "finished")
 #: Face-up resets tried at most (as :data:`engine.reducer.MAX_RESETS`).
 MAX_RESETS = 50
@@ -73,14 +78,6 @@ class CoreTable:
         p = rules.params
         board = rules.board
         routes = [board.routes[r] for r in sorted(board.routes)]
-        if (
-            any(r.tunnel or r.locomotives or r.substitute for r in routes)
-            or not p.face_up_wild_restricted
-            or p.locomotives_pay != "any"
-            or p.initial_tickets.unkept != "bottom"
-            or p.draw_tickets.unkept != "bottom"
-        ):
-            raise NotImplementedError(f"the integer core does not play {rules.map_id} yet")
         self.rules = rules
         self.colors: list[str] = list(p.colors)
         self.loco = len(self.colors)
@@ -109,6 +106,15 @@ class CoreTable:
         self.mix_base = self.keep + (1 << most)
         #: Paris: keep the flag card of a colour (``+ colour``) or decline (``+ loco``)
         self.flag_base = self.mix_base + len(self.mixes)
+        #: Nordic tunnels: give up (``abandon``) or pay interned extra cards (``extra_base + i``)
+        self.abandon = self.flag_base + self.loco + 1
+        self.extra_base = self.abandon + 1
+        self.extras: list[Cards] = []
+        self.extra_ids: dict[Cards, int] = {}
+        #: claims of general routes: ``general_base + i`` for interned ``(route, payment)``
+        self.general_base = self.extra_base + 1_000_000
+        self.claims: list[tuple[int, Cards]] = []
+        self.claim_ids: dict[tuple[int, Cards], int] = {}
         #: Amsterdam: routes with a cart symbol draw a merchandise card
         self.carts = [r.carts for r in routes]
         self.merchandise = int(p.merchandise["cards"]) if p.merchandise else 0
@@ -119,15 +125,42 @@ class CoreTable:
         self.ticket_ids = sorted(board.tickets)
         self.ticket_index = {t: i for i, t in enumerate(self.ticket_ids)}
         self.ticket_deck = [board.tickets[t].deck for t in self.ticket_ids]
+        #: routes whose payments are not "colour cards plus locomotives" (tunnels,
+        #: ferries, any-N substitutes, or every route where locomotives do not pay
+        #: everywhere: Nordic); their payments come from engine.payment, interned
+        self.general = [
+            bool(r.tunnel or r.locomotives or r.substitute) or p.locomotives_pay != "any"
+            for r in routes
+        ]
+        self.route_objs = routes
+        self.general_routes = [i for i in range(n) if self.general[i]]
         buckets: dict[tuple[int, int], list[int]] = {}
         for i in range(n):
-            buckets.setdefault((self.length[i], self.color[i]), []).append(i)
+            if not self.general[i]:
+                buckets.setdefault((self.length[i], self.color[i]), []).append(i)
         #: ``(length, colour, route indices)`` sorted by length; colour ``loco`` = gray.
         self.buckets = [(ln, c, tuple(rs)) for (ln, c), rs in sorted(buckets.items())]
-        self.bucket_of = [0] * n
+        self.bucket_of = [-1] * n
         for b, (_, _, rs) in enumerate(self.buckets):
             for r in rs:
                 self.bucket_of[r] = b
+
+    def claim_id(self, route: int, payment: Cards) -> int:
+        """The int of claiming general ``route`` with ``payment`` (interned on first use)."""
+        key = (route, payment)
+        code = self.claim_ids.get(key)
+        if code is None:
+            code = self.claim_ids[key] = self.general_base + len(self.claims)
+            self.claims.append(key)
+        return code
+
+    def extra_id(self, extra: Cards) -> int:
+        """The int of paying a tunnel's ``extra`` cards (interned on first use)."""
+        code = self.extra_ids.get(extra)
+        if code is None:
+            code = self.extra_ids[extra] = self.extra_base + len(self.extras)
+            self.extras.append(extra)
+        return code
 
     def encode(self, action: Action, offer: list[int]) -> int:
         """The int of a value action (``offer``: the seat's pending ticket offer).
@@ -137,14 +170,17 @@ class CoreTable:
         """
         if isinstance(action, ClaimRoute):
             route = self.route_index[action.route]
+            if self.general[route]:
+                return self.claim_id(route, action.payment)
             pay = dict(action.payment.items())
             locos = pay.pop(LOCOMOTIVE, 0)
             if not pay:
                 return route * self.stride + self.loco * self.span + locos
             ((color, _),) = pay.items()
             return route * self.stride + self.card_index[color] * self.span + locos
-        if isinstance(action, DrawBlind):
-            return self.draw_deck
+        simple = {DrawBlind: self.draw_deck, Pass: self.pass_turn, AbandonTunnel: self.abandon}
+        if type(action) in simple:
+            return simple[type(action)]
         if isinstance(action, DrawFaceUp):
             return self.draw_face + action.slot
         if isinstance(action, DrawTickets):
@@ -152,12 +188,11 @@ class CoreTable:
                 return self.draw_tickets
             counts = dict(action.mix)
             return self.mix_base + self.mix_index[tuple(counts.get(d, 0) for d in self.deck_names)]
-        if isinstance(action, Pass):
-            return self.pass_turn
         if isinstance(action, KeepFlagCard):
-            return self.flag_base + (
-                self.loco if action.color is None else self.card_index[action.color]
-            )
+            kept = self.loco if action.color is None else self.card_index[action.color]
+            return self.flag_base + kept
+        if isinstance(action, PayTunnel):
+            return self.extra_id(action.extra)
         if isinstance(action, KeepTickets):
             ids = [self.ticket_index[t] for t in action.tickets]
             return self.keep + sum(1 << offer.index(t) for t in ids)
@@ -180,22 +215,29 @@ class CoreTable:
             if locos:
                 pay[LOCOMOTIVE] = locos
             return ClaimRoute(seat, self.route_ids[route], Cards(pay))
+        if action >= self.general_base:
+            route, payment = self.claims[action - self.general_base]
+            return ClaimRoute(seat, self.route_ids[route], payment)
+        if action >= self.extra_base:
+            return PayTunnel(seat, self.extras[action - self.extra_base])
+        if action == self.abandon:
+            return AbandonTunnel(seat)
+        if action >= self.flag_base:
+            color = action - self.flag_base
+            return KeepFlagCard(seat, None if color == self.loco else self.card_names[color])
+        if action >= self.mix_base:
+            return DrawTickets(seat, self.mix_of(action))
+        if action >= self.keep:
+            mask = action - self.keep
+            kept = tuple(self.ticket_ids[t] for i, t in enumerate(offer) if mask >> i & 1)
+            return KeepTickets(seat, kept)
         if action == self.draw_deck:
             return DrawBlind(seat)
         if action < self.draw_tickets:
             return DrawFaceUp(seat, action - self.draw_face)
         if action == self.draw_tickets:
             return DrawTickets(seat)
-        if action == self.pass_turn:
-            return Pass(seat)
-        if action >= self.flag_base:
-            color = action - self.flag_base
-            return KeepFlagCard(seat, None if color == self.loco else self.card_names[color])
-        if action >= self.mix_base:
-            return DrawTickets(seat, self.mix_of(action))
-        mask = action - self.keep
-        kept = tuple(self.ticket_ids[t] for i, t in enumerate(offer) if mask >> i & 1)
-        return KeepTickets(seat, kept)
+        return Pass(seat)
 
 
 def _count_vectors(decks: int, most: int) -> list[tuple[int, ...]]:
@@ -262,6 +304,10 @@ class Core:
         self.result: FinalResult | None = None
         #: per seat, per bucket: ``route * stride`` of the routes that seat may claim
         self.free = [[[r * t.stride for r in rs] for _, _, rs in t.buckets] for _ in range(seats)]
+        #: per seat: the general routes (see :attr:`CoreTable.general`) that seat may claim
+        self.free_general = [list(t.general_routes) for _ in range(seats)]
+        #: a tunnel waiting for its extra cards: (route, committed, colour, revealed, extra)
+        self.tunnel: tuple[int, Cards, str | None, list[int], int] | None = None
 
     @classmethod
     def new(
@@ -400,15 +446,19 @@ class Core:
         t = self.t
         if step == FLAG:
             return [t.flag_base + c for c in self.flag_options] + [t.flag_base + t.loco]
+        if step == TUNNEL:
+            return self._tunnel_payments(seat)
         out: list[int] = [t.draw_deck] if self.deck or self.discard else []
         face = self.face
         draw_face = t.draw_face
         if step == SECOND_CARD:
-            loco = t.loco
-            out += [draw_face + s for s in range(len(face)) if face[s] >= 0 and face[s] != loco]
+            barred = t.loco if t.rules.params.face_up_wild_restricted else -1
+            out += [draw_face + s for s in range(len(face)) if face[s] >= 0 and face[s] != barred]
             return out
         out += [draw_face + s for s in range(len(face)) if face[s] >= 0]
         self._claims(seat, out)
+        if self.free_general[seat]:
+            self._general_claims(seat, out)
         if any(self.ticket_decks.values()):
             deal = t.rules.params.draw_tickets
             if deal.announce_mix:
@@ -418,6 +468,27 @@ class Core:
         if not out:
             out.append(t.pass_turn)
         return out
+
+    def _tunnel_payments(self, seat: int) -> list[int]:
+        assert self.tunnel is not None
+        t = self.t
+        _, _, color, _, extra = self.tunnel
+        hand = {t.card_names[c]: k for c, k in enumerate(self.hands[seat]) if k}
+        out = [t.extra_id(e) for e in tunnel_extra_options(color, extra, hand)]
+        out.append(t.abandon)
+        return out
+
+    def _general_claims(self, seat: int, out: list[int]) -> None:
+        """Claims of the general routes (see :attr:`CoreTable.general`): every exact
+        payment from engine.payment, interned."""
+        t = self.t
+        trains = self.pieces[seat]
+        hand = {t.card_names[c]: k for c, k in enumerate(self.hands[seat]) if k}
+        rules = t.rules
+        for route in self.free_general[seat]:
+            if t.length[route] <= trains:
+                for pay in rules.payment_options(t.route_objs[route], hand):
+                    out.append(t.claim_id(route, pay))
 
     def _keeps(self, offer: list[int], keep: int) -> list[int]:
         k = len(offer)
@@ -482,33 +553,23 @@ class Core:
         t = self.t
         self.version += 1
         if self.phase == SETUP:
-            if action >= t.mix_base:
-                self.offers[seat] = self._draw_mix(action)
-                self.needs_mix[seat] = False
-                return
-            self._keep(seat, action - t.keep)
-            if not any(self.offers) and not any(self.needs_mix):
-                if t.rules.params.shuffle_ticket_decks_after_setup:
-                    for deck in self.ticket_decks.values():
-                        self.rng = rngmod.shuffle(self.rng, deck)
-                self.phase = PLAY
-                self.step_ = TURN
+            self._step_setup(seat, action)
             return
         if action < t.draw_deck:
             self._claim(seat, action)
+        elif action >= t.general_base:
+            self._claim_general(seat, action)
+        elif action >= t.extra_base:
+            self._pay_tunnel(seat, t.extras[action - t.extra_base])
+        elif action == t.abandon:
+            self._abandon_tunnel(seat)
         elif action == t.draw_deck:
             card = self._pop()
             self.hands[seat][card] += 1
             self.cards_drawn += 1
             self._after_draw(False)
         elif action < t.draw_tickets:
-            slot = action - t.draw_face
-            card = self.face[slot]
-            self.hands[seat][card] += 1
-            self.cards_drawn += 1
-            self.face[slot] = self._pop()
-            self._reset_face_up()
-            self._after_draw(card == t.loco)
+            self._draw_face_up(seat, action - t.draw_face)
         elif action == t.draw_tickets:
             self.offers[seat] = self._draw_tickets(t.rules.params.draw_tickets.count)
             self.step_ = KEEP_TICKETS
@@ -523,13 +584,42 @@ class Core:
             self._keep(seat, action - t.keep)
             self._end_turn()
 
+    def _step_setup(self, seat: int, action: int) -> None:
+        t = self.t
+        if action >= t.mix_base:
+            self.offers[seat] = self._draw_mix(action)
+            self.needs_mix[seat] = False
+            return
+        self._keep(seat, action - t.keep)
+        if not any(self.offers) and not any(self.needs_mix):
+            if t.rules.params.shuffle_ticket_decks_after_setup:
+                for deck in self.ticket_decks.values():
+                    self.rng = rngmod.shuffle(self.rng, deck)
+            self.phase = PLAY
+            self.step_ = TURN
+
+    def _draw_face_up(self, seat: int, slot: int) -> None:
+        t = self.t
+        card = self.face[slot]
+        self.hands[seat][card] += 1
+        self.cards_drawn += 1
+        self.face[slot] = self._pop()
+        self._reset_face_up()
+        self._after_draw(card == t.loco and t.rules.params.face_up_wild_restricted)
+
     def _keep(self, seat: int, mask: int) -> None:
         t = self.t
         offer = self.offers[seat]
         self.tickets[seat].extend([tk for i, tk in enumerate(offer) if mask >> i & 1])
+        deal = (
+            t.rules.params.initial_tickets if self.phase == SETUP else t.rules.params.draw_tickets
+        )
         for i, tk in enumerate(offer):
             if not mask >> i & 1:
-                self.ticket_decks[t.ticket_deck[tk]].insert(0, tk)
+                if deal.unkept == "remove":  # Nordic: out of the game
+                    self.removed.append(tk)
+                else:
+                    self.ticket_decks[t.ticket_deck[tk]].insert(0, tk)
         self.offers[seat] = []
 
     def _claim(self, seat: int, action: int) -> None:
@@ -547,19 +637,80 @@ class Core:
             hand[loco] -= locos
             paid = [color] * (length - locos) + [loco] * locos
         self.discard.extend(sorted(paid, key=t.card_names.__getitem__))
+        self._finish_claim(seat, route, color if length - locos else -1)
+
+    def _finish_claim(self, seat: int, route: int, played: int) -> None:
+        """The route is ``seat``'s (the cards are paid); ``played``: the colour of the
+        colour cards played (-1: none), for the Paris flag."""
+        t = self.t
         self.owner[route] = seat
         self.routes[seat].append(route)
-        self.pieces[seat] -= length
-        self.route_points[seat] += t.points[length]
+        self.pieces[seat] -= t.length[route]
+        self.route_points[seat] += t.points[t.length[route]]
         self._unlist(seat, route)
         if t.carts[route] and self.merchandise_left > 0:  # Amsterdam rulebook
             self.merchandise_left -= 1
             self.merchandise[seat] += 1
-        if t.flag_colors and color in t.flag_colors and color == t.color[route]:
-            if length - locos and color not in self.flag_cards[seat]:  # Paris: a flag card?
-                self.flag_options = [color]
+        if played >= 0 and played == t.color[route] and played in t.flag_colors:
+            if played not in self.flag_cards[seat]:  # Paris: a flag card may be set aside
+                self.flag_options = [played]
                 self.step_ = FLAG
                 return
+        self._end_turn()
+
+    def _claim_general(self, seat: int, action: int) -> None:
+        """Claim a route paid as engine.payment says (Nordic: ferries, substitutes; a
+        tunnel turns up three cards first, rulebook "Tunnel")."""
+        t = self.t
+        route, payment = t.claims[action - t.general_base]
+        hand = self.hands[seat]
+        for name, k in payment.items():
+            hand[t.card_index[name]] -= k
+        if t.route_objs[route].tunnel:
+            revealed: list[int] = []
+            for _ in range(TUNNEL_REVEAL):
+                card = self._pop()
+                if card < 0:
+                    break
+                revealed.append(card)
+            plan = t.rules.payment_plan(t.route_objs[route], payment)
+            assert plan is not None
+            names = [t.card_names[c] for c in revealed]
+            extra = tunnel_extra(plan.color, names)
+            if extra:
+                self.tunnel = (route, payment, plan.color, revealed, extra)
+                self.step_ = TUNNEL
+                return
+            self.discard.extend(self._spread(payment))
+            self.discard.extend(revealed)
+        else:
+            self.discard.extend(self._spread(payment))
+        self._finish_claim(seat, route, -1)
+
+    def _spread(self, cards: Cards) -> list[int]:
+        index = self.t.card_index
+        return [index[c] for c, k in sorted(cards.items()) for _ in range(k)]
+
+    def _pay_tunnel(self, seat: int, extra: Cards) -> None:
+        assert self.tunnel is not None
+        route, committed, _, revealed, _ = self.tunnel
+        hand = self.hands[seat]
+        for name, k in extra.items():
+            hand[self.t.card_index[name]] -= k
+        paid = committed if not extra else Cards(list(committed.items()) + list(extra.items()))
+        self.discard.extend(self._spread(paid))
+        self.discard.extend(revealed)
+        self.tunnel = None
+        self._finish_claim(seat, route, -1)
+
+    def _abandon_tunnel(self, seat: int) -> None:
+        assert self.tunnel is not None
+        _, committed, _, revealed, _ = self.tunnel
+        hand = self.hands[seat]
+        for name, k in committed.items():
+            hand[self.t.card_index[name]] += k
+        self.discard.extend(revealed)
+        self.tunnel = None
         self._end_turn()
 
     def _keep_flag_card(self, seat: int, color: int) -> None:
@@ -586,12 +737,24 @@ class Core:
         """Take ``route`` out of every seat's claimable lists, and its siblings where the
         double-route rule bars them (USA rules, "Doppelstrecken")."""
         t = self.t
-        stride = t.stride
-        _drop(self.free, t.bucket_of[route], route * stride)
         locked = self.n < t.rules.params.double_routes_min_players
+        self._drop(range(self.n), route)
         for sib in t.siblings[route]:
-            seats = self.free if locked else [self.free[seat]]
-            _drop(seats, t.bucket_of[sib], sib * stride)
+            self._drop(range(self.n) if locked else (seat,), sib)
+
+    def _drop(self, seats: Iterable[int], route: int) -> None:
+        t = self.t
+        bucket = t.bucket_of[route]
+        for s in seats:
+            if bucket < 0:
+                general = self.free_general[s]
+                if route in general:
+                    general.remove(route)
+            else:
+                lst = self.free[s][bucket]
+                base = route * t.stride
+                if base in lst:
+                    lst.remove(base)
 
     def _after_draw(self, ends_turn: bool) -> None:
         if ends_turn or self.cards_drawn >= 2 or not self._can_draw_second():
@@ -600,8 +763,8 @@ class Core:
             self.step_ = SECOND_CARD
 
     def _can_draw_second(self) -> bool:
-        loco = self.t.loco
-        return bool(self.deck or self.discard) or any(c >= 0 and c != loco for c in self.face)
+        barred = self.t.loco if self.t.rules.params.face_up_wild_restricted else -1
+        return bool(self.deck or self.discard) or any(c >= 0 and c != barred for c in self.face)
 
     def _end_turn(self, *, passed: bool = False) -> None:
         seat = self.active
@@ -636,10 +799,9 @@ class Core:
         """The core of a value state (for example one a player view sampled).
 
         Raises:
-            NotImplementedError: a state the core cannot hold (a pending tunnel,
-                a resigned seat).
+            NotImplementedError: a state the core cannot hold (a resigned seat).
         """
-        if state.tunnel is not None or any(p.resigned for p in state.players):
+        if any(p.resigned for p in state.players):
             raise NotImplementedError("the integer core cannot hold this state yet")
         core = cls(rules, state.num_seats, state.seed)
         t = core.t
@@ -681,8 +843,26 @@ class Core:
         core.passes = state.passes
         core.merchandise_left = state.merchandise_left
         core.flag_options = [cards[c] for c in state.flag_colors]
+        tun = state.tunnel
+        if tun is not None:
+            core.tunnel = (
+                t.route_index[tun.route],
+                Cards(tun.committed),
+                tun.color,
+                [cards[c] for c in tun.revealed],
+                tun.extra,
+            )
         core.result = state.result
         return core
+
+    def _tunnel_value(self) -> TunnelPending | None:
+        if self.tunnel is None:
+            return None
+        route, committed, color, revealed, extra = self.tunnel
+        names = self.t.card_names
+        return TunnelPending(
+            self.t.route_ids[route], dict(committed), color, [names[c] for c in revealed], extra
+        )
 
     def to_state(self) -> GameState:
         """This game as a value :class:`GameState` (a new object; the core is not shared)."""
@@ -732,16 +912,10 @@ class Core:
             passes=self.passes,
             merchandise_left=self.merchandise_left,
             flag_colors=[names[c] for c in self.flag_options],
+            tunnel=self._tunnel_value(),
         )
         st.result = self.result
         return st
-
-
-def _drop(seats: Iterable[list[list[int]]], bucket: int, base: int) -> None:
-    for lists in seats:
-        lst = lists[bucket]
-        if base in lst:
-            lst.remove(base)
 
 
 def _gray_slots(hand: list[int], wild: int, length: int, loco: int, span: int) -> list[int]:

@@ -24,7 +24,7 @@ from engine.core import Core, core_table
 from engine.errors import SetupError
 from maps import load_ruleset
 
-CORE_MAPS = ("usa", "germany", "amsterdam", "paris")
+CORE_MAPS = ("usa", "germany", "nordic", "amsterdam", "paris")
 
 
 def pure_source() -> ModuleType:
@@ -89,12 +89,6 @@ def test_germany_with_the_2017_tickets() -> None:
     """The other ticket set: the same games on both engines."""
     for seats in (2, 5):
         assert play_both("germany", seats, 5, options={"tickets": "2017"}) > 50
-
-
-def test_a_map_the_core_does_not_play_yet_is_refused() -> None:
-    """Nordic's tunnels and ferries are not in the core yet: building its table says so."""
-    with pytest.raises(NotImplementedError, match="nordic"):
-        core_table(load_ruleset("nordic"))
 
 
 def test_player_count_outside_the_map_is_refused() -> None:

@@ -6,7 +6,7 @@ there is a current one.
 **Status:** all five rule sets (Germany: the short/long ticket mix announced,
 both ticket sets; Nordic: tunnels, ferries, any-N substitutes, returned
 tickets out of the game; Amsterdam: merchandise cards; Paris: French flags);
-not yet resignations or events. It is checked action by action against
+resignations. Not yet: events. It is checked action by action against
 :func:`engine.reducer.apply` and :func:`engine.legal.legal_actions` on random
 games (tests/engine/test_core.py). The plan (README, "Engine speed"): this
 core becomes the one set of rules, the value API (:func:`engine.apply` on
@@ -46,6 +46,7 @@ from .actions import (
     KeepTickets,
     Pass,
     PayTunnel,
+    Resign,
 )
 from .errors import SetupError
 from .payment import tunnel_extra, tunnel_extra_options
@@ -108,7 +109,9 @@ class CoreTable:
         self.flag_base = self.mix_base + len(self.mixes)
         #: Nordic tunnels: give up (``abandon``) or pay interned extra cards (``extra_base + i``)
         self.abandon = self.flag_base + self.loco + 1
-        self.extra_base = self.abandon + 1
+        #: any seat, any time: give up the game (it plays on, but cannot win)
+        self.resign = self.abandon + 1
+        self.extra_base = self.resign + 1
         self.extras: list[Cards] = []
         self.extra_ids: dict[Cards, int] = {}
         #: claims of general routes: ``general_base + i`` for interned ``(route, payment)``
@@ -178,7 +181,12 @@ class CoreTable:
                 return route * self.stride + self.loco * self.span + locos
             ((color, _),) = pay.items()
             return route * self.stride + self.card_index[color] * self.span + locos
-        simple = {DrawBlind: self.draw_deck, Pass: self.pass_turn, AbandonTunnel: self.abandon}
+        simple = {
+            DrawBlind: self.draw_deck,
+            Pass: self.pass_turn,
+            AbandonTunnel: self.abandon,
+            Resign: self.resign,
+        }
         if type(action) in simple:
             return simple[type(action)]
         if isinstance(action, DrawFaceUp):
@@ -222,6 +230,8 @@ class CoreTable:
             return PayTunnel(seat, self.extras[action - self.extra_base])
         if action == self.abandon:
             return AbandonTunnel(seat)
+        if action == self.resign:
+            return Resign(seat)
         if action >= self.flag_base:
             color = action - self.flag_base
             return KeepFlagCard(seat, None if color == self.loco else self.card_names[color])
@@ -297,6 +307,7 @@ class Core:
         self.tickets: list[list[int]] = [[] for _ in range(seats)]
         self.offers: list[list[int]] = [[] for _ in range(seats)]
         self.needs_mix = [False] * seats
+        self.resigned = [False] * seats
         self.routes: list[list[int]] = [[] for _ in range(seats)]
         self.last_round_by = -1
         self.turns_left = -1
@@ -549,9 +560,13 @@ class Core:
         self.step_seat(self.active if self.phase == PLAY else self.to_act()[0], action)
 
     def step_seat(self, seat: int, action: int) -> None:
-        """Apply ``action`` of ``seat`` (one that :meth:`legal` listed for it)."""
+        """Apply ``action`` of ``seat``: one that :meth:`legal` listed for it, or
+        ``CoreTable.resign`` of a seat that has not resigned (not checked)."""
         t = self.t
         self.version += 1
+        if action == t.resign:  # engine.reducer.apply: any seat, any time
+            self.resigned[seat] = True
+            return
         if self.phase == SETUP:
             self._step_setup(seat, action)
             return
@@ -796,13 +811,7 @@ class Core:
     # ------------------------------------------------------------- values
     @classmethod
     def from_state(cls, rules: ClassicRules, state: GameState) -> Core:
-        """The core of a value state (for example one a player view sampled).
-
-        Raises:
-            NotImplementedError: a state the core cannot hold (a resigned seat).
-        """
-        if any(p.resigned for p in state.players):
-            raise NotImplementedError("the integer core cannot hold this state yet")
+        """The core of a value state (for example one a player view sampled)."""
         core = cls(rules, state.num_seats, state.seed)
         t = core.t
         cards = t.card_index
@@ -830,6 +839,7 @@ class Core:
             core.merchandise[s] = p.merchandise
             core.flag_cards[s] = [cards[c] for c in p.flag_cards]
             core.flags[s] = p.flags
+            core.resigned[s] = p.resigned
             core.tickets[s] = [tickets[x] for x in p.tickets]
             core.offers[s] = [tickets[x] for x in p.offer]
             core.needs_mix[s] = p.needs_mix
@@ -886,6 +896,7 @@ class Core:
                     merchandise=self.merchandise[s],
                     flag_cards=[names[c] for c in self.flag_cards[s]],
                     flags=self.flags[s],
+                    resigned=self.resigned[s],
                 )
             )
         st = GameState(

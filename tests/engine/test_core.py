@@ -18,10 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
-from engine import apply, legal_actions, new_game
+from engine import Resign, apply, legal_actions, new_game
 from engine import core as core_module
 from engine.core import Core, core_table
 from engine.errors import SetupError
+from engine.reducer import can_resign
 from maps import load_ruleset
 
 CORE_MAPS = ("usa", "germany", "nordic", "amsterdam", "paris")
@@ -63,6 +64,11 @@ def play_both(
         seat = state.seats_to_act()[chooser.randrange(len(state.seats_to_act()))]
         actions = legal_actions(rules, state, seat)
         action = actions[chooser.randrange(len(actions))]
+        if chooser.random() < 0.004:  # now and then a seat resigns (and plays on)
+            seat = chooser.randrange(seats)
+            action = Resign(seat)
+            if not can_resign(state, seat):
+                continue
         offer = core.offers[seat]
         code = table.encode(action, offer)
         assert table.decode(seat, code, offer) == action

@@ -49,6 +49,9 @@ from .actions import (
     Resign,
 )
 from .errors import SetupError
+from .legal import CACHE_LIMIT
+from .legal import _payments as legal_payments
+from .legal import _table as legal_table
 from .payment import tunnel_extra, tunnel_extra_options
 from .scoring import final_scores
 from .state import FinalResult, GameState, PlayerState, TunnelPending
@@ -137,6 +140,25 @@ class CoreTable:
         ]
         self.route_objs = routes
         self.general_routes = [i for i in range(n) if self.general[i]]
+        # the value engine's payment kinds and their per-hand caches serve the general
+        # routes too (one set of payment rules: engine.payment via engine.legal)
+        kind_of = {rid: kind for rid, _, _, kind in legal_table(rules).routes}
+        self.kinds: list[Any] = [kind_of[r.id] for r in routes]
+        groups: dict[int, list[int]] = {}  # id of a payment kind -> its general routes
+        for i in self.general_routes:
+            groups.setdefault(id(self.kinds[i]), []).append(i)
+        #: the general routes by payment kind: ``(length, kind, routes)``, shortest first
+        self.general_groups = sorted(
+            ((self.length[rs[0]], self.kinds[rs[0]], rs) for rs in groups.values()),
+            key=lambda g: g[0],
+        )
+        self.group_of = [-1] * n
+        for g, (_, _, members) in enumerate(self.general_groups):
+            for r in members:
+                self.group_of[r] = g
+        self.uncached = legal_table(rules).uncached_all
+        #: (route, id of a cached payment tuple) -> (that tuple, its claim ints)
+        self.claim_lists: dict[tuple[int, int], tuple[object, list[int]]] = {}
         buckets: dict[tuple[int, int], list[int]] = {}
         for i in range(n):
             if not self.general[i]:
@@ -316,7 +338,7 @@ class Core:
         #: per seat, per bucket: ``route * stride`` of the routes that seat may claim
         self.free = [[[r * t.stride for r in rs] for _, _, rs in t.buckets] for _ in range(seats)]
         #: per seat: the general routes (see :attr:`CoreTable.general`) that seat may claim
-        self.free_general = [list(t.general_routes) for _ in range(seats)]
+        self.free_general = [[list(rs) for _, _, rs in t.general_groups] for _ in range(seats)]
         #: a tunnel waiting for its extra cards: (route, committed, colour, revealed, extra)
         self.tunnel: tuple[int, Cards, str | None, list[int], int] | None = None
 
@@ -468,7 +490,7 @@ class Core:
             return out
         out += [draw_face + s for s in range(len(face)) if face[s] >= 0]
         self._claims(seat, out)
-        if self.free_general[seat]:
+        if t.general_groups:
             self._general_claims(seat, out)
         if any(self.ticket_decks.values()):
             deal = t.rules.params.draw_tickets
@@ -496,10 +518,30 @@ class Core:
         trains = self.pieces[seat]
         hand = {t.card_names[c]: k for c, k in enumerate(self.hands[seat]) if k}
         rules = t.rules
-        for route in self.free_general[seat]:
-            if t.length[route] <= trains:
-                for pay in rules.payment_options(t.route_objs[route], hand):
-                    out.append(t.claim_id(route, pay))
+        cache = t.claim_lists
+        free = self.free_general[seat]
+        for g, (length, kind, _) in enumerate(t.general_groups):
+            if length > trains:
+                break
+            routes = free[g]
+            if not routes:
+                continue
+            if t.uncached:
+                for route in routes:
+                    options = rules.payment_options(t.route_objs[route], hand)
+                    out += [t.claim_id(route, p) for p in options]
+                continue
+            pays = legal_payments(rules, kind, hand, False)
+            if not pays:
+                continue
+            for route in routes:
+                key = (route, id(pays))
+                hit = cache.get(key)
+                if hit is None or hit[0] is not pays:  # the entry keeps ``pays`` alive
+                    if len(cache) >= CACHE_LIMIT:
+                        cache.clear()
+                    hit = cache[key] = (pays, [t.claim_id(route, p) for p in pays])
+                out += hit[1]
 
     def _keeps(self, offer: list[int], keep: int) -> list[int]:
         k = len(offer)
@@ -762,7 +804,7 @@ class Core:
         bucket = t.bucket_of[route]
         for s in seats:
             if bucket < 0:
-                general = self.free_general[s]
+                general = self.free_general[s][t.group_of[route]]
                 if route in general:
                     general.remove(route)
             else:

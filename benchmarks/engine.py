@@ -14,9 +14,8 @@ a seeded ``random.Random`` outside the engine. Reported per map and player count
 - ``actions``: mean actions per game.
 
 The same games on the integer core (:mod:`engine.core`: ``Core.new``, ``legal``,
-``step_seat``; the same legal lists, checked by tests/engine/test_core.py) for
-every map the core plays, saying whether its mypyc build runs
-(``summary["core"]``, ``usa_4p_core_ms``).
+``step_seat``; the same legal lists, checked by tests/engine/test_core.py),
+saying whether its mypyc build runs (``summary["core"]``, ``usa_4p_core_ms``).
 
 Per map it also reports the worst longest-path time over the hard cases of
 :mod:`benchmarks.trail_cases` (one player's legal network at full pieces),
@@ -48,7 +47,7 @@ from typing import Any
 
 from benchmarks.trail_cases import LONGEST_PATH_CASES
 from engine import apply, legal_actions, new_game
-from engine.core import COMPILED, FINISHED, Core, core_table
+from engine.core import COMPILED, FINISHED, Core
 from engine.rules import ClassicRules
 from maps import load_ruleset
 
@@ -110,15 +109,6 @@ def core_game(rules: ClassicRules, seats: int, seed: int) -> tuple[float, float,
         apply_s += t3 - t2
         n += 1
     return legal_s, apply_s, n
-
-
-def core_plays(rules: ClassicRules) -> bool:
-    """True when the integer core plays this rule set (so far: USA)."""
-    try:
-        core_table(rules)
-    except NotImplementedError:
-        return False
-    return True
 
 
 def _ms(seconds: float) -> float:
@@ -323,9 +313,6 @@ def main(argv: list[str]) -> int:
     summary["core"] = {"compiled": COMPILED, "maps": {}}
     for map_id in [m for m in args.maps.split(",") if m]:
         rules = load_ruleset(map_id)
-        if not core_plays(rules):
-            print(f"core {map_id:<5} not played by the core yet")
-            continue
         p = rules.params
         rows = map_rows(rules, args.games, range(p.min_players, p.max_players + 1), core_game)
         for r in rows:

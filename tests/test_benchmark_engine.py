@@ -31,11 +31,11 @@ def test_the_report_times_whole_games_per_player_count(
     assert bench.clock is bench.CLOCKS[clock]
 
 
-def test_the_report_times_the_integer_core_where_it_plays(
+def test_the_report_times_the_integer_core(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """USA: core rows per player count (2-5) whose parts add up, the headline figure, and
-    whether the mypyc build ran; a map the core does not play yet is named as such."""
+    """Core rows per map and player count (USA 2-5, Paris 2-4) whose parts add up, the
+    headline figure, and whether the mypyc build ran."""
     monkeypatch.setattr(bench, "clock", bench.clock)
     assert bench.main(["--json", "--games", "1", "--maps", "usa,paris"]) == 0
     out = capsys.readouterr().out
@@ -48,4 +48,5 @@ def test_the_report_times_the_integer_core_where_it_plays(
         assert r["actions"] > 50
         assert r["total_ms"] == pytest.approx(r["legal_ms"] + r["apply_ms"], abs=0.02)
     assert report["usa_4p_core_ms"] == rows[2]["total_ms"]
-    assert "paris" not in core["maps"] and "core paris not played by the core yet" in out
+    assert [r["seats"] for r in core["maps"]["paris"]["rows"]] == [2, 3, 4]
+    assert ("mypyc build" if core["compiled"] else "pure Python") in out

@@ -15,14 +15,25 @@ compiler is present.
 
 Representation (per rule set, :class:`CoreTable`): cards are ``0..C-1`` for
 the deck colours in ``params.colors`` order and ``C`` for the locomotive;
-routes and tickets are indices into the sorted ids. An action is an int:
+routes and tickets are indices into the sorted ids. An action is an int, in
+ascending ranges:
 
-- ``route * stride + slot``: claim; ``slot = colour * (L + 1) + locomotives``
-  pays ``length - locomotives`` cards of ``colour`` and ``locomotives``
+- ``route * stride + slot``: claim a route whose payments are colour cards
+  plus locomotives; ``slot = colour * (L + 1) + locomotives`` pays
+  ``length - locomotives`` cards of ``colour`` and ``locomotives``
   locomotives; ``colour == C`` is the all-locomotive payment (L: the longest
   route);
-- ``draw_deck``, ``draw_face + slot``, ``draw_tickets``, ``keep + mask``
-  (bit i: keep the i-th ticket of the offer), ``pass_turn``.
+- ``draw_deck``, ``draw_face + slot``, ``draw_tickets``, ``pass_turn``,
+  ``keep + mask`` (bit i: keep the i-th ticket of the offer), ``mix_base + i``
+  (draw the ticket mix ``mixes[i]``, Germany), ``flag_base + colour`` (Paris:
+  keep that flag card; ``+ C``: decline), ``abandon`` (a tunnel), ``resign``;
+- ``extra_base + i``: pay a tunnel's extra cards ``extras[i]``;
+- ``general_base + i``: claim ``claims[i]`` = ``(route, payment)``, for the
+  routes whose payments come from :mod:`engine.payment` (tunnels, ferries,
+  substitutes, and all of Nordic, where locomotives pay only on those).
+
+The last two are numbered as they are first met (per process, never stored:
+what is stored and shown are the value actions of :meth:`CoreTable.decode`).
 
 Randomness is the engine's SplitMix64 (:mod:`engine.rng`) consumed in the same
 order as the reducer, so a core game and a reducer game from the same seed

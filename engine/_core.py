@@ -85,8 +85,8 @@ class CoreTable:
     """The integer tables of one rule set (built once per rule set, see :func:`core_table`).
 
     Raises:
-        NotImplementedError: a rule the core does not play yet (tunnels, ferries,
-            substitutes, ticket mixes, merchandise, flags).
+        NotImplementedError: a rule set that overrides ``payment_options`` (none of
+            the five does; the core takes payments from engine.legal's caches).
     """
 
     def __init__(self, rules: ClassicRules) -> None:
@@ -167,7 +167,8 @@ class CoreTable:
         for g, (_, _, members) in enumerate(self.general_groups):
             for r in members:
                 self.group_of[r] = g
-        self.uncached = legal_table(rules).uncached_all
+        if legal_table(rules).uncached_all:  # engine.legal's caches would not apply
+            raise NotImplementedError("a rule set with its own payment_options")
         #: (route, id of a cached payment tuple) -> (that tuple, its claim ints)
         self.claim_lists: dict[tuple[int, int], tuple[object, list[int]]] = {}
         buckets: dict[tuple[int, int], list[int]] = {}
@@ -536,11 +537,6 @@ class Core:
                 break
             routes = free[g]
             if not routes:
-                continue
-            if t.uncached:
-                for route in routes:
-                    options = rules.payment_options(t.route_objs[route], hand)
-                    out += [t.claim_id(route, p) for p in options]
                 continue
             pays = legal_payments(rules, kind, hand, False)
             if not pays:

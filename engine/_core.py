@@ -6,9 +6,10 @@ there is a current one.
 **Status:** all five rule sets (Germany: the short/long ticket mix announced,
 both ticket sets; Nordic: tunnels, ferries, any-N substitutes, returned
 tickets out of the game; Amsterdam: merchandise cards; Paris: French flags);
-resignations. Not yet: events. It is checked action by action against
-:func:`engine.reducer.apply` and :func:`engine.legal.legal_actions` on random
-games (tests/engine/test_core.py). The plan (README, "Engine speed"): this
+resignations; the reducer's events when :attr:`Core.events` is a list (None,
+the default, keeps none: the fast way). It is checked action by action against
+:func:`engine.reducer.apply` (states and events) and
+:func:`engine.legal.legal_actions` on random games (tests/engine/test_core.py). The plan (README, "Engine speed"): this
 core becomes the one set of rules, the value API (:func:`engine.apply` on
 :class:`GameState`) is built on it, and it is compiled by mypyc where a C
 compiler is present.
@@ -60,6 +61,30 @@ from .actions import (
     Resign,
 )
 from .errors import SetupError
+from .events import (
+    CardDrawn,
+    DeckReshuffled,
+    EngineEvent,
+    FaceUpRefilled,
+    FaceUpReset,
+    FlagCardDeclined,
+    FlagCardKept,
+    FlagOffered,
+    FlagScored,
+    GameOver,
+    LastRound,
+    MerchandiseDrawn,
+    Passed,
+    PlayStarted,
+    Resigned,
+    RouteClaimed,
+    TicketsDrawn,
+    TicketsKept,
+    TunnelAbandoned,
+    TunnelPaid,
+    TunnelRevealed,
+    TurnStarted,
+)
 from .legal import CACHE_LIMIT
 from .legal import _payments as legal_payments
 from .legal import _table as legal_table
@@ -341,6 +366,9 @@ class Core:
         self.tickets: list[list[int]] = [[] for _ in range(seats)]
         self.offers: list[list[int]] = [[] for _ in range(seats)]
         self.needs_mix = [False] * seats
+        #: the events of the actions applied, as engine.reducer.apply gives them (None:
+        #: not kept, the fast way for search and benchmarks)
+        self.events: list[EngineEvent] | None = None
         self.resigned = [False] * seats
         self.routes: list[list[int]] = [[] for _ in range(seats)]
         self.last_round_by = -1
@@ -401,12 +429,17 @@ class Core:
         return core
 
     # ------------------------------------------------------------- cards
+    def _name(self, card: int) -> str | None:
+        return None if card < 0 else self.t.card_names[card]
+
     def _pop(self) -> int:
         if not self.deck:
             if not self.discard:
                 return -1
             self.deck, self.discard = self.discard, []
             self.rng = rngmod.shuffle(self.rng, self.deck)
+            if self.events is not None:
+                self.events.append(DeckReshuffled(len(self.deck)))
         return self.deck.pop()
 
     def _reset_face_up(self) -> None:
@@ -433,12 +466,17 @@ class Core:
                 face[slot] = -1
             for slot in range(len(face)):
                 face[slot] = self._pop()
+            if self.events is not None:
+                names = tuple(self.t.card_names[c] for c in row)
+                self.events.append(FaceUpReset(names, tuple(self._name(c) for c in face)))
 
     def _refill_face_up(self) -> None:
         face = self.face
         for slot in range(len(face)):
             if face[slot] < 0 and (self.deck or self.discard):
                 face[slot] = self._pop()
+                if self.events is not None:
+                    self.events.append(FaceUpRefilled(slot, self._name(face[slot])))
         self._reset_face_up()
 
     def _draw_tickets(self, count: int) -> list[int]:
@@ -615,6 +653,8 @@ class Core:
         self.version += 1
         if action == t.resign:  # engine.reducer.apply: any seat, any time
             self.resigned[seat] = True
+            if self.events is not None:
+                self.events.append(Resigned(seat))
             return
         if self.phase == SETUP:
             self._step_setup(seat, action)
@@ -628,21 +668,20 @@ class Core:
         elif action == t.abandon:
             self._abandon_tunnel(seat)
         elif action == t.draw_deck:
-            card = self._pop()
-            self.hands[seat][card] += 1
-            self.cards_drawn += 1
-            self._after_draw(False)
+            self._draw_deck(seat)
         elif action < t.draw_tickets:
             self._draw_face_up(seat, action - t.draw_face)
         elif action == t.draw_tickets:
-            self.offers[seat] = self._draw_tickets(t.rules.params.draw_tickets.count)
+            self._drawn(seat, self._draw_tickets(t.rules.params.draw_tickets.count))
             self.step_ = KEEP_TICKETS
         elif action == t.pass_turn:
+            if self.events is not None:
+                self.events.append(Passed(seat))
             self._end_turn(passed=True)
         elif action >= t.flag_base:
             self._keep_flag_card(seat, action - t.flag_base)
         elif action >= t.mix_base:
-            self.offers[seat] = self._draw_mix(action)
+            self._drawn(seat, self._draw_mix(action), t.mix_of(action))
             self.step_ = KEEP_TICKETS
         else:
             self._keep(seat, action - t.keep)
@@ -651,7 +690,7 @@ class Core:
     def _step_setup(self, seat: int, action: int) -> None:
         t = self.t
         if action >= t.mix_base:
-            self.offers[seat] = self._draw_mix(action)
+            self._drawn(seat, self._draw_mix(action), t.mix_of(action))
             self.needs_mix[seat] = False
             return
         self._keep(seat, action - t.keep)
@@ -661,13 +700,37 @@ class Core:
                     self.rng = rngmod.shuffle(self.rng, deck)
             self.phase = PLAY
             self.step_ = TURN
+            if self.events is not None:
+                self.events.append(PlayStarted(self.active))
+
+    def _drawn(self, seat: int, offer: list[int], mix: tuple[tuple[str, int], ...] = ()) -> None:
+        """``offer`` drawn for ``seat``: its pending offer (the plain draw's mix is its deck)."""
+        self.offers[seat] = offer
+        if self.events is not None:
+            t = self.t
+            if not mix and offer:
+                mix = ((t.ticket_deck[offer[0]], len(offer)),)
+            ids = tuple(t.ticket_ids[x] for x in offer)
+            self.events.append(TicketsDrawn(seat, len(offer), mix, ids))
+
+    def _draw_deck(self, seat: int) -> None:
+        card = self._pop()
+        self.hands[seat][card] += 1
+        self.cards_drawn += 1
+        if self.events is not None:
+            self.events.append(CardDrawn(seat, "deck", None, self.t.card_names[card]))
+        self._after_draw(False)
 
     def _draw_face_up(self, seat: int, slot: int) -> None:
         t = self.t
         card = self.face[slot]
         self.hands[seat][card] += 1
         self.cards_drawn += 1
+        if self.events is not None:
+            self.events.append(CardDrawn(seat, "face_up", slot, t.card_names[card]))
         self.face[slot] = self._pop()
+        if self.events is not None:
+            self.events.append(FaceUpRefilled(slot, self._name(self.face[slot])))
         self._reset_face_up()
         self._after_draw(card == t.loco and t.rules.params.face_up_wild_restricted)
 
@@ -685,6 +748,15 @@ class Core:
                 else:
                     self.ticket_decks[t.ticket_deck[tk]].insert(0, tk)
         self.offers[seat] = []
+        if self.events is not None:
+            kept = tuple(t.ticket_ids[x] for i, x in enumerate(offer) if mask >> i & 1)
+            back = tuple(t.ticket_ids[x] for i, x in enumerate(offer) if not mask >> i & 1)
+            removed = deal.unkept == "remove"
+            self.events.append(
+                TicketsKept(
+                    seat, len(kept), len(back), "removed" if removed else "bottom", kept, back
+                )
+            )
 
     def _claim(self, seat: int, action: int) -> None:
         t = self.t
@@ -701,24 +773,39 @@ class Core:
             hand[loco] -= locos
             paid = [color] * (length - locos) + [loco] * locos
         self.discard.extend(sorted(paid, key=t.card_names.__getitem__))
-        self._finish_claim(seat, route, color if length - locos else -1)
+        cards = None
+        if self.events is not None:
+            decoded = t.decode(seat, action, [])
+            assert isinstance(decoded, ClaimRoute)
+            cards = decoded.payment
+        self._finish_claim(seat, route, color if length - locos else -1, cards)
 
-    def _finish_claim(self, seat: int, route: int, played: int) -> None:
+    def _finish_claim(self, seat: int, route: int, played: int, paid: Cards | None) -> None:
         """The route is ``seat``'s (the cards are paid); ``played``: the colour of the
-        colour cards played (-1: none), for the Paris flag."""
+        colour cards played (-1: none), for the Paris flag; ``paid``: the cards (for
+        the event; None when events are not kept)."""
         t = self.t
         self.owner[route] = seat
         self.routes[seat].append(route)
         self.pieces[seat] -= t.length[route]
-        self.route_points[seat] += t.points[t.length[route]]
+        points = t.points[t.length[route]]
+        self.route_points[seat] += points
         self._unlist(seat, route)
+        events = self.events
+        if events is not None:
+            assert paid is not None
+            events.append(RouteClaimed(seat, t.route_ids[route], paid, points, self.pieces[seat]))
         if t.carts[route] and self.merchandise_left > 0:  # Amsterdam rulebook
             self.merchandise_left -= 1
             self.merchandise[seat] += 1
+            if events is not None:
+                events.append(MerchandiseDrawn(seat, t.route_ids[route], self.merchandise_left))
         if played >= 0 and played == t.color[route] and played in t.flag_colors:
             if played not in self.flag_cards[seat]:  # Paris: a flag card may be set aside
                 self.flag_options = [played]
                 self.step_ = FLAG
+                if events is not None:
+                    events.append(FlagOffered(seat, (t.card_names[played],)))
                 return
         self._end_turn()
 
@@ -741,6 +828,9 @@ class Core:
             assert plan is not None
             names = [t.card_names[c] for c in revealed]
             extra = tunnel_extra(plan.color, names)
+            if self.events is not None:
+                rid = t.route_ids[route]
+                self.events.append(TunnelRevealed(seat, rid, payment, tuple(names), extra))
             if extra:
                 self.tunnel = (route, payment, plan.color, revealed, extra)
                 self.step_ = TUNNEL
@@ -749,7 +839,7 @@ class Core:
             self.discard.extend(revealed)
         else:
             self.discard.extend(self._spread(payment))
-        self._finish_claim(seat, route, -1)
+        self._finish_claim(seat, route, -1, payment)
 
     def _spread(self, cards: Cards) -> list[int]:
         index = self.t.card_index
@@ -765,25 +855,34 @@ class Core:
         self.discard.extend(self._spread(paid))
         self.discard.extend(revealed)
         self.tunnel = None
-        self._finish_claim(seat, route, -1)
+        if self.events is not None:
+            self.events.append(TunnelPaid(seat, self.t.route_ids[route], extra))
+        self._finish_claim(seat, route, -1, paid)
 
     def _abandon_tunnel(self, seat: int) -> None:
         assert self.tunnel is not None
-        _, committed, _, revealed, _ = self.tunnel
+        route, committed, _, revealed, _ = self.tunnel
         hand = self.hands[seat]
         for name, k in committed.items():
             hand[self.t.card_index[name]] += k
         self.discard.extend(revealed)
         self.tunnel = None
+        if self.events is not None:
+            self.events.append(TunnelAbandoned(seat, self.t.route_ids[route], committed))
         self._end_turn()
 
     def _keep_flag_card(self, seat: int, color: int) -> None:
         """Paris, "Französische Flagge": set a just-played card aside (the last of its
         colour on the discard), or decline (``color`` = the locomotive index)."""
+        events = self.events
         if color != self.t.loco:
             discard = self.discard
             discard.pop(len(discard) - 1 - discard[::-1].index(color))
             self.flag_cards[seat].append(color)
+            if events is not None:
+                events.append(FlagCardKept(seat, self.t.card_names[color]))
+        elif events is not None:
+            events.append(FlagCardDeclined(seat))
         self.flag_options = []
         self._end_turn()
 
@@ -796,6 +895,8 @@ class Core:
                 self.discard.append(c)
             self.flags[seat] += 1
             self.bonus_points[seat] += t.flag_points
+            if self.events is not None:
+                self.events.append(FlagScored(seat, t.flag_points, self.flags[seat]))
 
     def _unlist(self, seat: int, route: int) -> None:
         """Take ``route`` out of every seat's claimable lists, and its siblings where the
@@ -840,6 +941,8 @@ class Core:
         if self.last_round_by < 0 and self.pieces[seat] <= self.t.rules.params.last_round_at:
             self.last_round_by = seat
             self.turns_left = self.n
+            if self.events is not None:
+                self.events.append(LastRound(seat, self.pieces[seat]))
         elif self.turns_left >= 0:
             self.turns_left -= 1
             if self.turns_left <= 0:
@@ -851,11 +954,16 @@ class Core:
         self._refill_face_up()
         self.active = (seat + 1) % self.n
         self.step_ = TURN
+        if self.events is not None:
+            self.events.append(TurnStarted(self.active, self.turn))
 
     def _finish(self) -> None:
         self.phase = FINISHED
         self.step_ = OVER
-        self.result = final_scores(self.t.rules, self.to_state())
+        self.result = result = final_scores(self.t.rules, self.to_state())
+        if self.events is not None:
+            scores = tuple(s.score for s in result.seats)
+            self.events.append(GameOver(tuple(result.winners), scores))
 
     # ------------------------------------------------------------- values
     @classmethod

@@ -3,7 +3,7 @@
 Whole games from random seeds: at every step each seat to act gets exactly the
 value engine's legal actions (decoded), the chosen action round-trips through
 its int, and after it the core's state, as a value, equals the reducer's,
-final scores included.
+final scores included, and so do the events it gave.
 """
 
 from __future__ import annotations
@@ -72,9 +72,12 @@ def play_both(
         offer = core.offers[seat]
         code = table.encode(action, offer)
         assert table.decode(seat, code, offer) == action
+        core.events = []
         core.step_seat(seat, code)
-        state = apply(rules, state, action).state
+        done = apply(rules, state, action)
+        state = done.state
         assert core.to_state() == state, (action, state.version)
+        assert core.events == done.events, (action, state.version)
         if n % 17 == 0:  # a core rebuilt from the value state goes on the same
             core = core_cls.from_state(rules, state)
             assert core.to_state() == state

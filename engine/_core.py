@@ -372,6 +372,8 @@ class Core:
         self.events: list[EngineEvent] | None = None
         self.resigned = [False] * seats
         self.routes: list[list[int]] = [[] for _ in range(seats)]
+        #: every claimed route in claim order (as ``GameState.owners`` keeps them)
+        self.claim_order: list[int] = []
         self.last_round_by = -1
         self.turns_left = -1
         self.passes = 0
@@ -589,6 +591,17 @@ class Core:
                     hit = cache[key] = (pays, [t.claim_id(route, p) for p in pays])
                 out += hit[1]
 
+    def can_claim(self, seat: int, route: int) -> bool:
+        """True when ``route`` is free for ``seat`` (not taken, not barred by the
+        double-route rule) and ``seat`` has the pieces; the cards are not checked."""
+        t = self.t
+        if t.length[route] > self.pieces[seat]:
+            return False
+        bucket = t.bucket_of[route]
+        if bucket < 0:
+            return route in self.free_general[seat][t.group_of[route]]
+        return route * t.stride in self.free[seat][bucket]
+
     def _keeps(self, offer: list[int], keep: int) -> list[int]:
         k = len(offer)
         least = min(keep, k)
@@ -788,6 +801,7 @@ class Core:
         t = self.t
         self.owner[route] = seat
         self.routes[seat].append(route)
+        self.claim_order.append(route)
         self.pieces[seat] -= t.length[route]
         points = t.points[t.length[route]]
         self.route_points[seat] += points
@@ -1006,6 +1020,7 @@ class Core:
                 core.owner[route] = s
                 core.routes[s].append(route)
                 core._unlist(s, route)
+        core.claim_order = [t.route_index[rid] for rid in state.owners]
         core.last_round_by = -1 if state.last_round_by is None else state.last_round_by
         core.turns_left = -1 if state.turns_left is None else state.turns_left
         core.passes = state.passes
@@ -1074,7 +1089,7 @@ class Core:
             face_up=[None if c < 0 else names[c] for c in self.face],
             ticket_decks={k: [ids[x] for x in v] for k, v in self.ticket_decks.items()},
             removed_tickets=[ids[x] for x in self.removed],
-            owners={t.route_ids[r]: s for s in range(self.n) for r in self.routes[s]},
+            owners={t.route_ids[r]: self.owner[r] for r in self.claim_order},
             players=players,
             last_round_by=None if self.last_round_by < 0 else self.last_round_by,
             turns_left=None if self.turns_left < 0 else self.turns_left,

@@ -51,7 +51,7 @@ def _load() -> tuple[ModuleType, bool]:
 
 
 if TYPE_CHECKING:
-    from ._core import FINISHED, PLAY, SETUP, Core, CoreTable, core_table
+    from ._core import FINISHED, PLAY, SECOND_CARD, SETUP, TURN, Core, CoreTable, core_table
 
     COMPILED: bool
 else:
@@ -60,5 +60,16 @@ else:
     CoreTable = _module.CoreTable
     core_table = _module.core_table
     SETUP, PLAY, FINISHED = _module.SETUP, _module.PLAY, _module.FINISHED
+    TURN, SECOND_CARD = _module.TURN, _module.SECOND_CARD
 
-__all__ = ["COMPILED", "FINISHED", "PLAY", "SETUP", "Core", "CoreTable", "core_table"]
+__all__ = [
+    "COMPILED",
+    "FINISHED",
+    "PLAY",
+    "SECOND_CARD",
+    "SETUP",
+    "TURN",
+    "Core",
+    "CoreTable",
+    "core_table",
+]

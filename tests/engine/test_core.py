@@ -76,7 +76,9 @@ def play_both(
         core.step_seat(seat, code)
         done = apply(rules, state, action)
         state = done.state
-        assert core.to_state() == state, (action, state.version)
+        value = core.to_state()
+        assert value == state, (action, state.version)
+        assert list(value.owners) == list(state.owners)  # claim order, too
         assert core.events == done.events, (action, state.version)
         if n % 17 == 0:  # a core rebuilt from the value state goes on the same
             core = core_cls.from_state(rules, state)

@@ -219,13 +219,17 @@ class CoreRolloutPolicy:
         self.table = core_table(rules)
         board = rules.board
         t = self.table
-        #: route indices in board order (the order the value policy walks them)
-        self._board_order = [t.route_index[rid] for rid in board.routes]
+        #: route indices longest first, ties in board order: the order in which the value
+        #: policy tries the free routes (a stable sort commutes with the filter)
+        self._longest_first = sorted(
+            (t.route_index[rid] for rid in board.routes), key=lambda r: -t.length[r]
+        )
+        #: ticket index -> its two cities' indices
+        self._ticket_ends = [
+            (t.city_index[board.tickets[tid].a], t.city_index.get(board.tickets[tid].b, -1))
+            for tid in t.ticket_ids
+        ]
         self._plans: dict[int, tuple[int, int, int, list[int], frozenset[int]]] = {}
-
-    def _owners(self, core: Core) -> dict[str, int]:
-        ids = self.table.route_ids
-        return {ids[r]: core.owner[r] for r in core.claim_order}
 
     def plan(self, core: Core, seat: int) -> list[int]:
         """Unclaimed routes of ``seat``'s cheapest paths for its open tickets (as
@@ -238,18 +242,17 @@ class CoreRolloutPolicy:
             if kept is not None:
                 return kept
         t = self.table
-        board = self.rules.board
-        costs = seat_route_costs(self.rules, self._owners(core), core.n, seat, core.pieces[seat])
+        costs = core.route_costs(seat)
         needed: list[int] = []
         for x in tickets:
-            ticket = board.tickets[t.ticket_ids[x]]
-            found = board.shortest_path(ticket.a, ticket.b, costs)
+            a, b = self._ticket_ends[x]
+            found = t.shortest_path(a, b, costs)
             if found is None:
                 continue
-            for rid in found[1]:
-                if costs[rid]:
-                    needed.append(t.route_index[rid])
-                    costs[rid] = 0
+            for route in found:
+                if costs[route]:
+                    needed.append(route)
+                    costs[route] = 0
         near = frozenset(s for r in needed for s in (r, *t.siblings[r]))
         self._plans[seat] = (claims, len(tickets), core.pieces[seat], needed, near)
         return needed
@@ -297,9 +300,10 @@ class CoreRolloutPolicy:
             return -2  # built, but the value engine refuses it: fall back
         return t.encode(ClaimRoute(seat, t.route_ids[route], pay), [])
 
-    def _claim(self, core: Core, seat: int, routes: list[int]) -> int:
+    def _claim(self, core: Core, seat: int, routes: list[int], ordered: bool = False) -> int:
+        """The first affordable claim of ``routes``, longest first (``ordered``: already so)."""
         length = self.table.length
-        for route in sorted(routes, key=lambda r: -length[r]):
+        for route in routes if ordered else sorted(routes, key=lambda r: -length[r]):
             code = self._affordable(core, seat, route)
             if code != -1:
                 return code
@@ -328,8 +332,8 @@ class CoreRolloutPolicy:
         pieces = core.pieces[seat]
         best = -1
         if not needed or last:
-            free = [r for r in self._board_order if core.owner[r] < 0]
-            best = self._claim(core, seat, free)
+            free = [r for r in self._longest_first if core.owner[r] < 0]
+            best = self._claim(core, seat, free, ordered=True)
             if best != -1 and (last or pieces <= 12 or not can_tickets):
                 return best
         if needed:

@@ -110,17 +110,10 @@ def _jobs(maps: list[str], games: int, modes: list[str]) -> list[tuple[str, int,
 Game = tuple[str, int, int, int, int | None, list[float]]
 
 
-#: Engine files that no benchmark game runs: the integer core (issue 16.1), which no AI
-#: player uses yet. They are left out of :func:`code_digest` while a test shows that a
-#: game never imports them (tests/test_benchmark_ai.py); once an AI plays on the core,
-#: that test fails and they must count.
-NOT_PLAYED = frozenset({"engine/core.py", "engine/_core.py"})
-
-
 def code_digest() -> str:
     """SHA-256 (first 16 hex digits) of the engine's source and the map data files:
-    the code that decides a benchmark game (less :data:`NOT_PLAYED`). Read from the
-    installed packages."""
+    the code that decides a benchmark game (the hard AI's rollouts run on the integer
+    core, so it counts too). Read from the installed packages."""
     import engine
     import maps
 
@@ -130,8 +123,6 @@ def code_digest() -> str:
         for path in sorted(root.rglob("*")):
             name = path.relative_to(root.parent).as_posix()
             if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
-                if name in NOT_PLAYED:
-                    continue
                 digest.update(name.encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

@@ -43,6 +43,7 @@ and actions are the same game.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -200,6 +201,15 @@ class CoreTable:
         for i in range(n):
             if not self.general[i]:
                 buckets.setdefault((self.length[i], self.color[i]), []).append(i)
+        # the board's graph on indices (cities as Board numbers them), for planning
+        city_index = board._index
+        self.city_index = dict(city_index)
+        self.neighbours = [
+            [(self.route_index[rid], nxt) for rid, nxt in board._neighbours[c]]
+            for c in range(len(city_index))
+        ]
+        self.dead = list(board._dead)
+        self.ends = [(city_index[r.a], city_index[r.b]) for r in routes]
         #: ``(length, colour, route indices)`` sorted by length; colour ``loco`` = gray.
         self.buckets = [(ln, c, tuple(rs)) for (ln, c), rs in sorted(buckets.items())]
         self.bucket_of = [-1] * n
@@ -264,6 +274,40 @@ class CoreTable:
             ids = [self.ticket_index[t] for t in action.tickets]
             return self.keep + sum(1 << offer.index(t) for t in ids)
         raise ValueError(f"the integer core cannot express {action!r}")
+
+    def shortest_path(self, a: int, b: int, cost: list[int]) -> list[int] | None:
+        """:meth:`engine.board.Board.shortest_path` on indices: the routes (in path order)
+        of the cheapest chain from city ``a`` to city ``b`` with ``cost`` per route (-1:
+        not usable), or None. Same search, same ties, so the same path."""
+        far = 1 << 30
+        dist = [far] * len(self.neighbours)
+        dist[a] = 0
+        prev_route = [-1] * len(self.neighbours)
+        prev_city = [-1] * len(self.neighbours)
+        heap = [(0, a)]
+        neighbours, dead = self.neighbours, self.dead
+        while heap:
+            d, city = heapq.heappop(heap)
+            if city == b:
+                path: list[int] = []
+                while city != a:
+                    path.append(prev_route[city])
+                    city = prev_city[city]
+                path.reverse()
+                return path
+            if d > dist[city] or (dead[city] and city != a):
+                continue
+            for route, nxt in neighbours[city]:
+                c = cost[route]
+                if c < 0:
+                    continue
+                nd = d + c
+                if nd < dist[nxt]:
+                    dist[nxt] = nd
+                    prev_route[nxt] = route
+                    prev_city[nxt] = city
+                    heapq.heappush(heap, (nd, nxt))
+        return None
 
     def mix_of(self, action: int) -> tuple[tuple[str, int], ...]:
         """The ``DrawTickets.mix`` of a mix action: ``(deck, count)`` pairs, deck order."""
@@ -590,6 +634,28 @@ class Core:
                         cache.clear()
                     hit = cache[key] = (pays, [t.claim_id(route, p) for p in pays])
                 out += hit[1]
+
+    def route_costs(self, seat: int) -> list[int]:
+        """:func:`engine.ai.heuristic.seat_route_costs` on indices (-1 for None): 0 own,
+        the length if ``seat`` may still claim it with its pieces, else -1."""
+        t = self.t
+        few = self.n < t.rules.params.double_routes_min_players
+        pieces = self.pieces[seat]
+        owner = self.owner
+        out = [0] * len(owner)
+        for r, o in enumerate(owner):
+            if o >= 0:
+                out[r] = 0 if o == seat else -1
+            elif t.length[r] > pieces:
+                out[r] = -1
+            else:
+                out[r] = t.length[r]
+                for sib in t.siblings[r]:
+                    so = owner[sib]
+                    if so >= 0 and (so == seat or few):
+                        out[r] = -1
+                        break
+        return out
 
     def can_claim(self, seat: int, route: int) -> bool:
         """True when ``route`` is free for ``seat`` (not taken, not barred by the

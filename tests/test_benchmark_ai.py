@@ -81,24 +81,19 @@ def test_the_code_digest_follows_the_engine_source(monkeypatch: pytest.MonkeyPat
     assert ai.code_digest() != before
 
 
-def test_the_digest_leaves_out_only_engine_files_no_game_imports() -> None:
-    """The integer core is left out of the digest because no benchmark game runs it: a
-    game with the benchmark's hard and normal players, in a fresh process, never imports
-    it. When an AI starts playing on the core this fails, and the core must count."""
-    import subprocess
-    import sys
+def test_the_digest_counts_the_integer_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hard AI's rollouts run on the integer core, so an edit there changes the digest."""
+    from pathlib import Path
 
-    probe = (
-        "import sys\n"
-        "from benchmarks.ai import play_one\n"
-        "play_one('paris', 2, 3, 0, iterations=4, time_cap_s=0.05)\n"
-        "print(sorted(m for m in sys.modules if m in ('engine.core', 'engine._core')))\n"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=300
-    ).stdout
-    assert out.strip().splitlines()[-1] == "[]"
-    assert ai.NOT_PLAYED == {"engine/core.py", "engine/_core.py"}
+    before = ai.code_digest()
+    real = Path.read_bytes
+
+    def edited(self: Path) -> bytes:
+        data = real(self)
+        return data + b"# edited" if self.name == "_core.py" else data
+
+    monkeypatch.setattr(Path, "read_bytes", edited)
+    assert ai.code_digest() != before
 
 
 def test_one_run_records_to_a_file_and_report_reads_it_meanwhile(

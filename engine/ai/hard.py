@@ -35,13 +35,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, ClaimRoute, DrawBlind, DrawTickets, KeepTickets
+from ..core import Core
 from ..errors import IllegalAction
 from ..reducer import apply
-from ..state import GameState
+from ..state import FinalResult, GameState
 from ..types import LOCOMOTIVE
 from ..views import PlayerView
 from .heuristic import HeuristicPlayer, keep_values, plan_routes, route_costs
-from .rollout import RolloutPolicy
+from .rollout import CoreRolloutPolicy
 from .world import sample_world, ticket_weights, unseen_tickets
 
 if TYPE_CHECKING:
@@ -62,7 +63,11 @@ WIN_WEIGHT = 0.3
 def outcome(state: GameState, seat: int) -> float:
     """Value of a finished game for ``seat``: ``WIN_WEIGHT`` x (1 won, 0.5 shared first
     place, 0 lost) + (own score - best other score) / 50; 0.0 for an unfinished game."""
-    result = state.result
+    return result_value(state.result, seat)
+
+
+def result_value(result: FinalResult | None, seat: int) -> float:
+    """:func:`outcome` of a game's final result (None: unfinished, 0.0)."""
     if result is None:
         return 0.0
     scores = [s.score for s in result.seats]
@@ -279,5 +284,6 @@ class HardPlayer:
             st = apply(rules, world, action).state
         except IllegalAction:
             return -10.0
-        end = RolloutPolicy(rules, random.Random(seed)).play_out(st)
-        return outcome(end, seat)
+        # the same rollout as RolloutPolicy's, on the integer core (tests/engine/test_rollout_core.py)
+        end = CoreRolloutPolicy(rules, random.Random(seed)).play_out(Core.from_state(rules, st))
+        return result_value(end.result, seat)

@@ -16,6 +16,7 @@ import random
 from typing import TYPE_CHECKING
 
 from ..actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets
+from ..core import FINISHED, PLAY, SECOND_CARD, TURN, Core, core_table
 from ..errors import IllegalAction
 from ..reducer import apply, legal_actions
 from ..state import GameState
@@ -200,3 +201,166 @@ class RolloutPolicy:
                 break
             st = self.act(st)
         return st
+
+
+class CoreRolloutPolicy:
+    """:class:`RolloutPolicy` on the integer core (:mod:`engine.core`): the same
+    decisions from the same data, read from the core's arrays and stepped as ints.
+
+    Same seat plans, kept on the same terms; the same fallback to the normal
+    heuristic (on a value state made for that step) where the policy builds no
+    move or its move would be refused. ``tests/engine/test_rollout_core.py``
+    plays both policies from the same states and seeds to the same end.
+    """
+
+    def __init__(self, rules: ClassicRules, rng: random.Random) -> None:
+        self.rules = rules
+        self.rng = rng
+        self.table = core_table(rules)
+        board = rules.board
+        t = self.table
+        #: route indices longest first, ties in board order: the order in which the value
+        #: policy tries the free routes (a stable sort commutes with the filter)
+        self._longest_first = sorted(
+            (t.route_index[rid] for rid in board.routes), key=lambda r: -t.length[r]
+        )
+        #: ticket index -> its two cities' indices
+        self._ticket_ends = [
+            (t.city_index[board.tickets[tid].a], t.city_index.get(board.tickets[tid].b, -1))
+            for tid in t.ticket_ids
+        ]
+        self._plans: dict[int, tuple[int, int, int, list[int], frozenset[int]]] = {}
+
+    def plan(self, core: Core, seat: int) -> list[int]:
+        """Unclaimed routes of ``seat``'s cheapest paths for its open tickets (as
+        :meth:`RolloutPolicy.plan`)."""
+        claims = len(core.claim_order)
+        tickets = core.tickets[seat]
+        cached = self._plans.get(seat)
+        if cached is not None and cached[1] == len(tickets):
+            kept = self._still_cheapest(core, seat, claims, cached)
+            if kept is not None:
+                return kept
+        t = self.table
+        costs = core.route_costs(seat)
+        needed: list[int] = []
+        for x in tickets:
+            a, b = self._ticket_ends[x]
+            found = t.shortest_path(a, b, costs)
+            if found is None:
+                continue
+            for route in found:
+                if costs[route]:
+                    needed.append(route)
+                    costs[route] = 0
+        near = frozenset(s for r in needed for s in (r, *t.siblings[r]))
+        self._plans[seat] = (claims, len(tickets), core.pieces[seat], needed, near)
+        return needed
+
+    def _still_cheapest(
+        self,
+        core: Core,
+        seat: int,
+        claims: int,
+        cached: tuple[int, int, int, list[int], frozenset[int]],
+    ) -> list[int] | None:
+        seen, tickets, pieces, needed, near = cached
+        if pieces != core.pieces[seat]:
+            if needed:
+                return None
+            self._plans[seat] = (claims, tickets, core.pieces[seat], needed, near)
+            return needed
+        if seen != claims:
+            if any(r in near for r in core.claim_order[seen:]):
+                return None
+            self._plans[seat] = (claims, tickets, pieces, needed, near)
+        return needed
+
+    def _affordable(self, core: Core, seat: int, route: int) -> int:
+        """The int of a claim of ``route`` with the fewest locomotives, or -1 when it
+        cannot be paid now (or the value engine would refuse it)."""
+        t = self.table
+        obj = t.route_objs[route]
+        if obj.length > core.pieces[seat] or core.owner[route] >= 0:
+            return -1
+        hand = core.hands[seat]
+        locos = hand[t.loco]
+        if t.color[route] == t.loco:
+            best = max(hand[: t.loco], default=0)
+        else:
+            best = hand[t.color[route]]
+        if best + locos < obj.length and obj.substitute is None:
+            return -1
+        named = {t.card_names[c]: k for c, k in enumerate(hand) if k}
+        pays = self.rules.sensible_payments(obj, named)
+        if not pays:
+            return -1
+        pay = min(pays, key=lambda p: (p.get(LOCOMOTIVE), p.total))
+        if not core.can_claim(seat, route):
+            return -2  # built, but the value engine refuses it: fall back
+        return t.encode(ClaimRoute(seat, t.route_ids[route], pay), [])
+
+    def _claim(self, core: Core, seat: int, routes: list[int], ordered: bool = False) -> int:
+        """The first affordable claim of ``routes``, longest first (``ordered``: already so)."""
+        length = self.table.length
+        for route in routes if ordered else sorted(routes, key=lambda r: -length[r]):
+            code = self._affordable(core, seat, route)
+            if code != -1:
+                return code
+        return -1
+
+    def _draw(self, core: Core, seat: int, needed: list[int]) -> int:
+        t = self.table
+        hand = core.hands[seat]
+        want = {t.color[r] for r in needed}
+        for slot, card in enumerate(core.face):
+            if card < 0 or card == t.loco:
+                continue
+            if card in want or (t.loco in want and hand[card] > 0):
+                return t.draw_face + slot
+        if core.deck or core.discard:
+            return t.draw_deck
+        return -1
+
+    def _turn(self, core: Core, seat: int) -> int:
+        t = self.table
+        needed = self.plan(core, seat)
+        if core.step_ == SECOND_CARD:
+            return self._draw(core, seat, needed)
+        last = core.last_round_by >= 0
+        can_tickets = any(core.ticket_decks.values())
+        pieces = core.pieces[seat]
+        best = -1
+        if not needed or last:
+            free = [r for r in self._longest_first if core.owner[r] < 0]
+            best = self._claim(core, seat, free, ordered=True)
+            if best != -1 and (last or pieces <= 12 or not can_tickets):
+                return best
+        if needed:
+            claim = self._claim(core, seat, needed)
+            return claim if claim != -1 else self._draw(core, seat, needed)
+        if can_tickets and pieces >= 14 and not self.rules.params.draw_tickets.announce_mix:
+            return t.draw_tickets
+        return best if best != -1 else self._draw(core, seat, needed)
+
+    def act(self, core: Core) -> None:
+        """Apply one move of the seat to act."""
+        seat = core.to_act()[0]
+        code = -1
+        if core.phase == PLAY and core.step_ in (TURN, SECOND_CARD):
+            code = self._turn(core, seat)
+        if code >= 0:
+            core.step_seat(seat, code)
+            return
+        st = core.to_state()
+        legal = legal_actions(self.rules, st, seat, payments="sensible")
+        choice = _FALLBACK.choose(self.rules, player_view(self.rules, st, seat), legal, self.rng)
+        core.step_seat(seat, self.table.encode(choice, core.offers[seat]))
+
+    def play_out(self, core: Core, max_actions: int = 2000) -> Core:
+        """Play ``core`` to the end (or ``max_actions`` moves) in place; return it."""
+        for _ in range(max_actions):
+            if core.phase == FINISHED:
+                break
+            self.act(core)
+        return core

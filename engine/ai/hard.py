@@ -12,7 +12,8 @@ turn) it:
    other hands, other tickets and the deck order are dealt at random; it never
    reads the real state);
 3. plays each candidate in the same worlds (common random numbers) to the end
-   with the fast :class:`engine.ai.rollout.RolloutPolicy` and scores the end
+   with the fast rollout policy, run on the integer core
+   (:class:`engine.ai.rollout.CoreRolloutPolicy`), and scores the end
    (:func:`outcome`): ``0.3 x win (tie 0.15) + (own score - best other score) / 50``,
    mostly the margin, which varies far less between worlds than win or loss and
    so tells candidates apart in fewer rollouts;

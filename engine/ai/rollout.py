@@ -281,8 +281,9 @@ class CoreRolloutPolicy:
         return needed
 
     def _affordable(self, core: Core, seat: int, route: int) -> int:
-        """The int of a claim of ``route`` with the fewest locomotives, or -1 when it
-        cannot be paid now (or the value engine would refuse it)."""
+        """The int of a claim of ``route`` with the fewest locomotives; -1 when it cannot
+        be paid now; -2 when it can but a double-route sibling bars it (the value engine
+        would refuse it, so the caller falls back as :meth:`RolloutPolicy.act` does)."""
         t = self.table
         obj = t.route_objs[route]
         if obj.length > core.pieces[seat] or core.owner[route] >= 0:
@@ -305,7 +306,8 @@ class CoreRolloutPolicy:
         return t.encode(ClaimRoute(seat, t.route_ids[route], pay), [])
 
     def _claim(self, core: Core, seat: int, routes: list[int], ordered: bool = False) -> int:
-        """The first affordable claim of ``routes``, longest first (``ordered``: already so)."""
+        """The first claim of ``routes`` that :meth:`_affordable` builds (-2 included),
+        longest first (``ordered``: already so); -1 when none."""
         length = self.table.length
         for route in routes if ordered else sorted(routes, key=lambda r: -length[r]):
             code = self._affordable(core, seat, route)

@@ -65,8 +65,12 @@ def test_a_recorded_run_resumes_and_refuses_other_settings(
         ai.main(f"{tiny.replace('--iterations 4', '--iterations 5')} --record {record}".split())
 
 
-def test_the_code_digest_follows_the_engine_source(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The digest that stamps recorded games changes when an engine file changes."""
+@pytest.mark.parametrize("name", ["reducer.py", "_core.py"])
+def test_the_code_digest_follows_the_engine_source(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The digest that stamps recorded games changes when an engine file changes: the value
+    engine's, and the integer core's (the hard AI's rollouts run on it)."""
     from pathlib import Path
 
     before = ai.code_digest()
@@ -75,22 +79,7 @@ def test_the_code_digest_follows_the_engine_source(monkeypatch: pytest.MonkeyPat
 
     def edited(self: Path) -> bytes:
         data = real(self)
-        return data + b"# edited" if self.name == "reducer.py" else data
-
-    monkeypatch.setattr(Path, "read_bytes", edited)
-    assert ai.code_digest() != before
-
-
-def test_the_digest_counts_the_integer_core(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The hard AI's rollouts run on the integer core, so an edit there changes the digest."""
-    from pathlib import Path
-
-    before = ai.code_digest()
-    real = Path.read_bytes
-
-    def edited(self: Path) -> bytes:
-        data = real(self)
-        return data + b"# edited" if self.name == "_core.py" else data
+        return data + b"# edited" if self.name == name else data
 
     monkeypatch.setattr(Path, "read_bytes", edited)
     assert ai.code_digest() != before

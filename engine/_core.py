@@ -179,7 +179,10 @@ class CoreTable:
         self.general_routes = [i for i in range(n) if self.general[i]]
         # the value engine's payment kinds and their per-hand caches serve the general
         # routes too (one set of payment rules: engine.payment via engine.legal)
-        kind_of = {rid: kind for rid, _, _, kind in legal_table(rules).routes}
+        payments_table = legal_table(rules)
+        if payments_table.uncached_all:  # engine.legal's caches would not apply
+            raise NotImplementedError("a rule set with its own payment_options")
+        kind_of = {rid: kind for rid, _, _, kind in payments_table.routes}
         self.kinds: list[Any] = [kind_of[r.id] for r in routes]
         groups: dict[int, list[int]] = {}  # id of a payment kind -> its general routes
         for i in self.general_routes:
@@ -193,8 +196,6 @@ class CoreTable:
         for g, (_, _, members) in enumerate(self.general_groups):
             for r in members:
                 self.group_of[r] = g
-        if legal_table(rules).uncached_all:  # engine.legal's caches would not apply
-            raise NotImplementedError("a rule set with its own payment_options")
         #: (route, id of a cached payment tuple) -> (that tuple, its claim ints)
         self.claim_lists: dict[tuple[int, int], tuple[object, list[int]]] = {}
         buckets: dict[tuple[int, int], list[int]] = {}
@@ -209,7 +210,6 @@ class CoreTable:
             for c in range(len(city_index))
         ]
         self.dead = list(board._dead)
-        self.ends = [(city_index[r.a], city_index[r.b]) for r in routes]
         #: ``(length, colour, route indices)`` sorted by length; colour ``loco`` = gray.
         self.buckets = [(ln, c, tuple(rs)) for (ln, c), rs in sorted(buckets.items())]
         self.bucket_of = [-1] * n
@@ -373,7 +373,7 @@ class Core:
     """One mutable game on a :class:`CoreTable`.
 
     Build it with :meth:`new` (like :func:`engine.new_game`) or :meth:`from_state`;
-    :meth:`legal` lists a seat's actions as ints, :meth:`step` applies one of
+    :meth:`legal` lists a seat's actions as ints, :meth:`step_seat` applies one of
     them (unchecked: only what :meth:`legal` listed), :meth:`to_state` gives the
     value :class:`GameState`.
     """
@@ -718,14 +718,6 @@ class Core:
                 extend([base + slot for base in bases for slot in slots])
 
     # ------------------------------------------------------------- apply
-    def step(self, action: int) -> None:
-        """Apply one action :meth:`legal` listed for the seat to act (not checked).
-
-        In setup, a keep action is the offer's seat's: the lowest seat with an offer
-        unless :meth:`step_seat` names another.
-        """
-        self.step_seat(self.active if self.phase == PLAY else self.to_act()[0], action)
-
     def step_seat(self, seat: int, action: int) -> None:
         """Apply ``action`` of ``seat``: one that :meth:`legal` listed for it, or
         ``CoreTable.resign`` of a seat that has not resigned (not checked)."""

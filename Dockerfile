@@ -4,9 +4,15 @@
 # PostgreSQL driver (the postgres extra), so one image serves both backends:
 # SQLite in the /data volume by default, TTR_DATABASE_URL=postgresql://... to
 # share a database between processes (docker-compose.yml).
-FROM python:3.11-slim
-ENV PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    TTR_DATABASE_PATH=/data/ttr.sqlite3 TTR_LOG_LEVEL=INFO PATH=/opt/venv/bin:$PATH
+#
+# Two stages: the build stage (the full Python image, which has a C compiler)
+# installs everything and compiles the integer core with mypyc; the image that
+# runs takes only the finished virtual environment, so the hard AI's rollouts
+# run compiled without a compiler in the image. Both stages use the same Python.
+ARG PYTHON=3.11
+
+FROM python:${PYTHON} AS build
+ENV PYTHONDONTWRITEBYTECODE=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /app
 
 # 1. dependencies in their own layer: only pyproject.toml and empty packages
@@ -15,7 +21,7 @@ RUN for p in engine maps render bot cogs words benchmarks; do mkdir -p $p && tou
  && python3 -m venv /opt/venv && /opt/venv/bin/pip install -q '.[postgres]' \
  && /opt/venv/bin/pip uninstall -q -y ttrbot
 
-# 2. the code
+# 2. the code; setup.py compiles the integer core, and the build stops if it did not
 COPY engine engine
 COPY maps maps
 COPY render render
@@ -23,10 +29,15 @@ COPY bot bot
 COPY cogs cogs
 COPY words words
 COPY benchmarks benchmarks
-# compiles the integer core where a C compiler is present (not in the slim image: it runs as Python)
 COPY setup.py ./
 RUN /opt/venv/bin/pip install -q --no-deps '.[postgres]' \
- && useradd --create-home --uid 10001 ttr && mkdir -p /data && chown ttr /data
+ && cd / && /opt/venv/bin/python -c "import sys, engine.core; sys.exit(not engine.core.COMPILED)"
+
+FROM python:${PYTHON}-slim
+ENV PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1 \
+    TTR_DATABASE_PATH=/data/ttr.sqlite3 TTR_LOG_LEVEL=INFO PATH=/opt/venv/bin:$PATH
+COPY --from=build /opt/venv /opt/venv
+RUN useradd --create-home --uid 10001 ttr && mkdir -p /data && chown ttr /data
 
 USER ttr
 WORKDIR /home/ttr

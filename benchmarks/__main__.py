@@ -1,4 +1,4 @@
-"""Run a benchmark on demand: ``python -m benchmarks engine|render|turn|crash|load|ai [--json]``.
+"""Run a benchmark on demand: ``python -m benchmarks engine|render|turn|crash|load|ai|memory [--json]``.
 
 Each prints a table; with ``--json`` the last line is one JSON object. Never
 part of the test run.
@@ -16,6 +16,7 @@ BENCHMARKS = {
     "crash": "benchmarks.crash",
     "load": "benchmarks.load",
     "ai": "benchmarks.ai",
+    "memory": "benchmarks.memory",
 }
 
 

@@ -251,17 +251,26 @@ def play_all(
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def main(argv: list[str]) -> int:
-    """Run the benchmark; print a table and, with --json, one JSON object last."""
-    ap = argparse.ArgumentParser(prog="python -m benchmarks ai")
+def play_arguments(prog: str, games: int, games_help: str) -> argparse.ArgumentParser:
+    """A parser with the options of every benchmark that plays hard vs normal:
+    ``--json``, ``--games`` (default ``games``), ``--maps`` (comma-separated, all
+    five by default), ``--workers`` (processes, 2) and hard's budget
+    ``--iterations`` / ``--time-cap-s`` (seconds), defaulting to :class:`HardPlayer`'s."""
+    ap = argparse.ArgumentParser(prog=prog)
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--games", type=int, default=200, help="games per map and mode")
+    ap.add_argument("--games", type=int, default=games, help=games_help)
     ap.add_argument("--maps", default=",".join(MAPS))
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--modes", default="2p,4p", help="2p, 4p or both (comma-separated)")
-    ap.add_argument("--deadline-s", type=float, default=None)
     ap.add_argument("--iterations", type=int, default=HardPlayer().iterations)
     ap.add_argument("--time-cap-s", type=float, default=HardPlayer().time_cap_s)
+    return ap
+
+
+def main(argv: list[str]) -> int:
+    """Run the benchmark; print a table and, with --json, one JSON object last."""
+    ap = play_arguments("python -m benchmarks ai", 200, "games per map and mode")
+    ap.add_argument("--modes", default="2p,4p", help="2p, 4p or both (comma-separated)")
+    ap.add_argument("--deadline-s", type=float, default=None)
     ap.add_argument("--record", type=Path, default=None, metavar="PATH")
     ap.add_argument(
         "--report", action="store_true", help="only report the games in --record; play none"

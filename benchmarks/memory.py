@@ -24,7 +24,6 @@ long-running bot: the caches fill further over hours of play (see the README).
 
 from __future__ import annotations
 
-import argparse
 import json
 import multiprocessing
 import os
@@ -35,8 +34,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from benchmarks.ai import MAPS, play_one
-from engine.ai import HardPlayer
+from benchmarks.ai import play_arguments, play_one
 
 MIB = 1024 * 1024
 
@@ -103,13 +101,7 @@ def run(
 
 def main(argv: list[str]) -> int:
     """Run the benchmark; print a table and, with --json, one JSON object last."""
-    ap = argparse.ArgumentParser(prog="python -m benchmarks memory")
-    ap.add_argument("--json", action="store_true")
-    ap.add_argument("--games", type=int, default=4, help="games per map")
-    ap.add_argument("--maps", default=",".join(MAPS))
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--iterations", type=int, default=HardPlayer().iterations)
-    ap.add_argument("--time-cap-s", type=float, default=HardPlayer().time_cap_s)
+    ap = play_arguments("python -m benchmarks memory", 4, "games per map")
     args = ap.parse_args(argv)
     maps = [m for m in args.maps.split(",") if m]
     results = run(maps, args.games, args.workers, args.iterations, args.time_cap_s)

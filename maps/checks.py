@@ -25,6 +25,7 @@ from engine.rules import RULESETS, build_ruleset
 
 from .errors import MapProblem
 from .schema import (
+    PENDING_RULESETS,
     Cards,
     City,
     Deal,
@@ -36,9 +37,12 @@ from .schema import (
     Players,
     Route,
     Rules,
+    Stations,
     Ticket,
+    is_pending,
     schema_problems,
 )
+from .standin import stand_in
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -85,6 +89,8 @@ class RuleParts:
     face_up: int | None = None
     merchandise: Merchandise | None = None
     french_flags: FrenchFlags | None = None
+    stations: Stations | None = None
+    tiebreaks: list[str] | None = None
     #: the keys of the block with a value other than null, valid or not
     given: frozenset[str] = frozenset()
 
@@ -190,7 +196,9 @@ def salvage(data: Mapping[str, Any]) -> Parts:
     map_id, ruleset = data.get("id"), data.get("ruleset")
     return Parts(
         map_id=map_id if isinstance(map_id, str) else None,
-        ruleset=ruleset if isinstance(ruleset, str) and ruleset in RULESETS else None,
+        ruleset=ruleset
+        if isinstance(ruleset, str) and (ruleset in RULESETS or ruleset in PENDING_RULESETS)
+        else None,
         rules=RuleParts.salvage(data.get("rules")),
         options=_salvage_options(data.get("options")),
         cities=_salvage_section("cities", City, data.get("cities")),
@@ -330,7 +338,8 @@ def ticket_count(parts: Parts) -> list[MapProblem]:
 
 
 def ticket_decks(parts: Parts) -> list[MapProblem]:
-    """Several ticket decks need an announced mix on every deal (Germany: short and long).
+    """Several ticket decks need a mix on every deal: announced (Germany: short and long)
+    or fixed (Europe: 1 long + 3 regular at setup, regular only later).
 
     Without it the engine draws from one deck only.
     """
@@ -347,7 +356,89 @@ def ticket_decks(parts: Parts) -> list[MapProblem]:
             f"the tickets come in decks {', '.join(decks)} but this deal announces no mix",
         )
         for name, deal in deals
-        if deal is not None and not deal.announce_mix
+        if deal is not None and not deal.announce_mix and deal.mix is None
+    ]
+
+
+def fixed_mixes(parts: Parts) -> list[MapProblem]:
+    """A fixed mix deals from decks the tickets have, and the setup's mix deals a full table
+    from each of them (Europe: 5 players x 1 long ticket of 6)."""
+    out: list[MapProblem] = []
+    held: dict[str, int] = {}
+    for _, ticket in parts.tickets.items:
+        held[ticket.deck] = held.get(ticket.deck, 0) + 1
+    players = parts.rules.players
+    deals = (
+        ("initial_tickets", parts.rules.initial_tickets),
+        ("draw_tickets", parts.rules.draw_tickets),
+    )
+    for name, deal in deals:
+        for deck, n in (deal.mix or {}).items() if deal is not None else ():
+            where = f"rules.{name}.mix.{deck}"
+            if deck not in held:
+                out.append(MapProblem(where, f"{deck!r} is not a ticket deck of this map"))
+            elif (
+                name == "initial_tickets"
+                and players is not None
+                and parts.tickets.complete
+                and held[deck] < players.max * n
+            ):
+                out.append(
+                    MapProblem(
+                        where,
+                        f"{held[deck]} {deck} tickets cannot deal {players.max * n} at setup "
+                        f"({players.max} players x {n})",
+                    )
+                )
+    return out
+
+
+#: The rule sets that play train stations, fixed ticket mixes and the tie-breaks that
+#: come with stations (Europe). Today only pending: the engine plays none of these yet.
+STATION_RULESETS = frozenset({"europe"})
+#: Tie-break keys only the station rule sets read.
+STATION_TIEBREAKS = ("fewest_stations", "longest_path_bonus")
+
+
+def station_parameters(parts: Parts) -> list[MapProblem]:
+    """Train stations and what comes with them, in both directions.
+
+    A station rule set needs ``rules.stations``; stations, a fixed ticket mix and
+    the tie-breaks ``fewest_stations`` / ``longest_path_bonus`` are read by the
+    station rule sets only (another rule set would silently play without them);
+    ``longest_path_bonus`` needs a longest-path bonus. Europe rules digest,
+    "Train stations", "Setup", "Tie-break for the win".
+    """
+    if parts.ruleset is None:
+        return []
+    r = parts.rules
+    if parts.ruleset in STATION_RULESETS:
+        out = []
+        if "stations" not in r.given:
+            out.append(
+                MapProblem("rules.stations", f"missing: the rule set {parts.ruleset!r} needs it")
+            )
+        if "longest_path_bonus" in (r.tiebreaks or []) and "longest_path_bonus" not in r.given:
+            out.append(
+                MapProblem("rules.tiebreaks", "'longest_path_bonus' needs rules.longest_path_bonus")
+            )
+        return out
+    found = [("rules.stations", "train stations")] if "stations" in r.given else []
+    deals = (("initial_tickets", r.initial_tickets), ("draw_tickets", r.draw_tickets))
+    found += [
+        (f"rules.{name}.mix", "a fixed ticket mix")
+        for name, deal in deals
+        if deal is not None and deal.mix
+    ]
+    found += [
+        ("rules.tiebreaks", f"the tie-break {key!r}")
+        for key in STATION_TIEBREAKS
+        if key in (r.tiebreaks or [])
+    ]
+    only = ", ".join(repr(name) for name in sorted(STATION_RULESETS))
+    return [
+        MapProblem(where, f"{what} is played only by the rule set {only}, not {parts.ruleset!r}")
+        for where, what in found
     ]
 
 
@@ -431,6 +522,8 @@ CHECKS: tuple[Callable[[Parts], list[MapProblem]], ...] = (
     double_routes,
     ticket_count,
     ticket_decks,
+    fixed_mixes,
+    station_parameters,
     ticket_sets,
 )
 
@@ -442,9 +535,13 @@ def _folder_id(parts: Parts, expected_id: str | None) -> list[MapProblem]:
 
 
 def _builds(data: Mapping[str, Any]) -> list[MapProblem]:
-    """The engine builds the rule set (a last guard: the checks above should catch everything)."""
+    """The engine builds the rule set (a last guard: the checks above should catch everything).
+
+    A pending map (its rule set not in the engine yet) builds its classic stand-in
+    (:func:`maps.standin.stand_in`), so its board is checked by the engine too.
+    """
     try:
-        build_ruleset(data)
+        build_ruleset(stand_in(data) if is_pending(str(data.get("ruleset"))) else data)
     except Exception as exc:  # noqa: BLE001 - any construction failure refuses the map
         return [MapProblem("", f"cannot build the rule set: {type(exc).__name__}: {exc}")]
     return []

@@ -1,4 +1,4 @@
-"""The errors of the map loader: one problem of a map file, a refused map, an unknown id."""
+"""The errors of the map loader: one problem of a map file, a refused map, an unknown or pending id."""
 
 from __future__ import annotations
 
@@ -65,3 +65,20 @@ class UnknownMap(KeyError):
     def __str__(self) -> str:
         # KeyError.__str__ would quote the message like a dict key
         return str(self.args[0])
+
+
+class PendingMap(UnknownMap):
+    """A map whose rule set the engine does not play yet (see :data:`maps.schema.PENDING_RULESETS`).
+
+    Its data is valid, but it is not usable: it is not offered and has no rule set.
+    ``ruleset`` names the missing rule set; ``known`` lists the usable maps, as for
+    any :class:`UnknownMap`.
+    """
+
+    def __init__(self, map_id: str, ruleset: str, known: list[str]) -> None:
+        super().__init__(map_id, known)
+        self.ruleset = ruleset
+        self.args = (
+            f"map {map_id!r} waits for the engine's rule set {ruleset!r} and cannot be played "
+            f"yet; available: {', '.join(known)}",
+        )

@@ -26,7 +26,7 @@ BUILTIN_DIR = Path(__file__).resolve().parent
 MAP_FILE = "map.json"
 LAYOUT_FILE = "layout.json"
 #: Display order of the built-in maps; other maps follow sorted by id.
-BUILTIN_ORDER = ("usa", "germany", "nordic", "amsterdam", "paris")
+BUILTIN_ORDER = ("usa", "germany", "nordic", "amsterdam", "paris", "europe")
 
 #: ``"builtin"``: shipped in this package; ``"extra"``: from ``TTR_MAPS_DIR``.
 Source = Literal["builtin", "extra"]

@@ -41,6 +41,20 @@ from .errors import MapProblem
 #: The languages every map speaks (names, words, rules text); English is the fallback.
 LANGUAGES = ("en", "de")
 
+#: Rule sets whose map data ships before the engine plays them. A map naming one is
+#: validated like any other (schema, checks, and its board built by a classic stand-in,
+#: see :mod:`maps.standin`) but is *pending*: :func:`maps.registry` keeps it apart from
+#: the usable maps, so it is never offered, and :func:`maps.load_ruleset` refuses it with
+#: :class:`maps.errors.PendingMap`. The day ``engine.rules.RULESETS`` gains the name, the
+#: map is offered like the others: nothing here has to change (the name may then be
+#: removed from this set). ``europe``: train stations (issue 30), map data first.
+PENDING_RULESETS = frozenset({"europe"})
+
+
+def is_pending(ruleset: str) -> bool:
+    """True when ``ruleset`` is announced by map data but not yet played by the engine."""
+    return ruleset in PENDING_RULESETS and ruleset not in RULESETS
+
 
 def _not_blank(value: str) -> str:
     if not value.strip():
@@ -215,12 +229,20 @@ class Cards(_Model):
 
 
 class Deal(_Model):
-    """``rules.initial_tickets`` / ``rules.draw_tickets``: see :class:`engine.params.TicketDeal`."""
+    """``rules.initial_tickets`` / ``rules.draw_tickets``: see :class:`engine.params.TicketDeal`.
+
+    ``mix`` is a fixed mix: ticket deck -> how many of the ``count`` come from it
+    (Europe's setup deals 1 ``long`` + 3 ``main``, and its draws come from ``main``
+    only, so the long tickets not dealt at setup never come back: Europe rules digest,
+    "Setup"). It adds up to ``count`` and excludes ``announce_mix`` (where the player
+    chooses the mix: Germany).
+    """
 
     count: PositiveInt
     keep: PositiveInt
     unkept: Literal["bottom", "remove"] = "bottom"
     announce_mix: bool = False
+    mix: dict[Id, PositiveInt] | None = None
 
     @model_validator(mode="after")
     def _keep_at_most_count(self) -> Self:
@@ -229,6 +251,22 @@ class Deal(_Model):
                 "deal_keep",
                 "keep {keep} must be between 1 and count {count}",
                 {"keep": self.keep, "count": self.count},
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _mix_adds_up(self) -> Self:
+        if self.mix is None:
+            return self
+        if self.announce_mix:
+            raise PydanticCustomError(
+                "deal_mix", "a fixed mix and announce_mix exclude each other", {}
+            )
+        if sum(self.mix.values()) != self.count:
+            raise PydanticCustomError(
+                "deal_mix",
+                "the mix deals {total} tickets but count is {count}",
+                {"total": sum(self.mix.values()), "count": self.count},
             )
         return self
 
@@ -245,6 +283,38 @@ class FrenchFlags(_Model):
 
     colors: list[Id] = Field(min_length=1)
     points: PositiveInt
+
+
+class Stations(_Model):
+    """``rules.stations`` (Europe): train stations.
+
+    Europe rules digest, "Train stations": each player has ``count`` stations; the
+    n-th one built costs ``costs[n-1]`` cards of one colour (locomotives stand in);
+    building one is a whole turn, on a city with no station yet (one per city in
+    all); at the end each built station lets its owner use one route of another
+    player into its city for the owner's tickets; each station not built scores
+    ``points_unbuilt``. Europe: ``{"count": 3, "costs": [1, 2, 3], "points_unbuilt": 4}``.
+    """
+
+    count: PositiveInt
+    costs: list[PositiveInt] = Field(min_length=1)
+    points_unbuilt: NonNegativeInt
+
+    @model_validator(mode="after")
+    def _a_cost_per_station(self) -> Self:
+        if len(self.costs) != self.count:
+            raise PydanticCustomError(
+                "station_costs",
+                "{costs} costs for {count} stations: give one cost per station",
+                {"costs": len(self.costs), "count": self.count},
+            )
+        return self
+
+
+#: Tie-break keys after points, in the order a map lists them: most completed tickets,
+#: longest continuous path (its length), fewest train stations built, holding the
+#: longest-path bonus (Europe's European Express card).
+Tiebreak = Literal["tickets_completed", "longest_path", "fewest_stations", "longest_path_bonus"]
 
 
 class Rules(_Model):
@@ -269,7 +339,8 @@ class Rules(_Model):
     merchandise: Merchandise | None = None
     french_flags: FrenchFlags | None = None
     ferry_locomotive_substitute: Annotated[int, Field(ge=2)] | None = None
-    tiebreaks: list[Literal["tickets_completed", "longest_path"]] = ["tickets_completed"]
+    stations: Stations | None = None
+    tiebreaks: list[Tiebreak] = ["tickets_completed"]
 
 
 class City(_Model):
@@ -348,7 +419,7 @@ class MapFile(_Model):
     @field_validator("ruleset")
     @classmethod
     def _known_ruleset(cls, name: str) -> str:
-        if name not in RULESETS:
+        if name not in RULESETS and name not in PENDING_RULESETS:
             raise PydanticCustomError(
                 "ruleset",
                 "unknown rule set '{name}' (known: {known})",
@@ -392,6 +463,8 @@ _OWN_ERROR_TYPES = frozenset(
         "card_colours",
         "per_color_keys",
         "deal_keep",
+        "deal_mix",
+        "station_costs",
         "same_ends",
         "ferry_locomotives",
         "ruleset",

@@ -17,6 +17,8 @@ from maps.checks import check_map_data
 from maps.folders import BUILTIN_DIR, MapFolder, load_map_file, map_folders
 
 SHIPPED = ["usa", "germany", "nordic", "amsterdam", "paris"]
+#: Shipped maps whose rule set the engine does not play yet (tests/maps/test_europe.py).
+PENDING = ["europe"]
 
 
 def fresh(map_id: str = "usa") -> dict[str, Any]:
@@ -34,9 +36,9 @@ def paths(data: Any) -> list[str]:
 
 
 # ------------------------------------------------------------------ shipped maps
-def test_the_five_shipped_maps_are_found_as_builtin():
+def test_the_shipped_maps_are_found_as_builtin():
     folders = {k: v for k, v in map_folders().items() if v.source == "builtin"}
-    assert list(folders) == SHIPPED
+    assert list(folders) == SHIPPED + PENDING
     assert all(f.path.parent == BUILTIN_DIR for f in folders.values())
 
 
@@ -52,7 +54,7 @@ def test_every_shipped_map_validates(map_id):
 
 def test_validate_all_reports_no_problem_for_the_shipped_maps():
     result = validate_all()
-    assert {m: result[m] for m in SHIPPED} == dict.fromkeys(SHIPPED, [])
+    assert {m: result[m] for m in SHIPPED + PENDING} == dict.fromkeys(SHIPPED + PENDING, [])
 
 
 # ------------------------------------------------------------------ error format

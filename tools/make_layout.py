@@ -3,13 +3,17 @@
     python tools/make_layout.py [--atlas DIR] [ids...]
 
 Geometry: each city's real WGS84 latitude/longitude (from ``map.json``) is
-projected (Mercator) and scaled to the board; hand nudges (``NUDGES``, in
-pixels, each with its reason) are applied; then the same relaxation the
-renderer uses for maps without a layout (``render._layout.relax``) pushes
-apart cities whose routes would not have room for their car spaces. No
-position is measured on any publisher's or website's board image.
+projected (Mercator) and scaled to the board; a map may have a fisheye lens
+(``LENS``: Europe, whose Channel-to-Alps cluster needs the room its eastern
+edge can spare); hand nudges (``NUDGES``, in pixels, each with its reason) are
+applied; then the same relaxation the renderer uses for maps without a layout
+(``render._layout.relax``) pushes apart cities whose routes would not have room
+for their car spaces. ``BENDS`` curve single routes by hand (ferries over
+water). No position is measured on any publisher's or website's board image. A
+map whose rule set is pending (Europe) is laid out from its classic stand-in,
+the same board (``maps.load_stand_in``).
 
-Background: for USA, Germany and Nordic Countries the land, country borders
+Background: for USA, Germany, Nordic Countries and Europe the land, country borders
 and (for Germany) the neighbouring countries come from Natural Earth 1:50m
 (public domain) through the npm package ``world-atlas@2`` (TopoJSON,
 ``countries-50m.json``). Fetch it once with ``npm pack world-atlas@2`` and
@@ -25,16 +29,24 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from maps.loader import load_ruleset  # noqa: E402
+from maps.loader import load_stand_in  # noqa: E402
 from render._layout import MARGIN, auto_bends, lanes_of, mercator, relax  # noqa: E402
 
 #: Board width in pixels before the relaxation.
-WIDTH = {"usa": 1400, "germany": 1000, "nordic": 1100, "amsterdam": 760, "paris": 900}
+WIDTH = {
+    "usa": 1400,
+    "germany": 1000,
+    "nordic": 1100,
+    "amsterdam": 760,
+    "paris": 900,
+    "europe": 1400,
+}
 
 #: Hand nudges in pixels (dx, dy), applied after projecting and before relaxing.
 NUDGES: dict[str, dict[str, tuple[float, float]]] = {
@@ -57,6 +69,20 @@ NUDGES: dict[str, dict[str, tuple[float, float]]] = {
         "jan_roodenpoortstoren": (25, 15),
     },
     "paris": {},
+    # Europe, after the lens (LENS): each nudge gives a name on the 500 px board a place
+    # beside its own dot instead of one across a neighbour's routes (checked with the phone
+    # board's name positions and by eye)
+    "europe": {
+        "amsterdam": (0, -25),  # Amsterdam, Essen and Bruxelles crowd the Rhine delta
+        "essen": (25, -15),
+        "bruxelles": (-20, 0),
+        "paris": (0, 25),  # seven routes: room below Bruxelles and Dieppe
+        "warszawa": (15, 10),
+        "sevastopol": (0, -30),  # five routes around it: room on the Black Sea side
+        "brindisi": (0, 35),  # Italy's heel, clear of the Roma-Brindisi and Sarajevo lines
+        "sofia": (0, 20),
+        "constantinople": (15, 15),
+    },
 }
 #: Label sides chosen by hand where the automatic choice collides (empty: the renderer decides).
 LABELS: dict[str, dict[str, str]] = {
@@ -72,7 +98,26 @@ LABELS: dict[str, dict[str, str]] = {
 #: Bends by hand (pixels the route's middle moves sideways), where two routes would overlap.
 BENDS: dict[str, dict[str, float]] = {
     "germany": {"konstanz__schweiz__1": 25.0},  # would run along Lindau-Schweiz into the Swiss area
+    "europe": {
+        # ferries across water: Palermo-Smyrna south of Greece (straight, it would cross Athína),
+        # Essen-København out over the Baltic, Athína-Brindisi round Greece's west coast
+        "palermo__smyrna__1": 60.0,
+        "athina__brindisi__1": -35.0,
+        "essen__kobenhavn__1": 35.0,
+        "essen__kobenhavn__2": 35.0,
+        # the 8-space tunnel goes north round the Gulf of Finland, through Finland
+        "petrograd__stockholm__1": 45.0,
+    },
 }
+#: A fisheye lens on the projected board: (focus latitude, longitude, strength k). A point at
+#: distance d from the focus moves to R(k+1)d/(kd+R) (R: the farthest city), so a crowded
+#: middle gets room that the sparse edges give up (Europe: the Channel-to-Alps cluster against
+#: Russia and Anatolia, as on the printed board). Every point stays on its ray from the focus,
+#: in the same order, so no route comes to cross one it did not cross before.
+LENS: dict[str, tuple[float, float, float]] = {"europe": (48.0, 12.0, 0.7)}
+#: Extra board width (pixels) on the right, where the cities at the east edge need room for
+#: their names beside them (Europe: Moskva, Kharkov, Rostov, Sochi, Erzurum).
+EXTRA_RIGHT: dict[str, int] = {"europe": 90}
 #: Natural Earth country name of the home country (others are drawn as "foreign" land).
 HOME = {"germany": "Germany"}
 
@@ -169,6 +214,30 @@ def apply_fit(t: tuple[float, float, float], p: tuple[float, float]) -> tuple[fl
     """Apply a :func:`fit_transform` result to one projected point (pixels)."""
     scale, mx, my = t
     return MARGIN + (p[0] - mx) * scale, MARGIN + (p[1] - my) * scale
+
+
+def lens(
+    p: tuple[float, float], focus: tuple[float, float], reach: float, k: float
+) -> tuple[float, float]:
+    """``p`` moved by the fisheye lens of strength ``k`` around ``focus`` (see :data:`LENS`)."""
+    dx, dy = p[0] - focus[0], p[1] - focus[1]
+    d = math.hypot(dx, dy)
+    if d < 1e-9:
+        return p
+    f = reach * (k + 1) / (k * d + reach)
+    return focus[0] + dx * f, focus[1] + dy * f
+
+
+def map_lens(
+    map_id: str, t1: tuple[float, float, float], cities: list[tuple[float, float]]
+) -> Callable[[tuple[float, float]], tuple[float, float]]:
+    """The map's :data:`LENS` as a function on fitted board points (identity without one)."""
+    if map_id not in LENS:
+        return lambda p: p
+    lat, lon, k = LENS[map_id]
+    focus = apply_fit(t1, mercator(lat, lon))
+    reach = max(math.dist(focus, p) for p in cities)
+    return lambda p: lens(p, focus, reach, k)
 
 
 def warp(
@@ -325,11 +394,13 @@ def rounded(pts):
 # ---------------------------------------------------------------- main
 def build(map_id: str, atlas: Path | None) -> tuple[dict, dict | None]:
     """``(layout.json data, background.json data or None)`` for ``map_id`` (see the module docstring)."""
-    rules = load_ruleset(map_id)
+    rules = load_stand_in(map_id)  # the map's own rule set; a pending map's classic stand-in
     board = rules.board
     raw = {cid: mercator(c.lat, c.lon) for cid, c in board.cities.items()}
     t1 = fit_transform(list(raw.values()), WIDTH[map_id])
-    projected = {cid: apply_fit(t1, p) for cid, p in raw.items()}
+    fitted = {cid: apply_fit(t1, p) for cid, p in raw.items()}
+    lensed = map_lens(map_id, t1, list(fitted.values()))
+    projected = {cid: lensed(p) for cid, p in fitted.items()}
     nudged = {
         cid: (
             p[0] + NUDGES.get(map_id, {}).get(cid, (0, 0))[0],
@@ -340,13 +411,13 @@ def build(map_id: str, atlas: Path | None) -> tuple[dict, dict | None]:
     relaxed = relax(rules, nudged)
     t2 = fit_transform(list(relaxed.values()), max(WIDTH[map_id], _extent(relaxed) + 2 * MARGIN))
     final = {cid: apply_fit(t2, p) for cid, p in relaxed.items()}
-    w = int(math.ceil(max(p[0] for p in final.values()) + MARGIN))
+    w = int(math.ceil(max(p[0] for p in final.values()) + MARGIN + EXTRA_RIGHT.get(map_id, 0)))
     h = int(math.ceil(max(p[1] for p in final.values()) + MARGIN))
     anchors = [(projected[c], relaxed[c]) for c in board.cities]
 
     def to_px(lat: float, lon: float) -> tuple[float, float]:
         """A WGS84 position on the board: projected, fitted, moved like its neighbouring cities."""
-        return apply_fit(t2, warp(apply_fit(t1, mercator(lat, lon)), anchors))
+        return apply_fit(t2, warp(lensed(apply_fit(t1, mercator(lat, lon))), anchors))
 
     lanes = lanes_of(rules)
     bends = {**auto_bends(rules, final, lanes), **BENDS.get(map_id, {})}
@@ -362,8 +433,9 @@ def build(map_id: str, atlas: Path | None) -> tuple[dict, dict | None]:
             "kind": "mercator",
             "fit": [round(v, 6) for v in t1],
             "refit": [round(v, 6) for v in t2],
-            "notes": "real WGS84 positions projected (Mercator), hand nudges and the renderer's "
-            "relaxation applied by tools/make_layout.py",
+            "notes": "real WGS84 positions projected (Mercator), "
+            + (f"a fisheye lens {list(LENS[map_id])}, " if map_id in LENS else "")
+            + "hand nudges and the renderer's relaxation applied by tools/make_layout.py",
         },
         "cities": {
             cid: {

@@ -116,15 +116,17 @@ def _wrap(
     return [dr.fit_text(d, line, font, width) for line in out]
 
 
-def _cards(d: ImageDraw.ImageDraw, mine: PlayerView, x: int, y: int, lang: str) -> None:
-    """The hand grouped by colour: one card per colour with its symbol, and the count below."""
+def _cards(d: ImageDraw.ImageDraw, mine: PlayerView, x: int, y: int, lang: str) -> int:
+    """The hand grouped by colour: one card per colour with its symbol, and the count below.
+
+    Nine kinds (8 colours and the locomotive) fit one row; returns the height used."""
     colors = [c for c in CARD_ORDER if mine.hand.get(c)] + sorted(
         c for c in mine.hand if c not in CARD_ORDER and mine.hand[c]
     )
     cw, ch = 50, 76
     if not colors:
         d.text((x, y + 30), th.word("none", lang), font=th.font(16), fill=th.MUTED)
-    per_row = (WIDTH - MAP_WIDTH - 40) // (cw + 8)
+    per_row = (WIDTH - MAP_WIDTH - 40 + 8) // (cw + 8)  # no gap after the last card
     for i, c in enumerate(colors):
         bx = x + (i % per_row) * (cw + 8)
         by = y + (i // per_row) * (ch + 36)
@@ -136,6 +138,8 @@ def _cards(d: ImageDraw.ImageDraw, mine: PlayerView, x: int, y: int, lang: str) 
             fill=th.PAPER,
             anchor="mm",
         )
+    rows = max(1, -(-len(colors) // per_row))
+    return rows * (ch + 36) + 38
 
 
 def render_hand_png(
@@ -162,7 +166,8 @@ def render_hand_png(
     mini = _mini_map(layout, mine, plans, high_contrast)
     open_plans = sum(1 for p in plans if not p.done)
     lines = len(mine.tickets) + open_plans * 1.5 + (len(mine.offer) + 1 if mine.offer else 0)
-    left_h = 40 + 150 + 40 + round(30 * max(1, lines)) + 40
+    card_rows = max(1, -(-sum(1 for n in mine.hand.values() if n) // 9))
+    left_h = 40 + 150 * card_rows + 40 + round(30 * max(1, lines)) + 40
     height = max(left_h, mini.height + 40)
     img = Image.new("RGB", (WIDTH, height), th.PANEL)
     d = ImageDraw.Draw(img)
@@ -176,8 +181,7 @@ def render_hand_png(
         fill=th.PAPER,
     )
     y += 44
-    _cards(d, mine, x, y, lang)
-    y += 150
+    y += max(150, _cards(d, mine, x, y, lang))
     d.text((x, y), th.word("your_tickets", lang), font=th.font(17, True), fill=th.PAPER)
     y += 30
     text_w = WIDTH - MAP_WIDTH - 60

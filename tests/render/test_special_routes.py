@@ -1,5 +1,5 @@
 """Tunnels, ferries, double routes and the long routes on the boards that have them (Nordic,
-Europe).
+Europe), and a hand that holds every kind of card.
 
 Read on the static board (``base_layer``: background, free routes, dots; no names), so every
 mark checked here is what a player sees before anything is claimed.
@@ -13,10 +13,15 @@ import math
 import pytest
 from PIL import Image, ImageDraw
 
+from engine import Cards, player_view
+from engine.testing import build_state
+from maps import load_stand_in
 from render import _theme as th
-from render import base_layer, load_layout
+from render import base_layer, load_layout, render_hand_png
 from render._layout import Car
 from render._theme import card_color
+
+from .test_render import NAMES, _png
 
 
 def _edge_dark(img: Image.Image, car: Car) -> float:
@@ -128,3 +133,19 @@ def test_europe_long_routes_fill_their_distance() -> None:
             assert all(abs(p - c) <= 20 for p, c in zip(px, card_color(route.color), strict=True))
     for a, b in itertools.combinations(long_routes, 2):
         assert not set(layout.routes[a].path) & set(layout.routes[b].path)
+
+
+def test_a_hand_of_all_nine_kinds_keeps_its_cards_in_one_row() -> None:
+    """Eight colours and locomotives side by side; the ticket list starts below them (before,
+    the ninth card wrapped under the list's heading)."""
+    rules = load_stand_in("europe")
+    hand = {c: 1 for c in rules.params.colors} | {"locomotive": 2}
+    state = build_state(rules, seats=2, seed=3, hands={0: hand}, active=0)
+    view = player_view(rules, state, 0)
+    assert view.hand == Cards(hand)
+    img = _png(render_hand_png(view, NAMES, layout=load_layout("europe")))
+    # the ninth card (black, last in the row) ends the first row...
+    black = img.getpixel((495, 75))
+    assert all(abs(p - c) <= 30 for p, c in zip(black, card_color("black"), strict=True)), black
+    # ...and nothing wrapped to a second row, where the ninth card used to cover the heading
+    assert img.getpixel((45, 185)) == th.PANEL

@@ -9,6 +9,15 @@ It copies cities, routes and tickets from the reference file, adds each
 place's real WGS84 latitude/longitude from ``tools/geo/places/<id>.json``
 and the rule parameters, words and rules text from ``tools/map_specs/<id>.json``,
 then validates the result with ``maps.loader``. Output is deterministic.
+``--shared`` defaults to the ``shared`` folder beside the repository; from a
+worktree elsewhere pass it (``--shared /work/shared``).
+
+Europe (``europe``): the spec carries the train stations, the fixed ticket
+mixes (1 long + 3 regular at setup, regular draws), the tie-breaks and, in its
+provenance, what stays unverified and every disagreement found between the
+sources, the rules digest and the printed ticket values; its places file holds
+the reference's own coordinates (the real positions of the places the board
+names, historic names included).
 """
 
 from __future__ import annotations

@@ -70,8 +70,8 @@ NUDGES: dict[str, dict[str, tuple[float, float]]] = {
     },
     "paris": {},
     # Europe, after the lens (LENS): each nudge gives a name on the 500 px board a place
-    # beside its own dot instead of one across a neighbour's routes (checked with the phone
-    # board's name positions and by eye)
+    # beside its own dot instead of one across a neighbour's routes (measured with
+    # tools/label_distances.py, then checked by eye on the sample images)
     "europe": {
         "amsterdam": (0, -25),  # Amsterdam, Essen and Bruxelles crowd the Rhine delta
         "essen": (25, -15),

@@ -5,9 +5,9 @@ and lists the valid ones as typed :class:`MapEntry` rows; a broken map is left
 out and kept in :attr:`MapRegistry.refused` with every problem, so one broken
 extra map never takes the others down. A valid map whose rule set the engine
 does not play yet (:data:`maps.schema.PENDING_RULESETS`) is kept apart in
-:attr:`MapRegistry.pending`: never offered, never refused. A map is validated again only when its
-``map.json`` changes (size or modification time), so calling :func:`registry`
-on every autocomplete keystroke is cheap.
+:attr:`MapRegistry.pending`: never offered, never refused. A map is validated
+again only when its ``map.json`` changes (size or modification time), so
+calling :func:`registry` on every autocomplete keystroke is cheap.
 
 Player-facing words (labels such as "provisional") are not made here: the
 entries carry data (names per language, status) for the words module to use.

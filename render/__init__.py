@@ -9,6 +9,7 @@ Pure functions of engine views (never the state) plus the map's geometry::
     png = render_hand_png(player_view, names, lang="de")     # ephemeral replies only
     png = render_final_png(layout, public_view, names)
     gif = render_recap(layout, claims_per_turn, names)       # [{route id: seat}, ...]
+    with recorded_text() as drawn: ...                       # every text drawn meanwhile (tests)
 
 ``python -m render sample --map usa --out DIR`` writes one of each.
 
@@ -19,6 +20,7 @@ on the event loop.
 from __future__ import annotations
 
 from ._board import base_layer, blocked_routes, label_boxes, name_layer, render_board_png
+from ._draw import recorded_text
 from ._final import longest_routes, render_final_png
 from ._hand import render_hand_png
 from ._layout import Car, Layout, RouteShape, auto_positions, build_layout, load_layout
@@ -59,6 +61,7 @@ __all__ = [
     "label_boxes",
     "load_layout",
     "longest_routes",
+    "recorded_text",
     "render_board_png",
     "render_final_png",
     "render_hand_png",

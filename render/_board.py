@@ -122,7 +122,7 @@ def base_layer(layout: Layout) -> Image.Image:
     w, h = layout.size
     k = SUPER
     img = Image.new("RGB", (w * k, h * k), th.LAND)
-    draw = ImageDraw.Draw(img)
+    draw = dr.canvas(img)
     _background(draw, layout, k)
     _routes(draw, layout, k)
     _countries(
@@ -139,7 +139,7 @@ def name_layer(layout: Layout) -> Image.Image:
     w, h = layout.size
     k = SUPER
     img = Image.new("RGBA", (w * k, h * k), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(img)
+    draw = dr.canvas(img)
     for cid, lab in place_labels(layout).items():
         line = leader(lab, layout.cities[cid])
         if line is not None:
@@ -271,7 +271,7 @@ def panel(
     """The side panel: title, turn, players, face-up cards, decks and the map's extras."""
     rules = layout.rules
     img = Image.new("RGB", (PANEL_WIDTH, height), th.PANEL)
-    d = ImageDraw.Draw(img)
+    d = dr.canvas(img)
     x, y = 20, 18
     title = (
         rules.meta.get("name", {}).get(lang) or rules.meta.get("name", {}).get("en") or rules.map_id
@@ -421,7 +421,7 @@ def map_image(
     """The board area alone (no panel) at the layout's size: blocked tracks, last turn's claims
     (``highlight``: route ids), claimed routes and (``names``) the place names, as an RGB image."""
     img = (faded_layer(layout) if high_contrast else base_layer(layout)).copy()
-    draw = ImageDraw.Draw(img)
+    draw = dr.canvas(img)
     draw_blocked(draw, layout, blocked_routes(layout, public))
     mark_new(draw, layout, [r for r in highlight if r in public.owners])
     draw_claims(draw, layout, public.owners, high_contrast=high_contrast)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -14,6 +17,45 @@ from ._layout import Car, Point
 #: PNG settings used for every image (and by the benchmark's bare encode): level 1 encodes in
 #: half the time of level 6 for about 12 % more bytes (a USA board: 590 KB instead of 530 KB).
 PNG_OPTIONS: dict[str, int] = {"compress_level": 1}
+
+
+#: Lists that :func:`recorded_text` is filling (from any thread), and the lock guarding them.
+_SINKS: list[list[str]] = []
+_SINKS_LOCK = threading.Lock()
+
+
+class Canvas(ImageDraw.ImageDraw):
+    """Pillow's drawing interface, unchanged, except that every text it draws is also told to the
+    lists of :func:`recorded_text` (when there are any: one list check per text otherwise)."""
+
+    def text(self, xy: Any, text: Any, *args: Any, **kwargs: Any) -> None:
+        """Draw ``text`` at ``xy`` as :meth:`PIL.ImageDraw.ImageDraw.text` does, and record it."""
+        if _SINKS:
+            with _SINKS_LOCK:
+                for sink in _SINKS:
+                    sink.append(str(text))
+        super().text(xy, text, *args, **kwargs)
+
+
+def canvas(img: Image.Image) -> ImageDraw.ImageDraw:
+    """A :class:`Canvas` on ``img`` (what ``ImageDraw.Draw(img)`` gives, with text recording)."""
+    return Canvas(img)
+
+
+@contextmanager
+def recorded_text() -> Iterator[list[str]]:
+    """Every text the renderer draws while the block runs, in any thread, in drawing order:
+    labels, numbers and names as drawn (after any cut to fit). For tests that read what the
+    images say (``tests/cogs/test_german_games.py``); drawing is unchanged. Cached layers drawn
+    before the block (the board's place names) are not drawn again, so not recorded."""
+    sink: list[str] = []
+    with _SINKS_LOCK:
+        _SINKS.append(sink)
+    try:
+        yield sink
+    finally:
+        with _SINKS_LOCK:
+            _SINKS.remove(sink)
 
 
 def encode(img: Image.Image) -> bytes:

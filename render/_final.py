@@ -48,7 +48,7 @@ def _table(
     result = public.result
     assert result is not None
     keys = list(layout.rules.breakdown_keys())
-    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    probe = dr.canvas(Image.new("RGB", (1, 1)))
     font = th.font(15)
     # ticket lines per seat, wrapped to the width
     wrapped: dict[int, list[list[tuple[str, bool]]]] = {}
@@ -68,7 +68,7 @@ def _table(
         wrapped[s.seat] = lines
     height = 70 + sum(ROW + 8 + 22 + 24 * len(wrapped[s.seat]) for s in result.seats) + 20
     img = Image.new("RGB", (width, height), th.PAPER)
-    d = ImageDraw.Draw(img)
+    d = dr.canvas(img)
     d.text((24, 16), th.word("finished", lang), font=th.font(24, True), fill=th.INK)
     col0, col_w = 330, max(90, (width - 330 - 120) // max(1, len(keys)))
     y = 56
@@ -163,7 +163,7 @@ def render_final_png(
     board = board_image(layout, public, names, lang)
     if public.result is None:
         return dr.encode(board)
-    draw = ImageDraw.Draw(board)
+    draw = dr.canvas(board)
     for routes in longest_routes(layout, public).values():
         highlight(draw, layout, routes, width=4)
     table = _table(layout, public, seat_names(public, names), lang, board.width)

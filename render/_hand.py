@@ -49,7 +49,7 @@ def _mini_map(
     and the ticket cities marked."""
     public = mine.public
     img = (faded_layer(layout) if high_contrast else base_layer(layout)).copy()
-    draw = ImageDraw.Draw(img)
+    draw = dr.canvas(img)
     draw_claims(
         draw,
         layout,
@@ -170,7 +170,7 @@ def render_hand_png(
     left_h = 40 + 150 * card_rows + 40 + round(30 * max(1, lines)) + 40
     height = max(left_h, mini.height + 40)
     img = Image.new("RGB", (WIDTH, height), th.PANEL)
-    d = ImageDraw.Draw(img)
+    d = dr.canvas(img)
     x, y = 20, 16
     name = (list(names or []) + [""] * 8)[mine.seat] or f"Player {mine.seat + 1}"
     dr.seat_badge(d, (x + 14, y + 14), mine.seat, r=14)

@@ -47,7 +47,7 @@ def _frame_gold(draw: ImageDraw.ImageDraw, layout: Layout, rids: Sequence[str], 
 
 
 def _caption(img: Image.Image, text: str, names: Sequence[str], seats: Sequence[int]) -> None:
-    d = ImageDraw.Draw(img)
+    d = dr.canvas(img)
     h = img.height - CAPTION
     d.rectangle((0, h, img.width, img.height), fill=th.PANEL)
     d.text((10, h + 7), text, font=th.font(14, True), fill=th.PAPER)
@@ -75,7 +75,7 @@ def recap_frames(
     labels = phone_names(layout, width)
     running = Image.new("RGB", (width, h + CAPTION), th.PANEL)
     running.paste(board, (0, 0))
-    draw = ImageDraw.Draw(running)
+    draw = dr.canvas(running)
     frames = []
     first = running.copy()
     first.paste(labels, (0, 0), labels)
@@ -87,7 +87,7 @@ def recap_frames(
         for rid, seat in claims.items():
             _claim(draw, layout, rid, seat, k)
         frame = running.copy()
-        _frame_gold(ImageDraw.Draw(frame), layout, list(claims), k)
+        _frame_gold(dr.canvas(frame), layout, list(claims), k)
         frame.paste(labels, (0, 0), labels)
         _caption(frame, th.word("turn", lang, n=number), names, sorted(set(claims.values())))
         frames.append(frame)

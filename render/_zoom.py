@@ -44,7 +44,7 @@ def phone_names(layout: Layout, width: int = PHONE_WIDTH) -> Image.Image:
     labels = place_labels(layout, sizes)
     h = round(layout.size[1] * k)
     img = Image.new("RGBA", (width, h), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(img)
+    draw = dr.canvas(img)
     for cid, lab in labels.items():
         line = leader(lab, layout.cities[cid])
         if line is not None:
@@ -70,7 +70,7 @@ def _strip(
 ) -> Image.Image:
     """Turn and seats (symbol, name, score, pieces left) in rows of ``ROW`` px."""
     img = Image.new("RGB", (width, 8 + ROW * (public.num_seats + 1)), th.PANEL)
-    d = ImageDraw.Draw(img)
+    d = dr.canvas(img)
     if public.phase == "finished":
         status = th.word("finished", lang)
     elif public.phase == "setup":
@@ -149,7 +149,7 @@ def phone_image(
     board = map_image(layout, public, highlight=highlight, names=False)
     k = width / layout.size[0]
     small = board.resize((width, round(layout.size[1] * k)), Image.Resampling.BOX)
-    _phone_marks(ImageDraw.Draw(small), layout, public, k)
+    _phone_marks(dr.canvas(small), layout, public, k)
     names_layer = phone_names(layout, width)
     small.paste(names_layer, (0, 0), names_layer)
     strip = _strip(public, seat_names(public, names), lang, width, layout.rules)
@@ -218,7 +218,7 @@ def zoom_image(
     ``marks`` (city ids) ringed in gold and a legend of the seats on top."""
     cities = list(cities)
     board = map_image(layout, public, highlight=highlight, high_contrast=high_contrast)
-    draw = ImageDraw.Draw(board)
+    draw = dr.canvas(board)
     for cid in marks:
         if cid in layout.cities:
             x, y = layout.cities[cid]
@@ -239,7 +239,7 @@ def zoom_image(
 
 def _legend(public: PublicView, names: list[str], width: int) -> Image.Image:
     img = Image.new("RGB", (width, 34), th.PANEL)
-    d = ImageDraw.Draw(img)
+    d = dr.canvas(img)
     x = 10.0
     for p in public.players:
         dr.seat_badge(d, (x + 11, 17), p.seat, r=11)

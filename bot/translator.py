@@ -9,7 +9,8 @@ from words import lang_of, translations
 
 
 class Translator(app_commands.Translator):
-    """Translates the /ttr command tree with the catalogs' ``command`` context (English is the source)."""
+    """Translates the /ttr command tree with the catalogs' ``command`` context (English is the source);
+    a ``locale_str`` with a ``context`` extra uses that context (one English name, two meanings)."""
 
     async def translate(
         self,
@@ -20,5 +21,6 @@ class Translator(app_commands.Translator):
         lang = lang_of(locale)
         if lang == "en":
             return None
-        found = translations(lang).pgettext("command", string.message)
+        where = str(string.extras.get("context") or "command")
+        found = translations(lang).pgettext(where, string.message)
         return None if found == string.message else found

@@ -29,12 +29,14 @@ from pydantic import (
     Field,
     Tag,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from engine.rules import RULESETS
+from words import GERMAN_GENDER_ASSUMED
 
 from .errors import MapProblem
 
@@ -112,29 +114,79 @@ class LangText(_Model):
     de: Text
 
 
-class Words(_Model):
-    """The map's own words in one language (Waggons, Fuhrwerke, Busse...).
+class Noun(_Model):
+    """A noun of the map in one language, by the catalogs' plural forms (English and German:
+    ``[one, more]``): ``{"forms": ["cart", "carts"]}``. The sentences fill it in as ``{piece}``
+    (the first form) and ``{pieces}`` (the second) and pick the form for a count with ngettext."""
 
-    The seven below are required; a map may add more (``merchandise``, ``flag``).
+    forms: list[Text] = Field(min_length=2, max_length=2)
+
+
+class GermanNoun(Noun):
+    """A German noun also names what articles and prepositions need: its ``gender`` (``m``,
+    ``f``, ``n``) and its ``dative`` forms (``"mit 2 Fuhrwerken"``), e.g. ``{"forms":
+    ["Fuhrwerk", "Fuhrwerke"], "gender": "n", "dative": ["Fuhrwerk", "Fuhrwerken"]}``."""
+
+    gender: Literal["m", "f", "n"]
+    dative: list[Text] = Field(min_length=2, max_length=2)
+
+
+class Words(_Model):
+    """The map's own words in one language (Waggons, Fuhrwerke, Busse...) as in its rulebook.
+
+    ``piece``, ``card``, ``wild`` and ``ticket`` are required; ``merchandise_card`` (Amsterdam),
+    ``flag`` (Paris), ``globetrotter`` (the most-tickets bonus), ``longest_path`` (the
+    longest-path bonus: Europe's European Express), ``station`` and ``long_ticket`` (Europe)
+    are optional, and ``colors`` renames card colours (colour -> name, e.g. ``{"pink": "Purpur"}``).
     """
 
-    model_config = ConfigDict(strict=True, extra="allow", frozen=True)
-    __pydantic_extra__: dict[str, Text] = Field(init=False)
+    piece: Noun
+    card: Noun
+    wild: Noun
+    ticket: Noun
+    merchandise_card: Noun | None = None
+    flag: Noun | None = None
+    globetrotter: Noun | None = None
+    longest_path: Noun | None = None
+    station: Noun | None = None
+    long_ticket: Noun | None = None
+    colors: dict[str, Text] = {}
 
-    pieces: Text
-    piece: Text
-    cards: Text
-    wild: Text
-    wilds: Text
-    tickets: Text
-    ticket: Text
+
+def _assumed_gender(noun: GermanNoun | None, info: ValidationInfo) -> GermanNoun | None:
+    """The German sentences put articles and pronouns with some nouns ("eine offene {wild}"):
+    such a noun must have the gender they assume (:data:`words.GERMAN_GENDER_ASSUMED`)."""
+    want = GERMAN_GENDER_ASSUMED.get(str(info.field_name))
+    if noun is not None and want is not None and noun.gender != want:
+        raise PydanticCustomError(
+            "noun_gender",
+            "the German sentences put articles of gender '{want}' with this noun "
+            "(\"eine offene ...\"); a noun of gender '{got}' needs sentences of its own",
+            {"want": want, "got": noun.gender},
+        )
+    return noun
+
+
+class GermanWords(Words):
+    """:class:`Words` in German: every noun with gender and dative (:class:`GermanNoun`)."""
+
+    piece: GermanNoun
+    card: Annotated[GermanNoun, AfterValidator(_assumed_gender)]
+    wild: Annotated[GermanNoun, AfterValidator(_assumed_gender)]
+    ticket: Annotated[GermanNoun, AfterValidator(_assumed_gender)]
+    merchandise_card: Annotated[GermanNoun | None, AfterValidator(_assumed_gender)] = None
+    flag: Annotated[GermanNoun | None, AfterValidator(_assumed_gender)] = None
+    globetrotter: GermanNoun | None = None
+    longest_path: GermanNoun | None = None
+    station: GermanNoun | None = None
+    long_ticket: GermanNoun | None = None
 
 
 class WordsByLang(_Model):
-    """``words``: :class:`Words` per language."""
+    """``words``: :class:`Words` per language (German: :class:`GermanWords`)."""
 
     en: Words
-    de: Words
+    de: GermanWords
 
 
 class Provenance(_Model):
@@ -416,6 +468,19 @@ class MapFile(_Model):
     routes: list[Route] = Field(min_length=1)
     tickets: list[Ticket] = Field(min_length=1)
 
+    @model_validator(mode="after")
+    def _colour_names_are_card_colours(self) -> Self:
+        known = {*self.rules.cards.colors, "gray"}
+        for lang in LANGUAGES:
+            bad = sorted(set(getattr(self.words, lang).colors) - known)
+            if bad:
+                raise PydanticCustomError(
+                    "colour_names",
+                    "words.{lang}.colors names colours this map has no cards of: {bad}",
+                    {"lang": lang, "bad": ", ".join(bad)},
+                )
+        return self
+
     @field_validator("ruleset")
     @classmethod
     def _known_ruleset(cls, name: str) -> str:
@@ -468,6 +533,8 @@ _OWN_ERROR_TYPES = frozenset(
         "same_ends",
         "ferry_locomotives",
         "ruleset",
+        "noun_gender",
+        "colour_names",
     }
 )
 

@@ -270,6 +270,7 @@ def panel(
 ) -> Image.Image:
     """The side panel: title, turn, players, face-up cards, decks and the map's extras."""
     rules = layout.rules
+    w = th.words(rules, lang)
     img = Image.new("RGB", (PANEL_WIDTH, height), th.PANEL)
     d = dr.canvas(img)
     x, y = 20, 18
@@ -279,24 +280,23 @@ def panel(
     d.text((x, y), title, font=th.font(24, True), fill=th.PAPER)
     y += 36
     if public.phase == "setup":
-        status = th.word("setup", lang)
+        status = th.word("setup", w)
     elif public.phase == "finished":
-        status = th.word("finished", lang)
+        status = th.word("finished", w)
     else:
-        status = th.word("turn", lang, n=public.turn + 1)
+        status = th.word("turn", w, n=public.turn + 1)
     d.text((x, y), status, font=th.font(16), fill=th.MUTED)
     y += 30
     if public.last_round and public.phase == "play":
         d.rounded_rectangle((x, y, PANEL_WIDTH - 20, y + 34), radius=8, fill=th.BAD)
         d.text(
             (PANEL_WIDTH / 2, y + 17),
-            th.word("last_round", lang),
+            th.word("last_round", w),
             font=th.font(18, True),
             fill=th.PAPER,
             anchor="mm",
         )
         y += 44
-    pieces = th.map_word(rules, "pieces", lang, "trains")
     waiting = set(public.waiting_for)
     for p in public.players:
         active = p.seat in waiting and public.phase != "finished"
@@ -315,13 +315,19 @@ def panel(
             font=th.font(17, True),
             fill=th.PAPER,
         )
-        facts = f"{p.pieces} {pieces} · {p.cards} {th.word('cards', lang)} · {p.tickets} {th.word('tickets', lang)}"
-        d.text(
-            (x + 44, y + 35),
-            dr.fit_text(d, facts, th.font(13), PANEL_WIDTH - 130),
-            font=th.font(13),
-            fill=th.MUTED,
+        facts = (  # two lines: the map's nouns are long ("16 Fuhrwerke · 14 Transportkarten")
+            w.n("{count} {piece}", "{count} {pieces}", p.pieces)
+            + " · "
+            + w.n("{count} {card}", "{count} {cards}", p.cards),
+            w.n("{count} {ticket}", "{count} {tickets}", p.tickets),
         )
+        for i, line in enumerate(facts):
+            d.text(
+                (x + 44, y + 30 + 15 * i),
+                dr.fit_text(d, line, th.font(13), PANEL_WIDTH - (130 if i == 0 else 70)),
+                font=th.font(13),
+                fill=th.MUTED,
+            )
         score = public.result.seats[p.seat].score if public.result is not None else p.score
         d.text(
             (PANEL_WIDTH - 26, y + 20),
@@ -333,14 +339,14 @@ def panel(
         if active:
             d.text(
                 (PANEL_WIDTH - 26, y + 4),
-                th.word("to_move", lang),
+                th.word("to_move", w),
                 font=th.font(11, True),
                 fill=th.seat_color(p.seat),
                 anchor="ra",
             )
         y += 70
     y += 8
-    d.text((x, y), th.word("face_up", lang), font=th.font(15, True), fill=th.PAPER)
+    d.text((x, y), th.word("face_up", w), font=th.font(15, True), fill=th.PAPER)
     y += 26
     cw, ch, gap = 58, 84, 10
     for i, color in enumerate(public.face_up):
@@ -356,22 +362,28 @@ def panel(
     y += ch + 24
     d.text(
         (x, y),
-        f"{th.word('deck', lang, n=public.deck_size)}   {th.word('discard', lang, n=public.discard_size)}",
+        f"{th.word('deck', w, n=public.deck_size)}   {th.word('discard', w, n=public.discard_size)}",
         font=th.font(14),
         fill=th.MUTED,
     )
     y += 22
     decks = ", ".join(
-        f"{n}" if len(public.ticket_decks) == 1 else f"{name} {n}"
+        f"{n}" if len(public.ticket_decks) == 1 else f"{th.word(name, w)} {n}"
         for name, n in public.ticket_decks.items()
     )
-    d.text((x, y), f"{th.word('ticket_decks', lang)}: {decks}", font=th.font(14), fill=th.MUTED)
+    d.text((x, y), f"{th.word('ticket_decks', w)}: {decks}", font=th.font(14), fill=th.MUTED)
     y += 26
     if public.tunnel is not None:
         t = public.tunnel
         d.text(
             (x, y),
-            th.word("tunnel", lang, cards=len(t.revealed), extra=t.extra),
+            w.nctx(
+                "image",
+                "Tunnel: {cards} revealed, {count} more card",
+                "Tunnel: {cards} revealed, {count} more cards",
+                t.extra,
+                cards=len(t.revealed),
+            ),
             font=th.font(14, True),
             fill=th.GOLD,
         )
@@ -382,13 +394,13 @@ def panel(
     if rules.params.merchandise:
         d.text(
             (x, y),
-            th.word("merch", lang, n=public.merchandise_left),
+            th.word("merch", w, n=public.merchandise_left),
             font=th.font(14),
             fill=th.MUTED,
         )
         y += 24
     if public.flag_colors:
-        d.text((x, y), th.word("flag_colors", lang), font=th.font(14), fill=th.MUTED)
+        d.text((x, y), th.word("flag_colors", w), font=th.font(14), fill=th.MUTED)
         for i, c in enumerate(public.flag_colors):
             dr.card(d, (x + 110 + i * 30, y - 2, x + 134 + i * 30, y + 20), c, radius=4)
         y += 28

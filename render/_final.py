@@ -42,11 +42,18 @@ def _ticket_text(layout: Layout, tid: str, ok: bool) -> str:
     return f"{sign}{t.points} {board.cities[t.a].name} – {board.cities[t.b].name}"
 
 
+def _header(d: ImageDraw.ImageDraw, text: str, width: float) -> str:
+    """A column header cut to ``width`` pixels (the map's nouns are long: "Handelsgüter-Bonuskarten"
+    fits the narrowest column, 234 px on Germany's board)."""
+    return dr.fit_text(d, text, th.font(13, True), width)
+
+
 def _table(
     layout: Layout, public: PublicView, names: list[str], lang: str, width: int
 ) -> Image.Image:
     result = public.result
     assert result is not None
+    w = th.words(layout.rules, lang)
     keys = list(layout.rules.breakdown_keys())
     probe = dr.canvas(Image.new("RGB", (1, 1)))
     font = th.font(15)
@@ -59,30 +66,28 @@ def _table(
         lines: list[list[tuple[str, bool]]] = [[]]
         used = 60.0
         for text, ok in items:
-            w = probe.textlength(f"✓ {text}", font=font) + 24
-            if used + w > width - 30 and lines[-1]:
+            room = probe.textlength(f"✓ {text}", font=font) + 24
+            if used + room > width - 30 and lines[-1]:
                 lines.append([])
                 used = 60.0
             lines[-1].append((text, ok))
-            used += w
+            used += room
         wrapped[s.seat] = lines
     height = 70 + sum(ROW + 8 + 22 + 24 * len(wrapped[s.seat]) for s in result.seats) + 20
     img = Image.new("RGB", (width, height), th.PAPER)
     d = dr.canvas(img)
-    d.text((24, 16), th.word("finished", lang), font=th.font(24, True), fill=th.INK)
+    d.text((24, 16), th.word("finished", w), font=th.font(24, True), fill=th.INK)
     col0, col_w = 330, max(90, (width - 330 - 120) // max(1, len(keys)))
     y = 56
     for i, key in enumerate(keys):
         d.text(
             (col0 + i * col_w + col_w / 2, y),
-            th.word(key, lang),
+            _header(d, th.word(key, w), col_w - 8),
             font=th.font(13, True),
             fill=th.MUTED,
             anchor="mm",
         )
-    d.text(
-        (width - 60, y), th.word("total", lang), font=th.font(13, True), fill=th.MUTED, anchor="mm"
-    )
+    d.text((width - 60, y), th.word("total", w), font=th.font(13, True), fill=th.MUTED, anchor="mm")
     y += 16
     for rank, seat in enumerate(result.ranking, 1):
         s = result.seats[seat]
@@ -98,9 +103,9 @@ def _table(
         )
         dr.seat_badge(d, (76, y + ROW / 2), seat, r=13)
         resigned = public.players[seat].resigned
-        label = names[seat] + (f"  ★ {th.word('winner', lang)}" if winner else "")
+        label = names[seat] + (f"  ★ {th.word('winner', w)}" if winner else "")
         if resigned:
-            label += f"  ⚑ {th.word('resigned', lang)}"
+            label += f"  ⚑ {th.word('resigned', w)}"
         d.text(
             (98, y + ROW / 2),
             dr.fit_text(d, label, th.font(18, True), col0 - 110),
@@ -125,14 +130,14 @@ def _table(
         )
         y += ROW + 2
         facts = [
-            f"{th.word('routes_pts', lang)} {s.breakdown.get('routes', 0):+d}",
-            f"{th.word('tickets', lang)} {s.tickets_completed}✓ {s.tickets_failed}✗ "
+            f"{th.word('routes_pts', w)} {s.breakdown.get('routes', 0):+d}",
+            f"{th.word('tickets', w)} {s.tickets_completed}✓ {s.tickets_failed}✗ "
             f"({s.breakdown.get('tickets', 0):+d})",
-            th.word("longest_len", lang, n=s.longest_path)
+            th.word("longest_len", w, n=s.longest_path)
             + (f" (+{s.breakdown['longest_path']})" if s.breakdown.get("longest_path") else ""),
         ]
         facts += [
-            f"{th.word(key, lang)} +{s.breakdown[key]}"
+            f"{th.word(key, w)} +{s.breakdown[key]}"
             for key in keys
             if key not in ("routes", "tickets", "longest_path") and s.breakdown.get(key)
         ]

@@ -8,6 +8,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engine import PlayerView
 from engine.planner import TicketPlan, needed_routes, plan_tickets
+from words import Words
 
 from . import _draw as dr
 from . import _theme as th
@@ -81,23 +82,23 @@ def _mini_map(
     return img.resize(size, method)
 
 
-def _plan_line(layout: Layout, plan: TicketPlan, lang: str) -> tuple[str, th.RGB]:
+def _plan_line(layout: Layout, plan: TicketPlan, w: Words) -> tuple[str, th.RGB]:
     """The planner's line under an open ticket, and its colour."""
     board = layout.rules.board
     if not plan.possible:
-        return th.word("plan_impossible", lang, points=plan.points), th.BAD
-    parts = [th.word("plan_cars", lang, cars=plan.cars)]
+        return th.word("plan_impossible", w, points=plan.points), th.BAD
+    parts = [w.nctx("image", "{count} space to go", "{count} spaces to go", plan.cars)]
     parts += [
-        f"{n}{th.CARD_SYMBOLS.get(c, '')} {th.word('color_' + c, lang)}"
+        f"{n}{th.CARD_SYMBOLS.get(c, '')} {th.word('color_' + c, w)}"
         for c, n in plan.colors.items()
     ]
     if plan.lost:
         names = ", ".join(board.route_name(r) for r in plan.lost)
-        parts.append(th.word("plan_lost", lang, routes=names))
+        parts.append(th.word("plan_lost", w, routes=names))
         if plan.detour:
-            parts.append(th.word("plan_detour", lang, n=plan.detour))
+            parts.append(th.word("plan_detour", w, n=plan.detour))
     if not plan.enough_pieces:
-        parts.append(th.word("plan_pieces", lang))
+        parts.append(th.word("plan_pieces", w))
     return " · ".join(parts), th.GOLD if plan.lost or not plan.enough_pieces else th.MUTED
 
 
@@ -116,7 +117,7 @@ def _wrap(
     return [dr.fit_text(d, line, font, width) for line in out]
 
 
-def _cards(d: ImageDraw.ImageDraw, mine: PlayerView, x: int, y: int, lang: str) -> int:
+def _cards(d: ImageDraw.ImageDraw, mine: PlayerView, x: int, y: int, w: Words) -> int:
     """The hand grouped by colour: one card per colour with its symbol, and the count below.
 
     Nine kinds (8 colours and the locomotive) fit one row; returns the height used."""
@@ -125,7 +126,7 @@ def _cards(d: ImageDraw.ImageDraw, mine: PlayerView, x: int, y: int, lang: str) 
     )
     cw, ch = 50, 76
     if not colors:
-        d.text((x, y + 30), th.word("none", lang), font=th.font(16), fill=th.MUTED)
+        d.text((x, y + 30), th.word("none", w), font=th.font(16), fill=th.MUTED)
     per_row = (WIDTH - MAP_WIDTH - 40 + 8) // (cw + 8)  # no gap after the last card
     for i, c in enumerate(colors):
         bx = x + (i % per_row) * (cw + 8)
@@ -161,6 +162,7 @@ def render_hand_png(
     ``planner=False`` leaves the plans out. Only for ephemeral replies: it shows hidden information."""
     mine = player_view
     layout = layout or load_layout(mine.public.map_id)
+    w = th.words(layout.rules, lang)
     plans = plan_tickets(layout.rules, mine) if planner else ()
     by_ticket = {p.ticket: p for p in plans}
     mini = _mini_map(layout, mine, plans, high_contrast)
@@ -176,13 +178,13 @@ def render_hand_png(
     dr.seat_badge(d, (x + 14, y + 14), mine.seat, r=14)
     d.text(
         (x + 38, y + 2),
-        f"{th.word('your_hand', lang)} – {name}",
+        f"{th.word('your_hand', w)} – {name}",
         font=th.font(20, True),
         fill=th.PAPER,
     )
     y += 44
-    y += max(150, _cards(d, mine, x, y, lang))
-    d.text((x, y), th.word("your_tickets", lang), font=th.font(17, True), fill=th.PAPER)
+    y += max(150, _cards(d, mine, x, y, w))
+    d.text((x, y), th.word("your_tickets", w), font=th.font(17, True), fill=th.PAPER)
     y += 30
     text_w = WIDTH - MAP_WIDTH - 60
     for tv in sorted(mine.tickets, key=lambda t: (t.done, -t.points)):
@@ -199,13 +201,13 @@ def render_hand_png(
         y += 30
         plan = by_ticket.get(tv.id)
         if plan is not None and not plan.done:
-            text, ink = _plan_line(layout, plan, lang)
+            text, ink = _plan_line(layout, plan, w)
             for row in _wrap(d, text, th.font(13), text_w - 26, rows=2):
                 d.text((x + 26, y - 6), row, font=th.font(13), fill=ink)
                 y += 19
             y += 5
     if mine.offer:
-        d.text((x, y), th.word("offer", lang), font=th.font(15, True), fill=th.GOLD)
+        d.text((x, y), th.word("offer", w), font=th.font(15, True), fill=th.GOLD)
         y += 28
         for tid in mine.offer:
             label, points = _ticket_line(layout, tid)

@@ -79,7 +79,8 @@ def recap_frames(
     frames = []
     first = running.copy()
     first.paste(labels, (0, 0), labels)
-    _caption(first, th.word("setup", lang), names, [])
+    w = th.words(layout.rules, lang)
+    _caption(first, th.word("setup", w), names, [])
     frames.append(first)
     for number, claims in enumerate(turns):
         if not claims:
@@ -89,7 +90,7 @@ def recap_frames(
         frame = running.copy()
         _frame_gold(dr.canvas(frame), layout, list(claims), k)
         frame.paste(labels, (0, 0), labels)
-        _caption(frame, th.word("turn", lang, n=number), names, sorted(set(claims.values())))
+        _caption(frame, th.word("turn", w, n=number), names, sorted(set(claims.values())))
         frames.append(frame)
     return frames
 

@@ -123,66 +123,56 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 
 #: Image words: key -> English msgid, translated through the gettext catalog in the context
-#: "image" (German in words/locale/de; new ones are filled from tools/de_render.py).
+#: "image"; the map's nouns fill ``{tickets}``, ``{pieces}``... (see :mod:`words`).
 WORDS: dict[str, str] = {
     "turn": NP_("image", "Turn {n}"),
-    "setup": NP_("image", "Setup: choosing tickets"),
+    "setup": NP_("image", "Setup: choosing {tickets}"),
     "to_move": NP_("image", "to move"),
-    "score": NP_("image", "pts"),
-    "cards": NP_("image", "cards"),
-    "tickets": NP_("image", "tickets"),
     "face_up": NP_("image", "Face-up cards"),
     "deck": NP_("image", "Deck {n}"),
     "discard": NP_("image", "Discard {n}"),
     "last_round": NP_("image", "LAST ROUND"),
-    "tunnel": NP_("image", "Tunnel: {cards} revealed, {extra} more"),
-    "merch": NP_("image", "Merchandise left: {n}"),
+    "merch": NP_("image", "{merchandise_cards} left: {n}"),
     "flag_colors": NP_("image", "Flag colours"),
-    "flags": NP_("image", "French flags"),
     "finished": NP_("image", "Final score"),
-    "ticket_decks": NP_("image", "Tickets left"),
+    "ticket_decks": NP_("image", "{tickets} left"),
+    "short": NP_("image", "short"),
+    "long": NP_("image", "long"),
     "your_hand": NP_("image", "Your hand"),
-    "your_tickets": NP_("image", "Your tickets"),
+    "your_tickets": NP_("image", "Your {tickets}"),
     "offer": NP_("image", "Choose from"),
     "none": NP_("image", "none"),
     "routes": NP_("image", "routes"),
+    "tickets": NP_("image", "{tickets}"),
     "longest_path": NP_("image", "longest path"),
-    "globetrotter": NP_("image", "Globetrotter"),
-    "merchandise": NP_("image", "merchandise"),
+    "globetrotter": NP_("image", "{globetrotter}"),
+    "merchandise": NP_("image", "{merchandise_cards}"),
+    "flags": NP_("image", "{flags}"),
     "total": NP_("image", "total"),
     "winner": NP_("image", "winner"),
-    "completed": NP_("image", "completed"),
-    "failed": NP_("image", "failed"),
-    "waiting": NP_("image", "waiting for"),
-    "plan_cars": NP_("image", "{cars} cars to go"),
     "plan_lost": NP_("image", "lost: {routes}"),
     "plan_detour": NP_("image", "detour +{n}"),
     "plan_impossible": NP_("image", "no longer possible (−{points})"),
-    "plan_pieces": NP_("image", "not enough pieces!"),
-    "planned": NP_("image", "Planned routes"),
+    "plan_pieces": NP_("image", "not enough {pieces}!"),
     "resigned": NP_("image", "resigned"),
     "longest_len": NP_("image", "longest path: {n}"),
     "routes_pts": NP_("image", "routes"),
 }
 
 
-@lru_cache(maxsize=8)
-def _words(lang: str) -> Words:
-    return words_for(lang if lang in LANGS else "en")
+def words(rules: object | None, lang: str) -> Words:
+    """The words of an image in ``lang`` (``en`` or ``de``, others: English) at the map of
+    ``rules`` (its ``meta``: nouns such as Fuhrwerke, Vertragskarten; colour names)."""
+    meta = getattr(rules, "meta", None)
+    return words_for(lang if lang in LANGS else "en", meta if isinstance(meta, dict) else None)
 
 
-def word(key: str, lang: str = "en", **facts: object) -> str:
-    """An image word in ``lang`` (``en`` or ``de``, others: English), formatted with ``facts``;
+def word(key: str, w: Words, **facts: object) -> str:
+    """An image word in ``w``'s language, formatted with ``facts`` and the map's nouns;
     ``color_<name>`` keys give the colour's name. Unknown keys come back as they are."""
     if key.startswith("color_"):
-        return _words(lang).color(key.removeprefix("color_"))
+        return w.color(key.removeprefix("color_"))
     msgid = WORDS.get(key)
     if msgid is None:
         return key
-    return _words(lang).ctx("image", msgid, **facts)
-
-
-def map_word(rules: object, key: str, lang: str, default: str) -> str:
-    """A map's own word (``pieces``: trains, carts, buses ...) from its ``words`` block."""
-    words = getattr(rules, "meta", {}).get("words", {})
-    return str(words.get(lang, words.get("en", {})).get(key, default))
+    return w.ctx("image", msgid, **facts)

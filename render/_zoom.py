@@ -69,19 +69,19 @@ def _strip(
     public: PublicView, names: list[str], lang: str, width: int, rules: object
 ) -> Image.Image:
     """Turn and seats (symbol, name, score, pieces left) in rows of ``ROW`` px."""
+    w = th.words(rules, lang)
     img = Image.new("RGB", (width, 8 + ROW * (public.num_seats + 1)), th.PANEL)
     d = dr.canvas(img)
     if public.phase == "finished":
-        status = th.word("finished", lang)
+        status = th.word("finished", w)
     elif public.phase == "setup":
-        status = th.word("setup", lang)
+        status = th.word("setup", w)
     else:
-        status = th.word("turn", lang, n=public.turn + 1)
+        status = th.word("turn", w, n=public.turn + 1)
         if public.last_round:
-            status += " · " + th.word("last_round", lang)
+            status += " · " + th.word("last_round", w)
     d.text((10, 6), status, font=th.font(14, True), fill=th.PAPER)
     waiting = set(public.waiting_for)
-    pieces = th.map_word(rules, "pieces", lang, "trains")
     for i, p in enumerate(public.players):
         y = 8 + ROW * (i + 1)
         dr.seat_badge(d, (20, y + ROW / 2 - 2), p.seat, r=10)
@@ -94,7 +94,14 @@ def _strip(
             fill=th.GOLD if active else th.PAPER,
         )
         score = public.result.seats[p.seat].score if public.result is not None else p.score
-        d.text((width - 110, y + 3), f"{p.pieces} {pieces}", font=th.font(12), fill=th.MUTED)
+        pieces = w.n("{count} {piece}", "{count} {pieces}", p.pieces)
+        d.text(
+            (width - 48, y + 3),
+            dr.fit_text(d, pieces, th.font(12), 100),
+            font=th.font(12),
+            fill=th.MUTED,
+            anchor="ra",
+        )
         d.text((width - 10, y + 1), str(score), font=th.font(16, True), fill=th.PAPER, anchor="ra")
     return img
 

@@ -42,23 +42,33 @@ def extracted() -> Iterator[tuple[str | tuple[str, str], str | None, str]]:
             yield message, context, f"{package}/{filename}:{lineno}"
 
 
-def command_strings() -> list[str]:
-    """Every name, description and choice name of the /ttr command tree (translated in context "command")."""
+def command_strings() -> list[tuple[str, str]]:
+    """``(text, context)`` for every name, description and choice name of the /ttr command tree
+    (translated in the context "command", or the one a ``locale_str`` names in its extras)."""
     from discord import app_commands
 
     from cogs.ttr._commands import TtrCog
     from cogs.ttr._lobby import TURN_TIMES
 
-    out = [TtrCog.__cog_group_name__, str(TtrCog.__cog_group_description__)]
+    def entry(text: object, fallback: str) -> tuple[str, str]:
+        if isinstance(text, app_commands.locale_str):
+            return text.message, str(text.extras.get("context") or "command")
+        return str(text or fallback), "command"
+
+    out = [("ttr", "command"), entry(TtrCog.__cog_group_description__, "")]
     for command in TtrCog.__cog_app_commands__:
         if not isinstance(command, app_commands.Command):
             continue
-        out += [command.name, command.description]
+        out += [(command.name, "command"), (command.description, "command")]
         for param in command.parameters:
-            out += [param.name, param.description]
-            out += [choice.name for choice in param.choices]
+            out += [entry(param.locale_name, param.name), (param.description, "command")]
+            out += [(choice.name, "command") for choice in param.choices]
     neutral = set(TURN_TIMES) | {"ttr"}  # the same in every language
-    return [s for s in dict.fromkeys(out) if s and not s.isdigit() and s not in neutral]
+    return [
+        (text, context)
+        for text, context in dict.fromkeys(out)
+        if text and not text.isdigit() and text not in neutral
+    ]
 
 
 def template() -> Catalog:
@@ -67,8 +77,8 @@ def template() -> Catalog:
     for message, context, where in extracted():
         path, line = where.rsplit(":", 1)
         pot.add(message, context=context, locations=[(path, int(line))])
-    for text in command_strings():
-        pot.add(text, context="command", locations=[("cogs/ttr/_commands.py", 0)])
+    for text, context in command_strings():
+        pot.add(text, context=context, locations=[("cogs/ttr/_commands.py", 0)])
     return pot
 
 

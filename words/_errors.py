@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ._catalog import N_, Words
+from ._catalog import N_, NN_, Plural, Words
 
 #: code -> English msgid; only :func:`error_text` turns codes into sentences.
-ERRORS: dict[str, str] = {
+ERRORS: dict[str, str | Plural] = {
     "not_your_turn": N_("It is not your turn."),
     "route_taken": N_("That route is already taken."),
     "double_route_locked": N_(
@@ -19,7 +19,9 @@ ERRORS: dict[str, str] = {
     "cannot_pay_tunnel": N_("You cannot pay the tunnel's extra cards."),
     "cards_not_in_hand": N_("You do not hold those cards."),
     "not_enough_pieces": N_("You have too few {pieces} left for this route."),
-    "must_keep_at_least": N_("Keep at least {min} {tickets}."),
+    "must_keep_at_least": NN_(
+        "Keep at least {min} {ticket}.", "Keep at least {min} {tickets}.", "min"
+    ),
     "ticket_not_offered": N_("Those {tickets} were not offered to you."),
     "nothing_to_keep": N_("You have no {tickets} to choose from."),
     "locomotive_second": N_("A face-up {wild} cannot be your second card."),
@@ -27,7 +29,9 @@ ERRORS: dict[str, str] = {
     "deck_empty": N_("The deck is empty."),
     "no_tickets_left": N_("No {tickets} are left."),
     "bad_mix": N_("That mix of {tickets} is not allowed."),
-    "bad_mix_total": N_("Draw exactly {expected} {tickets}."),
+    "bad_mix_total": NN_(
+        "Draw exactly {expected} {ticket}.", "Draw exactly {expected} {tickets}.", "expected"
+    ),
     "mix_unavailable": N_("Not enough {tickets} are left in that pile."),
     "wrong_step": N_("That is not possible right now: finish your current choice first."),
     "game_over": N_("This game is over."),
@@ -56,8 +60,8 @@ ERRORS: dict[str, str] = {
     "too_many_players": N_("At most {max} players can play."),
     "already_started": N_("The game has already started."),
     "not_started": N_("The game has not started yet."),
-    "unknown_city": N_("There is no city called {city} on this map."),
-    "no_tickets_to_zoom": N_("You hold no {tickets} yet: name a city to zoom in."),
+    "unknown_city": N_("There is no place called {city} on this board."),
+    "no_tickets_to_zoom": N_("You hold no {tickets} yet: name a place to zoom in."),
     "not_lobby": N_("The game has already started."),
     "not_running": N_("The game is not running."),
     "game_finished": N_("This game is over."),
@@ -92,12 +96,20 @@ ERRORS: dict[str, str] = {
         "That card cannot be drawn now. You can draw from: {slots} (face-up slots), deck: {deck}."
     ),
     "bad_draw_source": N_("Draw from one of: {choices}."),
-    "bad_route": N_(
-        "That route cannot be claimed now; you can pay for {routes} routes. Use the Claim button to see them."
+    "bad_route": NN_(
+        "That route cannot be claimed now; you can pay for {routes} route. Use the Claim button to see it.",
+        "That route cannot be claimed now; you can pay for {routes} routes. Use the Claim button to see them.",
+        "routes",
     ),
-    "bad_payment": N_("There is no payment number {given}; choose one of the {choices} offered."),
-    "bad_ticket_draw": N_(
-        "Destination tickets cannot be drawn that way now ({choices} ways are possible)."
+    "bad_payment": NN_(
+        "There is no payment number {given}; there is only {choices} way to pay.",
+        "There is no payment number {given}; choose one of the {choices} ways to pay.",
+        "choices",
+    ),
+    "bad_ticket_draw": NN_(
+        "You cannot draw {tickets} that way now ({choices} way is possible).",
+        "You cannot draw {tickets} that way now ({choices} ways are possible).",
+        "choices",
     ),
     "bad_keep": N_("Keep between {min} and {max} of the offered {tickets}."),
     "cannot_claim": N_(
@@ -105,19 +117,32 @@ ERRORS: dict[str, str] = {
     ),
     "no_such_payment": N_("Your cards cannot pay for it that way. Possible payments: {choices}."),
     "bad_mix_choice": N_("That mix is not possible. Possible mixes: {choices}."),
-    "missing_permissions": N_(
-        "The bot cannot run a game here: it lacks {permissions} in this channel. Ask an admin to grant it, then try again."
+    "missing_permissions": NN_(
+        "The bot cannot run a game here: it lacks the permission {permissions} in this channel. "
+        "Ask an admin to grant it, then try again.",
+        "The bot cannot run a game here: it lacks the permissions {permissions} in this channel. "
+        "Ask an admin to grant them, then try again.",
+        "missing",
     ),
 }
 
 
+#: How a yes/no fact of an error reads (``bad_draw``'s ``deck``: may the deck be drawn from).
+_YES_NO = (N_("no"), N_("yes"))
+
+
 def error_text(code: str, words: Words, detail: Mapping[str, Any] | None = None) -> str:
-    """The sentence for error ``code`` in ``words``' language, with ``detail`` facts filled in.
+    """The sentence for error ``code`` in ``words``' language, with ``detail`` facts filled in
+    (a count picks the sentence's plural form; yes/no facts are words, never ``True``).
 
     An unknown code gives a generic refusal that names the code (never a traceback).
     """
-    msgid = ERRORS.get(code)
-    if msgid is None:
+    entry = ERRORS.get(code)
+    if entry is None:
         return words.t("That is not possible right now ({code}).", code=code)
-    facts = {k: v for k, v in (detail or {}).items() if isinstance(k, str)}
-    return words.t(msgid, **facts)
+    facts = {
+        k: words.t(_YES_NO[v]) if isinstance(v, bool) else v
+        for k, v in (detail or {}).items()
+        if isinstance(k, str)
+    }
+    return words.text(entry, **facts)

@@ -49,8 +49,10 @@ class AdminFlows(Base):
             interaction.app_permissions, required_permissions(thread=in_thread)
         )
         if missing:
-            text = w.t(
-                "Games cannot run here yet: the bot lacks {permissions} in this channel.",
+            text = w.n(
+                "Games cannot run here yet: the bot lacks the permission {permissions} in this channel.",
+                "Games cannot run here yet: the bot lacks the permissions {permissions} in this channel.",
+                len(missing),
                 permissions=permission_names(missing, w),
             )
         else:

@@ -270,9 +270,12 @@ class Announcer:
             )
             return
         w = post.words
-        text = w.t(
+        text = w.n(
             "Ticket to Ride cannot post in <#{channel}> on your server {server}: it lacks the permission {permissions}. "
             "Please grant it in the channel's settings so the games there can be followed.",
+            "Ticket to Ride cannot post in <#{channel}> on your server {server}: it lacks the permissions {permissions}. "
+            "Please grant them in the channel's settings so the games there can be followed.",
+            len(missing),
             channel=post.channel_id,
             server=guild.name if guild is not None else "",
             permissions=permission_names(missing, w),

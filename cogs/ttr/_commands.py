@@ -29,6 +29,9 @@ from ._publish import Publisher
 log = logging.getLogger(__name__)
 
 Choice = app_commands.Choice
+#: The catalog context of the ``tickets`` option of ``/ttr new`` (Germany's ticket edition), so
+#: that German can name it apart from the ``/ttr tickets`` command (``ausgabe``, ``zielkarten``).
+EDITION = "command edition"
 
 
 class TtrCog(
@@ -114,6 +117,7 @@ class TtrCog(
         language="The table's language for everything public (default: the server's)",
         thread="Open the game in a new thread of this channel",
     )
+    @app_commands.rename(tickets=app_commands.locale_str("tickets", context=EDITION))
     @app_commands.choices(
         turn_time=[Choice(name=k, value=k) for k in TURN_TIMES],
         tickets=[Choice(name="2012", value="2012"), Choice(name="2017", value="2017")],
@@ -141,7 +145,9 @@ class TtrCog(
     async def join(self, interaction: discord.Interaction) -> None:
         await self.lobby_flows.join(interaction, await self.here(interaction))
 
-    @app_commands.command(name="leave", description="Leave the lobby in this channel")
+    @app_commands.command(
+        name="leave", description="Leave the game in this channel before it starts"
+    )
     async def leave(self, interaction: discord.Interaction) -> None:
         await self.lobby_flows.leave(interaction, await self.here(interaction))
 
@@ -270,7 +276,7 @@ class TtrCog(
         await self.info.log(interaction, await self.shown(interaction), count)
 
     @app_commands.command(name="rules", description="Show the rules of a map")
-    @app_commands.describe(map="The map to play")
+    @app_commands.describe(map="The map whose rules to show")
     async def rules(self, interaction: discord.Interaction, map: str | None = None) -> None:
         game = await self.service.game_in_channel(interaction.channel_id or 0)
         await self.info.rules(interaction, map, game.id if game is not None else None)

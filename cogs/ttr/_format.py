@@ -94,7 +94,7 @@ def hand_text(view: PlayerView, rules: Ruleset, w: Words, *, game_id: int, map_n
     """The private hand: cards, pieces left and tickets with their state."""
     lines = [
         w.t("Your hand (game {game}, **{map}**)", game=game_id, map=map_name),
-        f"{w.terms['cards']}: {cards_text(view.hand, w)}",
+        w.t("Your {cards}: {list}", list=cards_text(view.hand, w)),
         w.n("{count} {piece} left", "{count} {pieces} left", view.me.pieces),
         w.t("Your {tickets}:"),
     ]
@@ -118,7 +118,9 @@ class Story:
 
 
 def _drew(story: Story, ev: ev_.CardDrawn, rules: Ruleset, w: Words) -> None:
-    if ev.source == "face_up" and ev.color:
+    if ev.source == "face_up" and ev.color == "locomotive":
+        story.draws.append(w.t("a face-up {wild}"))
+    elif ev.source == "face_up" and ev.color:
         story.draws.append(w.t("a face-up {color} card", color=w.color(ev.color)))
     else:
         story.draws.append(w.t("a card from the deck"))
@@ -164,32 +166,32 @@ def _tickets_drawn(story: Story, ev: ev_.TicketsDrawn, rules: Ruleset, w: Words)
 
 
 def _tickets_kept(story: Story, ev: ev_.TicketsKept, rules: Ruleset, w: Words) -> None:
-    story.parts.append(w.n("kept {count}", "kept {count}", ev.kept))
+    story.parts.append(w.n("kept {count} {ticket}", "kept {count} {tickets}", ev.kept))
 
 
 def _merchandise(story: Story, ev: ev_.MerchandiseDrawn, rules: Ruleset, w: Words) -> None:
     story.parts.append(
         w.n(
-            "took a merchandise card ({count} left)",
-            "took a merchandise card ({count} left)",
+            "drew a {merchandise_card} ({count} left)",
+            "drew a {merchandise_card} ({count} left)",
             ev.left,
         )
     )
 
 
 def _flag_kept(story: Story, ev: ev_.FlagCardKept, rules: Ruleset, w: Words) -> None:
-    story.parts.append(w.t("set a {color} card aside for a French flag", color=w.color(ev.color)))
+    story.parts.append(w.t("set a {color} card aside for a {flag}", color=w.color(ev.color)))
 
 
 def _flag_declined(story: Story, ev: ev_.FlagCardDeclined, rules: Ruleset, w: Words) -> None:
-    story.parts.append(w.t("kept no card for a French flag"))
+    story.parts.append(w.t("set no card aside for a {flag}"))
 
 
 def _flag_scored(story: Story, ev: ev_.FlagScored, rules: Ruleset, w: Words) -> None:
     story.parts.append(
         w.n(
-            "completed a French flag: +{count} point",
-            "completed a French flag: +{count} points",
+            "completed a {flag}: +{count} point",
+            "completed a {flag}: +{count} points",
             ev.points,
         )
     )
@@ -301,11 +303,11 @@ def breakdown_name(key: str, w: Words) -> str:
     """A score breakdown entry by name (never the internal key)."""
     names = {
         "routes": N_("routes"),
-        "tickets": N_("tickets"),
+        "tickets": N_("{tickets}"),
         "longest_path": N_("longest path"),
-        "globetrotter": N_("Globetrotter"),
-        "merchandise": N_("merchandise"),
-        "flags": N_("French flags"),
+        "globetrotter": N_("{globetrotter}"),
+        "merchandise": N_("{merchandise_cards}"),
+        "flags": N_("{flags}"),
     }
     return w.t(names[key]) if key in names else key
 
@@ -316,7 +318,14 @@ def score_table(
     """The final ranking with each seat's breakdown (resigned seats marked)."""
     by_seat = {s.seat: s for s in result.seats}
     winners = ", ".join(player_name(names, s) for s in result.winners) or "–"
-    lines = [w.t("**Game over.** Winner: {winners}", winners=winners)]
+    lines = [
+        w.n(
+            "**Game over.** Winner: {winners}",
+            "**Game over.** Winners: {winners}",
+            len(result.winners),
+            winners=winners,
+        )
+    ]
     rank, last = 0, None
     for i, seat in enumerate(result.ranking):
         s = by_seat[seat]
@@ -361,8 +370,10 @@ def status_text(
             player=player_name(names, public.active),
         )
     elif public.phase == "setup":
-        head = w.t(
-            "Game {game} on **{map}**: waiting for {players} to choose {tickets}.",
+        head = w.n(
+            "Game {game} on **{map}**: {players} is still choosing {tickets}.",
+            "Game {game} on **{map}**: {players} are still choosing {tickets}.",
+            len(public.waiting_for),
             game=game_id,
             map=map_name,
             players=", ".join(player_name(names, s) for s in public.waiting_for),
@@ -390,6 +401,16 @@ def status_text(
     if public.result is not None:
         lines.append(score_table(public.result, names, w, resigned))
     return "\n".join(lines)
+
+
+def mix_text(mix: Sequence[tuple[str, int]], w: Words) -> str:
+    """A Germany ticket mix as words: ``2 short + 2 long`` (``mix``: (deck, count) pairs)."""
+    return " + ".join(
+        w.n("{count} short", "{count} short", n)
+        if deck == "short"
+        else w.n("{count} long", "{count} long", n)
+        for deck, n in mix
+    )
 
 
 def payment_text(payment: Cards, w: Words) -> str:

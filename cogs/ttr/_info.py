@@ -14,7 +14,7 @@ import discord
 
 from bot.services import Table, TurnRecord
 from maps import available_maps, load_ruleset, registry
-from words import Words, words_for
+from words import LANGS, Words, words_for
 
 from . import _format as fmt
 from . import _images as images
@@ -116,7 +116,12 @@ class InfoFlows(Base):
         offered tickets' cities; CogError ``unknown_seat`` without a seat, ``no_tickets_to_zoom``
         without tickets) or a city name (accents and case ignored; CogError ``unknown_city``)."""
         board = table.rules.board
-        if fold(region) in ("tickets", "ziele", "ticket"):
+        own = {  # the map's ticket noun in any language: "Vertragskarten", "contracts"...
+            fold(words_for(lang, table.rules.meta).noun("ticket", n))
+            for lang in LANGS
+            for n in (1, 2)
+        }
+        if fold(region) in {"tickets", "ticket", "ziele", "zielkarten", "zielkarte", *own}:
             if table.mine is None:
                 raise CogError("unknown_seat")
             ids = [t.id for t in table.mine.tickets] + list(table.mine.offer)
@@ -143,7 +148,7 @@ class InfoFlows(Base):
         game_id = table.game.id
         if table.public is None:
             text = w.t(
-                "Game {game} on **{map}** (lobby). Players: {players}",
+                "Game {game} on **{map}** has not started yet. Players: {players}",
                 game=game_id,
                 map=self.map_name(table, w),
                 players=", ".join(seat_names(table)) or "–",
@@ -280,6 +285,10 @@ class InfoFlows(Base):
                 w.t("• Everyone first keeps {tickets} privately: **My hand** (only you see it)."),
                 w.t(
                     "• On your turn do one thing: **Draw** two {cards} (a face-up {wild} counts as two), **Claim** a route by paying its cards, or draw {tickets}."
+                )
+                if table is None or table.rules.params.face_up_wild_restricted
+                else w.t(
+                    "• On your turn do one thing: **Draw** two {cards} (any two, a face-up {wild} too), **Claim** a route by paying its cards, or draw {tickets}."
                 ),
                 w.t(
                     "• After every turn the bot posts the board and pings the next player; /ttr log tells what happened since your last turn."
@@ -338,15 +347,18 @@ class InfoFlows(Base):
         await self.defer(interaction)
         w = self.words(interaction)
         st = await self.service.stats(interaction.guild_id or 0, user.id)
-        text = w.n(
-            "{player}: {count} game, {won} won, best score {best}, {done} {tickets} completed, {failed} failed.",
-            "{player}: {count} games, {won} won, best score {best}, {done} {tickets} completed, {failed} failed.",
-            st.games,
+        text = w.t(
+            "{player}: {games}, {won} won, best score {best}, {tickets}.",
             player=user.mention,
+            games=w.n("{count} game", "{count} games", st.games),
             won=st.wins,
             best="–" if st.best_score is None else st.best_score,
-            done=st.tickets_completed,
-            failed=st.tickets_failed,
+            tickets=w.n(
+                "{count} {ticket} completed, {failed} failed",
+                "{count} {tickets} completed, {failed} failed",
+                st.tickets_completed,
+                failed=st.tickets_failed,
+            ),
         )
         await self.reply(interaction, text)
 
@@ -356,13 +368,12 @@ class InfoFlows(Base):
         w = self.words(interaction)
         rows = await self.service.leaderboard(interaction.guild_id or 0, 20)
         lines = [
-            w.n(
-                "{rank}. <@{user}>: {won} wins in {count} game",
-                "{rank}. <@{user}>: {won} wins in {count} games",
-                r.games,
+            w.t(
+                "{rank}. <@{user}>: {wins} {games}",
                 rank=n,
                 user=r.user_id,
-                won=r.wins,
+                wins=w.n("{count} win", "{count} wins", r.wins),
+                games=w.n("in {count} game", "in {count} games", r.games),
             )
             for n, r in enumerate(rows, 1)
         ]

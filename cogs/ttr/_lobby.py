@@ -71,7 +71,10 @@ class LobbyFlows(Base):
         need = required_permissions(thread=in_thread, new_thread=thread and not in_thread)
         missing = missing_permissions(interaction.app_permissions, need)
         if missing:
-            raise CogError("missing_permissions", {"permissions": permission_names(missing, w)})
+            raise CogError(
+                "missing_permissions",
+                {"permissions": permission_names(missing, w), "missing": len(missing)},
+            )
         seconds = TURN_TIMES.get(turn_time or "24h")
         if seconds is None:
             raise CogError("bad_turn_time", {"choices": ", ".join(TURN_TIMES)})

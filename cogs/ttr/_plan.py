@@ -30,24 +30,26 @@ def plan_line(w: Words, plan: TicketPlan, board: Any) -> str:
             ticket=name,
             points=plan.points,
         )
-    colors = ", ".join(f"{n} {w.color(c)}" for c, n in plan.colors.items())
+    colors = ", ".join(f"{n}× {w.color(c)}" for c, n in plan.colors.items())
     routes = ", ".join(board.route_name(r) for r in plan.routes)
-    text = w.t(
-        "{ticket} ({points}): {cars} more spaces ({colors}): {routes}.",
+    text = w.n(
+        "{ticket} ({points}): {count} more space ({colors}): {routes}.",
+        "{ticket} ({points}): {count} more spaces ({colors}): {routes}.",
+        plan.cars,
         ticket=name,
         points=plan.points,
-        cars=plan.cars,
         colors=colors,
         routes=routes,
     )
     if plan.lost:
-        text += " " + w.t(
-            "Taken by others: {routes}; this detour costs {n} more.",
+        text += " " + w.n(
+            "Taken by others: {routes}; this detour costs {count} more space.",
+            "Taken by others: {routes}; this detour costs {count} more spaces.",
+            plan.detour,
             routes=", ".join(board.route_name(r) for r in plan.lost),
-            n=plan.detour,
         )
     if not plan.enough_pieces:
-        text += " " + w.t("You have too few pieces left for it.")
+        text += " " + w.t("You have too few {pieces} left for it.")
     return text
 
 
@@ -56,4 +58,6 @@ def planner_text(w: Words, plan: Sequence[TicketPlan], board: Any) -> str:
     empty when the reader holds no tickets."""
     if not plan:
         return ""
-    return "\n".join([w.t("**Ticket planner**")] + ["• " + plan_line(w, p, board) for p in plan])
+    return "\n".join(
+        [w.t("**Planner for your {tickets}**")] + ["• " + plan_line(w, p, board) for p in plan]
+    )

@@ -39,8 +39,10 @@ def private_lines(events: Sequence[TableEvent], table: Table, w: Words) -> list[
     """What the mover got, from their own (unredacted) events: a blind card's colour, tickets kept."""
     out = []
     for ev in events:
-        if isinstance(ev, ev_.CardDrawn) and ev.color:
-            out.append(w.t("You drew: **{color}**.", color=w.color(ev.color)))
+        if isinstance(ev, ev_.CardDrawn) and ev.color == "locomotive":
+            out.append(w.t("You drew a **{wild}**."))
+        elif isinstance(ev, ev_.CardDrawn) and ev.color:
+            out.append(w.t("You drew a **{color}** card.", color=w.color(ev.color)))
         elif isinstance(ev, ev_.TicketsKept):
             out.append(w.n("You kept {count} {ticket}.", "You kept {count} {tickets}.", ev.kept))
         elif isinstance(ev, ev_.RouteClaimed):
@@ -57,8 +59,8 @@ def private_lines(events: Sequence[TableEvent], table: Table, w: Words) -> list[
         elif isinstance(ev, ev_.FlagScored):
             out.append(
                 w.n(
-                    "French flag complete: +{count} point.",
-                    "French flag complete: +{count} points.",
+                    "You completed a {flag}: +{count} point.",
+                    "You completed a {flag}: +{count} points.",
                     ev.points,
                 )
             )
@@ -252,12 +254,7 @@ class PlayFlows(Base):
             if wanted not in menu.ticket_draws:
                 raise CogError(
                     "bad_mix_choice",
-                    {
-                        "choices": "; ".join(
-                            " + ".join(f"{n} {d}" for d, n in m) for m in menu.ticket_draws
-                        )
-                        or "-"
-                    },
+                    {"choices": "; ".join(fmt.mix_text(m, w) for m in menu.ticket_draws) or "-"},
                 )
             await self.act(
                 interaction,

@@ -68,7 +68,7 @@ def draw(table: Table, menu: TurnMenu, w: Words) -> Prompt:
     if menu.draw_deck:
         buttons.append(
             Btn(
-                w.t("Deck ({count} cards)", count=public.deck_size),
+                w.n("Deck ({count} card)", "Deck ({count} cards)", public.deck_size),
                 encode(g, "dr", v, "d"),
                 PRIMARY,
             )
@@ -163,12 +163,7 @@ def ticket_draws(table: Table, menu: TurnMenu, w: Words) -> Prompt:
     buttons = []
     for i, mix in enumerate(menu.ticket_draws):
         if mix:
-            label = " + ".join(
-                w.n("{count} short", "{count} short", n)
-                if deck == "short"
-                else w.n("{count} long", "{count} long", n)
-                for deck, n in mix
-            )
+            label = fmt.mix_text(mix, w)
         else:
             label = w.t("Draw {tickets}")
         buttons.append(Btn(label, encode(g, "td", v, str(i)), PRIMARY))
@@ -213,19 +208,19 @@ def tunnel(table: Table, menu: TurnMenu, w: Words) -> Prompt:
     g, v = table.game.id, menu.version
     revealed = ", ".join(w.color(c) for c in t.revealed) or w.t("none")
     text = w.n(
-        "Tunnel **{route}**: the revealed cards are {revealed}. You must pay {count} more card or give up.",
-        "Tunnel **{route}**: the revealed cards are {revealed}. You must pay {count} more cards or give up.",
+        "Tunnel **{route}**: the revealed cards are {revealed}. You must pay {count} more card or give up the tunnel.",
+        "Tunnel **{route}**: the revealed cards are {revealed}. You must pay {count} more cards or give up the tunnel.",
         t.extra,
         route=fmt.route_label(table.rules, t.route, w),
         revealed=revealed,
     )
     if not t.payments:
-        text += "\n" + w.t("You cannot pay that: give up and take your cards back.")
+        text += "\n" + w.t("You cannot pay that: give up the tunnel and take your cards back.")
     buttons = [
         Btn(w.t("Pay {cards}", cards=fmt.payment_text(p, w)), encode(g, "tp", v, str(i)), SUCCESS)
         for i, p in enumerate(t.payments[:19])
     ]
-    buttons.append(Btn(w.t("Give up"), encode(g, "ta", v, "0"), DANGER))
+    buttons.append(Btn(w.t("Give up the tunnel"), encode(g, "ta", v, "0"), DANGER))
     return text, components(*button_rows(buttons))
 
 
@@ -236,6 +231,4 @@ def flag(table: Table, menu: TurnMenu, w: Words) -> Prompt:
         Btn(w.color(c), encode(g, "fl", v, str(i)), PRIMARY) for i, c in enumerate(menu.flag_colors)
     ]
     buttons.append(Btn(w.t("No flag card"), encode(g, "fl", v, "n")))
-    return w.t("Set one of the played cards aside for a French flag?"), components(
-        *button_rows(buttons)
-    )
+    return w.t("Set one of the played cards aside for a {flag}?"), components(*button_rows(buttons))

@@ -35,7 +35,7 @@ def turn_buttons(table: Table) -> discord.ui.View:
         "hand": w.t("My hand"),
         "draw": w.t("Draw"),
         "claim": w.t("Claim"),
-        "tickets": w.t("Tickets"),
+        "tickets": w.t("{tickets:cap}"),
         "board": w.t("Board"),
     }
     styles = {"hand": discord.ButtonStyle.primary, "claim": discord.ButtonStyle.success}
@@ -52,23 +52,34 @@ def delivery_note(delivery: Delivery | None, w: Words) -> str:
     """What the player must know when the table could not (fully) be updated after their move."""
     if delivery is None or delivery.problem is None:
         return ""
+    missing = len(delivery.missing)
+    names = permission_names(delivery.missing, w)
     if delivery.problem == "missing_permission" and delivery.posted:
-        return w.t(
+        return w.n(
             "The board could not be attached: the bot lacks the permission {permissions} in this channel. "
             "The turn was posted as text and the server owner was told.",
-            permissions=permission_names(delivery.missing, w),
+            "The board could not be attached: the bot lacks the permissions {permissions} in this channel. "
+            "The turn was posted as text and the server owner was told.",
+            missing,
+            permissions=names,
         )
     if delivery.problem == "missing_permission" and delivery.unreached:
-        return w.t(
+        return w.n(
             "The table could not be updated: the bot lacks the permission {permissions} in this channel, "
             "and the next player could not be reached by direct message. The server owner was told.",
-            permissions=permission_names(delivery.missing, w),
+            "The table could not be updated: the bot lacks the permissions {permissions} in this channel, "
+            "and the next player could not be reached by direct message. The server owner was told.",
+            missing,
+            permissions=names,
         )
     if delivery.problem == "missing_permission":
-        return w.t(
+        return w.n(
             "The table could not be updated: the bot lacks the permission {permissions} in this channel. "
             "The next player was told by direct message and the server owner was told.",
-            permissions=permission_names(delivery.missing, w),
+            "The table could not be updated: the bot lacks the permissions {permissions} in this channel. "
+            "The next player was told by direct message and the server owner was told.",
+            missing,
+            permissions=names,
         )
     if delivery.problem == "channel_gone" and delivery.unreached:
         return w.t(
@@ -107,8 +118,10 @@ class Publisher(Base):
         to_act = tuple(u for s in waiting if (u := user_of(table, s)) is not None)
         settings = {u: await self.service.user_settings(u) for u in to_act}
         if public.phase == "setup":
-            tail = w.t(
+            tail = w.n(
                 "{players}: choose your {tickets} with **My hand**.",
+                "{players}: choose your {tickets} with **My hand**.",
+                len(waiting),
                 players=", ".join(fmt.player_name(names, s) for s in waiting),
             )
         else:

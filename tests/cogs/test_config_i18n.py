@@ -42,6 +42,9 @@ def test_every_error_code_has_both_languages() -> None:
 
 def test_map_words_are_used() -> None:
     """German messages use the map's own words."""
-    meta = {"words": {"de": {"tickets": "Vertragskarten"}}}
-    assert "Vertragskarten" in error_text("must_keep_at_least", words_for("de", meta), {"min": 1})
+    contract = {"forms": ["Vertragskarte", "Vertragskarten"], "gender": "f"}
+    meta = {"words": {"de": {"ticket": contract}}}
+    w = words_for("de", meta)
+    assert error_text("must_keep_at_least", w, {"min": 1}) == "Behalte mindestens 1 Vertragskarte."
+    assert error_text("must_keep_at_least", w, {"min": 2}) == "Behalte mindestens 2 Vertragskarten."
     assert lang_of("de") == "de" and lang_of("en-GB") == "en"

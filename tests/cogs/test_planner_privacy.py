@@ -23,7 +23,7 @@ async def test_the_planner_only_reaches_its_owner(tmp_path: Path) -> None:
         for name, player in t.players.items():
             reply = await player.slash("hand")
             assert reply.ephemeral
-            assert "Ticket planner" in reply.content
+            assert "Planner for your destination tickets" in reply.content
             assert any(a.filename == "hand.png" for a in reply.attachments)
             replies[name] = reply
         board = table["alice"].rules.board
@@ -42,7 +42,7 @@ async def test_the_planner_only_reaches_its_owner(tmp_path: Path) -> None:
             assert line not in replies["bob"].content
         for m in t.fake.sent:
             if not m.ephemeral:
-                assert "Ticket planner" not in m.content
+                assert "Planner for your" not in m.content
                 assert not any(line[2:] in m.content for line in alice_only), m.summary()
 
 
@@ -62,7 +62,7 @@ async def test_zoom_button_and_region_are_private_images(tmp_path: Path) -> None
         whole = await alice.slash("board")
         assert [a.filename for a in whole.attachments] == ["board.png"]
         nowhere = await alice.slash("board", {"region": "Atlantis"})
-        assert nowhere.ephemeral and "no city called Atlantis" in nowhere.content
+        assert nowhere.ephemeral and "no place called Atlantis" in nowhere.content
         assert f"ttr:{g}:zoom" in hand.custom_ids
         choices = await (
             await t.fake.autocomplete(

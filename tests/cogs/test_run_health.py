@@ -56,7 +56,9 @@ def test_german_command_names_are_valid() -> None:
     from words import catalog_file
 
     with catalog_file("de").open("rb") as src:
-        entries = [m for m in read_po(src, locale="de") if m.id and m.context == "command"]
+        entries = [
+            m for m in read_po(src, locale="de") if m.id and str(m.context).startswith("command")
+        ]
     assert len(entries) > 30
     for m in entries:
         english, german = str(m.id), str(m.string)

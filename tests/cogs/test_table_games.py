@@ -186,4 +186,4 @@ async def test_a_game_in_its_own_thread(tmp_path: Path) -> None:
         await bob.slash("join")
         await alice.slash("start")
         status = await bob.slash("status")
-        assert "waiting for" in status.content
+        assert "still choosing" in status.content

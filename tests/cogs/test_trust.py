@@ -146,10 +146,10 @@ async def test_out_of_range_choices_name_what_exists(tmp_path: Path) -> None:
             ids.append(f"ttr:{g}:cc:{v}:{view.menu.claims[0].index}.99")
         planted = t.fake.plant_bot_message("games", "menu", ids)
         draw = await mover.click(planted, ids[0], private=True)
-        assert "face-up slots" in draw.content and "deck: True" in draw.content, draw.content
+        assert "face-up slots" in draw.content and "deck: yes" in draw.content, draw.content
         if len(ids) > 1:
             pay = await mover.click(planted, ids[1], private=True)
-            assert "no payment number 100" in pay.content and "offered" in pay.content
+            assert "no payment number 100" in pay.content and "way to pay" in pay.content
         assert await t.version(g) == v
         await asyncio.sleep(0)
 

@@ -161,14 +161,36 @@ def test_words_names_and_rules_text_are_needed_in_english_and_german():
     data = fresh()
     data["name"]["de"] = "  "
     del data["rules_text"]["en"]
-    data["words"]["en"]["tickets"] = ""
-    data["words"]["en"]["flag"] = 3  # a map's extra words are text too
+    data["words"]["en"]["ticket"]["forms"][1] = ""
+    data["words"]["en"]["flag"] = {"forms": ["flag"]}  # a map's extra nouns need every form too
+    data["words"]["en"]["tickets"] = {"forms": ["a", "b"]}  # not a noun of the schema
     assert problems(data) == [
         ("name.de", "must not be empty or blank"),
-        ("words.en.tickets", "must not be empty or blank"),
-        ("words.en.flag", "Input should be a valid string (got 3)"),
+        ("words.en.ticket.forms[1]", "must not be empty or blank"),
+        ("words.en.flag.forms", "List should have at least 2 items after validation, not 1"),
+        ("words.en.tickets", "Extra inputs are not permitted"),
         ("rules_text.en", "Field required"),
     ]
+
+
+def test_german_nouns_carry_gender_and_dative_and_the_gender_the_sentences_assume():
+    """German sentences put articles with some nouns ("eine offene {wild}"): a noun of another
+    gender is refused, as is one without its dative (the sentences say "mit 2 Fuhrwerken")."""
+    data = fresh()
+    data["words"]["de"]["wild"]["gender"] = "m"  # "ein offener Joker" needs other sentences
+    del data["words"]["de"]["piece"]["dative"]
+    data["words"]["de"]["colors"] = {"plaid": "Kariert"}
+    assert problems(data) == [
+        ("words.de.piece.dative", "Field required"),
+        (
+            "words.de.wild",
+            "the German sentences put articles of gender 'f' with this noun "
+            "(\"eine offene ...\"); a noun of gender 'm' needs sentences of its own",
+        ),
+    ]
+    data = fresh()
+    data["words"]["de"]["colors"] = {"plaid": "Kariert", "gray": "Grau"}
+    assert problems(data) == [("", "words.de.colors names colours this map has no cards of: plaid")]
 
 
 def test_rule_parameters_in_range_and_order():

@@ -201,10 +201,10 @@ def test_planner_text_in_both_languages() -> None:
     owners = {"a__b": 1, "a__c": 0, "c__d": 2}
     plans = [plan_ticket(board, owners, 0, t, doubles_open=True) for t in board.tickets]
     en = planner_text(words_for("en"), plans, board).splitlines()
-    assert en[0] == "**Ticket planner**"
+    assert en[0] == "**Planner for your destination tickets**"
     assert en[1].startswith("• A – B (4): 3 more spaces") and "A - B" in en[1] and "detour" in en[1]
     assert en[2] == "• A – C (3): done."
     assert en[3].startswith("• B – D (9): can no longer be completed")
     de = planner_text(words_for("de"), plans, board)
-    assert "Zielplaner" in de and "erfüllt" in de and "Umweg" in de
+    assert "Planer für deine Zielkarten" in de and "erfüllt" in de and "Umweg" in de
     assert planner_text(words_for("en"), [], board) == ""

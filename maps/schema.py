@@ -192,13 +192,16 @@ class WordsByLang(_Model):
 class Provenance(_Model):
     """Where the board comes from. More keys (``details``, ``reference``...) are free notes.
 
-    A ``provisional`` board says so wherever its rules are shown.
+    A ``provisional`` board says so wherever its rules are shown, with ``notes`` (English) or
+    ``notes_de`` (German).
     """
 
     model_config = ConfigDict(strict=True, extra="allow", frozen=True)
 
     status: Literal["exact", "provisional"]
     notes: Text
+    #: ``notes`` in German (shown to German readers; English ``notes`` otherwise).
+    notes_de: Text | None = None
     sources: list[str] = []
     provisional_parts: list[str] = []
 

@@ -278,8 +278,7 @@ class TtrCog(
     @app_commands.command(name="rules", description="Show the rules of a map")
     @app_commands.describe(map="The map whose rules to show")
     async def rules(self, interaction: discord.Interaction, map: str | None = None) -> None:
-        game = await self.service.game_in_channel(interaction.channel_id or 0)
-        await self.info.rules(interaction, map, game.id if game is not None else None)
+        await self.info.rules(interaction, map, await self._shown_game(interaction))
 
     @rules.autocomplete("map")
     async def _rules_maps(
@@ -294,8 +293,16 @@ class TtrCog(
         name="help", description="How to play here: a turn, the commands and buttons"
     )
     async def help(self, interaction: discord.Interaction) -> None:
-        game = await self.service.game_in_channel(interaction.channel_id or 0)
-        await self.info.help(interaction, game.id if game is not None else None)
+        await self.info.help(interaction, await self._shown_game(interaction))
+
+    async def _shown_game(self, interaction: discord.Interaction) -> int | None:
+        """The id of the channel's open game, else of its last finished one (whose map /ttr rules
+        and /ttr help keep naming until a new game starts), else None."""
+        channel = interaction.channel_id or 0
+        game = await self.service.game_in_channel(channel)
+        if game is None:
+            game = await self.service.last_game_in_channel(channel)
+        return game.id if game is not None else None
 
     @app_commands.command(name="maps", description="List the maps")
     async def maps(self, interaction: discord.Interaction) -> None:

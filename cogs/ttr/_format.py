@@ -141,6 +141,16 @@ def _claimed(story: Story, ev: ev_.RouteClaimed, rules: Ruleset, w: Words) -> No
 
 def _tunnel(story: Story, ev: ev_.TunnelRevealed, rules: Ruleset, w: Words) -> None:
     revealed = ", ".join(w.color(c) for c in ev.revealed) or w.t("none")
+    if not ev.extra:  # "no more cards" reads better than "0 more cards"
+        story.parts.append(
+            w.t(
+                "started the tunnel {route} with {cards}; revealed {revealed}: no more cards",
+                route=route_label(rules, ev.route, w),
+                cards=cards_text(ev.committed, w),
+                revealed=revealed,
+            )
+        )
+        return
     story.parts.append(
         w.n(
             "started the tunnel {route} with {cards}; revealed {revealed}: {count} more card",

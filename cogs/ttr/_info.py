@@ -35,7 +35,8 @@ def provisional_note(meta: dict[str, Any], w: Words) -> str:
     """`` – provisional board: ...`` for a map whose data is not yet exact."""
     prov = meta.get("provenance") or {}
     if prov.get("status") == "provisional":
-        return " – " + w.t("provisional board: {notes}", notes=str(prov.get("notes", ""))[:300])
+        notes = prov.get(f"notes_{w.lang}") or prov.get("notes", "")
+        return " – " + w.t("provisional board: {notes}", notes=str(notes)[:300])
     return ""
 
 

@@ -144,7 +144,7 @@ WORDS: dict[str, str] = {
     "none": NP_("image", "none"),
     "routes": NP_("image", "routes"),
     "tickets": NP_("image", "{tickets}"),
-    "longest_path": NP_("image", "longest path"),
+    "longest_path": NP_("image", "{longest_path}"),
     "globetrotter": NP_("image", "{globetrotter}"),
     "merchandise": NP_("image", "{merchandise_cards}"),
     "flags": NP_("image", "{flags}"),
@@ -155,7 +155,7 @@ WORDS: dict[str, str] = {
     "plan_impossible": NP_("image", "no longer possible (−{points})"),
     "plan_pieces": NP_("image", "not enough {pieces}!"),
     "resigned": NP_("image", "resigned"),
-    "longest_len": NP_("image", "longest path: {n}"),
+    "longest_len": NP_("image", "{longest_path}: {n}"),
     "routes_pts": NP_("image", "routes"),
 }
 

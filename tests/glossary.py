@@ -23,14 +23,22 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @dataclass(frozen=True)
 class Term:
-    """A pattern German text must not contain, and why (the rulebook's word and where it is)."""
+    """A pattern German text must not contain, and why (the rulebook's word and where it is);
+    ``unless``: a pattern that makes it right within the same clause (a station is built)."""
 
     pattern: str
     why: str
+    unless: str | None = None
 
     def find(self, text: str) -> list[str]:
-        """The matches of the pattern in ``text``."""
-        return [m.group(0) for m in re.finditer(self.pattern, text)]
+        """The matches of the pattern in ``text`` (clauses that match ``unless`` left out)."""
+        clauses = re.split(r"[.;:!?\n]", text) if self.unless else [text]
+        return [
+            m.group(0)
+            for clause in clauses
+            if not (self.unless and re.search(self.unless, clause))
+            for m in re.finditer(self.pattern, clause)
+        ]
 
 
 #: A word boundary that treats a hyphenated compound as one word ("Handelsgüter-Bonuskarte"
@@ -42,7 +50,8 @@ FORBIDDEN: tuple[Term, ...] = (
     Term(
         rf"{_L}(ge)?[Bb]au(en|e|st|t|te|test|ten)?{_R}",
         "claiming a route is 'eine Strecke nutzen' (000, 001, 003, 004) or 'in Anspruch nehmen' "
-        "(001, 003); no rulebook says 'bauen'",
+        "(001, 003); no rulebook says 'bauen' (only a Europe station is built)",
+        unless=r"Bahnh[oö]f",
     ),
     Term(
         rf"{_L}Gleis(e|es)?{_R}",
@@ -136,6 +145,9 @@ MAP_COLOURS: dict[str, dict[str, str]] = {
     "nordic": {"pink": "Purpur", "orange": "Braun", "white": "Weiß"},  # 003
     "amsterdam": {"pink": "Pink", "orange": "Orange", "black": "Schwarz"},  # 000
     "paris": {"purple": "Lila", "white": "Weiß", "yellow": "Gelb"},  # 004
+    # no German Europe rulebook is at hand: its cards are the USA's (europe-rules-en.md), so its
+    # colours are named as 001 and 002 name them
+    "europe": {"pink": "Lila", "orange": "Orange", "white": "Weiß"},
 }
 
 #: Colour words a map's German text must not use (the colour has another name there).
@@ -145,6 +157,7 @@ FOREIGN_COLOURS: dict[str, tuple[str, ...]] = {
     "nordic": ("Pink", "Orange", "Lila"),
     "amsterdam": ("Lila", "Purpur", "Braun"),
     "paris": ("Pink", "Purpur", "Braun"),
+    "europe": ("Pink", "Purpur", "Braun"),
 }
 
 #: English words of our sentences that no German sentence of ours contains.
@@ -162,8 +175,15 @@ def map_data(map_id: str) -> dict[str, Any]:
 
 
 def map_ids() -> list[str]:
-    """Every shipped map."""
+    """Every shipped map (the pending ones too: their words and rules text are shown already)."""
     return sorted(p.name for p in (ROOT / "maps").iterdir() if (p / "map.json").is_file())
+
+
+def playable_ids() -> list[str]:
+    """The shipped maps a game can be played on (not the pending ones, such as Europe)."""
+    from maps import available_maps
+
+    return sorted(set(available_maps()) & set(map_ids()))
 
 
 def nouns(map_id: str, lang: str) -> set[str]:
@@ -178,9 +198,13 @@ def nouns(map_id: str, lang: str) -> set[str]:
 
 def foreign_nouns(map_id: str, lang: str = "de") -> set[str]:
     """The nouns of the other maps that this map's block does not have (on Amsterdam:
-    Zielkarte, Waggon, Lokomotive, Bus...): its text must never say them."""
+    Zielkarte, Waggon, Lokomotive, Bus...): its text must never say them. A phrase whose head
+    noun is this map's own is not foreign (Europe's "lange Zielkarten" on Germany, whose
+    rulebook has short and long Zielkarten)."""
     own = nouns(map_id, lang)
-    return {n for other in map_ids() if other != map_id for n in nouns(other, lang)} - own
+    heads = {n.split()[-1] for n in own}
+    others = {n for other in map_ids() if other != map_id for n in nouns(other, lang)}
+    return {n for n in others - own if n.split()[-1] not in heads}
 
 
 def word_pattern(word: str) -> str:

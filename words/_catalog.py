@@ -90,6 +90,7 @@ NOUN_DEFAULTS: dict[str, tuple[str, str]] = {
     "merchandise_card": (N_("merchandise bonus card"), N_("merchandise bonus cards")),
     "flag": (N_("French flag"), N_("French flags")),
     "globetrotter": (N_("Globetrotter"), N_("Globetrotter")),
+    "longest_path": (N_("longest path"), N_("longest paths")),
 }
 
 #: Grammatical variants a sentence may ask of a noun with a format spec: ``{pieces:dat}`` (German

@@ -314,7 +314,7 @@ def breakdown_name(key: str, w: Words) -> str:
     names = {
         "routes": N_("routes"),
         "tickets": N_("{tickets}"),
-        "longest_path": N_("longest path"),
+        "longest_path": N_("{longest_path}"),
         "globetrotter": N_("{globetrotter}"),
         "merchandise": N_("{merchandise_cards}"),
         "flags": N_("{flags}"),

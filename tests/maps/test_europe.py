@@ -21,6 +21,7 @@ from engine.rules import RULESETS, ClassicRules
 from maps import PendingMap, UnknownMap, load_ruleset, load_stand_in, read_map_data, registry
 from maps.checks import check_map_data
 from maps.standin import stand_in
+from words import words_for
 
 
 @pytest.fixture(scope="module")
@@ -180,10 +181,11 @@ def test_rule_parameters(data):
 
 
 def test_words_and_rules_text_name_stations_and_the_choice_of_tie_break(data):
-    assert data["words"]["de"]["station"] == "Bahnhof"
-    assert data["words"]["de"]["stations"] == "Bahnhöfe"
-    assert data["words"]["de"]["longest_path"] == "Europa-Express"
-    assert data["words"]["en"]["longest_path"] == "European Express"
+    de, en = words_for("de", data), words_for("en", data)
+    assert (de.noun("station", 1), de.noun("station", 2)) == ("Bahnhof", "Bahnhöfe")
+    assert format(de.terms["stations"], "dat") == "Bahnhöfen"
+    assert de.terms["longest_path"] == "Europa-Express"
+    assert en.terms["longest_path"] == "European Express"
     en, de = data["rules_text"]["en"], data["rules_text"]["de"]
     assert "fewest train stations built, then the European Express" in en
     assert "none of our sources confirms it" in en and "our choice" in en

@@ -22,6 +22,7 @@ import yarl
 from discord.ext import commands
 
 from .config import Settings
+from .services import GameServicePort
 from .translator import Translator
 from .tree import TtrTree
 
@@ -41,9 +42,17 @@ def point_client_at(settings: Settings) -> None:
 
 
 class TtrBot(commands.Bot):
-    """The bot: holds the settings and the game service the cog uses."""
+    """The bot: holds the settings and the game service the /ttr cog and its clicks use.
 
-    def __init__(self, settings: Settings, service: Any, **options: Any) -> None:
+    Args:
+        settings: the parsed settings.
+        service: the game service (a :class:`~bot.services.GameService`).
+        options: passed on to :class:`discord.ext.commands.Bot` (tests shorten timeouts).
+    """
+
+    service: GameServicePort
+
+    def __init__(self, settings: Settings, service: GameServicePort, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         options.setdefault("guild_ready_timeout", 0.05 if settings.points_at_fake else 2.0)
@@ -103,9 +112,8 @@ class TtrBot(commands.Bot):
         await super().close()
 
     async def on_ready(self) -> None:
-        start = getattr(self.service, "start_timers", None)
-        if start is not None:
-            start()  # idempotent: resumes pending AI moves and turn clocks stored in the database
+        # idempotent: resumes pending AI moves and turn clocks stored in the database
+        self.service.start_timers()
         log.info(
             "connected as %s (%s) in %d guild(s)",
             self.user,
@@ -119,7 +127,7 @@ class ShardedTtrBot(TtrBot, commands.AutoShardedBot):
     process of several, each running its own shards over one PostgreSQL database."""
 
 
-def create_bot(settings: Settings, service: Any, **options: Any) -> TtrBot:
+def create_bot(settings: Settings, service: GameServicePort, **options: Any) -> TtrBot:
     """Build the bot for ``settings`` around ``service`` (a ``bot.services.GameService``):
     an ``AutoShardedBot`` on ``settings.shard_ids`` of ``shard_count`` when those are set."""
     point_client_at(settings)

@@ -1,10 +1,11 @@
 """The /ttr feature: the command table, its families, restart-proof components. This module only wires it up.
 
 Layout (no import cycles; data flows interaction -> family -> service -> reply):
-``_commands`` (the /ttr table and the click router) -> ``_lobby``, ``_play``,
-``_info``, ``_admin`` (the families) -> ``_publish`` (public messages),
-``_prompts`` (private menus), ``_format`` (texts), ``_images`` (renderer),
-``_announce`` (posting with fallbacks), ``_components`` + ``_ids`` (clicks),
+``_commands`` (the /ttr table) and ``_clicks`` (one DynamicItem per kind of
+click, ids in ``_ids``) -> ``_lobby``, ``_play``, ``_menu_clicks``, ``_info``,
+``_admin`` (the families) -> ``_publish`` (public messages), ``_prompts``
+(private menus), ``_format`` (texts), ``_images`` (renderer), ``_announce``
+(posting with fallbacks), ``_components`` (building buttons and selects),
 ``_base`` (what the families share).
 """
 
@@ -12,14 +13,21 @@ from __future__ import annotations
 
 from discord.ext import commands
 
+from bot.client import TtrBot
+
+from ._clicks import ITEMS
 from ._commands import TtrCog
-from ._components import AnyComponent
 
 
 async def setup(bot: commands.Bot) -> None:
-    """Extension entry point: the cog with the bot's game service, and the catch-all click handler."""
-    bot.add_dynamic_items(AnyComponent)
-    await bot.add_cog(TtrCog(bot, bot.service))  # type: ignore[attr-defined]
+    """Extension entry point: the cog over the bot's game service, and the click classes.
+
+    Raises TypeError for a bot that is not a :class:`~bot.client.TtrBot` (it has no service).
+    """
+    if not isinstance(bot, TtrBot):
+        raise TypeError(f"the /ttr cog needs a TtrBot, not {type(bot).__name__}")
+    bot.add_dynamic_items(*ITEMS)
+    await bot.add_cog(TtrCog(bot))
 
 
-__all__ = ["AnyComponent", "TtrCog", "setup"]
+__all__ = ["ITEMS", "TtrCog", "setup"]

@@ -6,7 +6,10 @@ import logging
 
 import discord
 
-from ._announce import missing_permissions, permission_names, required_permissions
+from bot.client import TtrBot
+from bot.services import GameServicePort
+
+from ._announce import Announcer, missing_permissions, permission_names, required_permissions
 from ._base import Base
 from ._publish import Publisher
 
@@ -17,9 +20,9 @@ class AdminFlows(Base):
     """Cancel and the permission check."""
 
     def __init__(
-        self, bot: object, service: object, announcer: object, publisher: Publisher
+        self, bot: TtrBot, service: GameServicePort, announcer: Announcer, publisher: Publisher
     ) -> None:
-        super().__init__(bot, service, announcer)  # type: ignore[arg-type]
+        super().__init__(bot, service, announcer)
         self.publisher = publisher
 
     async def cancel(self, interaction: discord.Interaction, game_id: int) -> None:

@@ -6,15 +6,14 @@ the command table (:mod:`._commands`) and the click router delegate to it.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from collections.abc import Sequence
 from typing import Any
 
 import discord
-from discord.ext import commands
 
+from bot.client import TtrBot
 from bot.services import GameServicePort, Table
 from words import Words, lang_of, words_for
 
@@ -68,7 +67,7 @@ class Base:
         announcer: posts public messages with fallbacks.
     """
 
-    def __init__(self, bot: commands.Bot, service: GameServicePort, announcer: Announcer) -> None:
+    def __init__(self, bot: TtrBot, service: GameServicePort, announcer: Announcer) -> None:
         self.bot = bot
         self.service = service
         self.announcer = announcer
@@ -170,11 +169,6 @@ class Base:
     def png(data: bytes, name: str) -> discord.File:
         """A PNG attachment."""
         return discord.File(io.BytesIO(data), filename=name)
-
-    @staticmethod
-    async def off_loop(fn: Any, *args: Any, **kwargs: Any) -> Any:
-        """Run CPU-bound work (Pillow) in a worker thread, never on the event loop."""
-        return await asyncio.to_thread(fn, *args, **kwargs)
 
     # ------------------------------------------------------------ checks
     @staticmethod

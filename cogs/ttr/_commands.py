@@ -1,4 +1,4 @@
-"""The /ttr command table and the click router: one line per command, the work is in the families.
+"""The /ttr command table: one line per command, the work is in the families.
 
 discord.py binds one slash-command group to one cog, so ``/ttr`` is declared
 here once; each command hands over to its family (:mod:`._lobby`,
@@ -14,15 +14,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services import AI_LEVELS, GameServicePort, Outcome, Reminder
+from bot.client import TtrBot
+from bot.services import AI_LEVELS, Outcome, Reminder
 
 from . import _format as fmt
 from ._admin import AdminFlows
 from ._announce import Announcer
 from ._base import Base
-from ._ids import ComponentId
 from ._info import InfoFlows, fold
 from ._lobby import TURN_TIMES, LobbyFlows
+from ._menu_clicks import MenuClicks
 from ._play import DRAW_SOURCES, PlayFlows
 from ._publish import Publisher
 
@@ -40,21 +41,26 @@ class TtrCog(
     group_name="ttr",
     group_description="Ticket to Ride: asynchronous games in this channel",
 ):
-    """The /ttr commands; clicks on any of the bot's components are routed here too."""
+    """The /ttr commands, and the families that answer them and the clicks (:mod:`._clicks`).
 
-    def __init__(self, bot: commands.Bot, service: GameServicePort) -> None:
+    Args:
+        bot: the bot; its game service is the one every family asks.
+    """
+
+    def __init__(self, bot: TtrBot) -> None:
+        service = bot.service
         self.bot = bot
         self.service = service
         self.announcer = Announcer(bot)
         self.publisher = Publisher(bot, service, self.announcer)
         self.lobby_flows = LobbyFlows(bot, service, self.announcer, self.publisher)
         self.play = PlayFlows(bot, service, self.announcer, self.publisher)
+        self.menus = MenuClicks(bot, service, self.announcer, self.play)
         self.info = InfoFlows(bot, service, self.announcer)
         self.admin = AdminFlows(bot, service, self.announcer, self.publisher)
         super().__init__()
         service.on_turn = self.clock_moved
         service.on_reminder = self.remind
-        bot.ttr_router = self  # type: ignore[attr-defined]
 
     async def cog_unload(self) -> None:
         await self.announcer.close()
@@ -69,37 +75,7 @@ class TtrCog(
         """Half of a turn's time is gone."""
         await self.publisher.reminder(reminder)
 
-    # ------------------------------------------------------------ clicks
-    async def on_component(
-        self, interaction: discord.Interaction, cid: ComponentId, values: list[str]
-    ) -> None:
-        """Route a parsed click to its family (see :mod:`._ids` for the verbs)."""
-        if cid.verb == "lg":
-            await self.info.log(interaction, cid.game, None, cid.arg or "0.0")
-            return
-        if cid.private:
-            await self.play.click(interaction, cid, values)
-            return
-        g = cid.game
-        routes = {
-            "hand": lambda: self.play.hand(interaction, g),
-            "draw": lambda: self.play.open_draw(interaction, g),
-            "claim": lambda: self.play.open_claim(interaction, g),
-            "tickets": lambda: self.play.open_tickets(interaction, g),
-            "board": lambda: self.info.board(interaction, g),
-            "zoom": lambda: self.info.board(interaction, g, "tickets"),
-            "log": lambda: self.info.log(interaction, g, None),
-            "join": lambda: self.lobby_flows.join(interaction, g),
-            "rematch": lambda: self.lobby_flows.rematch(interaction, g),
-            "start": lambda: self.lobby_flows.start(interaction, g),
-        }
-        handler = routes.get(cid.verb)
-        if handler is None:
-            from ._base import CogError
-
-            raise CogError("unknown_component", {"id": cid.verb})
-        await handler()
-
+    # ------------------------------------------------------------ where
     async def here(self, interaction: discord.Interaction) -> int:
         """The open game of this channel."""
         return await self.lobby_flows.game_here(interaction)

@@ -1,60 +1,54 @@
-"""Component custom_ids: ``ttr:{game}:{verb}`` and ``ttr:{game}:{verb}:{version}:{arg}``.
+"""Component custom_ids: one readable grammar per kind of click, and the ids of older releases.
 
 Every button and select the bot sends carries its meaning in its custom_id,
-so a click is understood after any restart and no in-memory view is needed:
+so a click is understood after any restart and no in-memory view is needed.
+Each kind of click is one frozen dataclass here: its fields, the id it
+builds (:attr:`Click.custom_id`) and the regular expression with named groups
+that reads it back (``TEMPLATE``, the template of its
+:class:`discord.ui.DynamicItem` in :mod:`._clicks`):
 
-- public message buttons: ``ttr:{game}:{verb}`` (hand, draw, claim, tickets,
-  board, log, join, start, rematch);
-- private menus: ``ttr:{game}:{verb}:{version}:{arg}``: the game version the
-  menu was made at, and an argument (a slot, a route index, a payment index,
-  a ticket bitmask ...). A click made on another version is stale and is
-  answered with the current menu.
+- buttons under public messages: ``ttr:{game}:hand`` (also ``draw``, ``claim``,
+  ``tickets``, ``board``, ``zoom``, ``log``, ``join``, ``start``, ``rematch``);
+  they open a fresh private menu, so they carry no version;
+- private menus: ``ttr:{game}:{kind}:v{version}...``, e.g.
+  ``ttr:42:card:v17:deck``, ``ttr:42:claim-confirm:v17:route:5:payment:2``.
+  The version is the game version the menu was made at: a click made on
+  another version is stale and is answered with the current menu.
 
-Pure functions, no discord. Discord limits custom_ids to 100 characters.
+Older releases wrote private ids with two-letter verbs
+(``ttr:{game}:{verb}:{version}:{arg}``, e.g. ``ttr:42:dr:17:d``); menus with
+such ids may still sit in players' private replies. :func:`upgrade` rewrites
+one into today's id, so it is answered by the same code as a new click.
+
+Pure functions and dataclasses, no discord. Discord limits custom_ids to 100
+characters.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar, Self
 
 PREFIX = "ttr"
 MAX_CUSTOM_ID = 100
 #: Game ids and versions are SQL integers: anything larger is not ours.
 MAX_INT = 2**63 - 1
 
-_ID = re.compile(
-    r"ttr:(?P<game>[0-9]{1,19}):(?P<verb>[a-z_]{1,16})"
-    r"(?::(?P<version>[0-9]{1,19})(?::(?P<arg>[A-Za-z0-9._-]{0,40}))?)?"
-)
-
-#: Verbs of the buttons on public messages (no version: they open a fresh private menu).
-PUBLIC_VERBS = frozenset(
-    {"hand", "draw", "claim", "tickets", "board", "log", "join", "start", "rematch", "zoom"}
-)
-#: Verbs of private menu components (they carry the version they were made at).
-PRIVATE_VERBS = frozenset(
-    {
-        "dr",  # draw a card: arg "d" (deck) or a slot 0-4
-        "cr",  # route picker page: arg page number; select values are route indexes
-        "cs",  # payment select of a route: arg route index; values are payment indexes
-        "cc",  # confirm a claim: arg "route.payment"
-        "cx",  # cancel the claim menu
-        "td",  # draw destination tickets: arg the index of the allowed draw (Germany: the mix)
-        "ks",  # keep-tickets select: values are offer positions
-        "kt",  # keep tickets: arg a hex bitmask of offer positions
-        "tp",  # pay the tunnel: arg the payment index
-        "ta",  # give the tunnel up
-        "fl",  # Paris flag: arg a colour index, or "n" to decline
-        "lg",  # a page of the move log: arg "first turn shown.page"
-    }
-)
+GAME = r"ttr:(?P<game>[0-9]{1,19})"
+VERSION = r"v(?P<version>[0-9]{1,19})"
+SMALL = "[0-9]{1,4}"
+#: A page number: ``-1`` is the page before the first (the disabled ◀ of page 1), so the
+#: three page buttons (◀, "page n of m", ▶) always have three different ids.
+PAGE = "-1|[0-9]{1,4}"
 
 
 class BadComponentId(ValueError):
     """A custom_id that is not one of ours (or names an id no game can have).
 
-    ``code`` is ``unknown_component`` or ``bad_game_id``.
+    ``code`` is ``unknown_component`` or ``bad_game_id``; ``detail`` names the id
+    (its first 40 characters).
     """
 
     def __init__(self, code: str, custom_id: str) -> None:
@@ -63,56 +57,477 @@ class BadComponentId(ValueError):
         self.detail = {"id": custom_id[:40]}
 
 
+def _whole(value: str | None, custom_id: str) -> int:
+    """A game id or version read from an id (BadComponentId ``bad_game_id`` beyond SQL's range)."""
+    number = int(value or 0)
+    if number > MAX_INT:
+        raise BadComponentId("bad_game_id", custom_id)
+    return number
+
+
 @dataclass(frozen=True, slots=True)
-class ComponentId:
-    """A parsed custom_id. ``version`` is None for public buttons; ``arg`` may be empty."""
+class Click:
+    """A click on one of the bot's components, in game ``game``."""
+
+    TEMPLATE: ClassVar[str] = r"(?!)"
 
     game: int
-    verb: str
-    version: int | None = None
-    arg: str = ""
 
     @property
-    def private(self) -> bool:
-        """True for a private menu component (it carries a version)."""
-        return self.version is not None
+    def custom_id(self) -> str:
+        """The id to send (ValueError when it would break Discord's limits)."""
+        text = self._text()
+        if len(text) > MAX_CUSTOM_ID or not re.fullmatch(self.TEMPLATE, text):
+            raise ValueError(f"bad custom_id {text!r}")
+        return text
+
+    def _text(self) -> str:
+        raise NotImplementedError
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> Self:
+        """The click from a fullmatch of ``TEMPLATE`` (BadComponentId ``bad_game_id`` for an
+        id no game can have)."""
+        game = _whole(match["game"], match.string)
+        if game <= 0:
+            raise BadComponentId("bad_game_id", match.string)
+        return cls._fields(game, match)
+
+    @classmethod
+    def _fields(cls, game: int, match: re.Match[str]) -> Self:
+        return cls(game)
 
 
-def encode(game: int, verb: str, version: int | None = None, arg: str = "") -> str:
-    """The custom_id of a component. Raises ValueError when it would break Discord's limits."""
-    text = (
-        f"{PREFIX}:{game}:{verb}" if version is None else f"{PREFIX}:{game}:{verb}:{version}:{arg}"
+# ====================================================================== public buttons
+@dataclass(frozen=True, slots=True)
+class TableButton(Click):
+    """A button under a public message: the same for everyone, opens a private answer."""
+
+    NAME: ClassVar[str] = ""
+
+    def _text(self) -> str:
+        return f"{PREFIX}:{self.game}:{self.NAME}"
+
+
+@dataclass(frozen=True, slots=True)
+class Hand(TableButton):
+    """My hand: cards, tickets and the pending choice, privately."""
+
+    NAME = "hand"
+    TEMPLATE = GAME + ":hand"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(TableButton):
+    """Draw: the card-draw menu."""
+
+    NAME = "draw"
+    TEMPLATE = GAME + ":draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Claim(TableButton):
+    """Claim: the route picker."""
+
+    NAME = "claim"
+    TEMPLATE = GAME + ":claim"
+
+
+@dataclass(frozen=True, slots=True)
+class Tickets(TableButton):
+    """Tickets: the destination ticket draw."""
+
+    NAME = "tickets"
+    TEMPLATE = GAME + ":tickets"
+
+
+@dataclass(frozen=True, slots=True)
+class Board(TableButton):
+    """Board: the board image and the status, privately."""
+
+    NAME = "board"
+    TEMPLATE = GAME + ":board"
+
+
+@dataclass(frozen=True, slots=True)
+class Zoom(TableButton):
+    """Zoom (under the hand reply): the board around the reader's ticket cities."""
+
+    NAME = "zoom"
+    TEMPLATE = GAME + ":zoom"
+
+
+@dataclass(frozen=True, slots=True)
+class Log(TableButton):
+    """Moves (under the game-over message): the move log."""
+
+    NAME = "log"
+    TEMPLATE = GAME + ":log"
+
+
+@dataclass(frozen=True, slots=True)
+class Join(TableButton):
+    """Join (under the lobby message)."""
+
+    NAME = "join"
+    TEMPLATE = GAME + ":join"
+
+
+@dataclass(frozen=True, slots=True)
+class Start(TableButton):
+    """Start (under the lobby message; the host only)."""
+
+    NAME = "start"
+    TEMPLATE = GAME + ":start"
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch(TableButton):
+    """Rematch (under the game-over message): a new lobby with the same map and options."""
+
+    NAME = "rematch"
+    TEMPLATE = GAME + ":rematch"
+
+
+# ====================================================================== private menus
+@dataclass(frozen=True, slots=True)
+class MenuClick(Click):
+    """A click on a private menu made at game version ``version``."""
+
+    version: int
+
+    @classmethod
+    def _fields(cls, game: int, match: re.Match[str]) -> Self:
+        return cls._menu_fields(game, _whole(match["version"], match.string), match)
+
+    @classmethod
+    def _menu_fields(cls, game: int, version: int, match: re.Match[str]) -> Self:
+        return cls(game, version)
+
+
+@dataclass(frozen=True, slots=True)
+class DrawCard(MenuClick):
+    """Take a card: from the deck (``slot`` None) or face-up slot ``slot`` (0-based)."""
+
+    TEMPLATE = GAME + ":card:" + VERSION + f":(?:deck|slot:(?P<slot>{SMALL}))"
+
+    slot: int | None = None
+
+    def _text(self) -> str:
+        source = "deck" if self.slot is None else f"slot:{self.slot}"
+        return f"{PREFIX}:{self.game}:card:v{self.version}:{source}"
+
+    @classmethod
+    def _menu_fields(cls, game: int, version: int, match: re.Match[str]) -> Self:
+        return cls(game, version, None if match["slot"] is None else int(match["slot"]))
+
+
+@dataclass(frozen=True, slots=True)
+class RoutePage(MenuClick):
+    """A page of the route picker (``page`` 0-based; see :data:`PAGE`)."""
+
+    TEMPLATE = GAME + ":route-page:" + VERSION + f":(?P<page>{PAGE})"
+
+    page: int = 0
+
+    def _text(self) -> str:
+        return f"{PREFIX}:{self.game}:route-page:v{self.version}:{self.page}"
+
+    @classmethod
+    def _menu_fields(cls, game: int, version: int, match: re.Match[str]) -> Self:
+        return cls(game, version, int(match["page"]))
+
+
+@dataclass(frozen=True, slots=True)
+class RoutePick(MenuClick):
+    """The route picker's select (on page ``page``); its value is the chosen route's index."""
+
+    TEMPLATE = GAME + ":route-pick:" + VERSION + f":(?P<page>{SMALL})"
+
+    page: int = 0
+
+    def _text(self) -> str:
+        return f"{PREFIX}:{self.game}:route-pick:v{self.version}:{self.page}"
+
+    @classmethod
+    def _menu_fields(cls, game: int, version: int, match: re.Match[str]) -> Self:
+        return cls(game, version, int(match["page"]))
+
+
+@dataclass(frozen=True, slots=True)
+class PaymentPick(MenuClick):
+    """The payment select of route ``route`` (its index); its value is the payment's index."""
+
+    TEMPLATE = GAME + ":payment-pick:" + VERSION + f":route:(?P<route>{SMALL})"
+
+    route: int = 0
+
+    def _text(self) -> str:
+        return f"{PREFIX}:{self.game}:payment-pick:v{self.version}:route:{self.route}"
+
+    @classmethod
+    def _menu_fields(cls, game: int, version: int, match: re.Match[str]) -> Self:
+        return cls(game, version, int(match["route"]))
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimConfirm(MenuClick):
+    """Claim route ``route`` paying its ``payment``-th way (both indexes of the menu)."""
+
+    TEMPLATE = (
+        GAME
+        + ":claim-confirm:"
+        + VERSION
+        + f":route:(?P<route>{SMALL}):payment:(?P<payment>{SMALL})"
     )
-    if len(text) > MAX_CUSTOM_ID or not _ID.fullmatch(text):
-        raise ValueError(f"bad custom_id {text!r}")
-    return text
+
+    route: int = 0
+    payment: int = 0
+
+    def _text(self) -> str:
+        return (
+            f"{PREFIX}:{self.game}:claim-confirm:v{self.version}"
+            f":route:{self.route}:payment:{self.payment}"
+        )
+
+    @classmethod
+    def _menu_fields(cls, game: int, version: int, match: re.Match[str]) -> Self:
+        return cls(game, version, int(match["route"]), int(match["payment"]))
 
 
-def parse(custom_id: str) -> ComponentId:
-    """Parse a custom_id; raises :class:`BadComponentId` for anything that is not ours."""
-    match = _ID.fullmatch(custom_id or "")
-    if match is None:
-        raise BadComponentId("unknown_component", custom_id or "")
-    game = int(match["game"])
-    version = None if match["version"] is None else int(match["version"])
-    if not 0 < game <= MAX_INT or (version is not None and version > MAX_INT):
-        raise BadComponentId("bad_game_id", custom_id)
-    verb = match["verb"]
-    known = PRIVATE_VERBS if version is not None else PUBLIC_VERBS
-    if verb not in known:
-        raise BadComponentId("unknown_component", custom_id)
-    return ComponentId(game, verb, version, match["arg"] or "")
+@dataclass(frozen=True, slots=True)
+class ClaimCancel(MenuClick):
+    """Close the claim menu without claiming."""
+
+    TEMPLATE = GAME + ":claim-cancel:" + VERSION
+
+    def _text(self) -> str:
+        return f"{PREFIX}:{self.game}:claim-cancel:v{self.version}"
 
 
-def mask(positions: list[int] | tuple[int, ...]) -> str:
-    """A set of small positions (< 64) as a hex bitmask."""
-    value = 0
-    for p in positions:
-        value |= 1 << p
-    return format(value, "x")
+@dataclass(frozen=True, slots=True)
+class TicketDraw(MenuClick):
+    """Draw destination tickets: the ``mix``-th allowed draw (Germany: a short/long mix)."""
+
+    TEMPLATE = GAME + ":ticket-draw:" + VERSION + f":mix:(?P<mix>{SMALL})"
+
+    mix: int = 0
+
+    def _text(self) -> str:
+        return f"{PREFIX}:{self.game}:ticket-draw:v{self.version}:mix:{self.mix}"
+
+    @classmethod
+    def _menu_fields(cls, game: int, version: int, match: re.Match[str]) -> Self:
+        return cls(game, version, int(match["mix"]))
 
 
-def unmask(text: str) -> list[int]:
-    """The positions of a hex bitmask (ValueError when it is not hex)."""
-    value = int(text or "0", 16)
-    return [i for i in range(64) if value >> i & 1]
+@dataclass(frozen=True, slots=True)
+class KeepPick(MenuClick):
+    """The keep-tickets select; its values are the chosen offer positions."""
+
+    TEMPLATE = GAME + ":keep-pick:" + VERSION
+
+    def _text(self) -> str:
+        return f"{PREFIX}:{self.game}:keep-pick:v{self.version}"
+
+
+@dataclass(frozen=True, slots=True)
+class Keep(MenuClick):
+    """Keep the offered tickets at ``tickets`` (offer positions, 0-based)."""
+
+    TEMPLATE = GAME + ":keep:" + VERSION + r":tickets:(?P<tickets>(?:[0-9]{1,2}(?:\.[0-9]{1,2})*)?)"
+
+    tickets: tuple[int, ...] = ()
+
+    def _text(self) -> str:
+        positions = ".".join(str(p) for p in self.tickets)
+        return f"{PREFIX}:{self.game}:keep:v{self.version}:tickets:{positions}"
+
+    @classmethod
+    def _menu_fields(cls, game: int, version: int, match: re.Match[str]) -> Self:
+        text = match["tickets"]
+        return cls(game, version, tuple(int(p) for p in text.split(".")) if text else ())
+
+
+@dataclass(frozen=True, slots=True)
+class TunnelPay(MenuClick):
+    """Pay the tunnel's extra cards the ``payment``-th way."""
+
+    TEMPLATE = GAME + ":tunnel-pay:" + VERSION + f":payment:(?P<payment>{SMALL})"
+
+    payment: int = 0
+
+    def _text(self) -> str:
+        return f"{PREFIX}:{self.game}:tunnel-pay:v{self.version}:payment:{self.payment}"
+
+    @classmethod
+    def _menu_fields(cls, game: int, version: int, match: re.Match[str]) -> Self:
+        return cls(game, version, int(match["payment"]))
+
+
+@dataclass(frozen=True, slots=True)
+class TunnelGiveUp(MenuClick):
+    """Give the tunnel up and take the cards back."""
+
+    TEMPLATE = GAME + ":tunnel-give-up:" + VERSION
+
+    def _text(self) -> str:
+        return f"{PREFIX}:{self.game}:tunnel-give-up:v{self.version}"
+
+
+@dataclass(frozen=True, slots=True)
+class Flag(MenuClick):
+    """Paris: set aside the ``card``-th offered colour for a French flag, or none (``card`` None)."""
+
+    TEMPLATE = GAME + ":flag:" + VERSION + f":(?:none|card:(?P<card>{SMALL}))"
+
+    card: int | None = None
+
+    def _text(self) -> str:
+        choice = "none" if self.card is None else f"card:{self.card}"
+        return f"{PREFIX}:{self.game}:flag:v{self.version}:{choice}"
+
+    @classmethod
+    def _menu_fields(cls, game: int, version: int, match: re.Match[str]) -> Self:
+        return cls(game, version, None if match["card"] is None else int(match["card"]))
+
+
+@dataclass(frozen=True, slots=True)
+class LogPage(Click):
+    """A page of the move log: the log from turn record ``first`` on, page ``page`` (0-based;
+    see :data:`PAGE`)."""
+
+    TEMPLATE = GAME + f":log-page:from:(?P<first>{SMALL}):page:(?P<page>{PAGE})"
+
+    first: int = 0
+    page: int = 0
+
+    def _text(self) -> str:
+        return f"{PREFIX}:{self.game}:log-page:from:{self.first}:page:{self.page}"
+
+    @classmethod
+    def _fields(cls, game: int, match: re.Match[str]) -> Self:
+        return cls(game, int(match["first"]), int(match["page"]))
+
+
+#: Every kind of click, each read by its own template.
+KINDS: tuple[type[Click], ...] = (
+    Hand,
+    Draw,
+    Claim,
+    Tickets,
+    Board,
+    Zoom,
+    Log,
+    Join,
+    Start,
+    Rematch,
+    DrawCard,
+    RoutePage,
+    RoutePick,
+    PaymentPick,
+    ClaimConfirm,
+    ClaimCancel,
+    TicketDraw,
+    KeepPick,
+    Keep,
+    TunnelPay,
+    TunnelGiveUp,
+    Flag,
+    LogPage,
+)
+
+
+def parse(custom_id: str, *, select: bool = False) -> Click:
+    """The click an id means: today's ids, or an older release's (see :func:`upgrade`).
+
+    ``select``: the id belongs to a select (older releases used one id for the route
+    picker's select and its page buttons). Raises :class:`BadComponentId` for anything
+    that is not ours.
+    """
+    text = upgrade(custom_id, select=select)
+    for kind in KINDS:
+        match = re.fullmatch(kind.TEMPLATE, text)
+        if match is not None:
+            return kind.read(match)
+    raise BadComponentId("unknown_component", custom_id)
+
+
+def any_template(kinds: Iterable[type[Click]] = KINDS) -> str:
+    """One pattern that fully matches exactly the ids of ``kinds`` (groups unnamed)."""
+    bare = (re.sub(r"\(\?P<\w+>", "(?:", kind.TEMPLATE) for kind in kinds)
+    return "(?:" + "|".join(bare) + ")"
+
+
+# ====================================================================== ids of older releases
+_OLD = re.compile(
+    r"ttr:(?P<game>[0-9]{1,19}):(?P<verb>[a-z]{2})"
+    r":(?P<version>[0-9]{1,19}):(?P<arg>[A-Za-z0-9._-]{0,40})"
+)
+
+
+def _old_keep(arg: str) -> str:
+    """Offer positions from an old hex bitmask (``x``, which no template takes, when it is not hex)."""
+    try:
+        value = int(arg or "0", 16)
+    except ValueError:
+        return "x"
+    return ".".join(str(i) for i in range(64) if value >> i & 1)
+
+
+def _old_pair(arg: str) -> tuple[str, str]:
+    first, _, second = arg.partition(".")
+    return first, second or "0"
+
+
+def _old_menu_id(verb: str, arg: str, *, select: bool) -> str | None:
+    """Today's id text after ``ttr:{game}:`` for an old private menu verb, or None."""
+    if verb == "cr":
+        return f"route-pick:{{v}}:{arg or 0}" if select else f"route-page:{{v}}:{arg or 0}"
+    if verb == "cc":
+        route, payment = _old_pair(arg)
+        return f"claim-confirm:{{v}}:route:{route}:payment:{payment}"
+    if verb == "fl":
+        return "flag:{v}:none" if arg == "n" else f"flag:{{v}}:card:{arg}"
+    if verb == "dr":
+        return "card:{v}:deck" if arg == "d" else f"card:{{v}}:slot:{arg}"
+    if verb == "kt":
+        return f"keep:{{v}}:tickets:{_old_keep(arg)}"
+    simple = {
+        "cs": f"payment-pick:{{v}}:route:{arg}",
+        "cx": "claim-cancel:{v}",
+        "td": f"ticket-draw:{{v}}:mix:{arg or 0}",
+        "ks": "keep-pick:{v}",
+        "tp": f"tunnel-pay:{{v}}:payment:{arg}",
+        "ta": "tunnel-give-up:{v}",
+    }
+    return simple.get(verb)
+
+
+def upgrade(custom_id: str, *, select: bool = False) -> str:
+    """``custom_id`` as today's id: an older release's private menu id is rewritten
+    (``ttr:42:dr:17:d`` -> ``ttr:42:card:v17:deck``); today's ids come back unchanged.
+
+    Public buttons kept their ids (``ttr:{game}:{button}``). Raises
+    :class:`BadComponentId` (``unknown_component``) for an id that is neither.
+    """
+    text = custom_id or ""
+    if re.fullmatch(any_template(), text):
+        return text
+    old = _OLD.fullmatch(text)
+    if old is not None:
+        verb, arg, version = old["verb"], old["arg"], old["version"]
+        if verb == "lg":  # the old log pages carried a version they never used
+            first, page = _old_pair(arg)
+            new = f"{PREFIX}:{old['game']}:log-page:from:{first}:page:{page}"
+        else:
+            rest = _old_menu_id(verb, arg, select=select)
+            new = "" if rest is None else f"{PREFIX}:{old['game']}:" + rest.format(v=f"v{version}")
+        if re.fullmatch(any_template(), new):
+            return new
+    raise BadComponentId("unknown_component", text)
+
+
+def positions(values: Sequence[str]) -> tuple[int, ...]:
+    """A select's chosen values as small positions (ValueError when one is not a number)."""
+    return tuple(int(v) for v in values)

@@ -17,10 +17,10 @@ from maps import available_maps, load_ruleset, registry
 from words import LANGS, Words, words_for
 
 from . import _format as fmt
+from . import _ids as ids
 from . import _images as images
 from ._base import Base, CogError, display_names, resigned_seats, seat_names
 from ._components import Btn, components
-from ._ids import encode
 
 log = logging.getLogger(__name__)
 
@@ -171,9 +171,14 @@ class InfoFlows(Base):
         return text
 
     async def log(
-        self, interaction: discord.Interaction, game_id: int, count: int | None, page: str = ""
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        count: int | None,
+        page: tuple[int, int] | None = None,
     ) -> None:
-        """The moves since the reader's own last turn (or the last ``count`` turns), paged, numbered as the board counts."""
+        """The moves since the reader's own last turn (or the last ``count`` turns), paged, numbered
+        as the board counts; ``page``: (first turn record shown, page) from a page button."""
         await self.defer(interaction)
         table = await self.read(interaction, game_id)
         w = self.words(interaction, table)
@@ -187,24 +192,27 @@ class InfoFlows(Base):
         number = max(0, min(number, len(pages) - 1))
         head = (
             w.t("Since your last turn:")
-            if count is None and table.seat is not None and start > 0 and not page
+            if count is None and table.seat is not None and start > 0 and page is None
             else w.n("The last {count} turn:", "The last {count} turns:", len(records) - start)
         )
         text = head + "\n" + pages[number]
         view = None
         if len(pages) > 1:
-            g, v = game_id, table.version
             view = components(
                 [
-                    Btn("◀", encode(g, "lg", v, f"{start}.{number - 1}"), disabled=number == 0),
+                    Btn(
+                        "◀",
+                        ids.LogPage(game_id, start, number - 1).custom_id,
+                        disabled=number == 0,
+                    ),
                     Btn(
                         w.t("Page {page} of {pages}", page=number + 1, pages=len(pages)),
-                        encode(g, "lg", v, f"{start}.{number}"),
+                        ids.LogPage(game_id, start, number).custom_id,
                         disabled=True,
                     ),
                     Btn(
                         "▶",
-                        encode(g, "lg", v, f"{start}.{number + 1}"),
+                        ids.LogPage(game_id, start, number + 1).custom_id,
                         disabled=number >= len(pages) - 1,
                     ),
                 ]
@@ -213,12 +221,12 @@ class InfoFlows(Base):
 
     @staticmethod
     def _log_range(
-        records: list[TurnRecord], seat: int | None, count: int | None, page: str
+        records: list[TurnRecord], seat: int | None, count: int | None, page: tuple[int, int] | None
     ) -> tuple[int, int]:
         """``(first record shown, page)``: a page click carries both; else since the reader's last turn."""
-        if page:
-            first, _, number = page.partition(".")
-            return max(0, min(int(first), len(records))), max(0, int(number or 0))
+        if page is not None:
+            first, number = page
+            return max(0, min(first, len(records))), max(0, number)
         if count is not None:
             return max(0, len(records) - count), 0
         own = [i for i, r in enumerate(records) if r.seat is not None and r.seat == seat]

@@ -7,18 +7,18 @@ private confirmation in theirs that names what happened.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 
-from bot.services import Table
+from bot.client import TtrBot
+from bot.services import GameServicePort, Table
 from maps import available_maps, load_ruleset, registry
 from words import lang_of
 
-from ._announce import missing_permissions, permission_names, required_permissions
+from . import _ids as ids
+from ._announce import Announcer, missing_permissions, permission_names, required_permissions
 from ._base import Base, CogError, seat_names
 from ._components import Btn, components
-from ._ids import encode
 from ._publish import Publisher, delivery_note
 
 log = logging.getLogger(__name__)
@@ -33,8 +33,8 @@ def lobby_buttons(table: Table) -> discord.ui.View:
     g = table.game.id
     return components(
         [
-            Btn(w.t("Join"), encode(g, "join"), discord.ButtonStyle.success),
-            Btn(w.t("Start"), encode(g, "start"), discord.ButtonStyle.primary),
+            Btn(w.t("Join"), ids.Join(g).custom_id, discord.ButtonStyle.success),
+            Btn(w.t("Start"), ids.Start(g).custom_id, discord.ButtonStyle.primary),
         ]
     )
 
@@ -42,7 +42,9 @@ def lobby_buttons(table: Table) -> discord.ui.View:
 class LobbyFlows(Base):
     """Lobby commands and the Join/Start buttons."""
 
-    def __init__(self, bot: Any, service: Any, announcer: Any, publisher: Publisher) -> None:
+    def __init__(
+        self, bot: TtrBot, service: GameServicePort, announcer: Announcer, publisher: Publisher
+    ) -> None:
         super().__init__(bot, service, announcer)
         self.publisher = publisher
 

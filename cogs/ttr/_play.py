@@ -11,21 +11,29 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 
-from bot.services import Action, Outcome, ServiceError, Table, TableEvent, plan_tickets
+from bot.client import TtrBot
+from bot.services import (
+    Action,
+    GameServicePort,
+    Outcome,
+    ServiceError,
+    Table,
+    TableEvent,
+    plan_tickets,
+)
 from bot.services import events as ev_
 from words import Words
 
 from . import _format as fmt
+from . import _ids as ids
 from . import _images as images
 from . import _prompts as prompts
-from ._announce import Delivery
+from ._announce import Announcer, Delivery
 from ._base import Base, CogError, display_names
 from ._components import Btn, components
-from ._ids import ComponentId, encode, unmask
 from ._plan import planner_text
 from ._publish import Publisher, delivery_note
 
@@ -70,7 +78,7 @@ def private_lines(events: Sequence[TableEvent], table: Table, w: Words) -> list[
 def with_zoom(view: discord.ui.View | None, game_id: int, w: Words) -> discord.ui.View:
     """``view`` (or a new one) with a Zoom button: the board around the reader's tickets, privately
     (left out when the view is already full)."""
-    zoom = Btn(w.t("Zoom"), encode(game_id, "zoom"))
+    zoom = Btn(w.t("Zoom"), ids.Zoom(game_id).custom_id)
     if view is None:
         return components([zoom])
     try:
@@ -85,7 +93,9 @@ def with_zoom(view: discord.ui.View | None, game_id: int, w: Words) -> discord.u
 class PlayFlows(Base):
     """The play commands and every private menu click."""
 
-    def __init__(self, bot: Any, service: Any, announcer: Any, publisher: Publisher) -> None:
+    def __init__(
+        self, bot: TtrBot, service: GameServicePort, announcer: Announcer, publisher: Publisher
+    ) -> None:
         super().__init__(bot, service, announcer)
         self.publisher = publisher
 
@@ -265,83 +275,6 @@ class PlayFlows(Base):
             return
         text, view = prompts.ticket_draws(table, menu, w)
         await self.reply(interaction, text, view=view)
-
-    # ------------------------------------------------------------ clicks on private menus
-    async def click(
-        self, interaction: discord.Interaction, cid: ComponentId, values: list[str]
-    ) -> None:
-        """A click on a private menu component (see :mod:`._ids` for the verbs)."""
-        table = await self.read(interaction, cid.game)
-        self.need_seat(table)
-        menu = table.menu
-        if menu is None or cid.version != table.version:
-            if cid.verb in ("cx",):
-                await self.update(
-                    interaction, self.words(interaction, table).t("Nothing was done."), None
-                )
-                return
-            await self.defer(interaction)
-            await self.stale(interaction, table)
-            return
-        w = self.words(interaction, table)
-        arg = cid.arg
-        try:
-            await self._click(interaction, table, cid.verb, arg, values, w)
-        except ValueError as exc:  # a malformed index in a forged id
-            raise CogError("bad_choice", {"reason": str(exc)[:80]}) from None
-
-    async def _click(
-        self,
-        interaction: discord.Interaction,
-        table: Table,
-        verb: str,
-        arg: str,
-        values: list[str],
-        w: Words,
-    ) -> None:
-        menu = table.menu
-        assert menu is not None
-        v = table.version
-        if verb == "dr":
-            await self.act(
-                interaction, table, menu.draw(None if arg == "d" else int(arg)), version=v
-            )
-        elif verb == "cr":
-            if values:  # a route was chosen in the select
-                text, view = prompts.payments(table, menu, w, int(values[0]))
-            else:  # a page button
-                text, view = prompts.routes(table, menu, w, int(arg or 0))
-            await self.update(interaction, text, view)
-        elif verb == "cs":
-            text, view = prompts.payments(table, menu, w, int(arg), int(values[0]) if values else 0)
-            await self.update(interaction, text, view)
-        elif verb == "cc":
-            route, pay = (int(x) for x in arg.split(".", 1))
-            await self.act(interaction, table, menu.claim(route, pay), version=v)
-        elif verb == "cx":
-            await self.update(interaction, w.t("Nothing was done."), None)
-        elif verb == "td":
-            await self.act(interaction, table, menu.draw_tickets(int(arg or 0)), version=v)
-        elif verb == "ks":
-            text, view = prompts.keep_tickets(table, menu, w, [int(x) for x in values])
-            await self.update(interaction, text, view)
-        elif verb == "kt":
-            await self.act(interaction, table, menu.keep_tickets(unmask(arg)), version=v)
-        elif verb == "tp":
-            await self.act(interaction, table, menu.pay_tunnel(int(arg)), version=v)
-        elif verb == "ta":
-            await self.act(interaction, table, menu.pay_tunnel(None), version=v)
-        elif verb == "fl":
-            color = (
-                None
-                if arg == "n"
-                else menu.flag_colors[int(arg)]
-                if int(arg) < len(menu.flag_colors)
-                else "?"
-            )
-            await self.act(interaction, table, menu.keep_flag(color), version=v)
-        else:
-            raise CogError("unknown_component", {"id": verb})
 
     # ------------------------------------------------------------ leaving the table
     async def resign(self, interaction: discord.Interaction, game_id: int) -> None:

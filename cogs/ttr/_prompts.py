@@ -1,7 +1,7 @@
 """Private menus: what the player must or may decide now, as text and components.
 
 Every component carries ``(game, version, index)`` in its custom_id
-(:mod:`._ids`), built from the service's :class:`~bot.services.TurnMenu`,
+(:mod:`._ids`, answered by :mod:`._clicks`), built from the service's :class:`~bot.services.TurnMenu`,
 so a menu works after a restart and a stale one is recognised. Long lists
 are paged (a select holds at most 25 options), never cut.
 """
@@ -14,8 +14,8 @@ from bot.services import Table, TurnMenu
 from words import Words
 
 from . import _format as fmt
+from . import _ids as ids
 from ._components import Btn, Pick, button_rows, components
-from ._ids import encode, mask
 
 PRIMARY = discord.ButtonStyle.primary
 SUCCESS = discord.ButtonStyle.success
@@ -49,12 +49,17 @@ def turn_choices(table: Table, menu: TurnMenu, w: Words) -> Prompt:
     row = [
         Btn(
             w.t("Draw cards"),
-            encode(g, "draw"),
+            ids.Draw(g).custom_id,
             PRIMARY,
             disabled=not (menu.draw_deck or menu.draw_slots),
         ),
-        Btn(w.t("Claim a route"), encode(g, "claim"), SUCCESS, disabled=not menu.claims),
-        Btn(w.t("Draw {tickets}"), encode(g, "tickets"), SECONDARY, disabled=not menu.ticket_draws),
+        Btn(w.t("Claim a route"), ids.Claim(g).custom_id, SUCCESS, disabled=not menu.claims),
+        Btn(
+            w.t("Draw {tickets}"),
+            ids.Tickets(g).custom_id,
+            SECONDARY,
+            disabled=not menu.ticket_draws,
+        ),
     ]
     return w.t("It is your turn: draw cards, claim a route or draw {tickets}."), components(row)
 
@@ -69,13 +74,13 @@ def draw(table: Table, menu: TurnMenu, w: Words) -> Prompt:
         buttons.append(
             Btn(
                 w.n("Deck ({count} card)", "Deck ({count} cards)", public.deck_size),
-                encode(g, "dr", v, "d"),
+                ids.DrawCard(g, v).custom_id,
                 PRIMARY,
             )
         )
     for slot in menu.draw_slots:
         color = public.face_up[slot]
-        buttons.append(Btn(f"{slot + 1}: {w.color(color)}", encode(g, "dr", v, str(slot))))
+        buttons.append(Btn(f"{slot + 1}: {w.color(color)}", ids.DrawCard(g, v, slot).custom_id))
     if menu.step == "second_card":
         text = w.t("Take your second card (a face-up {wild} is not allowed now):")
         if not (public.face_up and "locomotive" in public.face_up):
@@ -96,18 +101,18 @@ def routes(table: Table, menu: TurnMenu, w: Words, page: int = 0) -> Prompt:
     shown = menu.claims[page * per : (page + 1) * per]
     options = tuple((fmt.route_label(table.rules, c.route, w), str(c.index), False) for c in shown)
     rows: list[list[Btn] | Pick] = [
-        Pick(encode(g, "cr", v, str(page)), options, placeholder=w.t("Choose a route"))
+        Pick(ids.RoutePick(g, v, page).custom_id, options, placeholder=w.t("Choose a route"))
     ]
     if pages > 1:
         rows.append(
             [
-                Btn("◀", encode(g, "cr", v, str(page - 1)), disabled=page == 0),
+                Btn("◀", ids.RoutePage(g, v, page - 1).custom_id, disabled=page == 0),
                 Btn(
                     w.t("Page {page} of {pages}", page=page + 1, pages=pages),
-                    encode(g, "cr", v, str(page)),
+                    ids.RoutePage(g, v, page).custom_id,
                     disabled=True,
                 ),
-                Btn("▶", encode(g, "cr", v, str(page + 1)), disabled=page >= pages - 1),
+                Btn("▶", ids.RoutePage(g, v, page + 1).custom_id, disabled=page >= pages - 1),
             ]
         )
     text = w.n(
@@ -132,8 +137,8 @@ def payments(
     label = fmt.route_label(table.rules, choice.route, w)
     positions = allowed if allowed is not None else list(range(len(choice.payments)))
     chosen = chosen if chosen in positions else positions[0]
-    confirm = Btn(w.t("Confirm"), encode(g, "cc", v, f"{index}.{chosen}"), SUCCESS)
-    cancel = Btn(w.t("Cancel"), encode(g, "cx", v, "0"))
+    confirm = Btn(w.t("Confirm"), ids.ClaimConfirm(g, v, index, chosen).custom_id, SUCCESS)
+    cancel = Btn(w.t("Cancel"), ids.ClaimCancel(g, v).custom_id)
     if len(positions) == 1:
         text = w.t(
             "Claim **{route}** paying {cards}?",
@@ -152,7 +157,9 @@ def payments(
             "{count} ways to pay are not listed: narrow them with /ttr claim color: locomotives:.",
             len(positions) - fmt.MAX_OPTIONS,
         )
-    return text, components(Pick(encode(g, "cs", v, str(index)), options), [confirm, cancel])
+    return text, components(
+        Pick(ids.PaymentPick(g, v, index).custom_id, options), [confirm, cancel]
+    )
 
 
 def ticket_draws(table: Table, menu: TurnMenu, w: Words) -> Prompt:
@@ -166,7 +173,7 @@ def ticket_draws(table: Table, menu: TurnMenu, w: Words) -> Prompt:
             label = fmt.mix_text(mix, w)
         else:
             label = w.t("Draw {tickets}")
-        buttons.append(Btn(label, encode(g, "td", v, str(i)), PRIMARY))
+        buttons.append(Btn(label, ids.TicketDraw(g, v, i).custom_id, PRIMARY))
     if menu.step == "announce_mix" or menu.ticket_draws[0]:
         text = w.t("Choose how many short and long {tickets} to draw:")
     else:
@@ -193,11 +200,11 @@ def keep_tickets(table: Table, menu: TurnMenu, w: Words, chosen: list[int] | Non
     lines += ["• " + label for label, _, _ in options]
     keep_button = Btn(
         w.n("Keep {count} {ticket}", "Keep {count} {tickets}", len(picked)),
-        encode(g, "kt", v, mask(picked)),
+        ids.Keep(g, v, tuple(picked)).custom_id,
         SUCCESS,
         disabled=len(picked) < keep.least,
     )
-    select = Pick(encode(g, "ks", v, "0"), options, least=keep.least, most=keep.most)
+    select = Pick(ids.KeepPick(g, v).custom_id, options, least=keep.least, most=keep.most)
     return "\n".join(lines), components(select, [keep_button])
 
 
@@ -217,10 +224,14 @@ def tunnel(table: Table, menu: TurnMenu, w: Words) -> Prompt:
     if not t.payments:
         text += "\n" + w.t("You cannot pay that: give up the tunnel and take your cards back.")
     buttons = [
-        Btn(w.t("Pay {cards}", cards=fmt.payment_text(p, w)), encode(g, "tp", v, str(i)), SUCCESS)
+        Btn(
+            w.t("Pay {cards}", cards=fmt.payment_text(p, w)),
+            ids.TunnelPay(g, v, i).custom_id,
+            SUCCESS,
+        )
         for i, p in enumerate(t.payments[:19])
     ]
-    buttons.append(Btn(w.t("Give up the tunnel"), encode(g, "ta", v, "0"), DANGER))
+    buttons.append(Btn(w.t("Give up the tunnel"), ids.TunnelGiveUp(g, v).custom_id, DANGER))
     return text, components(*button_rows(buttons))
 
 
@@ -228,7 +239,8 @@ def flag(table: Table, menu: TurnMenu, w: Words) -> Prompt:
     """Paris: set aside one of the played cards for a French flag, or not."""
     g, v = table.game.id, menu.version
     buttons = [
-        Btn(w.color(c), encode(g, "fl", v, str(i)), PRIMARY) for i, c in enumerate(menu.flag_colors)
+        Btn(w.color(c), ids.Flag(g, v, i).custom_id, PRIMARY)
+        for i, c in enumerate(menu.flag_colors)
     ]
-    buttons.append(Btn(w.t("No flag card"), encode(g, "fl", v, "n")))
+    buttons.append(Btn(w.t("No flag card"), ids.Flag(g, v).custom_id))
     return w.t("Set one of the played cards aside for a {flag}?"), components(*button_rows(buttons))

@@ -17,33 +17,31 @@ from bot.services import events as ev_
 from words import Words
 
 from . import _format as fmt
+from . import _ids as ids
 from . import _images as images
 from ._announce import Delivery, Post, permission_names
 from ._base import Base, display_names, resigned_seats, seat_names, user_of
 from ._components import Btn, components
-from ._ids import encode
 
 log = logging.getLogger(__name__)
-
-TURN_VERBS = ("hand", "draw", "claim", "tickets", "board")
 
 
 def turn_buttons(table: Table) -> discord.ui.View:
     """The persistent buttons under a turn message, labelled in the table's language."""
     w = Base.table_words(table)
-    labels = {
-        "hand": w.t("My hand"),
-        "draw": w.t("Draw"),
-        "claim": w.t("Claim"),
-        "tickets": w.t("{tickets:cap}"),
-        "board": w.t("Board"),
-    }
-    styles = {"hand": discord.ButtonStyle.primary, "claim": discord.ButtonStyle.success}
     g = table.game.id
+    primary, success, secondary = (
+        discord.ButtonStyle.primary,
+        discord.ButtonStyle.success,
+        discord.ButtonStyle.secondary,
+    )
     return components(
         [
-            Btn(labels[v], encode(g, v), styles.get(v, discord.ButtonStyle.secondary))
-            for v in TURN_VERBS
+            Btn(w.t("My hand"), ids.Hand(g).custom_id, primary),
+            Btn(w.t("Draw"), ids.Draw(g).custom_id, secondary),
+            Btn(w.t("Claim"), ids.Claim(g).custom_id, success),
+            Btn(w.t("{tickets:cap}"), ids.Tickets(g).custom_id, secondary),
+            Btn(w.t("Board"), ids.Board(g).custom_id, secondary),
         ]
     )
 
@@ -175,8 +173,8 @@ class Publisher(Base):
         g = table.game.id
         view = components(
             [
-                Btn(w.t("Rematch"), encode(g, "rematch"), discord.ButtonStyle.success),
-                Btn(w.t("Moves"), encode(g, "log")),
+                Btn(w.t("Rematch"), ids.Rematch(g).custom_id, discord.ButtonStyle.success),
+                Btn(w.t("Moves"), ids.Log(g).custom_id),
             ]
         )
         post = Post(

@@ -11,7 +11,7 @@ import discord
 from bot.services import Table
 from bot.services._menus import build_menu
 from cogs.ttr import _prompts as prompts
-from cogs.ttr._ids import parse
+from cogs.ttr._ids import RoutePage, parse
 from engine import KeepTickets, apply, new_game
 from maps import load_ruleset
 from words import words_for
@@ -36,9 +36,17 @@ def _rich_table() -> tuple[Table, Any]:
     return table, menu
 
 
-def _page(table: Table, menu: Any, page: int) -> tuple[list[str], list[discord.ui.Button[Any]]]:
+Custom = discord.ui.Button | discord.ui.Select
+
+
+def _view(table: Table, menu: Any, page: int) -> discord.ui.View:
     text, view = prompts.routes(table, menu, words_for("en"), page)
     assert view is not None, text
+    return view
+
+
+def _page(table: Table, menu: Any, page: int) -> tuple[list[str], list[discord.ui.Button[Any]]]:
+    view = _view(table, menu, page)
     selects = [c for c in view.children if isinstance(c, discord.ui.Select)]
     buttons = [c for c in view.children if isinstance(c, discord.ui.Button)]
     assert len(selects) == 1
@@ -60,7 +68,9 @@ def test_every_claimable_route_is_on_some_page() -> None:
         back, forward = buttons[0], buttons[-1]
         assert back.disabled == (page == 0) and forward.disabled == (page == pages - 1)
         if not forward.disabled:  # the ▶ button names the next page
-            assert parse(forward.custom_id).arg == str(page + 1)
+            assert parse(forward.custom_id) == RoutePage(9, menu.version, page + 1)
+        ids = [c.custom_id for c in _view(table, menu, page).children if isinstance(c, Custom)]
+        assert len(ids) == len(set(ids)), ids  # Discord refuses a message with one id twice
     assert sorted(seen, key=int) == [str(c.index) for c in claims]
     # a page number past the end shows the last page instead of an empty select
     assert _page(table, menu, pages + 3)[0] == _page(table, menu, pages - 1)[0]

@@ -1,0 +1,152 @@
+"""Clicks on private menus: one method per kind (:mod:`._ids`), each answered from a fresh read.
+
+Every menu click carries the game version its menu was made at. A click on
+an older version changes nothing: it is answered with the current menu
+(:meth:`~._play.PlayFlows.stale`). A current click either plays (through
+:meth:`~._play.PlayFlows.act`, which defers first) or shows the menu's next
+step by updating the clicked message (a select changed: nothing was played).
+An index that is not on the menu is refused by the service's
+:class:`~bot.services.TurnMenu` with the choices that exist.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.client import TtrBot
+from bot.services import GameServicePort, Table, TurnMenu
+
+from . import _ids as ids
+from . import _prompts as prompts
+from ._announce import Announcer
+from ._base import Base, CogError
+from ._play import PlayFlows
+
+
+class MenuClicks(Base):
+    """The private menus' buttons and selects (the card draw, the claim steps, tickets,
+    tunnels, French flags); ``play`` makes the moves."""
+
+    def __init__(
+        self, bot: TtrBot, service: GameServicePort, announcer: Announcer, play: PlayFlows
+    ) -> None:
+        super().__init__(bot, service, announcer)
+        self.play = play
+
+    async def _current(
+        self, interaction: discord.Interaction, click: ids.MenuClick
+    ) -> tuple[Table, TurnMenu] | None:
+        """The reader's table and menu when ``click`` was made on the current version; else
+        None, after answering with the current menu."""
+        table = await self.read(interaction, click.game)
+        self.need_seat(table)
+        if table.menu is None or click.version != table.version:
+            await self.defer(interaction)
+            await self.play.stale(interaction, table)
+            return None
+        return table, table.menu
+
+    # ------------------------------------------------------------ cards
+    async def draw_card(self, interaction: discord.Interaction, click: ids.DrawCard) -> None:
+        """Take the card from the deck or the face-up slot of ``click``."""
+        if found := await self._current(interaction, click):
+            table, menu = found
+            await self.play.act(interaction, table, menu.draw(click.slot), version=table.version)
+
+    # ------------------------------------------------------------ claiming a route
+    async def route_page(self, interaction: discord.Interaction, click: ids.RoutePage) -> None:
+        """Show another page of the route picker."""
+        if found := await self._current(interaction, click):
+            table, menu = found
+            w = self.words(interaction, table)
+            await self.update(interaction, *prompts.routes(table, menu, w, click.page))
+
+    async def route_pick(
+        self, interaction: discord.Interaction, click: ids.RoutePick, values: tuple[int, ...]
+    ) -> None:
+        """A route was chosen (``values``: its index): how to pay for it."""
+        if found := await self._current(interaction, click):
+            table, menu = found
+            w = self.words(interaction, table)
+            await self.update(interaction, *prompts.payments(table, menu, w, _one(values)))
+
+    async def payment_pick(
+        self, interaction: discord.Interaction, click: ids.PaymentPick, values: tuple[int, ...]
+    ) -> None:
+        """A payment was chosen for the route of ``click``: the confirm step with it preselected."""
+        if found := await self._current(interaction, click):
+            table, menu = found
+            w = self.words(interaction, table)
+            chosen = values[0] if values else 0
+            await self.update(interaction, *prompts.payments(table, menu, w, click.route, chosen))
+
+    async def claim_confirm(
+        self, interaction: discord.Interaction, click: ids.ClaimConfirm
+    ) -> None:
+        """Claim the route paying the chosen way."""
+        if found := await self._current(interaction, click):
+            table, menu = found
+            action = menu.claim(click.route, click.payment)
+            await self.play.act(interaction, table, action, version=table.version)
+
+    async def claim_cancel(self, interaction: discord.Interaction, click: ids.ClaimCancel) -> None:
+        """Close the claim menu (also a stale one: nothing is played either way)."""
+        table = await self.read(interaction, click.game)
+        self.need_seat(table)
+        await self.update(interaction, self.words(interaction, table).t("Nothing was done."), None)
+
+    # ------------------------------------------------------------ destination tickets
+    async def ticket_draw(self, interaction: discord.Interaction, click: ids.TicketDraw) -> None:
+        """Draw destination tickets the allowed way of ``click``."""
+        if found := await self._current(interaction, click):
+            table, menu = found
+            action = menu.draw_tickets(click.mix)
+            await self.play.act(interaction, table, action, version=table.version)
+
+    async def keep_pick(
+        self, interaction: discord.Interaction, click: ids.KeepPick, values: tuple[int, ...]
+    ) -> None:
+        """Tickets were chosen in the select: the Keep button now names them."""
+        if found := await self._current(interaction, click):
+            table, menu = found
+            w = self.words(interaction, table)
+            await self.update(interaction, *prompts.keep_tickets(table, menu, w, list(values)))
+
+    async def keep(self, interaction: discord.Interaction, click: ids.Keep) -> None:
+        """Keep the tickets named by ``click``."""
+        if found := await self._current(interaction, click):
+            table, menu = found
+            action = menu.keep_tickets(click.tickets)
+            await self.play.act(interaction, table, action, version=table.version)
+
+    # ------------------------------------------------------------ tunnels and flags
+    async def tunnel_pay(self, interaction: discord.Interaction, click: ids.TunnelPay) -> None:
+        """Pay the tunnel's extra cards the way of ``click``."""
+        if found := await self._current(interaction, click):
+            table, menu = found
+            action = menu.pay_tunnel(click.payment)
+            await self.play.act(interaction, table, action, version=table.version)
+
+    async def tunnel_give_up(
+        self, interaction: discord.Interaction, click: ids.TunnelGiveUp
+    ) -> None:
+        """Give the tunnel up and take the cards back."""
+        if found := await self._current(interaction, click):
+            table, menu = found
+            await self.play.act(interaction, table, menu.pay_tunnel(None), version=table.version)
+
+    async def flag(self, interaction: discord.Interaction, click: ids.Flag) -> None:
+        """Paris: set the chosen card aside for a French flag, or none."""
+        if found := await self._current(interaction, click):
+            table, menu = found
+            if click.card is not None and click.card >= len(menu.flag_colors):
+                raise CogError("bad_choice", {"reason": f"no card {click.card}"})
+            color = None if click.card is None else menu.flag_colors[click.card]
+            await self.play.act(interaction, table, menu.keep_flag(color), version=table.version)
+
+
+def _one(values: tuple[int, ...]) -> int:
+    """The one value a single select sends (CogError ``bad_choice`` without one)."""
+    if not values:
+        raise CogError("bad_choice", {"reason": "nothing chosen"})
+    return values[0]

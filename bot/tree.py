@@ -1,8 +1,9 @@
 """The one error funnel for slash commands and components.
 
-Domain errors (anything raised on purpose by the engine, the service or the
-storage with a stable ``code``) become a specific localised ephemeral message;
-anything else is logged with the game id and answered "nothing was changed".
+Refusals (errors raised on purpose by the engine, the service, the storage,
+the maps or the cogs: the :class:`words.Refusal` protocol of a code and its
+facts) become a specific localised ephemeral message; anything else is logged
+with the game id and answered "nothing was changed".
 discord.py only logs exceptions raised in component callbacks, so the
 components call :func:`answer_error` themselves (see ``cogs/ttr/_components.py``).
 """
@@ -16,33 +17,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from words import error_text, lang_of, words_for
+from words import error_text, lang_of, refusal, words_for
 
 log = logging.getLogger(__name__)
-
-_DOMAIN_MODULES = ("engine", "bot.services", "bot.storage", "maps")
-
-#: Storage errors carry no code; the service normally wraps them, this is the fallback.
-_STORAGE_CODES = {
-    "GameNotFound": "game_not_found",
-    "SeatNotFound": "not_in_game",
-    "SeatTaken": "already_joined",
-    "ChannelBusy": "channel_busy",
-    "VersionConflict": "version_conflict",
-    "GameStatusError": "wrong_status",
-    "UnknownMap": "unknown_map",
-}
-
-
-def domain_code(exc: BaseException) -> str | None:
-    """The stable code of a domain error, or None for an unexpected exception."""
-    code = getattr(exc, "code", None)
-    module = type(exc).__module__ or ""
-    if isinstance(code, str) and code and module.startswith(_DOMAIN_MODULES + ("cogs",)):
-        return code
-    if module.startswith(_DOMAIN_MODULES):
-        return _STORAGE_CODES.get(type(exc).__name__)
-    return None
 
 
 def _unwrap(error: BaseException) -> BaseException:
@@ -75,11 +52,10 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
     meta: Mapping[str, Any] | None = interaction.extras.get("meta")
     w = words_for(lang_of(interaction.locale), meta)
     game = interaction.extras.get("game", "-")
-    code = domain_code(error)
-    if code is not None:
-        detail = getattr(error, "detail", None) or {}
-        text = error_text(code, w, detail)
-        log.info("game %s: %s refused: %s", game, _what(interaction), code)
+    refused = refusal(error)
+    if refused is not None:
+        text = error_text(refused.code, w, refused.detail)
+        log.info("game %s: %s refused: %s", game, _what(interaction), refused.code)
     elif isinstance(error, app_commands.CheckFailure):
         text = error_text("not_allowed", w)
     elif isinstance(error, discord.NotFound) and error.code in (10062, 10015):

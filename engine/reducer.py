@@ -346,7 +346,7 @@ def apply(rules: ClassicRules, state: GameState, action: Action) -> Transition:
         raise IllegalAction("game_over")
     seat = action.seat
     if not isinstance(seat, int) or not 0 <= seat < state.num_seats:
-        raise IllegalAction("unknown_seat", {"seat": seat})
+        raise IllegalAction("not_in_game", {"seat": seat})
     st = state.successor(seat)  # only the acting seat's player is copied
     events: list[EngineEvent] = []
     if isinstance(action, Resign):

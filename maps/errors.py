@@ -55,11 +55,15 @@ class MapError(Exception):
 
 
 class UnknownMap(KeyError):
-    """No usable map with this id. ``known`` lists the ids of the usable maps."""
+    """No usable map with this id (``unknown_map``). ``known`` lists the ids of the usable maps;
+    ``code`` and ``detail`` make it a refusal (``words.Refusal``)."""
+
+    code = "unknown_map"
 
     def __init__(self, map_id: str, known: list[str]) -> None:
         self.map_id = map_id
         self.known = known
+        self.detail = {"map": map_id, "maps": ", ".join(known)}
         super().__init__(f"unknown map {map_id!r}; available: {', '.join(known)}")
 
     def __str__(self) -> str:

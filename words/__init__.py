@@ -45,7 +45,7 @@ from ._catalog import (
     translations,
     words_for,
 )
-from ._errors import ERRORS, error_text
+from ._errors import ERRORS, Refusal, error_text, refusal
 
 __all__ = [
     "DOMAIN",
@@ -60,12 +60,14 @@ __all__ = [
     "N_",
     "Form",
     "Plural",
+    "Refusal",
     "Words",
     "catalog_file",
     "error_text",
     "lang_of",
     "plural_name",
     "plural_rule",
+    "refusal",
     "translations",
     "words_for",
 ]

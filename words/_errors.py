@@ -1,13 +1,47 @@
-"""Error codes of the engine, the service and the cogs, and their sentences (translated by the catalogs)."""
+"""Refusals: the one protocol (a code and its facts), the closed table of codes and their sentences.
+
+Every error raised on purpose, with nothing changed, is a :class:`Refusal`:
+the engine's ``IllegalAction`` and ``SetupError``, the service's
+``ServiceError``, the storage's refusals (``GameNotFound``, ``SeatTaken``,
+``VersionConflict`` ...), the maps' ``UnknownMap`` and the cogs' ``CogError``
+and ``BadComponentId``. Its ``code`` is one key of :data:`ERRORS`, one code
+per meaning; only :func:`error_text` turns it into a sentence, in the
+reader's language. ``tests/test_refusals.py`` scans every code raised in the
+code against this table both ways.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from ._catalog import N_, NN_, Plural, Words
 
-#: code -> English msgid; only :func:`error_text` turns codes into sentences.
+
+@runtime_checkable
+class Refusal(Protocol):
+    """An error raised on purpose: ``code`` (a key of :data:`ERRORS`) and ``detail``, the
+    JSON-able facts its sentence names (``{"min": 2, "max": 5}``)."""
+
+    @property
+    def code(self) -> str:
+        """The stable reason, e.g. ``not_your_turn``."""
+
+    @property
+    def detail(self) -> Mapping[str, Any]:
+        """Facts for the sentence."""
+
+
+def refusal(error: BaseException) -> Refusal | None:
+    """``error`` when it is a refusal (a non-empty string ``code`` and a mapping ``detail``),
+    else None: an unexpected error, to be logged."""
+    if isinstance(error, Refusal) and isinstance(error.code, str) and error.code:
+        return error if isinstance(error.detail, Mapping) else None
+    return None
+
+
+#: code -> English msgid: the closed set of refusals (one code per meaning, one sentence per
+#: code); only :func:`error_text` turns codes into sentences.
 ERRORS: dict[str, str | Plural] = {
     "not_your_turn": N_("It is not your turn."),
     "route_taken": N_("That route is already taken."),
@@ -36,7 +70,6 @@ ERRORS: dict[str, str | Plural] = {
     "wrong_step": N_("That is not possible right now: finish your current choice first."),
     "game_over": N_("This game is over."),
     "unknown_route": N_("There is no such route."),
-    "unknown_seat": N_("You are not in this game."),
     "waiting_for_players": N_("Waiting for the other players to choose their {tickets}."),
     "setup_tickets_first": N_("First choose your {tickets}."),
     "cannot_pass": N_("You still have a move; passing is not allowed."),
@@ -48,11 +81,8 @@ ERRORS: dict[str, str | Plural] = {
     "game_not_found": N_("That game no longer exists."),
     "channel_busy": N_("This channel already has a game. Finish or cancel it first."),
     "not_in_game": N_("You are not in this game."),
-    "not_a_player": N_("You are not in this game."),
     "already_joined": N_("You have already joined."),
-    "seat_taken": N_("You have already joined."),
     "game_full": N_("The game is full."),
-    "lobby_full": N_("The game is full."),
     "not_host": N_("Only the host can do that."),
     "not_allowed": N_("You are not allowed to do that."),
     "host_cannot_leave": N_("The host cannot leave; cancel the game instead."),
@@ -62,15 +92,11 @@ ERRORS: dict[str, str | Plural] = {
     "not_started": N_("The game has not started yet."),
     "unknown_city": N_("There is no place called {city} on this board."),
     "no_tickets_to_zoom": N_("You hold no {tickets} yet: name a place to zoom in."),
-    "not_lobby": N_("The game has already started."),
-    "not_running": N_("The game is not running."),
-    "game_finished": N_("This game is over."),
     "game_quarantined": N_(
         "This game's saved state is damaged, so it was stopped; the server's operator can "
         "check it with `python -m bot verify`. You can start a new game here."
     ),
     "wrong_status": N_("That is not possible at this stage of the game."),
-    "stale": N_("This button is out of date; open a fresh one."),
     "stale_version": N_("This button is out of date; open a fresh one."),
     "version_conflict": N_("Someone acted at the same moment; try again."),
     "unknown_map": N_("There is no such map. Maps: {maps}."),

@@ -261,24 +261,26 @@ class ServiceCore:
 
     @staticmethod
     def _need_status(game: GameRow, *wanted: str) -> None:
+        """Refuse a game whose status is not one of ``wanted``: ServiceError ``not_started``
+        (a lobby), ``game_over`` (finished or cancelled), ``game_quarantined`` or
+        ``already_started`` (running)."""
         if game.status in wanted:
             return
-        code = {
-            "lobby": "not_started",
-            "finished": "game_finished",
-            "cancelled": "game_finished",
-            "quarantined": "game_quarantined",
-        }.get(game.status, "already_started")
-        if "lobby" in wanted and game.status == "active":
-            code = "already_started"
-        raise ServiceError(code, {"status": game.status})
+        detail = {"status": game.status}
+        if game.status == "lobby":
+            raise ServiceError("not_started", detail)
+        if game.status in ("finished", "cancelled"):
+            raise ServiceError("game_over", detail)
+        if game.status == "quarantined":
+            raise ServiceError("game_quarantined", detail)
+        raise ServiceError("already_started", detail)
 
     async def _player_in_play(
         self, game_id: int, user_id: int
     ) -> tuple[GameRow, list[SeatRow], SeatRow]:
         """The active game, its seats and the human seat of ``user_id`` (call under the game's lock).
 
-        Raises ServiceError ``game_not_found``, ``not_started``, ``game_finished``, ``not_in_game``, ``is_ai``.
+        Raises ServiceError ``game_not_found``, ``not_started``, ``game_over``, ``not_in_game``, ``is_ai``.
         """
         # one round trip for both: this runs for every move
         game, seats = await self._found(game_id, self.storage.game_with_seats)

@@ -1,9 +1,10 @@
 """Typed refusals of the game service.
 
-Every refusal carries a stable ``code`` (translated at the edge by
-``bot.i18n.error_text``) and a JSON-able ``detail``. Engine refusals
+A :class:`ServiceError` is a :class:`words.Refusal`: a stable ``code`` from
+the closed table :data:`words.ERRORS` (turned into words at the edge by
+:func:`words.error_text`) and a JSON-able ``detail``. Engine refusals
 (:class:`engine.IllegalAction`, :class:`engine.SetupError`) pass through the
-service unchanged: they are typed already.
+service unchanged: they are refusals already.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ class ServiceError(Exception):
     Attributes:
         code: e.g. ``game_not_found``, ``not_in_game``, ``not_your_turn``,
             ``stale_version``, ``not_host``, ``game_full``, ``already_joined``,
-            ``not_started``, ``game_finished``, ``channel_busy``, ``bad_days``,
+            ``not_started``, ``game_over``, ``channel_busy``, ``bad_days``,
             ``vacation_limit``, ``is_ai``, ``malformed_action``, ``unknown_map``,
             ``not_enough_players``, ``too_many_players``, ``host_cannot_leave``,
             ``not_allowed``, ``bad_turn_time``, ``bad_ai_level``.

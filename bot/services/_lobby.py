@@ -96,9 +96,7 @@ class LobbyOps(ServiceCore):
                 rematch_of=rematch_of,
             )
         except ChannelBusy as exc:
-            raise ServiceError(
-                "channel_busy", {"game": exc.args[1] if len(exc.args) > 1 else None}
-            ) from None
+            raise ServiceError("channel_busy", {"game": exc.game_id}) from None
 
     async def rematch(self, game_id: int, user_id: int, name: str) -> GameRow:
         """A new lobby after a finished game: same channel, map, options, turn time, language and
@@ -262,7 +260,7 @@ class LobbyOps(ServiceCore):
         """Cancel a lobby or running game: the host, or a member with Manage Channels (``moderator``).
 
         Raises:
-            ServiceError: ``game_not_found``, ``not_allowed``, ``game_finished``.
+            ServiceError: ``game_not_found``, ``not_allowed``, ``game_over``.
         """
         async with self._lock(game_id):
             game = await self._game(game_id)

@@ -46,7 +46,7 @@ class PlayOps(ServiceCore):
         means "whatever is current" and must be said on purpose (typed commands, the demo).
 
         Raises:
-            ServiceError: ``game_not_found``, ``not_started``, ``game_finished``,
+            ServiceError: ``game_not_found``, ``not_started``, ``game_over``,
                 ``not_in_game``, ``is_ai`` (the AI holds the seat),
                 ``stale_version``, ``malformed_action``, ``not_your_turn``.
             IllegalAction: the rules refuse the action (its own code).
@@ -102,7 +102,7 @@ class PlayOps(ServiceCore):
         built with ``auto_ai=False``, e.g. the demo, which renders between moves).
 
         Raises:
-            ServiceError: ``game_not_found``, ``not_started``, ``game_finished``.
+            ServiceError: ``game_not_found``, ``not_started``, ``game_over``.
         """
         async with self._lock(game_id):
             game = await self._game(game_id)
@@ -117,7 +117,7 @@ class PlayOps(ServiceCore):
 
         The action, the seat's new state and the AI's replies are stored in one transaction.
         Raises:
-            ServiceError: ``game_not_found``, ``not_started``, ``game_finished``, ``not_in_game``, ``is_ai``.
+            ServiceError: ``game_not_found``, ``not_started``, ``game_over``, ``not_in_game``, ``is_ai``.
             IllegalAction: ``already_resigned``.
         """
         async with self._lock(game_id):
@@ -148,7 +148,7 @@ class PlayOps(ServiceCore):
         Raises:
             ServiceError: ``bad_days`` (detail min, max), ``vacation_limit``
                 (detail left days), ``game_not_found``, ``not_started``,
-                ``game_finished``, ``not_in_game``, ``is_ai``.
+                ``game_over``, ``not_in_game``, ``is_ai``.
         """
         if not isinstance(days, int) or not 1 <= days <= VACATION_DAYS:
             raise ServiceError("bad_days", {"min": 1, "max": VACATION_DAYS})

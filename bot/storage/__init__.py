@@ -21,6 +21,7 @@ from ._errors import (
     SeatTaken,
     StorageError,
     StorageFull,
+    StorageRefusal,
     StorageUnavailable,
     VersionConflict,
 )
@@ -93,6 +94,7 @@ __all__ = [
     "Storage",
     "StorageError",
     "StorageFull",
+    "StorageRefusal",
     "StorageUnavailable",
     "TimerKind",
     "UserSettings",

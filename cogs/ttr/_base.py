@@ -184,6 +184,6 @@ class Base:
         if table.game.status == "lobby":
             raise CogError("not_started")
         if table.game.status != "active":
-            raise CogError("game_finished")
+            raise CogError("game_over")
         if table.menu is None:
             raise CogError("not_your_turn")

@@ -114,7 +114,7 @@ class InfoFlows(Base):
     @staticmethod
     def _region(table: Table, region: str) -> tuple[list[str], list[str]]:
         """(cities to frame, cities to ring) for a ``region``: "tickets" (the reader's kept and
-        offered tickets' cities; CogError ``unknown_seat`` without a seat, ``no_tickets_to_zoom``
+        offered tickets' cities; CogError ``not_in_game`` without a seat, ``no_tickets_to_zoom``
         without tickets) or a city name (accents and case ignored; CogError ``unknown_city``)."""
         board = table.rules.board
         own = {  # the map's ticket noun in any language: "Vertragskarten", "contracts"...
@@ -124,7 +124,7 @@ class InfoFlows(Base):
         }
         if fold(region) in {"tickets", "ticket", "ziele", "zielkarten", "zielkarte", *own}:
             if table.mine is None:
-                raise CogError("unknown_seat")
+                raise CogError("not_in_game")
             ids = [t.id for t in table.mine.tickets] + list(table.mine.offer)
             cities = [c for tid in ids for c in (board.tickets[tid].a, board.tickets[tid].b)]
             if not cities:

@@ -141,12 +141,12 @@ async def test_start_twice_and_join_after_start(service: GameService) -> None:
 
 
 async def test_cancel_rights(service: GameService, storage: Storage) -> None:
-    """A stranger cannot cancel; a moderator (Manage Channels) can; cancelling twice says game_finished."""
+    """A stranger cannot cancel; a moderator (Manage Channels) can; cancelling twice says game_over."""
     gid = await lobby(service)
     await service.start(gid, HOST)
     with pytest.raises(ServiceError, match="not_allowed"):
         await service.cancel(gid, STRANGER)
     game = await service.cancel(gid, STRANGER, moderator=True)
     assert game.status == "cancelled" and game.deadline_at is None
-    with pytest.raises(ServiceError, match="game_finished"):
+    with pytest.raises(ServiceError, match="game_over"):
         await service.cancel(gid, HOST)

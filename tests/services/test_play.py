@@ -164,7 +164,7 @@ async def test_whole_game_with_resign_records_results(
     )
     board = await service.leaderboard(1)
     assert {r.user_id for r in board} == {HOST, BOB}
-    with pytest.raises(ServiceError, match="game_finished"):
+    with pytest.raises(ServiceError, match="game_over"):
         await service.act(gid, HOST, DrawBlind(0), expected_version=None)
     assert (await storage.get_game(gid)).deadline_at is None
 

@@ -77,7 +77,7 @@ async def _timed_turns(
         t1 = time.perf_counter()
         plain.append((t1 - t0) * 1000)
         if renderer is not None:
-            views = await service.views(gid, 0)
+            views = await service.table(gid, 0)
             layout = layouts.get(game.map_id) or layouts.setdefault(
                 game.map_id, renderer.load_layout(game.map_id)
             )
@@ -129,7 +129,7 @@ async def _restart(path: Path, count: int) -> float:
     storage = await open_storage(path)
     service = GameService(storage)
     await storage.next_deadline()
-    await service.views(count // 2, HUMAN)
+    await service.table(count // 2, HUMAN)
     elapsed = time.perf_counter() - t0
     await storage.close()
     return elapsed

@@ -161,7 +161,7 @@ async def run_demo(
         for i in range(players):
             await service.add_ai(game.id, host, level=levels[min(i, len(levels) - 1)])
         await service.start(game.id, host, seed=seed)
-        snap = await service.views(game.id, 0)
+        snap = await service.table(game.id, 0)
         names = [s.display_name for s in snap.seats]
         name = rules.meta["name"]["en"]
         print(f"{name}: {players} AI seats, seed {seed}, game #{game.id} in {storage.url}")
@@ -178,7 +178,7 @@ async def run_demo(
             for line in describe(rules, list(outcome.public_events), names):
                 print(f"{prefix}  {line}")
                 prefix = " " * len(prefix)
-            public = (await service.views(game.id, 0)).public
+            public = (await service.table(game.id, 0)).public
             assert public is not None
             if (
                 renderer is not None
@@ -269,7 +269,7 @@ async def _people_images(
     stored = await storage.get_game(game_id)
     state = await stored_state(storage, stored)
     rules = layout.rules
-    public = (await service.views(game_id, 0)).public
+    public = (await service.table(game_id, 0)).public
     records = await service.turn_log(game_id)
     turns: list[dict[str, int]] = []
     for r in records:

@@ -151,6 +151,7 @@ def render_hand_png(
     layout: Layout | None = None,
     high_contrast: bool = False,
     planner: bool = True,
+    plans: Sequence[TicketPlan] | None = None,
 ) -> bytes:
     """The reader's private hand as PNG bytes (1000 px wide): cards grouped by colour with a symbol
     each (♥ red, ✚ orange, ☀ yellow, ♣ green, ♠ blue, ♦ purple, ✿ pink, ○ white, ● black,
@@ -159,11 +160,14 @@ def render_hand_png(
     detour; see :func:`engine.planner.plan_tickets`), tickets on offer, and a small map of the
     reader's network, planned routes (gold frames) and ticket cities (green: done, red: not yet,
     gold: on offer). ``layout`` defaults to the map's; ``high_contrast`` washes out the free routes;
-    ``planner=False`` leaves the plans out. Only for ephemeral replies: it shows hidden information."""
+    ``plans``: the reader's ticket plans when the caller has them (the bot's hand view model
+    plans once for the text and this image); None plans here, unless ``planner=False`` leaves
+    the plans out. Only for ephemeral replies: it shows hidden information."""
     mine = player_view
     layout = layout or load_layout(mine.public.map_id)
     w = th.words(layout.rules, lang)
-    plans = plan_tickets(layout.rules, mine) if planner else ()
+    if plans is None:
+        plans = plan_tickets(layout.rules, mine) if planner else ()
     by_ticket = {p.ticket: p for p in plans}
     mini = _mini_map(layout, mine, plans, high_contrast)
     open_plans = sum(1 for p in plans if not p.done)

@@ -6,30 +6,25 @@ Start with :class:`GameService`; operations tools are in :mod:`bot.services.ops`
 
 from __future__ import annotations
 
-from engine import Action, Cards, FinalResult, PlayerView, PublicView, Ruleset
+from engine import Action, Board, Cards, FinalResult, PlayerView, PublicView, Ruleset
 from engine.ai import AI_LEVELS
-from engine.planner import TicketPlan, plan_tickets
+from engine.planner import TicketPlan
 
-from ._core import (
-    MAX_EXPIRIES,
-    TURN_TIMES,
-    VACATION_DAYS,
-    ai_controlled,
-    player_results,
-    replay_game,
-    stored_state,
-    turn_key,
-)
+from ._clock import MAX_EXPIRIES
 from ._errors import ServiceError
+from ._loading import ai_controlled, replay_game, stored_state, turn_key
 from ._menus import KeepChoice, RouteChoice, TunnelChoice, TurnMenu
-from ._models import GameViews, Outcome, Reminder, Table, TurnRecord, UserGame, UserStats
+from ._models import Outcome, Reminder, TableView, TurnRecord, UserGame, UserStats
+from ._play import VACATION_DAYS
 from ._port import GameServicePort
+from ._recording import player_results
 from ._service import GameService
-from .events import TableEvent
+from .events import Event
 
 __all__ = [
     "AI_LEVELS",
     "Action",
+    "Board",
     "Cards",
     "FinalResult",
     "GameServicePort",
@@ -38,24 +33,21 @@ __all__ = [
     "PublicView",
     "RouteChoice",
     "Ruleset",
-    "Table",
-    "TableEvent",
+    "TableView",
+    "Event",
     "TicketPlan",
     "TunnelChoice",
     "TurnMenu",
     "TurnRecord",
     "MAX_EXPIRIES",
-    "TURN_TIMES",
     "VACATION_DAYS",
     "GameService",
-    "GameViews",
     "Outcome",
     "Reminder",
     "ServiceError",
     "UserGame",
     "UserStats",
     "ai_controlled",
-    "plan_tickets",
     "player_results",
     "replay_game",
     "stored_state",

@@ -11,22 +11,20 @@ from engine import (
 )
 
 from ..storage import CorruptGame, SeatChanges, VersionConflict
-from ._core import (
-    MAX_AI_ACTIONS,
-    MAX_EXPIRIES,
-    MAX_SLEEP,
-    ServiceCore,
-    ai_controlled,
-    turn_key,
-    with_changes,
-)
 from ._errors import ServiceError
+from ._loading import ai_controlled, turn_key
 from ._models import Outcome, Reminder
+from ._recording import MAX_AI_ACTIONS, MoveRecorder, with_changes
 
 log = logging.getLogger(__name__)
 
+#: Consecutive turn timeouts after which the AI keeps the seat for good.
+MAX_EXPIRIES = 3
+#: Longest sleep of the timer loop between looks at the database, seconds.
+MAX_SLEEP = 60.0
 
-class ClockOps(ServiceCore):
+
+class ClockOps(MoveRecorder):
     """Timer operations of :class:`~bot.services.GameService`."""
 
     async def run_due(self, now: float | None = None) -> list[Outcome | Reminder]:

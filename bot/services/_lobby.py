@@ -26,9 +26,9 @@ from ..storage import (
     SeatRow,
     SeatTaken,
 )
-from ._core import ServiceCore
 from ._errors import ServiceError
 from ._models import Outcome
+from ._recording import MoveRecorder
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ AI_LEVEL_NAMES: dict[str, str] = {
 }
 
 
-class LobbyOps(ServiceCore):
+class LobbyOps(MoveRecorder):
     """Lobby operations of :class:`~bot.services.GameService`."""
 
     async def create(

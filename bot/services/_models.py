@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Event, FinalResult, PlayerView, PublicView, Ruleset
+from engine.planner import TicketPlan
 from maps.loader import load_ruleset
 
 from ..storage import GameRow, ResultRow, SeatRow
@@ -13,12 +14,14 @@ from ._menus import TurnMenu
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
-    """One reader's look at a game, read fresh from the database: the one view model per click.
+class TableView:
+    """The table as one reader sees it, read fresh from the database: the one view model per click.
 
     ``public`` is None in the lobby; ``mine``/``seat`` are None for a reader
     without a seat (spectators, or ``user_id=0`` for the public channel);
-    ``menu`` is the reader's choices when they must act now (else None).
+    ``menu`` is the reader's choices when they must act now (else None);
+    ``plans`` the ticket planner's plan of each of the reader's tickets (only
+    when asked for: the hand's text and image both show it, planned once).
     """
 
     game: GameRow
@@ -27,6 +30,7 @@ class Table:
     mine: PlayerView | None
     seat: int | None
     menu: TurnMenu | None = None
+    plans: tuple[TicketPlan, ...] = ()
 
     @property
     def version(self) -> int:
@@ -47,10 +51,6 @@ class Table:
     def language(self) -> str:
         """The table's language for public messages (``en`` or ``de``)."""
         return str(getattr(self.game, "language", None) or "en")
-
-
-#: The former name of :class:`Table`.
-GameViews = Table
 
 
 def redacted(event: Event) -> Event:

@@ -20,14 +20,17 @@ from ..storage import (
     SeatRow,
     VersionConflict,
 )
-from ._core import MAX_AI_ACTIONS, VACATION_DAYS, Move, ServiceCore, with_changes
 from ._errors import ServiceError
 from ._models import Outcome
+from ._recording import MAX_AI_ACTIONS, Move, MoveRecorder, with_changes
 
 log = logging.getLogger(__name__)
 
+#: Vacation a player may take per game, in days (issue 6: "up to 7 days per game").
+VACATION_DAYS = 7
 
-class PlayOps(ServiceCore):
+
+class PlayOps(MoveRecorder):
     """Play operations of :class:`~bot.services.GameService`."""
 
     async def act(

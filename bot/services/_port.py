@@ -8,8 +8,8 @@ from typing import Any, Protocol
 from engine import Action, Event
 
 from ..storage import GameRow, LeaderboardRow, SeatRow, UserSettings
-from ._core import OnReminder, OnTurn
-from ._models import Outcome, Table, TurnRecord, UserGame, UserStats
+from ._loading import OnReminder, OnTurn
+from ._models import Outcome, TableView, TurnRecord, UserGame, UserStats
 
 
 class GameServicePort(Protocol):
@@ -73,7 +73,7 @@ class GameServicePort(Protocol):
 
     async def vacation(self, game_id: int, user_id: int, *, days: int) -> SeatRow: ...
 
-    async def table(self, game_id: int, user_id: int) -> Table: ...
+    async def table(self, game_id: int, user_id: int, *, plans: bool = False) -> TableView: ...
 
     async def public_log(self, game_id: int, count: int = 10) -> list[Event]: ...
 

@@ -12,6 +12,7 @@ from engine import (
     public_view,
 )
 from engine.codec import decode_action
+from engine.planner import plan_tickets
 from maps.loader import load_ruleset
 
 from ..storage import (
@@ -21,48 +22,48 @@ from ..storage import (
     SeatRow,
     UserSettings,
 )
-from ._core import ServiceCore, ai_controlled, turn_number
 from ._errors import ServiceError
+from ._loading import ai_controlled, turn_number
 from ._menus import build_menu
-from ._models import Table, TurnRecord, UserGame, UserStats, redacted
+from ._models import TableView, TurnRecord, UserGame, UserStats, redacted
+from ._recording import MoveRecorder
 
 log = logging.getLogger(__name__)
 
 
-class QueryOps(ServiceCore):
+class QueryOps(MoveRecorder):
     """Read-only operations of :class:`~bot.services.GameService`."""
 
-    async def table(self, game_id: int, user_id: int) -> Table:
+    async def table(self, game_id: int, user_id: int, *, plans: bool = False) -> TableView:
         """The game as ``user_id`` may see it, with their menu when they must act (``user_id=0``: the public).
 
-        One read per click: the cogs render this and nothing else.
+        One read per click: the cogs render this and nothing else. ``plans``: also plan the
+        reader's tickets (:func:`engine.planner.plan_tickets`; the hand reply's text and image).
         Raises:
             ServiceError: ``game_not_found``.
         """
         game = await self._game(game_id)
         seats = await self.storage.seats(game_id)
         if not game.started:
-            return Table(game, seats, None, None, None)
+            return TableView(game, seats, None, None, None)
         rules = load_ruleset(game.map_id)
         state = await self._state(game)
         seat = self._seat_of(seats, user_id) if user_id else None
         if seat is None:
-            return Table(game, seats, public_view(rules, state), None, None)
+            return TableView(game, seats, public_view(rules, state), None, None)
         menu = None
         if game.status == "active" and not ai_controlled(seat):
             menu = build_menu(rules, state, seat.seat, game_id)
-        return Table(
+        mine = player_view(rules, state, seat.seat)
+        return TableView(
             game,
             seats,
             public_view(rules, state),
-            player_view(rules, state, seat.seat),
+            mine,
             seat.seat,
             menu,
+            plan_tickets(rules, mine) if plans else (),
         )
-
-    async def views(self, game_id: int, user_id: int) -> Table:
-        """Alias of :meth:`table` (kept for the demo and older callers)."""
-        return await self.table(game_id, user_id)
 
     async def turn_log(self, game_id: int) -> list[TurnRecord]:
         """Every turn of the game so far, oldest first, as the table may see it (secrets cut out).

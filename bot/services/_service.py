@@ -1,7 +1,9 @@
 """GameService: the one door between Discord (or the demo) and the engine plus storage.
 
-It is composed of four parts that change for different reasons, over one
-shared core (:mod:`._core`: locks, state cache, persisting, AI seats):
+It is composed of four parts that change for different reasons, over the
+loading of games (:mod:`._loading`: locks, the state cache, quarantine) and
+the recording of moves (:mod:`._recording`: AI seats, timers, one
+transaction per move, outcomes):
 lobby (:mod:`._lobby`), play (:mod:`._play`), the clock (:mod:`._clock`)
 and reading (:mod:`._queries`). Nothing here imports discord: methods take
 Discord ids and return dataclasses (:mod:`._models`).

@@ -1,6 +1,6 @@
 """The engine's event classes, as the Discord side may read them (it never imports the engine itself).
 
-A closed union: :data:`TableEvent` is every event a game can tell;
+A closed union: :data:`Event` is every event a game can tell;
 :data:`EVENT_TYPES` maps each kind to its class.
 """
 
@@ -10,7 +10,7 @@ from engine.events import (
     EVENT_TYPES,
     CardDrawn,
     DeckReshuffled,
-    EngineEvent,
+    Event,
     EventBase,
     FaceUpRefilled,
     FaceUpReset,
@@ -33,12 +33,11 @@ from engine.events import (
     TurnStarted,
 )
 
-TableEvent = EngineEvent
-
 __all__ = [
     "EVENT_TYPES",
     "CardDrawn",
     "DeckReshuffled",
+    "Event",
     "EventBase",
     "FaceUpRefilled",
     "FaceUpReset",
@@ -53,7 +52,6 @@ __all__ = [
     "PlayStarted",
     "Resigned",
     "RouteClaimed",
-    "TableEvent",
     "TicketsDrawn",
     "TicketsKept",
     "TunnelAbandoned",

@@ -35,7 +35,7 @@ from ..storage import (
     StorageUnavailable,
     open_storage,
 )
-from ._core import player_results
+from ._recording import player_results
 
 
 @dataclass(frozen=True, slots=True)

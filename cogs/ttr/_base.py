@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from bot.client import TtrBot
-from bot.services import GameServicePort, Table
+from bot.services import GameServicePort, TableView
 from words import Words, lang_of, words_for
 
 from . import _format as fmt
@@ -32,7 +32,7 @@ class CogError(Exception):
         self.detail = dict(detail or {})
 
 
-def seat_names(table: Table) -> tuple[str, ...]:
+def seat_names(table: TableView) -> tuple[str, ...]:
     """How each seat is shown in messages: a mention for people, the name for AI seats."""
     return tuple(
         f"<@{s.user_id}>" if s.user_id and not s.is_ai else s.display_name
@@ -40,12 +40,12 @@ def seat_names(table: Table) -> tuple[str, ...]:
     )
 
 
-def display_names(table: Table) -> tuple[str, ...]:
+def display_names(table: TableView) -> tuple[str, ...]:
     """Each seat's plain name (for images)."""
     return tuple(s.display_name for s in sorted(table.seats, key=lambda r: r.seat))
 
 
-def user_of(table: Table, seat: int | None) -> int | None:
+def user_of(table: TableView, seat: int | None) -> int | None:
     """The Discord user of a human seat (None for AI-controlled seats)."""
     for s in table.seats:
         if s.seat == seat and s.user_id and not s.is_ai and not s.resigned and not s.ai_permanent:
@@ -53,7 +53,7 @@ def user_of(table: Table, seat: int | None) -> int | None:
     return None
 
 
-def resigned_seats(table: Table) -> frozenset[int]:
+def resigned_seats(table: TableView) -> frozenset[int]:
     """Seats whose players resigned."""
     return frozenset(s.seat for s in table.seats if s.resigned)
 
@@ -74,14 +74,20 @@ class Base:
 
     # ------------------------------------------------------------ reading
     async def read(
-        self, interaction: discord.Interaction, game_id: int, *, here: bool = True
-    ) -> Table:
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        *,
+        here: bool = True,
+        plans: bool = False,
+    ) -> TableView:
         """The game as the clicking user may see it (one read); remembered for the error funnel.
 
-        ``here``: refuse (``wrong_channel``) a game that lives in another channel than the interaction.
+        ``here``: refuse (``wrong_channel``) a game that lives in another channel than the
+        interaction. ``plans``: with the reader's ticket plans (the hand reply).
         """
         interaction.extras["game"] = game_id
-        table = await self.service.table(game_id, interaction.user.id)
+        table = await self.service.table(game_id, interaction.user.id, plans=plans)
         interaction.extras["meta"] = table.rules.meta
         if here and interaction.channel_id not in (table.game.channel_id, table.game.thread_id):
             raise CogError("wrong_channel", {"channel": f"<#{table.channel_id}>"})
@@ -108,17 +114,17 @@ class Base:
 
     # ------------------------------------------------------------ words
     @staticmethod
-    def words(interaction: discord.Interaction, table: Table | None = None) -> Words:
+    def words(interaction: discord.Interaction, table: TableView | None = None) -> Words:
         """The clicking user's language (private replies), with the table's map words."""
         return words_for(lang_of(interaction.locale), table.rules.meta if table else None)
 
     @staticmethod
-    def table_words(table: Table) -> Words:
+    def table_words(table: TableView) -> Words:
         """The table's language (public messages of this game)."""
         return words_for(table.language, table.rules.meta)
 
     @staticmethod
-    def map_name(table: Table, w: Words) -> str:
+    def map_name(table: TableView, w: Words) -> str:
         """The map's name in ``w``'s language."""
         names = table.rules.meta.get("name") or {}
         return str(names.get(w.lang) or names.get("en") or table.rules.map_id)
@@ -172,13 +178,13 @@ class Base:
 
     # ------------------------------------------------------------ checks
     @staticmethod
-    def need_seat(table: Table) -> None:
+    def need_seat(table: TableView) -> None:
         """Refuse (``not_in_game``) a reader without a seat."""
         if table.mine is None or table.seat is None:
             raise CogError("not_in_game")
 
     @staticmethod
-    def need_turn(table: Table) -> None:
+    def need_turn(table: TableView) -> None:
         """Refuse a reader who may not act now, with the reason."""
         Base.need_seat(table)
         if table.game.status == "lobby":

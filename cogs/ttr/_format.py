@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.services import Cards, FinalResult, PlayerView, PublicView, Ruleset, TableEvent
+from bot.services import Cards, Event, FinalResult, PlayerView, PublicView, Ruleset
 from bot.services import events as ev_
 from words import N_, Words
 
@@ -251,7 +251,7 @@ PHRASES: dict[type[ev_.EventBase], Callable[[Story, Any, Ruleset, Words], None]]
 _STORY_ENDS = (ev_.TurnStarted, ev_.GameOver, ev_.PlayStarted)
 
 
-def stories(events: Sequence[TableEvent], rules: Ruleset, w: Words) -> list[Story]:
+def stories(events: Sequence[Event], rules: Ruleset, w: Words) -> list[Story]:
     """The public events grouped into one story per seat and turn, in order (setup choices included)."""
     out: list[Story] = []
     current: Story | None = None
@@ -297,7 +297,7 @@ def story_line(story: Story, names: Sequence[str], w: Words, *, last_round_at: i
 
 
 def turn_lines(
-    events: Sequence[TableEvent], rules: Ruleset, names: Sequence[str], w: Words
+    events: Sequence[Event], rules: Ruleset, names: Sequence[str], w: Words
 ) -> list[str]:
     """One line per turn story of ``events``."""
     at = rules.params.last_round_at

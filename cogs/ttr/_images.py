@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from bot.services import PlayerView, PublicView, TurnRecord
+from bot.services import PlayerView, PublicView, TicketPlan, TurnRecord
 from bot.services import events as ev_
 from render import (
     load_layout,
@@ -43,8 +43,14 @@ def _final(map_id: str, public: PublicView, names: Sequence[str], lang: str) -> 
     return render_final_png(load_layout(map_id), public, list(names), lang=lang)
 
 
-def _hand(mine: PlayerView, names: Sequence[str], lang: str, high_contrast: bool) -> bytes:
-    return render_hand_png(mine, list(names), lang=lang, high_contrast=high_contrast)
+def _hand(
+    mine: PlayerView,
+    names: Sequence[str],
+    lang: str,
+    high_contrast: bool,
+    plans: Sequence[TicketPlan],
+) -> bytes:
+    return render_hand_png(mine, list(names), lang=lang, high_contrast=high_contrast, plans=plans)
 
 
 def _zoom(
@@ -88,10 +94,14 @@ async def final_png(map_id: str, public: PublicView, names: Sequence[str], lang:
 
 
 async def hand_png(
-    mine: PlayerView, names: Sequence[str], lang: str, high_contrast: bool = False
+    mine: PlayerView,
+    names: Sequence[str],
+    lang: str,
+    high_contrast: bool = False,
+    plans: Sequence[TicketPlan] = (),
 ) -> bytes:
-    """The reader's hand, tickets and ticket planner (private replies only)."""
-    return await asyncio.to_thread(_hand, mine, names, lang, high_contrast)
+    """The reader's hand, tickets and ``plans`` (the ticket planner; private replies only)."""
+    return await asyncio.to_thread(_hand, mine, names, lang, high_contrast, tuple(plans))
 
 
 async def zoom_png(

@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.services import Table, TurnRecord
+from bot.services import TableView, TurnRecord
 from maps import available_maps, load_ruleset, registry
 from words import LANGS, Words, words_for
 
@@ -112,7 +112,7 @@ class InfoFlows(Base):
         await self.reply(interaction, text, files=[self.png(png, "board.png")])
 
     @staticmethod
-    def _region(table: Table, region: str) -> tuple[list[str], list[str]]:
+    def _region(table: TableView, region: str) -> tuple[list[str], list[str]]:
         """(cities to frame, cities to ring) for a ``region``: "tickets" (the reader's kept and
         offered tickets' cities; CogError ``not_in_game`` without a seat, ``no_tickets_to_zoom``
         without tickets) or a city name (accents and case ignored; CogError ``unknown_city``)."""
@@ -144,7 +144,7 @@ class InfoFlows(Base):
         table = await self.read(interaction, game_id)
         await self.reply(interaction, self._status_text(table, self.words(interaction, table)))
 
-    def _status_text(self, table: Table, w: Words) -> str:
+    def _status_text(self, table: TableView, w: Words) -> str:
         """The status in ``w``'s language: the lobby's players, or the public table and the clock."""
         game_id = table.game.id
         if table.public is None:
@@ -235,7 +235,7 @@ class InfoFlows(Base):
         return max(0, len(records) - 10), 0
 
     @staticmethod
-    def _log_lines(records: list[TurnRecord], table: Table, w: Words) -> list[str]:
+    def _log_lines(records: list[TurnRecord], table: TableView, w: Words) -> list[str]:
         """``**Turn 12** · Alice drew ...`` per turn (``**Start**`` for the ticket choice)."""
         names = seat_names(table)
         out = []

@@ -11,7 +11,7 @@ import logging
 import discord
 
 from bot.client import TtrBot
-from bot.services import GameServicePort, Table
+from bot.services import GameServicePort, TableView
 from maps import available_maps, load_ruleset, registry
 from words import lang_of
 
@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 TURN_TIMES = {"10m": 600, "1h": 3600, "24h": 86_400, "72h": 259_200}
 
 
-def lobby_buttons(table: Table) -> discord.ui.View:
+def lobby_buttons(table: TableView) -> discord.ui.View:
     """Join and Start under the lobby message, in the table's language."""
     w = Base.table_words(table)
     g = table.game.id
@@ -48,7 +48,7 @@ class LobbyFlows(Base):
         super().__init__(bot, service, announcer)
         self.publisher = publisher
 
-    def _players(self, table: Table) -> str:
+    def _players(self, table: TableView) -> str:
         return ", ".join(seat_names(table)) or "–"
 
     async def new(
@@ -120,7 +120,7 @@ class LobbyFlows(Base):
         return created.id
 
     async def post_lobby(
-        self, table: Table, host_mention: str, *, ping: tuple[int, ...] = ()
+        self, table: TableView, host_mention: str, *, ping: tuple[int, ...] = ()
     ) -> None:
         """The public lobby message with Join and Start, in the table's language."""
         tw = self.table_words(table)

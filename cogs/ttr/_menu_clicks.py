@@ -14,7 +14,7 @@ from __future__ import annotations
 import discord
 
 from bot.client import TtrBot
-from bot.services import GameServicePort, Table, TurnMenu
+from bot.services import GameServicePort, TableView, TurnMenu
 
 from . import _ids as ids
 from . import _prompts as prompts
@@ -35,7 +35,7 @@ class MenuClicks(Base):
 
     async def _current(
         self, interaction: discord.Interaction, click: ids.MenuClick
-    ) -> tuple[Table, TurnMenu] | None:
+    ) -> tuple[TableView, TurnMenu] | None:
         """The reader's table and menu when ``click`` was made on the current version; else
         None, after answering with the current menu."""
         table = await self.read(interaction, click.game)

@@ -1,26 +1,25 @@
 """The ticket planner as text, for screen readers: the hand's private reply only.
 
-The same plans the hand image draws (``plan_tickets``, re-exported by the service package),
-told in the reader's language; never posted in a public message (a test plays
+The same plans the hand image draws (planned once per hand reply, in the
+service's view model: :attr:`bot.services.TableView.plans`), told in the reader's language; never posted in a public message (a test plays
 through the fake Discord and checks that).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from bot.services import TicketPlan
+from bot.services import Board, TicketPlan
 from words import Words
 
 
-def _city(board: Any, cid: str) -> str:
-    return str(board.cities[cid].name)
+def _city(board: Board, cid: str) -> str:
+    return board.cities[cid].name
 
 
-def plan_line(w: Words, plan: TicketPlan, board: Any) -> str:
-    """One ticket's plan (``board``: the map's board, ``rules.board``): done, impossible, or the cars, colours and routes still needed, the routes
-    lost to others and the detour."""
+def plan_line(w: Words, plan: TicketPlan, board: Board) -> str:
+    """One ticket's plan on ``board`` (the map's, ``rules.board``): done, impossible, or the cars,
+    colours and routes still needed, the routes lost to others and the detour."""
     name = w.t("{a} – {b}", a=_city(board, plan.a), b=_city(board, plan.b))
     if plan.done:
         return w.t("{ticket} ({points}): done.", ticket=name, points=plan.points)
@@ -53,7 +52,7 @@ def plan_line(w: Words, plan: TicketPlan, board: Any) -> str:
     return text
 
 
-def planner_text(w: Words, plan: Sequence[TicketPlan], board: Any) -> str:
+def planner_text(w: Words, plan: Sequence[TicketPlan], board: Board) -> str:
     """The whole plan (one line per ticket, under a heading) for the reader's ephemeral hand reply;
     empty when the reader holds no tickets."""
     if not plan:

@@ -17,12 +17,11 @@ import discord
 from bot.client import TtrBot
 from bot.services import (
     Action,
+    Event,
     GameServicePort,
     Outcome,
     ServiceError,
-    Table,
-    TableEvent,
-    plan_tickets,
+    TableView,
 )
 from bot.services import events as ev_
 from words import Words
@@ -43,7 +42,7 @@ log = logging.getLogger(__name__)
 DRAW_SOURCES = ("deck", "1", "2", "3", "4", "5")
 
 
-def private_lines(events: Sequence[TableEvent], table: Table, w: Words) -> list[str]:
+def private_lines(events: Sequence[Event], table: TableView, w: Words) -> list[str]:
     """What the mover got, from their own (unredacted) events: a blind card's colour, tickets kept."""
     out = []
     for ev in events:
@@ -101,7 +100,12 @@ class PlayFlows(Base):
 
     # ------------------------------------------------------------ moving
     async def act(
-        self, interaction: discord.Interaction, table: Table, action: Action, *, version: int | None
+        self,
+        interaction: discord.Interaction,
+        table: TableView,
+        action: Action,
+        *,
+        version: int | None,
     ) -> None:
         """Apply ``action`` for the clicking user, then answer privately: what happened and what is next."""
         await self.defer(interaction)
@@ -132,7 +136,7 @@ class PlayFlows(Base):
             return None
         return await self.publisher.turn(outcome.game.id, outcome.from_turn)
 
-    async def stale(self, interaction: discord.Interaction, table: Table) -> None:
+    async def stale(self, interaction: discord.Interaction, table: TableView) -> None:
         """A click on a menu of an older version: show the current one instead (nothing was done)."""
         w = self.words(interaction, table)
         prompt, view = prompts.pending(table, w) if table.menu is not None else ("", None)
@@ -145,22 +149,25 @@ class PlayFlows(Base):
     async def hand(self, interaction: discord.Interaction, game_id: int) -> None:
         """Private: cards, tickets (text and image) and the pending decision."""
         await self.defer(interaction)
-        table = await self.read(interaction, game_id)
+        table = await self.read(interaction, game_id, plans=True)
         self.need_seat(table)
         assert table.mine is not None
         w = self.words(interaction, table)
         text = fmt.hand_text(
             table.mine, table.rules, w, game_id=game_id, map_name=self.map_name(table, w)
         )
-        plan = plan_tickets(table.rules, table.mine)
-        if plan:
-            text += "\n\n" + planner_text(w, plan, table.rules.board)
+        if table.plans:
+            text += "\n\n" + planner_text(w, table.plans, table.rules.board)
         prompt, view = prompts.pending(table, w)
         if prompt:
             text += "\n\n" + prompt
         settings = await self.service.user_settings(interaction.user.id)
         png = await images.hand_png(
-            table.mine, display_names(table), w.lang, high_contrast=settings.high_contrast
+            table.mine,
+            display_names(table),
+            w.lang,
+            high_contrast=settings.high_contrast,
+            plans=table.plans,
         )
         view = with_zoom(view, game_id, w)
         await self.reply(interaction, text, view=view, files=[self.png(png, "hand.png")])

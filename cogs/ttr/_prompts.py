@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.services import Table, TurnMenu
+from bot.services import TableView, TurnMenu
 from words import Words
 
 from . import _format as fmt
@@ -25,7 +25,7 @@ SECONDARY = discord.ButtonStyle.secondary
 Prompt = tuple[str, discord.ui.View | None]
 
 
-def pending(table: Table, w: Words) -> Prompt:
+def pending(table: TableView, w: Words) -> Prompt:
     """The decision the reader must make now (tickets, second card, tunnel, flag), or their turn's choices."""
     menu = table.menu
     if menu is None:
@@ -43,7 +43,7 @@ def pending(table: Table, w: Words) -> Prompt:
     return turn_choices(table, menu, w)
 
 
-def turn_choices(table: Table, menu: TurnMenu, w: Words) -> Prompt:
+def turn_choices(table: TableView, menu: TurnMenu, w: Words) -> Prompt:
     """It is the reader's turn: draw cards, claim a route or draw destination tickets."""
     g = table.game.id
     row = [
@@ -64,7 +64,7 @@ def turn_choices(table: Table, menu: TurnMenu, w: Words) -> Prompt:
     return w.t("It is your turn: draw cards, claim a route or draw {tickets}."), components(row)
 
 
-def draw(table: Table, menu: TurnMenu, w: Words) -> Prompt:
+def draw(table: TableView, menu: TurnMenu, w: Words) -> Prompt:
     """Card draw buttons: the deck and each face-up card that may be taken now."""
     g, v = table.game.id, menu.version
     public = table.public
@@ -90,7 +90,7 @@ def draw(table: Table, menu: TurnMenu, w: Words) -> Prompt:
     return text, components(*button_rows(buttons))
 
 
-def routes(table: Table, menu: TurnMenu, w: Words, page: int = 0) -> Prompt:
+def routes(table: TableView, menu: TurnMenu, w: Words, page: int = 0) -> Prompt:
     """A select of the claimable routes, 25 per page, with page buttons when more fit."""
     g, v = table.game.id, menu.version
     if not menu.claims:
@@ -124,7 +124,7 @@ def routes(table: Table, menu: TurnMenu, w: Words, page: int = 0) -> Prompt:
 
 
 def payments(
-    table: Table,
+    table: TableView,
     menu: TurnMenu,
     w: Words,
     index: int,
@@ -162,7 +162,7 @@ def payments(
     )
 
 
-def ticket_draws(table: Table, menu: TurnMenu, w: Words) -> Prompt:
+def ticket_draws(table: TableView, menu: TurnMenu, w: Words) -> Prompt:
     """Drawing destination tickets: one button, or (Germany) one per allowed short/long mix."""
     g, v = table.game.id, menu.version
     if not menu.ticket_draws:
@@ -181,7 +181,7 @@ def ticket_draws(table: Table, menu: TurnMenu, w: Words) -> Prompt:
     return text, components(*button_rows(buttons[:25]))
 
 
-def keep_tickets(table: Table, menu: TurnMenu, w: Words, chosen: list[int] | None) -> Prompt:
+def keep_tickets(table: TableView, menu: TurnMenu, w: Words, chosen: list[int] | None) -> Prompt:
     """The offered tickets: a select (all preselected), and Keep with the choice in its custom_id."""
     keep = menu.keep
     assert keep is not None
@@ -208,7 +208,7 @@ def keep_tickets(table: Table, menu: TurnMenu, w: Words, chosen: list[int] | Non
     return "\n".join(lines), components(select, [keep_button])
 
 
-def tunnel(table: Table, menu: TurnMenu, w: Words) -> Prompt:
+def tunnel(table: TableView, menu: TurnMenu, w: Words) -> Prompt:
     """The tunnel's three revealed cards, the exact extra cost, and the ways to pay or give up."""
     t = menu.tunnel
     assert t is not None
@@ -235,7 +235,7 @@ def tunnel(table: Table, menu: TurnMenu, w: Words) -> Prompt:
     return text, components(*button_rows(buttons))
 
 
-def flag(table: Table, menu: TurnMenu, w: Words) -> Prompt:
+def flag(table: TableView, menu: TurnMenu, w: Words) -> Prompt:
     """Paris: set aside one of the played cards for a French flag, or not."""
     g, v = table.game.id, menu.version
     buttons = [

@@ -12,7 +12,7 @@ import logging
 
 import discord
 
-from bot.services import Reminder, Table
+from bot.services import Reminder, TableView
 from bot.services import events as ev_
 from words import Words
 
@@ -26,7 +26,7 @@ from ._components import Btn, components
 log = logging.getLogger(__name__)
 
 
-def turn_buttons(table: Table) -> discord.ui.View:
+def turn_buttons(table: TableView) -> discord.ui.View:
     """The persistent buttons under a turn message, labelled in the table's language."""
     w = Base.table_words(table)
     g = table.game.id
@@ -162,7 +162,7 @@ class Publisher(Base):
             )
         return delivery
 
-    async def _final(self, table: Table, lines: list[str]) -> Delivery:
+    async def _final(self, table: TableView, lines: list[str]) -> Delivery:
         """The game's end: the last turns, the score table, the final image, Rematch; every
         player pinged (those who resigned too)."""
         public = table.public
@@ -193,14 +193,14 @@ class Publisher(Base):
         )
         return await self.announcer.post(post)
 
-    async def _recap(self, table: Table, w: Words) -> bytes:
+    async def _recap(self, table: TableView, w: Words) -> bytes:
         """The game's recap GIF (from the public turn log)."""
         records = await self.service.turn_log(table.game.id)
         return await images.recap_gif(table.rules.map_id, records, display_names(table), w.lang)
 
     async def notice(
         self,
-        table: Table,
+        table: TableView,
         text: str,
         *,
         view: discord.ui.View | None = None,

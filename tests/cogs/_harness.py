@@ -21,7 +21,7 @@ TIMEOUT = 20.0
 
 
 @dataclass
-class Table:
+class RunningTable:
     """What a test drives: the fake, the service, the bot and the human players."""
 
     fake: FakeDiscord
@@ -66,7 +66,7 @@ class Table:
 @contextlib.asynccontextmanager
 async def running_table(
     tmp_path: Path, names: tuple[str, ...] = ("alice", "bob"), *, seed: int = 7
-) -> AsyncIterator[Table]:
+) -> AsyncIterator[RunningTable]:
     """The bot running in-process over a fresh database; ``names`` are the members who will play."""
     settings = Settings.from_env(
         {"DISCORD_TOKEN": "x", "TTR_DATABASE_PATH": str(tmp_path / "db")}, env_file=None
@@ -79,12 +79,14 @@ async def running_table(
                 bot = create_bot(settings, service, guild_ready_timeout=0.05)
                 async with running_client(fake, bot):
                     await fake.wait_for_commands("ttr new", "ttr hand", timeout=TIMEOUT)
-                    yield Table(fake, service, bot, {n: Player(fake, n, "games") for n in names})
+                    yield RunningTable(
+                        fake, service, bot, {n: Player(fake, n, "games") for n in names}
+                    )
             finally:
                 await storage.close()
 
 
-async def started_game(table: Table, map_id: str = "usa") -> int:
+async def started_game(table: RunningTable, map_id: str = "usa") -> int:
     """Open, seat every player, start, and let everyone keep their offered tickets; returns the game id."""
     names = list(table.players)
     host = table.players[names[0]]
@@ -98,7 +100,7 @@ async def started_game(table: Table, map_id: str = "usa") -> int:
 
 
 async def my_turn_or_end(
-    table: Table, game_id: int, player: Player, since: int, *, timeout: float = TIMEOUT
+    table: RunningTable, game_id: int, player: Player, since: int, *, timeout: float = TIMEOUT
 ) -> SentMessage:
     """The first public message from ``table.fake.sent[since:]`` on that pings ``player`` to move
     in game ``game_id``, or the game-over message (it carries the Rematch button)."""

@@ -8,7 +8,7 @@ from typing import Any, cast
 
 import discord
 
-from bot.services import Table
+from bot.services import TableView
 from bot.services._menus import build_menu
 from cogs.ttr import _prompts as prompts
 from cogs.ttr._ids import RoutePage, parse
@@ -17,7 +17,7 @@ from maps import load_ruleset
 from words import words_for
 
 
-def _rich_table() -> tuple[Table, Any]:
+def _rich_table() -> tuple[TableView, Any]:
     """A USA game where seat 0 holds 12 cards of every colour: it can pay for almost any route."""
     rules = load_ruleset("usa")
     state = new_game(rules, seats=2, seed=3)
@@ -32,20 +32,20 @@ def _rich_table() -> tuple[Table, Any]:
     menu = build_menu(rules, state, state.active, game_id=9)
     assert menu is not None and menu.step == "turn"
     # the picker reads only the game's id and rules of the table
-    table = cast(Table, SimpleNamespace(game=SimpleNamespace(id=9), rules=rules, menu=menu))
+    table = cast(TableView, SimpleNamespace(game=SimpleNamespace(id=9), rules=rules, menu=menu))
     return table, menu
 
 
 Custom = discord.ui.Button | discord.ui.Select
 
 
-def _view(table: Table, menu: Any, page: int) -> discord.ui.View:
+def _view(table: TableView, menu: Any, page: int) -> discord.ui.View:
     text, view = prompts.routes(table, menu, words_for("en"), page)
     assert view is not None, text
     return view
 
 
-def _page(table: Table, menu: Any, page: int) -> tuple[list[str], list[discord.ui.Button[Any]]]:
+def _page(table: TableView, menu: Any, page: int) -> tuple[list[str], list[discord.ui.Button[Any]]]:
     view = _view(table, menu, page)
     selects = [c for c in view.children if isinstance(c, discord.ui.Select)]
     buttons = [c for c in view.children if isinstance(c, discord.ui.Button)]

@@ -190,7 +190,7 @@ async def test_out_of_turn_is_refused_privately_and_changes_nothing(tmp_path: Pa
                     for p in (alice, bob):
                         await _keep_offered(p, await p.slash("hand"))
                     game = await service.game_in_channel(fake.channel("games").id)
-                    views = await service.views(game.id, 0)
+                    views = await service.table(game.id, 0)
                     idle = (alice, bob)[1 - views.public.active]
                     version = (await service.storage.get_game(game.id)).version
                     r = await idle.slash("draw", {"source": "deck"})

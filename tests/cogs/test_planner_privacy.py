@@ -112,3 +112,27 @@ async def test_turn_boards_highlight_the_last_claims_and_contrast_follows_settin
         await alice.slash("settings", {"high_contrast": False})
         assert (await alice.slash("hand")).attachments[0].data == plain
         assert (await alice.slash("board")).attachments[0].data != board_bold
+
+
+async def test_a_hand_reply_plans_the_tickets_once(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    """/ttr hand plans the reader's tickets once, in the service's view model: the text and the
+    image both show that plan (the renderer does not plan again)."""
+    import sys
+
+    from engine.planner import plan_tickets as real
+
+    calls: list[str] = []
+
+    def counted(rules, view, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        calls.append(view.public.map_id)
+        return real(rules, view, *args, **kwargs)
+
+    for module in list(sys.modules.values()):  # every module that holds the function
+        if getattr(module, "plan_tickets", None) is real:
+            monkeypatch.setattr(module, "plan_tickets", counted)
+    async with running_table(tmp_path, ("alice", "bob")) as t:
+        await started_game(t)
+        calls.clear()
+        reply = await t.players["alice"].slash("hand")
+        assert "Ticket planner" in reply.content and reply.attachments
+        assert calls == ["usa"]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..e2e.fake_discord import SentMessage
 from ._driver import _keep_offered, _play_turn
-from ._harness import Table, my_turn_or_end, running_table, started_game
+from ._harness import RunningTable, my_turn_or_end, running_table, started_game
 
 #: English words of our public sentences that no German sentence of ours contains.
 ENGLISH = re.compile(
@@ -23,7 +23,7 @@ def _public_text(message: SentMessage) -> str:
     return f"{message.content} {labels}"
 
 
-def _pinged(t: Table, message: SentMessage) -> set[int]:
+def _pinged(t: RunningTable, message: SentMessage) -> set[int]:
     """Who a message notifies: the users the allowed mentions of its post name."""
     post = next(
         m for m in t.fake.sent if m.message_id == message.message_id and m.kind == "channel"
@@ -32,7 +32,7 @@ def _pinged(t: Table, message: SentMessage) -> set[int]:
     return {int(u) for u in allowed.get("users") or ()}
 
 
-def _final(t: Table, game_id: int) -> SentMessage | None:
+def _final(t: RunningTable, game_id: int) -> SentMessage | None:
     return next(
         (m for m in t.fake.messages_in("games") if f"ttr:{game_id}:rematch" in m.custom_ids), None
     )
@@ -76,7 +76,7 @@ async def test_a_german_table_plays_a_whole_game_with_no_english_in_public(
         assert any("Zielkarte" in m.content for m in public)
 
 
-async def _finish_by_resigning(t: Table) -> int:
+async def _finish_by_resigning(t: RunningTable) -> int:
     """alice and bob start a game with a computer player and both resign: the computer ends it."""
     alice, bob = t.players["alice"], t.players["bob"]
     await alice.slash("new", {"map": "usa"})

@@ -72,7 +72,7 @@ async def test_the_event_loop_runs_while_an_ai_seat_thinks(
     choice run on the loop, the loop could not run it and the wait would time out."""
     import threading
 
-    import bot.services._core as core
+    import bot.services._recording as core
 
     loop_ran = threading.Event()
     waited: list[bool] = []

@@ -128,13 +128,13 @@ async def test_outcome_keeps_secrets_out_of_public_events(
 async def test_views_cut_out_other_hands(service: GameService, storage: Storage) -> None:
     """A player sees their own hand; a spectator gets no PlayerView at all."""
     gid = await _in_play(service, storage)
-    mine = await service.views(gid, BOB)
+    mine = await service.table(gid, BOB)
     assert (
         mine.seat == 1
         and mine.mine is not None
         and sum(mine.mine.hand.values()) == mine.public.players[1].cards
     )
-    spectator = await service.views(gid, STRANGER)
+    spectator = await service.table(gid, STRANGER)
     assert spectator.mine is None and spectator.seat is None and spectator.public == mine.public
 
 

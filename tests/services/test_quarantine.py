@@ -99,7 +99,7 @@ async def test_a_player_touching_a_corrupt_game_quarantines_it(
     _damage(tmp_path / "ttr.sqlite3", "UPDATE games SET version = version + 5 WHERE id = ?", gid)
     service._states.clear()
     for call in (
-        service.views(gid, HOST),
+        service.table(gid, HOST),
         service.act(gid, HOST, {"type": "draw_blind", "seat": 0}, expected_version=None),
         service.game_state(gid),
     ):

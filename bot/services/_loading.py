@@ -1,18 +1,11 @@
-"""The service core shared by its parts: locks, the state cache, persisting an action, AI seats, outcomes.
+"""Loading games for the service: per-game locks, the game row and its engine state, quarantine.
 
-Flow of every change: per-game lock -> load the game row and its state (the
-newest snapshot plus the actions after it, cached) -> check who asks ->
-``engine.apply`` -> ``storage.append_action`` (the action, the seat changes
-that belong to it and, every ``SNAPSHOT_EVERY`` actions, a snapshot, in ONE
-transaction, ``WHERE version = ?``) -> AI seats
-that must act next do so the same way -> an :class:`Outcome`. A refused
-action raises before anything is written.
-
-Timers: every stored game carries the current turn's ``deadline_at`` and
-``reminder_at`` (unix seconds). A human turn gets ``now + turn_seconds`` and
-a reminder at half time; a moment where an AI seat must act (or a timed-out
-seat must be played) gets ``deadline_at = now``, so a crash between two AI
-actions is resumed by the timer loop after a restart.
+Every change runs under the game's lock (:meth:`GameLoader._lock`). A game's
+engine state is the newest snapshot plus the actions after it, replayed by
+the engine and cached by version (:data:`STATE_CACHE` games), so idle games
+cost no memory. A game whose stored state cannot be read is quarantined: one
+log line, its players told once, every other game plays on. Storing moves is
+:mod:`._recording`'s part.
 
 Nothing here imports discord."""
 
@@ -24,59 +17,34 @@ import secrets
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
-from engine import (
-    Action,
-    EngineError,
-    Event,
-    GameState,
-    apply,
-    replay,
-)
-from engine.ai import choose_action
-from engine.codec import decode_action, decode_state, encode_action, encode_state
+from engine import EngineError, GameState, apply, replay
+from engine.codec import decode_action, decode_state
 from maps.loader import load_ruleset
 
 from ..storage import (
-    DEFAULT_TURN_SECONDS,
     SNAPSHOT_EVERY,
     ActionRow,
-    ActionSource,
     CorruptGame,
     GameRow,
-    NewAction,
-    PlayerResult,
     QuarantinedGame,
-    SeatChanges,
     SeatRow,
     ShardFilter,
     Storage,
 )
 from ._errors import ServiceError
-from ._models import Outcome, Reminder, redacted
+from ._models import Outcome, Reminder
 
 _Found = TypeVar("_Found")
 
 log = logging.getLogger(__name__)
 
-
-#: Vacation a player may take per game, in days (issue 6: "up to 7 days per game").
-VACATION_DAYS = 7
-#: Consecutive turn timeouts after which the AI keeps the seat for good.
-MAX_EXPIRIES = 3
-#: Turn times offered by ``/ttr new`` (seconds); any positive value works here.
-TURN_TIMES = (600, 3600, DEFAULT_TURN_SECONDS, 259_200)
-#: Guard against a runaway AI loop (a whole 5-player game is < 1,000 actions).
-MAX_AI_ACTIONS = 5_000
 #: Decoded states kept in memory (games are loaded lazily; idle ones cost nothing). A state
 #: is a few KB, so 4,096 keeps every running game of a busy process warm: a miss costs a
 #: snapshot decode plus the replay of up to SNAPSHOT_EVERY actions (issue 12.8).
 STATE_CACHE = 4096
-#: Longest sleep of the timer loop between looks at the database, seconds.
-MAX_SLEEP = 60.0
 
 OnTurn = Callable[[int, Outcome], Awaitable[None]]
 OnReminder = Callable[[Reminder], Awaitable[None]]
@@ -102,30 +70,7 @@ def turn_key(state: GameState) -> tuple[Any, ...]:
     return (state.phase, state.turn, state.active)
 
 
-def player_results(state: GameState, seats: Sequence[SeatRow]) -> list[PlayerResult]:
-    """Per-seat results of a finished game for the statistics (rank 1 = winners; AI seats keep user None)."""
-    result = state.result
-    assert result is not None
-    out = []
-    for s in result.seats:
-        won = s.seat in result.winners
-        rank = 1 if won else 1 + result.ranking.index(s.seat)
-        row = seats[s.seat]
-        out.append(
-            PlayerResult(
-                seat=s.seat,
-                user_id=None if row.is_ai else row.user_id,
-                score=s.score,
-                rank=rank,
-                won=won,
-                tickets_completed=s.tickets_completed,
-                tickets_failed=s.tickets_failed,
-            )
-        )
-    return out
-
-
-class ServiceCore:
+class GameLoader:
     """Games in channels: lobby, play, clocks, statistics. Methods take Discord ids and return dataclasses.
 
     Args:
@@ -291,223 +236,6 @@ class ServiceCore:
         if ai_controlled(seat):
             raise ServiceError("is_ai")
         return game, seats, seat
-
-    # ------------------------------------------------------------------ the core loop
-    def _timers(
-        self, game: GameRow, seats: Sequence[SeatRow], before: GameState | None, after: GameState
-    ) -> tuple[float | None, float | None]:
-        """``(deadline_at, reminder_at)`` for the game after a move (see module docstring)."""
-        if after.finished:
-            return None, None
-        now = self.clock()
-        waiting = [seats[s] for s in after.seats_to_act()]
-        if any(ai_controlled(s) for s in waiting) or not waiting:
-            return (
-                now,
-                None,
-            )  # an AI must act: due at once (resumed by the timer loop after a crash)
-        if (
-            before is not None
-            and turn_key(before) == turn_key(after)
-            and game.deadline_at is not None
-            and game.deadline_at > now - 1e-9
-            and not self._ai_due(game, seats, before)
-        ):
-            return game.deadline_at, game.reminder_at
-        start = max([now] + [s.vacation_until for s in waiting if s.vacation_until is not None])
-        return start + game.turn_seconds, start + game.turn_seconds / 2
-
-    @staticmethod
-    def _ai_due(game: GameRow, seats: Sequence[SeatRow], state: GameState) -> bool:
-        return any(ai_controlled(seats[s]) for s in state.seats_to_act())
-
-    async def _store(
-        self,
-        game: GameRow,
-        seats: Sequence[SeatRow],
-        before: GameState,
-        moves: Sequence[Move],
-        after: GameState,
-        *,
-        seat_changes: Mapping[int, SeatChanges] | None = None,
-    ) -> GameRow:
-        """Store ``moves`` (applied one after the other from ``before`` to ``after``), the seat
-        changes that belong to them, the timers after them and, when they crossed a multiple of
-        ``SNAPSHOT_EVERY`` or ended the game, a snapshot: ONE transaction (raises
-        VersionConflict if the game moved on meanwhile; nothing is written then)."""
-        if not moves:
-            if seat_changes:
-                await self.storage.update_seats(game.id, seat_changes)
-            return game
-        deadline, reminder = self._timers(game, seats, before, after)
-        finished = after.finished
-        checkpoint = finished or before.version // SNAPSHOT_EVERY != after.version // SNAPSHOT_EVERY
-        game = await self.storage.append_actions(
-            game.id,
-            before.version,
-            [NewAction(encode_action(m.action), m.action.seat, m.source, m.actor) for m in moves],
-            new_snapshot=encode_state(after) if checkpoint else None,
-            seat_changes=seat_changes,
-            deadline_at=deadline,
-            reminder_at=reminder,
-            new_status="finished" if finished else None,
-            results=player_results(after, seats) if finished else None,
-        )
-        self._remember(game.id, after)
-        if deadline is not None:
-            self._wake.set()
-        if finished:
-            log.info("game %s finished after %s actions", game.id, after.version)
-        return game
-
-    async def _ai_moves(
-        self,
-        game: GameRow,
-        seats: Sequence[SeatRow],
-        state: GameState,
-        events: list[Event],
-        *,
-        limit: int,
-        source: ActionSource = "ai",
-        only: set[int] | None = None,
-    ) -> tuple[GameState, list[Move]]:
-        """Apply, in memory, actions of AI-controlled seats (or of ``only`` seats) while one must
-        act, up to ``limit``; returns the state after them and the moves (not stored yet).
-
-        The choosing runs in a worker thread: a hard AI seat thinks up to about 1.4 s per
-        move, and the event loop must keep answering every other interaction meanwhile.
-        The caller holds the game's lock, so nothing else touches this game (the engine's
-        shared caches only hold derived values and are safe to fill from two threads).
-        """
-        return await asyncio.to_thread(
-            self._ai_moves_now, game, seats, state, events, limit=limit, source=source, only=only
-        )
-
-    def _ai_moves_now(
-        self,
-        game: GameRow,
-        seats: Sequence[SeatRow],
-        state: GameState,
-        events: list[Event],
-        *,
-        limit: int,
-        source: ActionSource = "ai",
-        only: set[int] | None = None,
-    ) -> tuple[GameState, list[Move]]:
-        """:meth:`_ai_moves` in the calling thread."""
-        rules = load_ruleset(game.map_id)
-        moves: list[Move] = []
-        while not state.finished and len(moves) < limit:
-            pending = state.seats_to_act()
-            seat = next(
-                (
-                    s
-                    for s in pending
-                    if (only is not None and s in only)
-                    or (only is None and ai_controlled(seats[s]))
-                ),
-                None,
-            )
-            if seat is None:
-                break
-            kind = seats[seat].ai_kind or "heuristic"
-            action = choose_action(rules, state, seat, kind)
-            transition = apply(rules, state, action)
-            moves.append(Move(action, source))
-            events.extend(transition.events)
-            state = transition.state
-        return state, moves
-
-    async def _continue(
-        self,
-        game: GameRow,
-        seats: Sequence[SeatRow],
-        state: GameState,
-        events: list[Event],
-        *,
-        before: GameState | None,
-        actions: int = 1,
-    ) -> Outcome:
-        """After a move: let AI seats act (when ``auto_ai``), then build the outcome."""
-        if self.auto_ai:
-            return await self._run_ai(
-                game,
-                seats,
-                state,
-                events,
-                before=before,
-                limit=MAX_AI_ACTIONS,
-                actions=actions if events else 0,
-            )
-        return self._outcome(game, state, events, before, actions if events else 0)
-
-    async def _run_ai(
-        self,
-        game: GameRow,
-        seats: Sequence[SeatRow],
-        state: GameState,
-        events: list[Event],
-        *,
-        before: GameState | None,
-        limit: int,
-        actions: int = 0,
-        source: ActionSource = "ai",
-        only: set[int] | None = None,
-        seat_updates: dict[int, SeatChanges] | None = None,
-    ) -> Outcome:
-        """Apply actions of AI-controlled seats (or of ``only`` seats) while one must act, up to
-        ``limit``, and store them with ``seat_updates`` in one transaction."""
-        seats = with_changes(seats, seat_updates)
-        after, moves = await self._ai_moves(
-            game, seats, state, events, limit=limit, source=source, only=only
-        )
-        game = await self._store(game, seats, state, moves, after, seat_changes=seat_updates)
-        return self._outcome(game, after, events, before, actions + len(moves))
-
-    def _outcome(
-        self,
-        game: GameRow,
-        state: GameState,
-        events: Sequence[Event],
-        before: GameState | None,
-        actions: int,
-    ) -> Outcome:
-        public = tuple(redacted(e) for e in events)
-        private: dict[int, tuple[dict[str, Any], ...]] = {}
-        for e in events:
-            if e.secret is not None and e.seat is not None:
-                private.setdefault(e.seat, ())
-                private[e.seat] += (e.for_reader(e.seat),)
-        ended = before is None or turn_key(before) != turn_key(state)
-        return Outcome(
-            game=game,
-            events=tuple(events),
-            public_events=public,
-            private_events=private,
-            actions=actions,
-            to_act=tuple(state.seats_to_act()),
-            turn_ended=ended and actions > 0 or before is None,
-            result=state.result,
-            from_turn=0 if before is None else turn_number(before),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """An applied action waiting to be stored: who made it (``source``, ``actor`` user id)."""
-
-    action: Action
-    source: ActionSource = "ai"
-    actor: int | None = None
-
-
-def with_changes(
-    seats: Sequence[SeatRow], changes: Mapping[int, SeatChanges] | None
-) -> list[SeatRow]:
-    """``seats`` with ``changes`` applied in memory (as they will be stored)."""
-    if not changes:
-        return list(seats)
-    return [replace(s, **changes[s.seat]) if s.seat in changes else s for s in seats]
 
 
 def _replay_tail(game: GameRow, state: GameState, tail: Sequence[ActionRow]) -> GameState:

@@ -3,8 +3,8 @@
 SQLite (aiosqlite, the embedded default) and PostgreSQL (asyncpg, for several
 bot processes sharing one database), chosen by the database URL given to
 :func:`open_storage`. Both run the same numbered migrations at open (a
-database newer than the code is refused) and the same SQL (see
-``_repository.py``). Imports neither discord nor the engine: snapshots,
+database newer than the code is refused) and the same SQL (see ``_sql.py``:
+one module per thing stored, composed into ``SqlStorage``). Imports neither discord nor the engine: snapshots,
 actions and options are JSON-able dicts handed in by the service.
 """
 
@@ -25,10 +25,18 @@ from ._errors import (
     StorageUnavailable,
     VersionConflict,
 )
-from ._interface import Storage
+from ._interface import (
+    ActionLog,
+    GameCopier,
+    GameStore,
+    ResultStore,
+    SeatStore,
+    SettingsStore,
+    Storage,
+    TimerStore,
+)
 from ._migrate import latest_version, load_migrations, migrate, user_version
 from ._open import SCHEMES, database_url, open_storage, sqlite_path
-from ._repository import UNSET, decode_snapshot, dump_json, encode_snapshot
 from ._rows import (
     ALL_STATUSES,
     DEFAULT_TURN_SECONDS,
@@ -56,8 +64,16 @@ from ._rows import (
     TimerKind,
     UserSettings,
 )
+from ._sql import UNSET, decode_snapshot, dump_json, encode_snapshot
 
 __all__ = [
+    "ActionLog",
+    "GameCopier",
+    "GameStore",
+    "ResultStore",
+    "SeatStore",
+    "SettingsStore",
+    "TimerStore",
     "ALL_STATUSES",
     "DEFAULT_TURN_SECONDS",
     "FINAL_STATUSES",

@@ -6,6 +6,11 @@ rows calls one method that changes them together). Ids are Discord snowflakes
 (``int``); times are unix seconds (``float``); JSON values are JSON-able
 dicts handed in by the service and come back as fresh dicts.
 
+The interface is one protocol per thing stored (:class:`GameStore`,
+:class:`SeatStore`, :class:`ActionLog`, :class:`TimerStore`,
+:class:`ResultStore`, :class:`SettingsStore`, :class:`GameCopier`);
+:class:`Storage` is all of them.
+
 Errors: every error raised on purpose is a :class:`~bot.storage.StorageError`
 (``GameNotFound``, ``VersionConflict``, ``GameStatusError``, ``ChannelBusy``,
 ``SeatTaken``, ``SeatNotFound``, ``ConstraintError``, ``CorruptGame``,
@@ -17,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, Self, runtime_checkable
 
-from ._repository import UNSET, Unset
 from ._rows import (
     DEFAULT_TURN_SECONDS,
     ActionRow,
@@ -38,40 +42,11 @@ from ._rows import (
     ShardFilter,
     UserSettings,
 )
+from ._sql import UNSET, Unset
 
 
-@runtime_checkable
-class Storage(Protocol):
-    """Games, seats, the action log, results and user settings, on SQLite or
-    PostgreSQL (see :func:`~bot.storage.open_storage`). Usable as an async
-    context manager that closes it."""
-
-    @property
-    def backend(self) -> str:
-        """``"sqlite"`` or ``"postgres"``."""
-        ...
-
-    @property
-    def url(self) -> str:
-        """A printable name of the database: a path, or a URL without its password."""
-        ...
-
-    async def __aenter__(self) -> Self: ...
-
-    async def __aexit__(self, *exc: object) -> None: ...
-
-    async def close(self) -> None:
-        """Wait for running calls, then release the connections. Idempotent."""
-
-    async def integrity_check(self) -> list[str]:
-        """``["ok"]`` when the database is sound, otherwise one line per problem."""
-        ...
-
-    async def schema_version(self) -> int:
-        """The schema version (the number of the last migration applied)."""
-        ...
-
-    # -- games ----------------------------------------------------------------
+class GameStore(Protocol):
+    """Games: one row per game, from the lobby to the end (or a quarantine)."""
 
     async def create_game(
         self,
@@ -175,6 +150,130 @@ class Storage(Protocol):
         """
         ...
 
+    async def set_message_ids(
+        self,
+        game_id: int,
+        *,
+        lobby_message_id: int | None | Unset = UNSET,
+        board_message_id: int | None | Unset = UNSET,
+    ) -> None:
+        """Remember the lobby and/or board message of a game; an omitted
+        argument stays as it is, None clears it.
+
+        Raises:
+            GameNotFound: no such game.
+        """
+        ...
+
+    async def set_status(
+        self, game_id: int, status: GameStatus, *, expected_version: int | None = None
+    ) -> GameRow:
+        """End or cancel a game: ``lobby -> cancelled``, ``active ->
+        finished|cancelled``, ``quarantined -> cancelled``. Leaving ``active``
+        clears the timers and sets ``finished_at``. Setting a final status the
+        game already has is a no-op (retries are safe).
+
+        Raises:
+            GameNotFound: no such game.
+            GameStatusError: the transition is not allowed.
+            VersionConflict: ``expected_version`` given and different.
+        """
+        ...
+
+    async def quarantine(self, game_id: int, reason: str) -> QuarantinedGame | None:
+        """Take a lobby or active game whose stored state cannot be read out
+        of play: status ``quarantined`` with ``reason`` (what is wrong, never
+        the data), timers cleared, so the timer loop leaves it alone and the
+        channel is free. Returns where the game lives and its players (read
+        without decoding anything), or None when it was not lobby/active
+        (already quarantined: so the players are told once)."""
+        ...
+
+    async def delete_game(self, game_id: int) -> bool:
+        """Delete a game with its seats, actions, snapshot and results.
+        Returns False when there was no such game."""
+        ...
+
+
+class SeatStore(Protocol):
+    """Seats: who sits where in a game, and what changes about a seat during play."""
+
+    async def add_seat(self, game_id: int, new_seat: NewSeat) -> SeatRow:
+        """Seat a player or an AI (``new_seat.seat=None``: the lowest free
+        number). Does not check status or size: the service decides who joins.
+
+        Raises:
+            GameNotFound: no such game.
+            SeatTaken: the seat number is taken or the user already sits here.
+        """
+        ...
+
+    async def remove_seat(self, game_id: int, seat: int) -> bool:
+        """Free a seat; False when it was not taken. Other seats keep their numbers."""
+        ...
+
+    async def update_seat(
+        self,
+        game_id: int,
+        seat: int,
+        *,
+        user_id: int | None | Unset = UNSET,
+        display_name: str | Unset = UNSET,
+        color: str | None | Unset = UNSET,
+        is_ai: bool | Unset = UNSET,
+        ai_kind: str | None | Unset = UNSET,
+        expiries_in_row: int | Unset = UNSET,
+        ai_permanent: bool | Unset = UNSET,
+        vacation_used_s: float | Unset = UNSET,
+        vacation_until: float | None | Unset = UNSET,
+        resigned: bool | Unset = UNSET,
+    ) -> SeatRow:
+        """Change the given columns of one seat (omitted ones stay).
+
+        Raises:
+            SeatNotFound: the game has no such seat.
+            SeatTaken: ``user_id`` already sits elsewhere in this game.
+            ConstraintError: a value breaks a rule (e.g. a negative count).
+        """
+        ...
+
+    async def update_seats(
+        self,
+        game_id: int,
+        changes: Mapping[int, SeatChanges],
+        *,
+        deadline_at: float | None | Unset = UNSET,
+        reminder_at: float | None | Unset = UNSET,
+        expected_version: int | None = None,
+    ) -> list[SeatRow]:
+        """Change several seats and (when given) the turn's timers in ONE
+        transaction, e.g. resign (the seat plus an AI turn due now) or a
+        vacation (the seat plus the moved deadline). Returns all seats after.
+
+        Raises:
+            GameNotFound, SeatNotFound, SeatTaken, ConstraintError.
+            VersionConflict: ``expected_version`` given and different.
+            ValueError: an unknown seat column.
+        """
+        ...
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        """The game's seats by seat number (empty for an unknown game)."""
+        ...
+
+    async def game_with_seats(self, game_id: int) -> tuple[GameRow, list[SeatRow]] | None:
+        """The game and its seats by seat number, read by ONE statement (a move's hot path:
+        one round trip instead of :meth:`get_game` and :meth:`seats`), or None.
+
+        Raises:
+            CorruptGame: the row's options are not readable.
+        """
+        ...
+
+
+class ActionLog(Protocol):
+    """The action log and snapshots: every move in one transaction with the game's new version."""
+
     async def append_action(
         self,
         game_id: int,
@@ -260,44 +359,9 @@ class Storage(Protocol):
         ``limit`` of them (None: all). Empty for an unknown game."""
         ...
 
-    async def set_message_ids(
-        self,
-        game_id: int,
-        *,
-        lobby_message_id: int | None | Unset = UNSET,
-        board_message_id: int | None | Unset = UNSET,
-    ) -> None:
-        """Remember the lobby and/or board message of a game; an omitted
-        argument stays as it is, None clears it.
 
-        Raises:
-            GameNotFound: no such game.
-        """
-        ...
-
-    async def set_status(
-        self, game_id: int, status: GameStatus, *, expected_version: int | None = None
-    ) -> GameRow:
-        """End or cancel a game: ``lobby -> cancelled``, ``active ->
-        finished|cancelled``, ``quarantined -> cancelled``. Leaving ``active``
-        clears the timers and sets ``finished_at``. Setting a final status the
-        game already has is a no-op (retries are safe).
-
-        Raises:
-            GameNotFound: no such game.
-            GameStatusError: the transition is not allowed.
-            VersionConflict: ``expected_version`` given and different.
-        """
-        ...
-
-    async def quarantine(self, game_id: int, reason: str) -> QuarantinedGame | None:
-        """Take a lobby or active game whose stored state cannot be read out
-        of play: status ``quarantined`` with ``reason`` (what is wrong, never
-        the data), timers cleared, so the timer loop leaves it alone and the
-        channel is free. Returns where the game lives and its players (read
-        without decoding anything), or None when it was not lobby/active
-        (already quarantined: so the players are told once)."""
-        ...
+class TimerStore(Protocol):
+    """Timers: each game's turn deadline and reminder."""
 
     async def set_deadline(
         self,
@@ -330,86 +394,9 @@ class Storage(Protocol):
         of games."""
         ...
 
-    async def delete_game(self, game_id: int) -> bool:
-        """Delete a game with its seats, actions, snapshot and results.
-        Returns False when there was no such game."""
-        ...
 
-    # -- seats ----------------------------------------------------------------
-
-    async def add_seat(self, game_id: int, new_seat: NewSeat) -> SeatRow:
-        """Seat a player or an AI (``new_seat.seat=None``: the lowest free
-        number). Does not check status or size: the service decides who joins.
-
-        Raises:
-            GameNotFound: no such game.
-            SeatTaken: the seat number is taken or the user already sits here.
-        """
-        ...
-
-    async def remove_seat(self, game_id: int, seat: int) -> bool:
-        """Free a seat; False when it was not taken. Other seats keep their numbers."""
-        ...
-
-    async def update_seat(
-        self,
-        game_id: int,
-        seat: int,
-        *,
-        user_id: int | None | Unset = UNSET,
-        display_name: str | Unset = UNSET,
-        color: str | None | Unset = UNSET,
-        is_ai: bool | Unset = UNSET,
-        ai_kind: str | None | Unset = UNSET,
-        expiries_in_row: int | Unset = UNSET,
-        ai_permanent: bool | Unset = UNSET,
-        vacation_used_s: float | Unset = UNSET,
-        vacation_until: float | None | Unset = UNSET,
-        resigned: bool | Unset = UNSET,
-    ) -> SeatRow:
-        """Change the given columns of one seat (omitted ones stay).
-
-        Raises:
-            SeatNotFound: the game has no such seat.
-            SeatTaken: ``user_id`` already sits elsewhere in this game.
-            ConstraintError: a value breaks a rule (e.g. a negative count).
-        """
-        ...
-
-    async def update_seats(
-        self,
-        game_id: int,
-        changes: Mapping[int, SeatChanges],
-        *,
-        deadline_at: float | None | Unset = UNSET,
-        reminder_at: float | None | Unset = UNSET,
-        expected_version: int | None = None,
-    ) -> list[SeatRow]:
-        """Change several seats and (when given) the turn's timers in ONE
-        transaction, e.g. resign (the seat plus an AI turn due now) or a
-        vacation (the seat plus the moved deadline). Returns all seats after.
-
-        Raises:
-            GameNotFound, SeatNotFound, SeatTaken, ConstraintError.
-            VersionConflict: ``expected_version`` given and different.
-            ValueError: an unknown seat column.
-        """
-        ...
-
-    async def seats(self, game_id: int) -> list[SeatRow]:
-        """The game's seats by seat number (empty for an unknown game)."""
-        ...
-
-    async def game_with_seats(self, game_id: int) -> tuple[GameRow, list[SeatRow]] | None:
-        """The game and its seats by seat number, read by ONE statement (a move's hot path:
-        one round trip instead of :meth:`get_game` and :meth:`seats`), or None.
-
-        Raises:
-            CorruptGame: the row's options are not readable.
-        """
-        ...
-
-    # -- results and statistics -----------------------------------------------
+class ResultStore(Protocol):
+    """Results of finished games and the statistics made from them."""
 
     async def record_results(
         self, game_id: int, results: Sequence[PlayerResult]
@@ -440,7 +427,9 @@ class Storage(Protocol):
         wins, then average score, then games, then user id."""
         ...
 
-    # -- user settings --------------------------------------------------------
+
+class SettingsStore(Protocol):
+    """User settings (turn pings, a DM on one's turn, high contrast)."""
 
     async def get_user_settings(self, user_id: int) -> UserSettings:
         """The user's settings; the defaults (``updated_at`` None) when never set."""
@@ -463,7 +452,9 @@ class Storage(Protocol):
         """Store these settings as they are, ``updated_at`` included."""
         ...
 
-    # -- copying games between databases --------------------------------------
+
+class GameCopier(Protocol):
+    """Whole games copied between databases (``python -m bot migrate``)."""
 
     async def dump_game(self, game_id: int) -> GameDump | None:
         """Every row of one game, column by column, read in one consistent
@@ -477,4 +468,45 @@ class Storage(Protocol):
             StorageError: a game with this id exists here.
             ChannelBusy: the channel already has an open game here.
         """
+        ...
+
+
+@runtime_checkable
+class Storage(
+    GameStore,
+    SeatStore,
+    ActionLog,
+    TimerStore,
+    ResultStore,
+    SettingsStore,
+    GameCopier,
+    Protocol,
+):
+    """Games, seats, the action log, timers, results, user settings and whole-game copies, on
+    SQLite or PostgreSQL (see :func:`~bot.storage.open_storage`); each part is its own
+    protocol above. Usable as an async context manager that closes it."""
+
+    @property
+    def backend(self) -> str:
+        """``"sqlite"`` or ``"postgres"``."""
+        ...
+
+    @property
+    def url(self) -> str:
+        """A printable name of the database: a path, or a URL without its password."""
+        ...
+
+    async def __aenter__(self) -> Self: ...
+
+    async def __aexit__(self, *exc: object) -> None: ...
+
+    async def close(self) -> None:
+        """Wait for running calls, then release the connections. Idempotent."""
+
+    async def integrity_check(self) -> list[str]:
+        """``["ok"]`` when the database is sound, otherwise one line per problem."""
+        ...
+
+    async def schema_version(self) -> int:
+        """The schema version (the number of the last migration applied)."""
         ...

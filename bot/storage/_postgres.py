@@ -23,7 +23,8 @@ from urllib.parse import urlsplit, urlunsplit
 from . import _faults
 from ._errors import MigrationError, StorageFull, StorageUnavailable
 from ._migrate import latest_version, migrate_postgres, postgres_version
-from ._repository import ACTION_COLUMNS, GAME_COLUMNS, Row, SqlStorage, Tx, Violation
+from ._repository import SqlStorage
+from ._sql import ACTION_COLUMNS, GAME_COLUMNS, Row, Tx, Violation
 
 if TYPE_CHECKING:
     import asyncpg
@@ -100,7 +101,7 @@ def _count(status: str) -> int:
 
 
 class _PgTx:
-    """:class:`~bot.storage._repository.Tx` over one asyncpg connection."""
+    """:class:`~bot.storage._sql.Tx` over one asyncpg connection."""
 
     __slots__ = ("_conn", "_writing")
 

@@ -24,7 +24,8 @@ import aiosqlite
 from . import _faults
 from ._errors import MigrationError, StorageError, StorageFull, StorageUnavailable
 from ._migrate import _rollback_quietly, migrate
-from ._repository import SqlStorage, Tx, Violation
+from ._repository import SqlStorage
+from ._sql import Tx, Violation
 
 log = logging.getLogger("bot.storage")
 
@@ -85,7 +86,7 @@ def _translate(exc: sqlite3.Error) -> Exception:
 
 
 class _SqliteTx:
-    """:class:`~bot.storage._repository.Tx` over one aiosqlite connection."""
+    """:class:`~bot.storage._sql.Tx` over one aiosqlite connection."""
 
     __slots__ = ("_conn", "_writing")
 

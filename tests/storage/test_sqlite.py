@@ -23,8 +23,8 @@ from bot.storage import (
     user_version,
 )
 from bot.storage._migrate import Migration, split_statements
-from bot.storage._repository import next_timer_query
 from bot.storage._sqlite import PAGE_SIZE, SqliteStorage
+from bot.storage._timers import next_timer_query
 
 from .test_storage import move, new_game, started_game
 

@@ -1,0 +1,92 @@
+"""Whole games copied between databases (``python -m bot migrate``): every row of a game, as plain values."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ._errors import ChannelBusy, StorageError
+from ._rows import GameDump
+from ._sql import (
+    ACTION_COLUMNS,
+    GAME_COLUMNS,
+    RESULT_COLUMNS,
+    SEAT_COLUMNS,
+    SNAPSHOT_COLUMNS,
+    Row,
+    SqlBase,
+    Tx,
+    Violation,
+)
+
+_BOOL_COLUMNS = frozenset({"is_ai", "ai_permanent", "resigned", "won"})
+
+
+class SqlGameCopier(SqlBase):
+    """Dump and restore whole games (see :class:`~bot.storage.GameCopier`)."""
+
+    async def dump_game(self, game_id: int) -> GameDump | None:
+        async with self._consistent_read() as tx:
+            game = await tx.fetchrow(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", game_id)
+            if game is None:
+                return None
+            seats = await tx.fetch(
+                f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", game_id
+            )
+            actions = await tx.fetch(
+                f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq", game_id
+            )
+            results = await tx.fetch(
+                f"SELECT {RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat", game_id
+            )
+            snap = await tx.fetchrow(
+                f"SELECT {SNAPSHOT_COLUMNS} FROM snapshots WHERE game_id = ?", game_id
+            )
+        return GameDump(
+            game=_plain(game, GAME_COLUMNS),
+            seats=tuple(_plain(r, SEAT_COLUMNS) for r in seats),
+            actions=tuple(_plain(r, ACTION_COLUMNS) for r in actions),
+            results=tuple(_plain(r, RESULT_COLUMNS) for r in results),
+            snapshot=None if snap is None else _plain(snap, SNAPSHOT_COLUMNS),
+        )
+
+    async def restore_game(self, dump: GameDump) -> None:
+        async with self._write(dump.game_id) as tx:
+            try:
+                await _insert_plain(tx, "games", GAME_COLUMNS, [dump.game])
+                await _insert_plain(tx, "seats", SEAT_COLUMNS, dump.seats)
+                await _insert_plain(tx, "actions", ACTION_COLUMNS, dump.actions)
+                await _insert_plain(tx, "results", RESULT_COLUMNS, dump.results)
+                if dump.snapshot is not None:
+                    await _insert_plain(tx, "snapshots", SNAPSHOT_COLUMNS, [dump.snapshot])
+            except Violation as exc:
+                if exc.kind == "channel":
+                    raise ChannelBusy(int(dump.game["channel_id"]), None) from exc
+                if exc.kind == "game":
+                    raise StorageError(f"game {dump.game_id} already exists here") from exc
+                raise
+            await self._after_restore(tx)
+
+
+def _plain(row: Row, columns: str) -> dict[str, Any]:
+    """A row as a dict of plain values (booleans as bool, blobs as bytes)."""
+    out: dict[str, Any] = {}
+    for name in (c.strip() for c in columns.split(",")):
+        value = row[name]
+        if name in _BOOL_COLUMNS and value is not None:
+            value = bool(value)
+        elif isinstance(value, memoryview):
+            value = bytes(value)
+        out[name] = value
+    return out
+
+
+async def _insert_plain(
+    tx: Tx, table: str, columns: str, rows: Iterable[Mapping[str, Any]]
+) -> None:
+    names = [c.strip() for c in columns.split(",")]
+    values = [[row[n] for n in names] for row in rows]
+    if values:
+        await tx.executemany(
+            f"INSERT INTO {table} ({columns}) VALUES ({', '.join('?' * len(names))})", values
+        )

@@ -13,7 +13,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engine import PublicView
+from engine import ClassicRules, PublicView
+from engine.views import PublicPlayer
+from words import Words
 
 from . import _draw as dr
 from . import _theme as th
@@ -269,14 +271,32 @@ def panel(
     layout: Layout, public: PublicView, names: Sequence[str], lang: str, height: int
 ) -> Image.Image:
     """The side panel: title, turn, players, face-up cards, decks and the map's extras."""
-    rules = layout.rules
-    w = th.words(rules, lang)
+    w = th.words(layout.rules, lang)
     img = Image.new("RGB", (PANEL_WIDTH, height), th.PANEL)
     d = dr.canvas(img)
-    x, y = 20, 18
-    title = (
-        rules.meta.get("name", {}).get(lang) or rules.meta.get("name", {}).get("en") or rules.map_id
-    )
+    x = 20
+    y = _panel_title(d, layout.rules, public, lang, w, (x, 18))
+    waiting = set(public.waiting_for)
+    for p in public.players:
+        _panel_seat(d, public, p, names[p.seat], w, (x, y), waiting)
+        y += 70
+    y = _panel_cards(d, public, w, (x, y + 8))
+    _panel_extras(d, layout.rules, public, w, (x, y))
+    return img
+
+
+def _panel_title(
+    d: ImageDraw.ImageDraw,
+    rules: ClassicRules,
+    public: PublicView,
+    lang: str,
+    w: Words,
+    at: tuple[int, int],
+) -> int:
+    """The map's name, the turn and the last-round banner; returns the y below them."""
+    x, y = at
+    names = rules.meta.get("name", {})
+    title = names.get(lang) or names.get("en") or rules.map_id
     d.text((x, y), title, font=th.font(24, True), fill=th.PAPER)
     y += 36
     if public.phase == "setup":
@@ -297,55 +317,66 @@ def panel(
             anchor="mm",
         )
         y += 44
-    waiting = set(public.waiting_for)
-    for p in public.players:
-        active = p.seat in waiting and public.phase != "finished"
-        d.rounded_rectangle(
-            (x - 6, y, PANEL_WIDTH - 14, y + 62),
-            radius=10,
-            fill=th.PANEL_ACTIVE if active else th.PANEL_ROW,
-            outline=th.seat_color(p.seat) if active else None,
-            width=3,
-        )
-        dr.seat_badge(d, (x + 18, y + 31), p.seat, r=15)
-        name_w = PANEL_WIDTH - 150
+    return y
+
+
+def _panel_seat(
+    d: ImageDraw.ImageDraw,
+    public: PublicView,
+    p: PublicPlayer,
+    name: str,
+    w: Words,
+    at: tuple[int, int],
+    waiting: set[int],
+) -> None:
+    """One seat's row (70 px high at ``at``): badge, name, pieces, cards, tickets, score."""
+    x, y = at
+    active = p.seat in waiting and public.phase != "finished"
+    d.rounded_rectangle(
+        (x - 6, y, PANEL_WIDTH - 14, y + 62),
+        radius=10,
+        fill=th.PANEL_ACTIVE if active else th.PANEL_ROW,
+        outline=th.seat_color(p.seat) if active else None,
+        width=3,
+    )
+    dr.seat_badge(d, (x + 18, y + 31), p.seat, r=15)
+    name_w = PANEL_WIDTH - 150
+    d.text(
+        (x + 44, y + 9),
+        dr.fit_text(d, name, th.font(17, True), name_w),
+        font=th.font(17, True),
+        fill=th.PAPER,
+    )
+    facts = (  # two lines: the map's nouns are long ("16 Fuhrwerke · 14 Transportkarten")
+        w.n("{count} {piece}", "{count} {pieces}", p.pieces)
+        + " · "
+        + w.n("{count} {card}", "{count} {cards}", p.cards),
+        w.n("{count} {ticket}", "{count} {tickets}", p.tickets),
+    )
+    for i, line in enumerate(facts):
         d.text(
-            (x + 44, y + 9),
-            dr.fit_text(d, names[p.seat], th.font(17, True), name_w),
-            font=th.font(17, True),
-            fill=th.PAPER,
+            (x + 44, y + 30 + 15 * i),
+            dr.fit_text(d, line, th.font(13), PANEL_WIDTH - (130 if i == 0 else 70)),
+            font=th.font(13),
+            fill=th.MUTED,
         )
-        facts = (  # two lines: the map's nouns are long ("16 Fuhrwerke · 14 Transportkarten")
-            w.n("{count} {piece}", "{count} {pieces}", p.pieces)
-            + " · "
-            + w.n("{count} {card}", "{count} {cards}", p.cards),
-            w.n("{count} {ticket}", "{count} {tickets}", p.tickets),
-        )
-        for i, line in enumerate(facts):
-            d.text(
-                (x + 44, y + 30 + 15 * i),
-                dr.fit_text(d, line, th.font(13), PANEL_WIDTH - (130 if i == 0 else 70)),
-                font=th.font(13),
-                fill=th.MUTED,
-            )
-        score = public.result.seats[p.seat].score if public.result is not None else p.score
+    score = public.result.seats[p.seat].score if public.result is not None else p.score
+    d.text(
+        (PANEL_WIDTH - 26, y + 20), str(score), font=th.font(24, True), fill=th.PAPER, anchor="ra"
+    )
+    if active:
         d.text(
-            (PANEL_WIDTH - 26, y + 20),
-            str(score),
-            font=th.font(24, True),
-            fill=th.PAPER,
+            (PANEL_WIDTH - 26, y + 4),
+            th.word("to_move", w),
+            font=th.font(11, True),
+            fill=th.seat_color(p.seat),
             anchor="ra",
         )
-        if active:
-            d.text(
-                (PANEL_WIDTH - 26, y + 4),
-                th.word("to_move", w),
-                font=th.font(11, True),
-                fill=th.seat_color(p.seat),
-                anchor="ra",
-            )
-        y += 70
-    y += 8
+
+
+def _panel_cards(d: ImageDraw.ImageDraw, public: PublicView, w: Words, at: tuple[int, int]) -> int:
+    """The face-up cards, the deck, the discard and the ticket decks; returns the y below."""
+    x, y = at
     d.text((x, y), th.word("face_up", w), font=th.font(15, True), fill=th.PAPER)
     y += 26
     cw, ch, gap = 58, 84, 10
@@ -372,7 +403,18 @@ def panel(
         for name, n in public.ticket_decks.items()
     )
     d.text((x, y), f"{th.word('ticket_decks', w)}: {decks}", font=th.font(14), fill=th.MUTED)
-    y += 26
+    return y + 26
+
+
+def _panel_extras(
+    d: ImageDraw.ImageDraw,
+    rules: ClassicRules,
+    public: PublicView,
+    w: Words,
+    at: tuple[int, int],
+) -> None:
+    """What some maps add: a tunnel's revealed cards, merchandise left, the French flag colours."""
+    x, y = at
     if public.tunnel is not None:
         t = public.tunnel
         d.text(
@@ -403,8 +445,6 @@ def panel(
         d.text((x, y), th.word("flag_colors", w), font=th.font(14), fill=th.MUTED)
         for i, c in enumerate(public.flag_colors):
             dr.card(d, (x + 110 + i * 30, y - 2, x + 134 + i * 30, y + 20), c, radius=4)
-        y += 28
-    return img
 
 
 def panel_height(layout: Layout, public: PublicView) -> int:

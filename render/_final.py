@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from engine import PublicView
+from engine import PublicView, SeatScore
+from words import Words
 
 from . import _draw as dr
 from . import _theme as th
@@ -48,6 +49,39 @@ def _header(d: ImageDraw.ImageDraw, text: str, width: float) -> str:
     return dr.fit_text(d, text, th.font(13, True), width)
 
 
+def _wrapped_tickets(
+    layout: Layout, seat: SeatScore, width: int, probe: ImageDraw.ImageDraw
+) -> list[list[tuple[str, bool]]]:
+    """A seat's tickets (completed, then failed) as lines of ``(text, completed)`` that fit
+    ``width``."""
+    font = th.font(15)
+    items = [(_ticket_text(layout, t, True), True) for t in seat.completed] + [
+        (_ticket_text(layout, t, False), False) for t in seat.failed
+    ]
+    lines: list[list[tuple[str, bool]]] = [[]]
+    used = 60.0
+    for text, ok in items:
+        room = probe.textlength(f"✓ {text}", font=font) + 24
+        if used + room > width - 30 and lines[-1]:
+            lines.append([])
+            used = 60.0
+        lines[-1].append((text, ok))
+        used += room
+    return lines
+
+
+class _Columns:
+    """Where the score table's breakdown columns are: ``keys`` from x ``first``, ``step`` apart,
+    in a table ``width`` wide."""
+
+    def __init__(self, keys: list[str], first: int, step: int, width: int) -> None:
+        self.keys, self.first, self.step, self.width = keys, first, step, width
+
+    def center(self, i: int) -> float:
+        """The x of the middle of column ``i``."""
+        return self.first + i * self.step + self.step / 2
+
+
 def _table(
     layout: Layout, public: PublicView, names: list[str], lang: str, width: int
 ) -> Image.Image:
@@ -56,33 +90,17 @@ def _table(
     w = th.words(layout.rules, lang)
     keys = list(layout.rules.breakdown_keys())
     probe = dr.canvas(Image.new("RGB", (1, 1)))
-    font = th.font(15)
-    # ticket lines per seat, wrapped to the width
-    wrapped: dict[int, list[list[tuple[str, bool]]]] = {}
-    for s in result.seats:
-        items = [(_ticket_text(layout, t, True), True) for t in s.completed] + [
-            (_ticket_text(layout, t, False), False) for t in s.failed
-        ]
-        lines: list[list[tuple[str, bool]]] = [[]]
-        used = 60.0
-        for text, ok in items:
-            room = probe.textlength(f"✓ {text}", font=font) + 24
-            if used + room > width - 30 and lines[-1]:
-                lines.append([])
-                used = 60.0
-            lines[-1].append((text, ok))
-            used += room
-        wrapped[s.seat] = lines
+    wrapped = {s.seat: _wrapped_tickets(layout, s, width, probe) for s in result.seats}
     height = 70 + sum(ROW + 8 + 22 + 24 * len(wrapped[s.seat]) for s in result.seats) + 20
     img = Image.new("RGB", (width, height), th.PAPER)
     d = dr.canvas(img)
     d.text((24, 16), th.word("finished", w), font=th.font(24, True), fill=th.INK)
-    col0, col_w = 330, max(90, (width - 330 - 120) // max(1, len(keys)))
+    columns = _Columns(keys, 330, max(90, (width - 330 - 120) // max(1, len(keys))), width)
     y = 56
     for i, key in enumerate(keys):
         d.text(
-            (col0 + i * col_w + col_w / 2, y),
-            _header(d, th.word(key, w), col_w - 8),
+            (columns.center(i), y),
+            _header(d, th.word(key, w), columns.step - 8),
             font=th.font(13, True),
             fill=th.MUTED,
             anchor="mm",
@@ -90,69 +108,105 @@ def _table(
     d.text((width - 60, y), th.word("total", w), font=th.font(13, True), fill=th.MUTED, anchor="mm")
     y += 16
     for rank, seat in enumerate(result.ranking, 1):
-        s = result.seats[seat]
-        winner = seat in result.winners
-        if winner:
-            d.rounded_rectangle((12, y - 2, width - 12, y + ROW), radius=8, fill=(255, 243, 196))
-        d.text(
-            (30, y + ROW / 2),
-            f"{1 if winner else rank}.",
-            font=th.font(18, True),
-            fill=th.INK,
-            anchor="lm",
+        y = _score_row(d, public, names[seat], seat, rank, w, columns, y)
+        y = _facts_row(d, result.seats[seat], keys, w, y)
+        y = _ticket_rows(d, wrapped[seat], probe, y) + 4
+    return img
+
+
+def _score_row(
+    d: ImageDraw.ImageDraw,
+    public: PublicView,
+    name: str,
+    seat: int,
+    rank: int,
+    w: Words,
+    columns: _Columns,
+    y: int,
+) -> int:
+    """A seat's rank, badge, name (winner and resigned marks), breakdown and total; returns the
+    y below."""
+    result = public.result
+    assert result is not None
+    s = result.seats[seat]
+    winner = seat in result.winners
+    if winner:
+        d.rounded_rectangle(
+            (12, y - 2, columns.width - 12, y + ROW), radius=8, fill=(255, 243, 196)
         )
-        dr.seat_badge(d, (76, y + ROW / 2), seat, r=13)
-        resigned = public.players[seat].resigned
-        label = names[seat] + (f"  ★ {th.word('winner', w)}" if winner else "")
-        if resigned:
-            label += f"  ⚑ {th.word('resigned', w)}"
+    d.text(
+        (30, y + ROW / 2),
+        f"{1 if winner else rank}.",
+        font=th.font(18, True),
+        fill=th.INK,
+        anchor="lm",
+    )
+    dr.seat_badge(d, (76, y + ROW / 2), seat, r=13)
+    resigned = public.players[seat].resigned
+    label = name + (f"  ★ {th.word('winner', w)}" if winner else "")
+    if resigned:
+        label += f"  ⚑ {th.word('resigned', w)}"
+    d.text(
+        (98, y + ROW / 2),
+        dr.fit_text(d, label, th.font(18, True), columns.first - 110),
+        font=th.font(18, True),
+        fill=th.MUTED if resigned else th.INK,
+        anchor="lm",
+    )
+    for i, key in enumerate(columns.keys):
         d.text(
-            (98, y + ROW / 2),
-            dr.fit_text(d, label, th.font(18, True), col0 - 110),
-            font=th.font(18, True),
-            fill=th.MUTED if resigned else th.INK,
-            anchor="lm",
-        )
-        for i, key in enumerate(keys):
-            d.text(
-                (col0 + i * col_w + col_w / 2, y + ROW / 2),
-                str(s.breakdown.get(key, 0)),
-                font=th.font(17),
-                fill=th.INK,
-                anchor="mm",
-            )
-        d.text(
-            (width - 60, y + ROW / 2),
-            str(s.score),
-            font=th.font(20, True),
+            (columns.center(i), y + ROW / 2),
+            str(s.breakdown.get(key, 0)),
+            font=th.font(17),
             fill=th.INK,
             anchor="mm",
         )
-        y += ROW + 2
-        facts = [
-            f"{th.word('routes_pts', w)} {s.breakdown.get('routes', 0):+d}",
-            f"{th.word('tickets', w)} {s.tickets_completed}✓ {s.tickets_failed}✗ "
-            f"({s.breakdown.get('tickets', 0):+d})",
-            th.word("longest_len", w, n=s.longest_path)
-            + (f" (+{s.breakdown['longest_path']})" if s.breakdown.get("longest_path") else ""),
-        ]
-        facts += [
-            f"{th.word(key, w)} +{s.breakdown[key]}"
-            for key in keys
-            if key not in ("routes", "tickets", "longest_path") and s.breakdown.get(key)
-        ]
-        d.text((98, y), "  ·  ".join(facts), font=th.font(14), fill=th.MUTED)
-        y += 22
-        for line in wrapped[seat]:
-            x = 98.0
-            for text, ok in line:
-                mark = "✓" if ok else "✗"
-                d.text((x, y), mark, font=th.font(15, True), fill=th.GOOD if ok else th.BAD)
-                d.text((x + 18, y), text, font=font, fill=th.INK if ok else th.BAD)
-                x += probe.textlength(f"✓ {text}", font=font) + 24
-            y += 24
-        y += 4
-    return img
+    d.text(
+        (columns.width - 60, y + ROW / 2),
+        str(s.score),
+        font=th.font(20, True),
+        fill=th.INK,
+        anchor="mm",
+    )
+    return y + ROW + 2
+
+
+def _facts_row(d: ImageDraw.ImageDraw, s: SeatScore, keys: list[str], w: Words, y: int) -> int:
+    """Route points, tickets, the longest path and the map's bonuses in one line; returns the y
+    below."""
+    facts = [
+        f"{th.word('routes_pts', w)} {s.breakdown.get('routes', 0):+d}",
+        f"{th.word('tickets', w)} {s.tickets_completed}✓ {s.tickets_failed}✗ "
+        f"({s.breakdown.get('tickets', 0):+d})",
+        th.word("longest_len", w, n=s.longest_path)
+        + (f" (+{s.breakdown['longest_path']})" if s.breakdown.get("longest_path") else ""),
+    ]
+    facts += [
+        f"{th.word(key, w)} +{s.breakdown[key]}"
+        for key in keys
+        if key not in ("routes", "tickets", "longest_path") and s.breakdown.get(key)
+    ]
+    d.text((98, y), "  ·  ".join(facts), font=th.font(14), fill=th.MUTED)
+    return y + 22
+
+
+def _ticket_rows(
+    d: ImageDraw.ImageDraw,
+    lines: list[list[tuple[str, bool]]],
+    probe: ImageDraw.ImageDraw,
+    y: int,
+) -> int:
+    """A seat's tickets, ✓ completed and ✗ failed; returns the y below."""
+    font = th.font(15)
+    for line in lines:
+        x = 98.0
+        for text, ok in line:
+            mark = "✓" if ok else "✗"
+            d.text((x, y), mark, font=th.font(15, True), fill=th.GOOD if ok else th.BAD)
+            d.text((x + 18, y), text, font=font, fill=th.INK if ok else th.BAD)
+            x += probe.textlength(f"✓ {text}", font=font) + 24
+        y += 24
+    return y
 
 
 def render_final_png(

@@ -143,51 +143,17 @@ def _cards(d: ImageDraw.ImageDraw, mine: PlayerView, x: int, y: int, w: Words) -
     return rows * (ch + 36) + 38
 
 
-def render_hand_png(
-    player_view: PlayerView,
-    names: Sequence[str] | None = None,
-    *,
-    lang: str = "en",
-    layout: Layout | None = None,
-    high_contrast: bool = False,
-    planner: bool = True,
-    plans: Sequence[TicketPlan] | None = None,
-) -> bytes:
-    """The reader's private hand as PNG bytes (1000 px wide): cards grouped by colour with a symbol
-    each (♥ red, ✚ orange, ☀ yellow, ♣ green, ♠ blue, ♦ purple, ✿ pink, ○ white, ● black,
-    ★ locomotive) and counts, kept tickets with points and a done (✓) / not yet (○) mark, under each
-    open ticket the planner's line (cars and colours still needed, routes lost to others and the
-    detour; see :func:`engine.planner.plan_tickets`), tickets on offer, and a small map of the
-    reader's network, planned routes (gold frames) and ticket cities (green: done, red: not yet,
-    gold: on offer). ``layout`` defaults to the map's; ``high_contrast`` washes out the free routes;
-    ``plans``: the reader's ticket plans when the caller has them (the bot's hand view model
-    plans once for the text and this image); None plans here, unless ``planner=False`` leaves
-    the plans out. Only for ephemeral replies: it shows hidden information."""
-    mine = player_view
-    layout = layout or load_layout(mine.public.map_id)
-    w = th.words(layout.rules, lang)
-    if plans is None:
-        plans = plan_tickets(layout.rules, mine) if planner else ()
-    by_ticket = {p.ticket: p for p in plans}
-    mini = _mini_map(layout, mine, plans, high_contrast)
-    open_plans = sum(1 for p in plans if not p.done)
-    lines = len(mine.tickets) + open_plans * 1.5 + (len(mine.offer) + 1 if mine.offer else 0)
-    card_rows = max(1, -(-sum(1 for n in mine.hand.values() if n) // 9))
-    left_h = 40 + 150 * card_rows + 40 + round(30 * max(1, lines)) + 40
-    height = max(left_h, mini.height + 40)
-    img = Image.new("RGB", (WIDTH, height), th.PANEL)
-    d = dr.canvas(img)
-    x, y = 20, 16
-    name = (list(names or []) + [""] * 8)[mine.seat] or f"Player {mine.seat + 1}"
-    dr.seat_badge(d, (x + 14, y + 14), mine.seat, r=14)
-    d.text(
-        (x + 38, y + 2),
-        f"{th.word('your_hand', w)} – {name}",
-        font=th.font(20, True),
-        fill=th.PAPER,
-    )
-    y += 44
-    y += max(150, _cards(d, mine, x, y, w))
+def _tickets(
+    d: ImageDraw.ImageDraw,
+    layout: Layout,
+    mine: PlayerView,
+    by_ticket: dict[str, TicketPlan],
+    w: Words,
+    at: tuple[int, int],
+) -> None:
+    """The kept tickets (a done ✓ or open ○ mark, points, each open ticket's plan) and the tickets on
+    offer, in the hand image's left column from ``at`` down."""
+    x, y = at
     d.text((x, y), th.word("your_tickets", w), font=th.font(17, True), fill=th.PAPER)
     y += 30
     text_w = WIDTH - MAP_WIDTH - 60
@@ -223,5 +189,52 @@ def render_hand_png(
             )
             d.text((x + text_w, y), str(points), font=th.font(16, True), fill=th.PAPER, anchor="ra")
             y += 30
+
+
+def render_hand_png(
+    player_view: PlayerView,
+    names: Sequence[str] | None = None,
+    *,
+    lang: str = "en",
+    layout: Layout | None = None,
+    high_contrast: bool = False,
+    planner: bool = True,
+    plans: Sequence[TicketPlan] | None = None,
+) -> bytes:
+    """The reader's private hand as PNG bytes (1000 px wide): cards grouped by colour with a symbol
+    each (♥ red, ✚ orange, ☀ yellow, ♣ green, ♠ blue, ♦ purple, ✿ pink, ○ white, ● black,
+    ★ locomotive) and counts, kept tickets with points and a done (✓) / not yet (○) mark, under each
+    open ticket the planner's line (cars and colours still needed, routes lost to others and the
+    detour; see :func:`engine.planner.plan_tickets`), tickets on offer, and a small map of the
+    reader's network, planned routes (gold frames) and ticket cities (green: done, red: not yet,
+    gold: on offer). ``layout`` defaults to the map's; ``high_contrast`` washes out the free routes;
+    ``plans``: the reader's ticket plans when the caller has them (the bot's hand view model
+    plans once for the text and this image); None plans here, unless ``planner=False`` leaves
+    the plans out. Only for ephemeral replies: it shows hidden information."""
+    mine = player_view
+    layout = layout or load_layout(mine.public.map_id)
+    w = th.words(layout.rules, lang)
+    if plans is None:
+        plans = plan_tickets(layout.rules, mine) if planner else ()
+    mini = _mini_map(layout, mine, plans, high_contrast)
+    open_plans = sum(1 for p in plans if not p.done)
+    lines = len(mine.tickets) + open_plans * 1.5 + (len(mine.offer) + 1 if mine.offer else 0)
+    card_rows = max(1, -(-sum(1 for n in mine.hand.values() if n) // 9))
+    left_h = 40 + 150 * card_rows + 40 + round(30 * max(1, lines)) + 40
+    height = max(left_h, mini.height + 40)
+    img = Image.new("RGB", (WIDTH, height), th.PANEL)
+    d = dr.canvas(img)
+    x, y = 20, 16
+    name = (list(names or []) + [""] * 8)[mine.seat] or f"Player {mine.seat + 1}"
+    dr.seat_badge(d, (x + 14, y + 14), mine.seat, r=14)
+    d.text(
+        (x + 38, y + 2),
+        f"{th.word('your_hand', w)} – {name}",
+        font=th.font(20, True),
+        fill=th.PAPER,
+    )
+    y += 44
+    y += max(150, _cards(d, mine, x, y, w))
+    _tickets(d, layout, mine, {p.ticket: p for p in plans}, w, (x, y))
     img.paste(mini, (WIDTH - MAP_WIDTH - 20, 20))
     return dr.encode(img)

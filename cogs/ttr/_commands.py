@@ -25,6 +25,7 @@ from ._info import InfoFlows, fold
 from ._lobby import TURN_TIMES, LobbyFlows
 from ._menu_clicks import MenuClicks
 from ._play import DRAW_SOURCES, PlayFlows
+from ._players import PlayerFlows
 from ._publish import Publisher
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,7 @@ class TtrCog(
         self.play = PlayFlows(bot, service, self.announcer, self.publisher)
         self.menus = MenuClicks(bot, service, self.announcer, self.play)
         self.info = InfoFlows(bot, service, self.announcer)
+        self.players = PlayerFlows(bot, service, self.announcer)
         self.admin = AdminFlows(bot, service, self.announcer, self.publisher)
         super().__init__()
         service.on_turn = self.clock_moved
@@ -286,18 +288,18 @@ class TtrCog(
 
     @app_commands.command(name="mygames", description="List your games")
     async def mygames(self, interaction: discord.Interaction) -> None:
-        await self.info.mygames(interaction)
+        await self.players.mygames(interaction)
 
     @app_commands.command(name="stats", description="Show a player's statistics")
     @app_commands.describe(user="The player")
     async def stats(
         self, interaction: discord.Interaction, user: discord.User | None = None
     ) -> None:
-        await self.info.stats(interaction, user or interaction.user)
+        await self.players.stats(interaction, user or interaction.user)
 
     @app_commands.command(name="leaderboard", description="Show the leaderboard")
     async def leaderboard(self, interaction: discord.Interaction) -> None:
-        await self.info.leaderboard(interaction)
+        await self.players.leaderboard(interaction)
 
     @app_commands.command(
         name="settings", description="Your settings: turn pings, a DM on your turn, high contrast"
@@ -314,7 +316,7 @@ class TtrCog(
         dm_turns: bool | None = None,
         high_contrast: bool | None = None,
     ) -> None:
-        await self.info.settings(interaction, turn_pings, dm_turns, high_contrast)
+        await self.players.settings(interaction, turn_pings, dm_turns, high_contrast)
 
     @app_commands.command(name="history", description="List this server's finished games")
     @app_commands.describe(page="Page number")

@@ -1,0 +1,112 @@
+"""Players: a user's open games, statistics, the server's leaderboard, and a user's settings.
+
+All answers are private and in the reader's language.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from maps import load_ruleset
+
+from ._base import Base
+
+
+class PlayerFlows(Base):
+    """/ttr mygames, stats, leaderboard and settings."""
+
+    async def mygames(self, interaction: discord.Interaction) -> None:
+        """The user's open games in every server, the ones waiting for them first."""
+        await self.defer(interaction)
+        w = self.words(interaction)
+        lines = []
+        for g in await self.service.games_for_user(interaction.user.id):
+            meta = load_ruleset(g.map_id).meta
+            names = meta.get("name") or {}
+            lines.append(
+                w.t(
+                    "Game {game} on **{map}** in <#{channel}>{turn}",
+                    game=g.id,
+                    map=str(names.get(w.lang) or names.get("en") or g.map_id),
+                    channel=g.thread_id or g.channel_id,
+                    turn=" – " + w.t("your move!") if g.your_turn else "",
+                )
+            )
+        await self.reply(interaction, "\n".join(lines) or w.t("You are in no open games."))
+
+    async def stats(self, interaction: discord.Interaction, user: discord.abc.User) -> None:
+        """A player's results in this server."""
+        await self.defer(interaction)
+        w = self.words(interaction)
+        st = await self.service.stats(interaction.guild_id or 0, user.id)
+        text = w.t(
+            "{player}: {games}, {won} won, best score {best}, {tickets}.",
+            player=user.mention,
+            games=w.n("{count} game", "{count} games", st.games),
+            won=st.wins,
+            best="–" if st.best_score is None else st.best_score,
+            tickets=w.n(
+                "{count} {ticket} completed, {failed} failed",
+                "{count} {tickets} completed, {failed} failed",
+                st.tickets_completed,
+                failed=st.tickets_failed,
+            ),
+        )
+        await self.reply(interaction, text)
+
+    async def leaderboard(self, interaction: discord.Interaction) -> None:
+        """The server's best players by wins, then average score."""
+        await self.defer(interaction)
+        w = self.words(interaction)
+        rows = await self.service.leaderboard(interaction.guild_id or 0, 20)
+        lines = [
+            w.t(
+                "{rank}. <@{user}>: {wins} {games}",
+                rank=n,
+                user=r.user_id,
+                wins=w.n("{count} win", "{count} wins", r.wins),
+                games=w.n("in {count} game", "in {count} games", r.games),
+            )
+            for n, r in enumerate(rows, 1)
+        ]
+        await self.reply(interaction, "\n".join(lines) or w.t("No finished games yet."))
+
+    # ------------------------------------------------------------ settings
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        turn_pings: bool | None,
+        dm_turns: bool | None,
+        high_contrast: bool | None,
+    ) -> None:
+        """Show, or change, the reader's settings (turn pings, a DM on their turn, high contrast)."""
+        await self.defer(interaction)
+        w = self.words(interaction)
+        changes = {
+            k: v
+            for k, v in (
+                ("turn_pings", turn_pings),
+                ("dm_turns", dm_turns),
+                ("high_contrast", high_contrast),
+            )
+            if v is not None
+        }
+        if changes:
+            now = await self.service.set_user_settings(interaction.user.id, **changes)
+            interaction.extras["committed"] = True
+        else:
+            now = await self.service.user_settings(interaction.user.id)
+
+        def on_off(flag: bool) -> str:
+            return w.t("on") if flag else w.t("off")
+
+        lines = [
+            w.t("Your settings were saved.") if changes else w.t("Your settings:"),
+            w.t("• Turn pings: {state}", state=on_off(now.turn_pings)),
+            w.t("• A direct message on your turn: {state}", state=on_off(now.dm_turns)),
+            w.t(
+                "• High contrast for your private images: {state}", state=on_off(now.high_contrast)
+            ),
+            w.t("Change them with /ttr settings turn_pings: dm_turns: high_contrast:."),
+        ]
+        await self.reply(interaction, "\n".join(lines))

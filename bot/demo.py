@@ -1,13 +1,15 @@
 """The demo, the project's main job: a whole game between built-in AI seats, no Discord needed.
 
 ``python -m bot demo [--map usa] [--players 4] [--seed 7] [--out DIR] [--every N]
-[--db PATH | --database-url URL]``
+[--ai LEVELS] [--language en|de] [--db PATH | --database-url URL]``
 creates the game through the bot's own :class:`~bot.services.GameService` on a
 real SQLite file ``DIR/ttr.sqlite3``; every AI action goes through the service
-(engine, then the action with its snapshot in one transaction), and the demo prints a readable turn log and the final
-score table, writes ``DIR/result.json`` and, when the renderer is installed,
-board images. At the end the stored action log is replayed from the seed and
-compared with the stored snapshot. The same seed gives the same game.
+(engine, then the action with its snapshot in one transaction). The console
+tells the game in the same words as the channel (:mod:`bot.stories`, through
+the catalogs with their plural rules, in ``--language``), then prints the
+final score table; the demo writes ``DIR/result.json`` and images. At the end
+the stored action log is replayed from the seed and compared with the stored
+snapshot. The same seed gives the same game.
 """
 
 from __future__ import annotations
@@ -17,68 +19,66 @@ import asyncio
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+import render
+from engine import player_view
 from engine.ai import AI_LEVELS
-from engine.events import Event
 from maps import MapError, UnknownMap, available_maps, load_ruleset
+from words import LANGS, Words, words_for
+
+from . import stories
+from .services import (
+    Event,
+    FinalResult,
+    GameService,
+    Ruleset,
+    claims_by_turn,
+    replay_game,
+    stored_state,
+)
+from .storage import MigrationError, Storage, StorageUnavailable, open_storage
 
 
-def _cards(d: dict[str, int]) -> str:
-    return ", ".join(f"{n} {c}" for c, n in sorted(d.items()))
+@dataclass
+class DemoGame:
+    """What the demo's steps share: the map, the service and game, the seats' names, the words."""
+
+    rules: Ruleset
+    service: GameService
+    storage: Storage
+    game_id: int
+    names: list[str]
+    words: Words
+    out: Path
 
 
-def describe(rules: Any, events: list[Event], names: list[str]) -> list[str]:
-    """Readable public lines for one action's events (no hidden information)."""
-    board = rules.board
-    words = rules.meta.get("words", {}).get("en", {})
-    lines: list[str] = []
-    for e in events:
-        who = names[e.seat] if e.seat is not None else ""
-        p = e.public
-        if e.kind == "card_drawn":
-            lines.append(
-                f"{who} drew {'a face-up ' + p['color'] if p['source'] == 'face_up' else 'a card from the deck'}"
-            )
-        elif e.kind == "route_claimed":
-            lines.append(
-                f"{who} claimed {board.route_name(p['route'])} ({_cards(p['payment'])}) +{p['points']}"
-            )
-        elif e.kind == "tickets_kept":
-            lines.append(
-                f"{who} kept {p['kept']} of {p['kept'] + p['returned']} {words.get('tickets', 'tickets')}"
-            )
-        elif e.kind == "tunnel_revealed":
-            lines.append(
-                f"{who} tries the tunnel {board.route_name(p['route'])}: revealed {', '.join(p['revealed']) or 'nothing'}, {p['extra']} more"
-            )
-        elif e.kind == "tunnel_abandoned":
-            lines.append(f"{who} abandoned the tunnel {board.route_name(p['route'])}")
-        elif e.kind == "merchandise_drawn":
-            lines.append(f"{who} took a merchandise card ({p['left']} left)")
-        elif e.kind == "flag_card_kept":
-            lines.append(f"{who} set aside a {p['color']} card for a French flag")
-        elif e.kind == "flag_scored":
-            lines.append(f"{who} completed a French flag +{p['points']}")
-        elif e.kind == "face_up_reset":
-            lines.append("three face-up locomotives: the row is dealt again")
-        elif e.kind == "last_round":
-            lines.append(
-                f"*** last round: {who} has {p['pieces']} {words.get('pieces', 'trains')} left ***"
-            )
-        elif e.kind == "passed":
-            lines.append(f"{who} cannot do anything and passes")
-    return lines
+def console(text: str) -> str:
+    """A sentence of the channel as the console shows it: Discord's bold marks left out."""
+    return text.replace("**", "")
 
 
-def _renderer() -> Any:
-    """The renderer module when it offers board images, else None (the demo works without it)."""
+def _rules(map_id: str, players: int) -> Ruleset | None:
+    """The map's rules, or None after saying on stderr why the demo cannot play it."""
     try:
-        import render
-    except ImportError:
+        rules = load_ruleset(map_id)
+    except UnknownMap:
+        print(
+            f"unknown map {map_id!r}; choose one of: {', '.join(available_maps())}", file=sys.stderr
+        )
         return None
-    return render if hasattr(render, "render_board_png") else None
+    except MapError as exc:
+        print(str(exc), file=sys.stderr)
+        return None
+    p = rules.params
+    if not p.min_players <= players <= p.max_players:
+        print(
+            f"{map_id} is played by {p.min_players}-{p.max_players} players, not {players}",
+            file=sys.stderr,
+        )
+        return None
+    return rules
 
 
 def _demo_database(out: Path, database: str | Path | None) -> str | Path:
@@ -91,152 +91,143 @@ def _demo_database(out: Path, database: str | Path | None) -> str | Path:
     return db_path
 
 
-async def run_demo(
+async def _seat_and_start(
+    service: GameService,
+    storage: Storage,
     map_id: str,
-    players: int,
     seed: int,
-    out: Path,
-    every: int = 1,
-    database: str | Path | None = None,
-    levels: Sequence[str] = ("normal",),
-) -> int:
-    """Play the demo game through :class:`~bot.services.GameService`; return the exit code
-    (2 for an unknown map or player count, or a database that cannot be opened).
-
-    ``levels``: AI level per seat (one of :data:`engine.ai.AI_LEVELS` each); the
-    last one repeats for the seats after it (one level: every seat).
-
-    ``database``: a path or URL (``sqlite:///...``, ``postgresql://...``) to play in, next to
-    the games it already holds; default a new ``OUT/ttr.sqlite3``."""
-    try:
-        rules = load_ruleset(map_id)
-    except UnknownMap:
-        print(
-            f"unknown map {map_id!r}; choose one of: {', '.join(available_maps())}", file=sys.stderr
-        )
-        return 2
-    except MapError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
-    p = rules.params
-    if not p.min_players <= players <= p.max_players:
-        print(
-            f"{map_id} is played by {p.min_players}-{p.max_players} players, not {players}",
-            file=sys.stderr,
-        )
-        return 2
-
-    from .services import GameService, replay_game, stored_state
-    from .storage import MigrationError, StorageUnavailable, open_storage
-
-    out.mkdir(parents=True, exist_ok=True)
-    db_path = _demo_database(out, database)
-    renderer = _renderer()
-    layout = None
-    if renderer is not None:
-        try:
-            layout = renderer.load_layout(map_id)
-        except Exception as exc:  # noqa: BLE001 - the demo goes on without images
-            print(f"(no board images: {exc})")
-            renderer = None
-
+    levels: Sequence[str],
+    *,
+    players: int,
+    shared: bool,
+) -> tuple[int, list[str]]:
+    """Create the game with ``players`` AI seats (``levels``: one per seat, the last repeats) and
+    start it; returns the game id and the seats' names. ``shared``: the database holds other
+    games, so the demo takes a channel of its own."""
     host = 0  # the demo's host is nobody: every seat is an AI seat
-    try:
-        storage = await open_storage(db_path)
-    except (StorageUnavailable, MigrationError) as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
-    try:
-        service = GameService(storage, auto_ai=False)
-        # a channel of its own: a database shared with other games may hold older demos
-        channel = 0 if database is None else -1 - len(await storage.game_ids())
-        game = await service.create(
-            guild_id=0,
-            channel_id=channel,
-            host_id=host,
-            host_name="demo",
-            map_id=map_id,
-            host_plays=False,
-        )
-        for i in range(players):
-            await service.add_ai(game.id, host, level=levels[min(i, len(levels) - 1)])
-        await service.start(game.id, host, seed=seed)
-        snap = await service.table(game.id, 0)
-        names = [s.display_name for s in snap.seats]
-        name = rules.meta["name"]["en"]
-        print(f"{name}: {players} AI seats, seed {seed}, game #{game.id} in {storage.url}")
-        images = 0
-        public = snap.public
+    channel = -1 - len(await storage.game_ids()) if shared else 0
+    game = await service.create(
+        guild_id=0,
+        channel_id=channel,
+        host_id=host,
+        host_name="demo",
+        map_id=map_id,
+        host_plays=False,
+    )
+    for i in range(players):
+        await service.add_ai(game.id, host, level=levels[min(i, len(levels) - 1)])
+    await service.start(game.id, host, seed=seed)
+    table = await service.table(game.id, 0)
+    return game.id, [s.display_name for s in table.seats]
+
+
+async def _play(demo: DemoGame, every: int) -> int | None:
+    """Play the AI seats to the end, telling each turn when it ends and writing a board image at
+    the start and every ``every`` turns; the number of images, or None when the game is stuck."""
+    layout = render.load_layout(demo.rules.map_id)
+    public = (await demo.service.table(demo.game_id, 0)).public
+    assert public is not None
+    told: list[Event] = []
+    images = 0
+    while public.phase != "finished":
+        before = public
+        outcome = await demo.service.play_ai(demo.game_id, max_actions=1)
+        if outcome.actions != 1:
+            print(f"the game is stuck at version {before.version}", file=sys.stderr)
+            return None
+        told += outcome.public_events
+        if outcome.turn_ended:
+            _tell(demo, before.turn + 1 if before.phase == "play" else 0, told)
+            told = []
+        public = (await demo.service.table(demo.game_id, 0)).public
         assert public is not None
-        while public.phase != "finished":
-            before = public
-            outcome = await service.play_ai(game.id, max_actions=1)
-            if outcome.actions != 1:
-                print(f"the game is stuck at version {before.version}", file=sys.stderr)
-                return 1
-            prefix = f"Turn {before.turn + 1:>3}" if before.phase == "play" else "Setup   "
-            for line in describe(rules, list(outcome.public_events), names):
-                print(f"{prefix}  {line}")
-                prefix = " " * len(prefix)
-            public = (await service.table(game.id, 0)).public
-            assert public is not None
-            if (
-                renderer is not None
-                and public.phase == "play"
-                and (public.turn != before.turn or before.phase != "play")
-                and public.turn % every == 0
-            ):
-                png = await asyncio.to_thread(renderer.render_board_png, layout, public, names)
-                (out / f"board-{public.turn}.png").write_bytes(png)
-                images += 1
-        if renderer is not None and hasattr(renderer, "render_final_png"):
-            png = await asyncio.to_thread(renderer.render_final_png, layout, public, names)
-            (out / "final.png").write_bytes(png)
+        new_turn = public.turn != before.turn or before.phase != "play"
+        if public.phase == "play" and new_turn and public.turn % every == 0:
+            png = await asyncio.to_thread(render.render_board_png, layout, public, demo.names)
+            (demo.out / f"board-{public.turn}.png").write_bytes(png)
             images += 1
-        if renderer is not None and hasattr(renderer, "render_recap"):
-            images += await _people_images(renderer, layout, service, storage, game.id, names, out)
+    png = await asyncio.to_thread(render.render_final_png, layout, public, demo.names)
+    (demo.out / "final.png").write_bytes(png)
+    return images + 1 + await _people_images(demo, layout)
 
-        stored = await storage.get_game(game.id)
-        assert stored is not None
-        state = await stored_state(storage, stored)
-        log = await storage.actions(game.id)
-        verified = await replay_game(storage, stored) == state and stored.status == "finished"
-    finally:
-        await storage.close()
 
-    result = state.result
-    assert result is not None
-    breakdown_keys = rules.breakdown_keys()
-    print()
+def _tell(demo: DemoGame, number: int, events: Sequence[Event]) -> None:
+    """Print one turn (``number`` 0: the ticket choice at the start) as the channel tells it."""
+    w = demo.words
+    label = console(w.t("**Start**") if number == 0 else w.t("**Turn {turn}**", turn=number))
+    prefix = f"{label:<9}"
+    for line in stories.turn_lines(events, demo.rules, demo.names, w):
+        print(f"{prefix} {console(line)}")
+        prefix = " " * len(prefix)
+
+
+async def _people_images(demo: DemoGame, layout: render.Layout) -> int:
+    """The images a person looks at after a game: the board 500 px wide (board-phone.png), the
+    first seat's hand with its ticket planner at the end (hand.png) and the recap (recap.gif);
+    returns how many were written."""
+    table = await demo.service.table(demo.game_id, 0)
+    state = await demo.service.game_state(demo.game_id)
+    assert table.public is not None
+    records = await demo.service.turn_log(demo.game_id)
+    files = {
+        "board-phone.png": render.render_phone_png(layout, table.public, demo.names),
+        "hand.png": render.render_hand_png(
+            player_view(demo.rules, state, 0), demo.names, layout=layout
+        ),
+        "recap.gif": render.render_recap(layout, claims_by_turn(records), demo.names),
+    }
+    for name, data in files.items():
+        (demo.out / name).write_bytes(data)
+    return len(files)
+
+
+def _print_scores(demo: DemoGame, result: FinalResult, turns: int, actions: int, ok: bool) -> None:
+    """The summary line, the score table (one column per part of the score) and the winner."""
+    w = demo.words
+    summary = w.n(
+        "Final scores after {turns} turns ({count} action; replay from the stored log {check})",
+        "Final scores after {turns} turns ({count} actions; replay from the stored log {check})",
+        actions,
+        turns=turns,
+        check=w.t("matches the snapshot") if ok else w.t("DOES NOT MATCH the snapshot"),
+    )
+    keys = demo.rules.breakdown_keys()
+    width = max(8, *(len(n) + 1 for n in demo.names))  # "AI 2 (hard)" is longer than "AI 2"
+    player = w.ctx("score table", "player")
+    total = w.ctx("score table", "total")
+    tickets = w.ctx("score table", "{tickets:cap} done/failed")
+    parts = [stories.breakdown_name(k, w) for k in keys]
+    widths = [max(8, len(part) + 2) for part in parts]
+    print("\n" + summary)
     print(
-        f"Final scores after {state.turn} turns ({len(log)} actions; replay from the stored log "
-        f"{'matches' if verified else 'DOES NOT MATCH'} the snapshot)"
+        f"{player:<{width}}{total:>7}"
+        + "".join(f"{part:>{n}}" for part, n in zip(parts, widths, strict=True))
+        + f"  {tickets}"
     )
-    width = max(8, *(len(n) + 1 for n in names))  # "AI 2 (hard)" is longer than "AI 2"
-    header = (
-        f"{'seat':<{width}}{'score':>6}"
-        + "".join(f"{k:>14}" for k in breakdown_keys)
-        + f"{'tickets +/-':>13}"
-    )
-    print(header)
     for i in result.ranking:
         s = result.seats[i]
-        mark = " *" if i in result.winners else ""
+        done = f"{s.tickets_completed}/{s.tickets_failed}"
         print(
-            f"{names[i]:<{width}}{s.score:>6}"
-            + "".join(f"{s.breakdown.get(k, 0):>14}" for k in breakdown_keys)
-            + f"{s.tickets_completed:>8}/{s.tickets_failed:<4}{mark}"
+            f"{demo.names[i]:<{width}}{s.score:>7}"
+            + "".join(f"{s.breakdown.get(k, 0):>{n}}" for k, n in zip(keys, widths, strict=True))
+            + f"  {done:>{len(tickets)}}"
+            + (" *" if i in result.winners else "")
         )
-    print(f"winner: {', '.join(names[w] for w in result.winners)}")
+    winners = ", ".join(demo.names[n] for n in result.winners)
+    print(w.n("Winner: {players}", "Winners: {players}", len(result.winners), players=winners))
+
+
+def _write_result(demo: DemoGame, seed: int, result: FinalResult, turns: int) -> Path:
+    """``OUT/result.json``: the map, seed, turns, winners and every seat's score and breakdown."""
     doc = {
-        "map": map_id,
+        "map": demo.rules.map_id,
         "seed": seed,
-        "turns": state.turn,
+        "turns": turns,
         "winner": list(result.winners),
         "seats": [
             {
                 "seat": s.seat,
-                "name": names[s.seat],
+                "name": demo.names[s.seat],
                 "score": s.score,
                 "breakdown": dict(s.breakdown),
                 "tickets_completed": s.tickets_completed,
@@ -245,47 +236,76 @@ async def run_demo(
             for s in result.seats
         ],
     }
-    (out / "result.json").write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {out / 'result.json'}" + (f" and {images} images" if images else ""))
-    return 0 if verified else 1
+    path = demo.out / "result.json"
+    path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    return path
 
 
-async def _people_images(
-    renderer: Any,
-    layout: Any,
-    service: Any,
-    storage: Any,
-    game_id: int,
-    names: list[str],
+async def run_demo(
+    map_id: str,
+    players: int,
+    seed: int,
     out: Path,
+    every: int = 1,
+    database: str | Path | None = None,
+    levels: Sequence[str] = ("normal",),
+    language: str = "en",
 ) -> int:
-    """The images a person looks at after a game: the board 500 px wide (board-phone.png), the
-    first seat's hand with its ticket planner at the end (hand.png) and the recap (recap.gif);
-    returns how many were written."""
-    from engine import player_view
+    """Play the demo game through :class:`~bot.services.GameService`; return the exit code: 0, 1
+    when the stored log does not replay to the snapshot (or the game gets stuck), 2 for an unknown
+    map or player count, or a database that cannot be opened.
 
-    from .services import stored_state
-
-    stored = await storage.get_game(game_id)
-    state = await stored_state(storage, stored)
-    rules = layout.rules
-    public = (await service.table(game_id, 0)).public
-    records = await service.turn_log(game_id)
-    turns: list[dict[str, int]] = []
-    for r in records:
-        while len(turns) <= r.number:
-            turns.append({})
-        turns[r.number].update(
-            {e.route: e.seat for e in r.events if type(e).__name__ == "RouteClaimed"}
+    ``levels``: AI level per seat (one of :data:`engine.ai.AI_LEVELS` each); the last one repeats
+    for the seats after it. ``database``: a path or URL (``sqlite:///...``,
+    ``postgresql://...``) to play in, next to the games it already holds; default a new
+    ``OUT/ttr.sqlite3``. ``language``: the console's language (``en`` or ``de``)."""
+    rules = _rules(map_id, players)
+    if rules is None:
+        return 2
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        storage = await open_storage(_demo_database(out, database))
+    except (StorageUnavailable, MigrationError) as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    w = words_for(language, rules.meta)
+    try:
+        service = GameService(storage, auto_ai=False)
+        game_id, names = await _seat_and_start(
+            service, storage, map_id, seed, levels, players=players, shared=database is not None
         )
-    files = {
-        "board-phone.png": renderer.render_phone_png(layout, public, names),
-        "hand.png": renderer.render_hand_png(player_view(rules, state, 0), names, layout=layout),
-        "recap.gif": renderer.render_recap(layout, turns, names),
-    }
-    for name, data in files.items():
-        (out / name).write_bytes(data)
-    return len(files)
+        demo = DemoGame(rules, service, storage, game_id, names, w, out)
+        name = rules.meta["name"].get(language) or rules.meta["name"]["en"]
+        print(
+            w.n(
+                "{map}: {count} computer seat, seed {seed}, game {game} in {database}",
+                "{map}: {count} computer seats, seed {seed}, game {game} in {database}",
+                players,
+                map=name,
+                seed=seed,
+                game=game_id,
+                database=storage.url,
+            )
+        )
+        images = await _play(demo, every)
+        if images is None:
+            return 1
+        stored = await storage.get_game(game_id)
+        assert stored is not None
+        state = await stored_state(storage, stored)
+        actions = len(await storage.actions(game_id))
+        verified = await replay_game(storage, stored) == state and stored.status == "finished"
+    finally:
+        await storage.close()
+    assert state.result is not None
+    _print_scores(demo, state.result, state.turn, actions, verified)
+    path = _write_result(demo, seed, state.result, state.turn)
+    print(
+        w.n(
+            "Wrote {path} and {count} image.", "Wrote {path} and {count} images.", images, path=path
+        )
+    )
+    return 0 if verified else 1
 
 
 def main(argv: list[str]) -> int:
@@ -314,6 +334,9 @@ def main(argv: list[str]) -> int:
         help=f"AI level of the seats: one of {', '.join(AI_LEVELS)}, or one per seat"
         " separated by commas (e.g. hard,normal); default normal",
     )
+    ap.add_argument(
+        "--language", choices=LANGS, default="en", help="the console's language (default en)"
+    )
     args = ap.parse_args(argv)
     if args.every < 1:
         ap.error("--every must be at least 1")
@@ -323,5 +346,7 @@ def main(argv: list[str]) -> int:
         ap.error(f"--ai: choose from {', '.join(AI_LEVELS)} (got {args.ai!r})")
     database = args.database_url or args.db
     return asyncio.run(
-        run_demo(args.map, args.players, args.seed, args.out, args.every, database, levels)
+        run_demo(
+            args.map, args.players, args.seed, args.out, args.every, database, levels, args.language
+        )
     )

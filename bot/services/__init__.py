@@ -14,7 +14,15 @@ from ._clock import MAX_EXPIRIES
 from ._errors import ServiceError
 from ._loading import ai_controlled, replay_game, stored_state, turn_key
 from ._menus import KeepChoice, RouteChoice, TunnelChoice, TurnMenu
-from ._models import Outcome, Reminder, TableView, TurnRecord, UserGame, UserStats
+from ._models import (
+    Outcome,
+    Reminder,
+    TableView,
+    TurnRecord,
+    UserGame,
+    UserStats,
+    claims_by_turn,
+)
 from ._play import VACATION_DAYS
 from ._port import GameServicePort
 from ._recording import player_results
@@ -48,6 +56,7 @@ __all__ = [
     "UserGame",
     "UserStats",
     "ai_controlled",
+    "claims_by_turn",
     "player_results",
     "replay_game",
     "stored_state",

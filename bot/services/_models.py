@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Event, FinalResult, PlayerView, PublicView, Ruleset
+from engine.events import RouteClaimed
 from engine.planner import TicketPlan
 from maps.loader import load_ruleset
 
@@ -71,6 +73,19 @@ class TurnRecord:
     number: int
     seat: int | None
     events: tuple[Event, ...]
+
+
+def claims_by_turn(records: Sequence[TurnRecord]) -> list[dict[str, int]]:
+    """Per turn of the log (index = turn number; missing numbers are empty), route id -> seat
+    claimed in it: what the recap animates (public: the board shows every claim)."""
+    out: list[dict[str, int]] = []
+    for r in records:
+        while len(out) <= r.number:
+            out.append({})
+        for e in r.events:
+            if isinstance(e, RouteClaimed):
+                out[r.number][e.route] = e.seat
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import stories
 from bot.client import TtrBot
 from bot.services import AI_LEVELS, Outcome, Reminder
 
@@ -179,7 +180,7 @@ class TtrCog(
         needle = current.lower()
         out = []
         for choice in table.menu.claims:
-            label = fmt.route_label(table.rules, choice.route, w)
+            label = stories.route_label(table.rules, choice.route, w)
             if needle in label.lower() or needle in choice.route:
                 out.append(Choice(name=label[: fmt.MAX_LABEL], value=choice.route))
         return out[: fmt.MAX_OPTIONS]

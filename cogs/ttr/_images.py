@@ -9,8 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from bot.services import PlayerView, PublicView, TicketPlan, TurnRecord
-from bot.services import events as ev_
+from bot.services import PlayerView, PublicView, TicketPlan, TurnRecord, claims_by_turn
 from render import (
     load_layout,
     render_board_png,
@@ -120,21 +119,8 @@ async def zoom_png(
     )
 
 
-def turn_claims(records: Sequence[TurnRecord]) -> list[dict[str, int]]:
-    """Per turn of the log (index = turn number; missing numbers are empty), route id -> seat
-    claimed in it."""
-    out: list[dict[str, int]] = []
-    for r in records:
-        while len(out) <= r.number:
-            out.append({})
-        for e in r.events:
-            if isinstance(e, ev_.RouteClaimed):
-                out[r.number][e.route] = e.seat
-    return out
-
-
 def _recap(map_id: str, records: Sequence[TurnRecord], names: Sequence[str], lang: str) -> bytes:
-    return render_recap(load_layout(map_id), turn_claims(records), list(names), lang=lang)
+    return render_recap(load_layout(map_id), claims_by_turn(records), list(names), lang=lang)
 
 
 async def recap_gif(

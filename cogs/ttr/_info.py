@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot import stories
 from bot.services import TableView, TurnRecord
 from maps import available_maps, load_ruleset, registry
 from words import LANGS, Words, words_for
@@ -240,7 +241,7 @@ class InfoFlows(Base):
         names = seat_names(table)
         out = []
         for record in records:
-            told = fmt.turn_lines(record.events, table.rules, names, w)
+            told = stories.turn_lines(record.events, table.rules, names, w)
             if not told:
                 continue
             label = (
@@ -349,7 +350,7 @@ class InfoFlows(Base):
             names = seat_names(table)
             result = table.public.result if table.public is not None else None
             winners = (
-                ", ".join(fmt.player_name(names, s) for s in result.winners) if result else "–"
+                ", ".join(stories.player_name(names, s) for s in result.winners) if result else "–"
             )
             when = f"<t:{int(g.finished_at)}:d>" if g.finished_at else ""
             lines.append(
@@ -386,7 +387,7 @@ class InfoFlows(Base):
             done = [fmt.ticket_text(table.rules, t, w) for t in s.completed]
             failed = [fmt.ticket_text(table.rules, t, w) for t in s.failed]
             lines.append(
-                f"{fmt.player_name(names, s.seat)}: ✅ "
+                f"{stories.player_name(names, s.seat)}: ✅ "
                 + (", ".join(done) or "–")
                 + " · ❌ "
                 + (", ".join(failed) or "–")

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot import stories
 from bot.client import TtrBot
 from bot.services import (
     Action,
@@ -58,7 +59,7 @@ def private_lines(events: Sequence[Event], table: TableView, w: Words) -> list[s
                     "You claimed {route} for {count} point.",
                     "You claimed {route} for {count} points.",
                     ev.points,
-                    route=fmt.route_label(table.rules, ev.route, w),
+                    route=stories.route_label(table.rules, ev.route, w),
                 )
             )
         elif isinstance(ev, ev_.TunnelAbandoned):
@@ -225,7 +226,7 @@ class PlayFlows(Base):
             raise CogError(
                 "cannot_claim",
                 {
-                    "route": fmt.route_label(table.rules, route, w)
+                    "route": stories.route_label(table.rules, route, w)
                     if route in table.rules.board.routes
                     else route
                 },

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import discord
 
+from bot import stories
 from bot.services import TableView, TurnMenu
 from words import Words
 
@@ -99,7 +100,9 @@ def routes(table: TableView, menu: TurnMenu, w: Words, page: int = 0) -> Prompt:
     pages = (len(menu.claims) + per - 1) // per
     page = max(0, min(page, pages - 1))
     shown = menu.claims[page * per : (page + 1) * per]
-    options = tuple((fmt.route_label(table.rules, c.route, w), str(c.index), False) for c in shown)
+    options = tuple(
+        (stories.route_label(table.rules, c.route, w), str(c.index), False) for c in shown
+    )
     rows: list[list[Btn] | Pick] = [
         Pick(ids.RoutePick(g, v, page).custom_id, options, placeholder=w.t("Choose a route"))
     ]
@@ -134,7 +137,7 @@ def payments(
     """How to pay for route ``index``: a select of the payments (``chosen`` preselected) and Confirm."""
     g, v = table.game.id, menu.version
     choice = menu.route(index)
-    label = fmt.route_label(table.rules, choice.route, w)
+    label = stories.route_label(table.rules, choice.route, w)
     positions = allowed if allowed is not None else list(range(len(choice.payments)))
     chosen = chosen if chosen in positions else positions[0]
     confirm = Btn(w.t("Confirm"), ids.ClaimConfirm(g, v, index, chosen).custom_id, SUCCESS)
@@ -218,7 +221,7 @@ def tunnel(table: TableView, menu: TurnMenu, w: Words) -> Prompt:
         "Tunnel **{route}**: the revealed cards are {revealed}. You must pay {count} more card or give up the tunnel.",
         "Tunnel **{route}**: the revealed cards are {revealed}. You must pay {count} more cards or give up the tunnel.",
         t.extra,
-        route=fmt.route_label(table.rules, t.route, w),
+        route=stories.route_label(table.rules, t.route, w),
         revealed=revealed,
     )
     if not t.payments:

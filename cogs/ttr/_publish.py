@@ -12,6 +12,7 @@ import logging
 
 import discord
 
+from bot import stories
 from bot.services import Reminder, TableView
 from bot.services import events as ev_
 from words import Words
@@ -108,7 +109,7 @@ class Publisher(Base):
         events = [e for r in records if r.number >= from_turn for e in r.events]
         w = self.table_words(table)
         names = seat_names(table)
-        lines = fmt.turn_lines(events, table.rules, names, w)
+        lines = stories.turn_lines(events, table.rules, names, w)
         if public.phase == "finished" and public.result is not None:
             return await self._final(table, lines)
         humans = tuple(u for s in range(public.num_seats) if (u := user_of(table, s)) is not None)
@@ -120,10 +121,12 @@ class Publisher(Base):
                 "{players}: choose your {tickets} with **My hand**.",
                 "{players}: choose your {tickets} with **My hand**.",
                 len(waiting),
-                players=", ".join(fmt.player_name(names, s) for s in waiting),
+                players=", ".join(stories.player_name(names, s) for s in waiting),
             )
         else:
-            tail = w.t("{player}, it is your turn.", player=fmt.player_name(names, public.active))
+            tail = w.t(
+                "{player}, it is your turn.", player=stories.player_name(names, public.active)
+            )
         last_round = any(isinstance(e, ev_.LastRound) for e in events)
         pings = humans if last_round else tuple(u for u in to_act if settings[u].turn_pings)
         dm = w.t(

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
+from bot import stories
 from bot.services.events import EVENT_TYPES
-from cogs.ttr import _format as fmt
 from engine import apply, legal_actions, new_game
 from maps import available_maps, load_ruleset
 from words import words_for
@@ -18,9 +18,9 @@ MAPS = ("usa", "germany", "nordic", "amsterdam", "paris")
 
 def test_every_event_kind_has_a_phrase() -> None:
     """A new event class without a phrase (or an explicit silence) fails here."""
-    missing = [kind for kind, cls in EVENT_TYPES.items() if cls not in fmt.PHRASES]
+    missing = [kind for kind, cls in EVENT_TYPES.items() if cls not in stories.PHRASES]
     assert not missing, f"event kinds the turn messages cannot tell: {missing}"
-    assert set(fmt.PHRASES) == set(EVENT_TYPES.values())
+    assert set(stories.PHRASES) == set(EVENT_TYPES.values())
 
 
 @pytest.mark.parametrize("map_id", MAPS)
@@ -43,7 +43,7 @@ def test_random_games_are_told_in_both_languages(map_id: str) -> None:
     seen = {type(e) for e in events}
     assert len(seen) >= 6
     for lang in ("en", "de"):
-        lines = fmt.turn_lines(events, rules, names, words_for(lang, rules.meta))
+        lines = stories.turn_lines(events, rules, names, words_for(lang, rules.meta))
         assert len(lines) > 20
         for line in lines:
             assert not re.search(r"\{[a-z_]+\}", line), line

@@ -71,25 +71,9 @@ def turn_key(state: GameState) -> tuple[Any, ...]:
 
 
 class GameLoader:
-    """Games in channels: lobby, play, clocks, statistics. Methods take Discord ids and return dataclasses.
-
-    Args:
-        storage: an open :class:`~bot.storage.Storage`.
-        clock: unix seconds (tests pass a fake).
-        seed_source: seeds for new games (default: 63 random bits).
-        auto_ai: when True (default) AI seats act as soon as it is their turn;
-            the demo passes False and steps them with :meth:`play_ai`.
-        on_turn: awaited after moves made by the clock (timeouts, resumed AI
-            turns) so the caller can post the board.
-        on_reminder: awaited when half a turn's time is gone.
-        on_quarantine: awaited once when a game is taken out of play because
-            its stored state cannot be read (tell the players).
-        shards: the Discord shards this process serves; the clock only fires
-            for games of guilds on them (None: every game).
-
-    Errors: :class:`ServiceError` (typed code), engine ``IllegalAction`` /
-    ``SetupError`` (typed code); in every case nothing was written.
-    """
+    """The service's settings and its hold on games: per-game locks, the game row and its engine
+    state (cached by version), quarantine. The base of every part of
+    :class:`~bot.services.GameService`, whose docstring names the arguments."""
 
     def __init__(
         self,

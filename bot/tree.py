@@ -5,7 +5,7 @@ the maps or the cogs: the :class:`words.Refusal` protocol of a code and its
 facts) become a specific localised ephemeral message; anything else is logged
 with the game id and answered "nothing was changed".
 discord.py only logs exceptions raised in component callbacks, so the
-components call :func:`answer_error` themselves (see ``cogs/ttr/_components.py``).
+components call :func:`answer_error` themselves (see ``cogs/ttr/_clicks.py``).
 """
 
 from __future__ import annotations

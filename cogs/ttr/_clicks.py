@@ -75,6 +75,7 @@ class ClickItem(discord.ui.DynamicItem[Item], template=r"(?!)"):
         return cls(item, match)
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        interaction.extras.setdefault("game", self.match.groupdict().get("game") or "-")
         try:
             await self.answer(ttr_cog(interaction.client), interaction, self.match, self.values())
         except Exception as exc:  # noqa: BLE001 - one funnel for every component error

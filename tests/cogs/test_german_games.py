@@ -23,7 +23,7 @@ from render import recorded_text
 from .. import glossary
 from ..e2e.fake_discord import SentMessage
 from ._driver import Player
-from ._harness import Table, my_turn_or_end, running_table
+from ._harness import RunningTable, my_turn_or_end, running_table
 
 MAX_TURNS = 200
 
@@ -67,7 +67,9 @@ async def _draw(player: Player, game_id: int, turn_message: SentMessage) -> None
         await player.click(first, second[0], private=True)
 
 
-async def _turn(t: Table, player: Player, game_id: int, message: SentMessage, n: int) -> None:
+async def _turn(
+    t: RunningTable, player: Player, game_id: int, message: SentMessage, n: int
+) -> None:
     """One turn of the German player: now and then draw tickets, else claim the first route the
     claim list offers, else draw cards."""
     if n % 7 == 3:

@@ -29,7 +29,8 @@ MAX_TURNS = 200
 
 
 def _enabled(message: SentMessage, verb: str) -> list[str]:
-    """The custom ids of ``message``'s enabled components for a private verb (``kt``, ``cc``...)."""
+    """The custom ids of ``message``'s enabled components of a private kind (``keep``,
+    ``claim-confirm``...: the word after the game id, see cogs/ttr/_ids.py)."""
     return [
         c
         for c in message.custom_ids
@@ -42,7 +43,14 @@ async def _settle(player: Player, reply: SentMessage) -> SentMessage:
     keep the offered tickets, draw the first allowed ticket mix, confirm a payment, pay a tunnel
     (or give it up when it cannot be paid), set a card aside for a flag."""
     for _ in range(8):
-        for verb in ("kt", "td", "cc", "tp", "ta", "fl"):
+        for verb in (
+            "keep",
+            "ticket-draw",
+            "claim-confirm",
+            "tunnel-pay",
+            "tunnel-give-up",
+            "flag",
+        ):
             ids = _enabled(reply, verb)
             if ids:
                 reply = await player.click(reply, ids[0], private=True)
@@ -56,13 +64,13 @@ async def _settle(player: Player, reply: SentMessage) -> SentMessage:
 async def _draw(player: Player, game_id: int, turn_message: SentMessage) -> None:
     """Two cards: from the deck by command, else (deck empty) the first face-up card offered."""
     first = await player.slash("draw", {"source": "deck"})
-    if not _enabled(first, "dr") and "Stapel ist leer" in first.content:
+    if not _enabled(first, "card") and "Stapel ist leer" in first.content:
         first = await player.click(turn_message, f"ttr:{game_id}:draw")
-        ids = _enabled(first, "dr")
+        ids = _enabled(first, "card")
         if not ids:
             return
         first = await player.click(first, ids[0], private=True)
-    second = _enabled(first, "dr")
+    second = _enabled(first, "card")
     if second:
         await player.click(first, second[0], private=True)
 
@@ -74,7 +82,7 @@ async def _turn(
     claim list offers, else draw cards."""
     if n % 7 == 3:
         reply = await player.slash("tickets")
-        if _enabled(reply, "td"):
+        if _enabled(reply, "ticket-draw"):
             await _settle(player, reply)
             return
     choices = await (

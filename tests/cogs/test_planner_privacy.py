@@ -134,5 +134,5 @@ async def test_a_hand_reply_plans_the_tickets_once(tmp_path: Path, monkeypatch) 
         await started_game(t)
         calls.clear()
         reply = await t.players["alice"].slash("hand")
-        assert "Ticket planner" in reply.content and reply.attachments
+        assert "Planner for your destination tickets" in reply.content and reply.attachments
         assert calls == ["usa"]

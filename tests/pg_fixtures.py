@@ -2,11 +2,14 @@
 
 Import them into a conftest: ``from tests.pg_fixtures import postgres_url``.
 A test that needs PostgreSQL skips with the reason only when no server can
-start here (no binaries for this platform, no unprivileged user as root).
+start here (no binaries for this platform, no unprivileged user as root);
+with ``CI=true`` in the environment (``.ci/run`` sets it) it fails instead, so
+CI never passes with the PostgreSQL suite left out.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 
 import pytest
@@ -16,11 +19,20 @@ from tests.pg_server import PostgresServer, ServerUnavailable, shared_server
 
 @pytest.fixture
 def postgres_server() -> PostgresServer:
-    """The session's PostgreSQL server (skips the test when none can start)."""
+    """The session's PostgreSQL server (skips the test when none can start; fails it under
+    ``CI=true``)."""
     try:
         return shared_server()
     except ServerUnavailable as exc:
-        pytest.skip(f"no PostgreSQL server can start here: {exc}")
+        reason = f"no PostgreSQL server can start here: {exc}"
+        if in_ci():
+            pytest.fail(f"{reason} (CI=true: a PostgreSQL test may not skip)", pytrace=False)
+        pytest.skip(reason)
+
+
+def in_ci() -> bool:
+    """Whether the tests run in CI (``CI=true``, as ``.ci/run`` and most CI services set it)."""
+    return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
 
 
 @pytest.fixture

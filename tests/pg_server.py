@@ -83,6 +83,39 @@ def _world_readable(path: Path) -> bool:
     return True
 
 
+def _shared_library_folders(install: Path) -> list[Path]:
+    """The folders of shared libraries an installation's programs load from outside it.
+
+    A wheel repaired by auditwheel (pgserver's) keeps ``libpq`` and friends in
+    ``<site-packages>/<package>.libs``, reached from ``bin`` by the RPATH
+    ``$ORIGIN/../../../<package>.libs``: a copy of the installation alone
+    cannot start ``initdb``. These are the ``*.libs`` folders beside the
+    installation's package folder.
+    """
+    package = install.parent
+    return sorted(p for p in package.parent.glob("*.libs") if p.is_dir())
+
+
+def _readable_copy(binaries: Path, target: Path) -> Path:
+    """Copy the installation of ``binaries`` (``bin``, ``lib``, ``share``) and the shared
+    libraries it loads from beside it (:func:`_shared_library_folders`) under ``target``,
+    keeping their relative layout so the programs' RPATH still finds them; return the
+    copy's ``bin``. For a checkout in a private folder (``mktemp -d`` is mode 0700) that
+    the unprivileged user cannot enter."""
+    install = binaries.parent
+    copy = target / install.parent.name / install.name
+    copy.mkdir(parents=True)
+    for part in ("bin", "lib", "share"):
+        if (install / part).is_dir():
+            shutil.copytree(install / part, copy / part, symlinks=True)
+    for libs in _shared_library_folders(install):
+        shutil.copytree(libs, target / libs.name, symlinks=True)
+    for folder in [target, *target.rglob("*")]:
+        if folder.is_dir():
+            folder.chmod(0o755)
+    return copy / "bin"
+
+
 class PostgresServer:
     """One ``postgres`` process on a Unix socket in a temporary folder.
 
@@ -120,9 +153,7 @@ class PostgresServer:
                 ) from None
             self.root.chmod(0o755)
             if not _world_readable(binaries / "postgres"):
-                copy = self.root / "pginstall"
-                shutil.copytree(binaries.parent, copy, symlinks=True)
-                binaries = copy / "bin"
+                binaries = _readable_copy(binaries, self.root / "pg")
             for path in (self.root, self.socket_dir):
                 os.chown(path, entry.pw_uid, entry.pw_gid)
         self._bin = binaries

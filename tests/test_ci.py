@@ -29,3 +29,11 @@ def test_ci_runs_the_readme_test_command_exactly():
     assert test_command in ci_lines
     for check in ("ruff check .", "ruff format --check .", "mypy"):
         assert check in test_command
+
+
+def test_ci_sets_ci_true_before_the_test_command():
+    """`.ci/run` exports CI=true, so a PostgreSQL test that cannot start fails instead of
+    skipping (tests/pg_fixtures.py)."""
+    lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    command = lines.index(_quick_start_commands()[1])
+    assert "export CI=true" in lines[:command]

@@ -72,6 +72,7 @@ async def running_table(
         {"DISCORD_TOKEN": "x", "TTR_DATABASE_PATH": str(tmp_path / "db")}, env_file=None
     )
     async with FakeDiscord(member_names=names) as fake:
+        fake.require_allowed_mentions = True
         with pointed_at(fake):
             storage = await open_storage(tmp_path / "ttr.sqlite3")
             try:

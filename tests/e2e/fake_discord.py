@@ -56,7 +56,7 @@ import traceback
 import zlib
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from aiohttp import WSMsgType, web
 
@@ -349,6 +349,9 @@ class SentMessage:
     user: FakeUser | None = None
     payload: dict[str, Any] = field(default_factory=dict, repr=False)
     at: float = 0.0
+    #: who this message notified when it was created (:func:`pings_of`): ``user:<id>``,
+    #: ``role:<id>``, ``everyone``; edits notify no one.
+    pings: frozenset[str] = frozenset()
 
     @property
     def ephemeral(self) -> bool:
@@ -495,6 +498,32 @@ class _StoredMessage:
     message_reference: dict[str, Any] | None = None
     deleted: bool = False
     pinned: bool = False
+    pings: frozenset[str] = frozenset()
+
+
+_USER_MENTION = re.compile(r"<@!?([0-9]+)>")
+_ROLE_MENTION = re.compile(r"<@&([0-9]+)>")
+
+
+def pings_of(content: str, allowed: Mapping[str, Any] | None) -> frozenset[str]:
+    """Who a new message with ``content`` notifies, as Discord decides from its
+    ``allowed_mentions``: ``user:<id>``, ``role:<id>`` and ``everyone`` (for @everyone and
+    @here). Without ``allowed_mentions`` Discord parses every mention in the content."""
+    if allowed is None:
+        parse, users, roles = {"users", "roles", "everyone"}, set(), set()
+    else:
+        parse = set(allowed.get("parse") or [])
+        users = {str(u) for u in allowed.get("users") or []}
+        roles = {str(r) for r in allowed.get("roles") or []}
+    out = {
+        f"user:{u}" for u in _USER_MENTION.findall(content or "") if "users" in parse or u in users
+    }
+    out |= {
+        f"role:{r}" for r in _ROLE_MENTION.findall(content or "") if "roles" in parse or r in roles
+    }
+    if "everyone" in parse and ("@everyone" in (content or "") or "@here" in (content or "")):
+        out.add("everyone")
+    return frozenset(out)
 
 
 # ---------------------------------------------------------------------------
@@ -668,151 +697,493 @@ class MessageExpectation:
 # Validation of what the bot sends
 # ---------------------------------------------------------------------------
 
-Problem = tuple[str, str]
+
+class Problem(NamedTuple):
+    """One breach of Discord's rules in a payload.
+
+    ``kind`` names the violation for tests (``components``, ``custom_id``,
+    ``content_length``, ``embeds``, ``mentions`` ...); ``detail`` says what is
+    wrong; ``path`` is where, as Discord's error body names it (``components.0.
+    components.1.custom_id``); ``code`` and ``message`` are Discord's own error
+    code and sentence for it (``BASE_TYPE_MAX_LENGTH``, ``COMPONENT_CUSTOM_ID_DUPLICATED``).
+    """
+
+    kind: str
+    detail: str
+    path: tuple[str | int, ...] = ()
+    code: str = "BASE_TYPE_INVALID"
+    message: str = "Invalid Form Body"
+
+
+def _too_long(
+    kind: str, path: tuple[str | int, ...], what: str, value: Any, limit: int, least: int = 0
+) -> list[Problem]:
+    """Discord's length rule for a string: ``least``..``limit`` characters."""
+    if value is None and least == 0:
+        return []
+    if value is None:
+        return [
+            Problem(
+                kind, f"{what} is missing", path, "BASE_TYPE_REQUIRED", "This field is required"
+            )
+        ]
+    if not isinstance(value, str):
+        return [Problem(kind, f"{what} is not a string", path, "STRING_TYPE_CONVERT")]
+    if len(value) > limit:
+        return [
+            Problem(
+                kind,
+                f"{what} has {len(value)} characters (max {limit}): {value[:30]!r}",
+                path,
+                "BASE_TYPE_MAX_LENGTH",
+                f"Must be {limit} or fewer in length.",
+            )
+        ]
+    if len(value) < least:
+        return [
+            Problem(
+                kind,
+                f"{what} has {len(value)} characters (min {least})",
+                path,
+                "BASE_TYPE_MIN_LENGTH" if least > 1 else "BASE_TYPE_REQUIRED",
+                f"Must be {least} or more in length." if least > 1 else "This field is required",
+            )
+        ]
+    return []
+
+
+def _count(
+    kind: str, path: tuple[str | int, ...], what: str, n: int, least: int, most: int
+) -> list[Problem]:
+    """Discord's length rule for a list: ``least``..``most`` items."""
+    if least <= n <= most:
+        return []
+    sentence = (
+        f"Must be {most} or fewer in length."
+        if least == 0
+        else f"Must be between {least} and {most} in length."
+    )
+    return [
+        Problem(
+            kind, f"{what}: {n} (allowed {least}..{most})", path, "BASE_TYPE_BAD_LENGTH", sentence
+        )
+    ]
 
 
 def check_embeds(embeds: Sequence[Mapping[str, Any]]) -> list[Problem]:
-    """Check Discord's embed limits."""
-    problems: list[Problem] = []
-    if len(embeds) > MAX_EMBEDS:
-        problems.append(("embeds", f"{len(embeds)} embeds (max {MAX_EMBEDS})"))
+    """Check Discord's embed limits (10 embeds; title 256, description 4,096, 25 fields of
+    name 256 and value 1,024, footer 2,048, author 256; 6,000 characters in all)."""
+    problems = _count("embeds", ("embeds",), "embeds", len(embeds), 0, MAX_EMBEDS)
     total = 0
 
-    def measure(i: int, what: str, value: Any, limit: int) -> None:
+    def measure(
+        path: tuple[str | int, ...], what: str, value: Any, limit: int, least: int = 0
+    ) -> None:
         nonlocal total
-        if value is None:
-            return
-        text = str(value)
-        total += len(text)
-        if len(text) > limit:
-            problems.append(
-                ("embeds", f"embed {i} {what} has {len(text)} characters (max {limit})")
-            )
+        if value is not None:
+            total += len(str(value))
+        problems.extend(_too_long("embeds", path, what, value, limit, least))
 
     for i, embed in enumerate(embeds):
-        measure(i, "title", embed.get("title"), 256)
-        measure(i, "description", embed.get("description"), 4096)
+        at: tuple[str | int, ...] = ("embeds", i)
+        measure((*at, "title"), f"embed {i} title", embed.get("title"), 256)
+        measure((*at, "description"), f"embed {i} description", embed.get("description"), 4096)
         fields_ = embed.get("fields") or []
-        if len(fields_) > 25:
-            problems.append(("embeds", f"embed {i} has {len(fields_)} fields (max 25)"))
+        problems.extend(_count("embeds", (*at, "fields"), f"embed {i} fields", len(fields_), 0, 25))
         for j, fld in enumerate(fields_):
-            if not fld.get("name") or not fld.get("value"):
-                problems.append(("embeds", f"embed {i} field {j} needs a non-empty name and value"))
-            measure(i, f"field {j} name", fld.get("name"), 256)
-            measure(i, f"field {j} value", fld.get("value"), 1024)
-        measure(i, "footer", (embed.get("footer") or {}).get("text"), 2048)
-        measure(i, "author", (embed.get("author") or {}).get("name"), 256)
+            here = (*at, "fields", j)
+            measure((*here, "name"), f"embed {i} field {j} name", fld.get("name"), 256, 1)
+            measure((*here, "value"), f"embed {i} field {j} value", fld.get("value"), 1024, 1)
+        footer = (embed.get("footer") or {}).get("text")
+        measure((*at, "footer", "text"), f"embed {i} footer", footer, 2048)
+        author = (embed.get("author") or {}).get("name")
+        measure((*at, "author", "name"), f"embed {i} author", author, 256)
     if total > MAX_EMBED_TOTAL:
-        problems.append(("embeds", f"embeds total {total} characters (max {MAX_EMBED_TOTAL})"))
-    return problems
-
-
-def _check_row(row: Mapping[str, Any], where: str) -> list[Problem]:
-    problems: list[Problem] = []
-    children = row.get("components") or []
-    if not children:
-        problems.append(("components", f"{where} is empty"))
-    buttons = [c for c in children if c.get("type") == 2]
-    selects = [c for c in children if c.get("type") in _SELECT_TYPES]
-    others = [c.get("type") for c in children if c.get("type") not in _SELECT_TYPES | {2}]
-    if others:
-        problems.append(("components", f"{where} holds component types {others}"))
-    if selects and len(children) > 1:
-        problems.append(("components", f"{where} mixes a select with other components"))
-    if len(buttons) > MAX_BUTTONS_PER_ROW:
         problems.append(
-            ("components", f"{where} has {len(buttons)} buttons (max {MAX_BUTTONS_PER_ROW})")
+            Problem(
+                "embeds",
+                f"embeds total {total} characters (max {MAX_EMBED_TOTAL})",
+                ("embeds",),
+                "MAX_EMBED_SIZE_EXCEEDED",
+                f"Embed size exceeds maximum size of {MAX_EMBED_TOTAL}",
+            )
         )
     return problems
 
 
-def _check_item(comp: Mapping[str, Any]) -> list[Problem]:
-    problems: list[Problem] = []
-    ctype = comp.get("type")
-    if ctype == 2:
-        style = comp.get("style")
-        label = comp.get("label") or ""
-        if len(label) > 80:
-            problems.append(("components", f"button label {label[:20]!r}... longer than 80"))
-        if style == 5:
-            if not comp.get("url") or comp.get("custom_id"):
-                problems.append(("components", "link button needs a url and no custom_id"))
-        elif style == 6:
-            if not comp.get("sku_id"):
-                problems.append(("components", "premium button needs a sku_id"))
-        elif not comp.get("custom_id"):
-            problems.append(("custom_id", f"button {label!r} has no custom_id"))
-    elif ctype in _SELECT_TYPES:
-        if not comp.get("custom_id"):
-            problems.append(("custom_id", "select without custom_id"))
-        if len(comp.get("placeholder") or "") > 150:
-            problems.append(("components", "select placeholder longer than 150"))
-        min_v = comp.get("min_values", 1)
-        max_v = comp.get("max_values", 1)
-        if not (0 <= min_v <= 25 and 1 <= max_v <= 25 and min_v <= max_v):
-            problems.append(("components", f"select min_values={min_v} max_values={max_v} invalid"))
-        if ctype == 3:
-            options = comp.get("options") or []
-            if not 1 <= len(options) <= 25:
-                problems.append(("components", f"string select has {len(options)} options (1..25)"))
-            if max_v > len(options):
-                problems.append(
-                    ("components", f"select max_values {max_v} > {len(options)} options")
-                )
-            values = [o.get("value") for o in options]
-            if len(set(values)) != len(values):
-                problems.append(("components", "string select has duplicate option values"))
-            for opt in options:
-                for key in ("label", "value", "description"):
-                    if len(opt.get(key) or "") > 100:
-                        problems.append(("components", f"select option {key} longer than 100"))
-    elif ctype == 4:
-        problems.append(("components", "text inputs are only allowed in modals"))
+def _check_row(row: Mapping[str, Any], at: tuple[str | int, ...]) -> list[Problem]:
+    """An action row: 1..5 buttons, or one select alone."""
+    children = row.get("components") or []
+    where = "action row " + ".".join(str(p) for p in at)
+    problems = _count(
+        "components",
+        (*at, "components"),
+        f"{where} components",
+        len(children),
+        1,
+        MAX_BUTTONS_PER_ROW,
+    )
+    selects = [c for c in children if c.get("type") in _SELECT_TYPES]
+    others = [c.get("type") for c in children if c.get("type") not in _SELECT_TYPES | {2}]
+    if others:
+        problems.append(
+            Problem(
+                "components",
+                f"{where} holds component types {others}",
+                (*at, "components"),
+                "COMPONENT_TYPE_INVALID",
+                "Component type not allowed in an action row",
+            )
+        )
+    if selects and len(children) > 1:
+        problems.append(
+            Problem(
+                "components",
+                f"{where} mixes a select with other components",
+                (*at, "components"),
+                "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                "The specified component exceeds the maximum width",
+            )
+        )
     return problems
 
 
-def check_components(components: Sequence[Mapping[str, Any]], flags: int = 0) -> list[Problem]:
-    """Check Discord's component limits for a message."""
+def _check_button(comp: Mapping[str, Any], at: tuple[str | int, ...]) -> list[Problem]:
+    """A button: a known style; a label (<= 80) or an emoji; a custom_id, or for a link button
+    a url (<= 512) and no custom_id, or for a premium button only a sku_id."""
+    style = comp.get("style")
+    label = comp.get("label")
+    problems = _too_long("components", (*at, "label"), "button label", label, 80)
+    if style not in (1, 2, 3, 4, 5, 6):
+        problems.append(
+            Problem(
+                "components",
+                f"button style {style!r}",
+                (*at, "style"),
+                "ENUM_TYPE_COERCE",
+                f'Value "{style}" is not a valid enum value.',
+            )
+        )
+    if style == 6:
+        if not comp.get("sku_id") or any(
+            comp.get(k) for k in ("custom_id", "url", "label", "emoji")
+        ):
+            problems.append(
+                Problem(
+                    "components",
+                    "premium button needs a sku_id and nothing else",
+                    at,
+                    "BUTTON_COMPONENT_INVALID_PREMIUM",
+                    "A premium button takes only a sku_id",
+                )
+            )
+        return problems
+    if not label and not comp.get("emoji"):
+        problems.append(
+            Problem(
+                "components",
+                "button without label or emoji",
+                at,
+                "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED",
+                "A button needs a label or an emoji",
+            )
+        )
+    if style == 5:
+        if comp.get("custom_id") is not None:
+            problems.append(
+                Problem(
+                    "components",
+                    "link button with a custom_id",
+                    (*at, "custom_id"),
+                    "BUTTON_COMPONENT_CUSTOM_ID_NOT_ALLOWED",
+                    "A link button cannot have a custom_id",
+                )
+            )
+        problems += _too_long(
+            "components", (*at, "url"), "link button url", comp.get("url"), 512, 1
+        )
+    elif comp.get("custom_id") is None:
+        problems.append(
+            Problem(
+                "custom_id",
+                f"button {label!r} has no custom_id",
+                (*at, "custom_id"),
+                "BASE_TYPE_REQUIRED",
+                "This field is required",
+            )
+        )
+    elif comp.get("url") is not None:
+        problems.append(
+            Problem(
+                "components",
+                "a url on a button that is not a link",
+                (*at, "url"),
+                "BUTTON_COMPONENT_URL_NOT_ALLOWED",
+                "Only a link button has a url",
+            )
+        )
+    return problems
+
+
+def _check_options(comp: Mapping[str, Any], at: tuple[str | int, ...], most: int) -> list[Problem]:
+    """A string select's options: 1..25, labels and values 1..100, descriptions <= 100, values
+    unique, no more preselected than may be chosen."""
+    options = comp.get("options") or []
+    problems = _count("components", (*at, "options"), "string select options", len(options), 1, 25)
+    seen: set[str] = set()
+    for k, opt in enumerate(options):
+        here = (*at, "options", k)
+        problems += _too_long(
+            "components", (*here, "label"), "select option label", opt.get("label"), 100, 1
+        )
+        problems += _too_long(
+            "components", (*here, "value"), "select option value", opt.get("value"), 100, 1
+        )
+        problems += _too_long(
+            "components",
+            (*here, "description"),
+            "select option description",
+            opt.get("description"),
+            100,
+        )
+        value = opt.get("value")
+        if value in seen:
+            problems.append(
+                Problem(
+                    "components",
+                    f"string select has the option value {value!r} twice",
+                    (*here, "value"),
+                    "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                    "Select component option values must be unique",
+                )
+            )
+        seen.add(value)
+    defaults = sum(1 for o in options if o.get("default"))
+    if defaults > most:
+        problems.append(
+            Problem(
+                "components",
+                f"{defaults} options preselected but max_values is {most}",
+                (*at, "options"),
+                "SELECT_COMPONENT_TOO_MANY_DEFAULT_VALUES",
+                "More default values than max_values",
+            )
+        )
+    return problems
+
+
+def _check_select(comp: Mapping[str, Any], at: tuple[str | int, ...]) -> list[Problem]:
+    """A select: a custom_id, placeholder <= 150, 0 <= min_values <= max_values <= 25, and for a
+    string select its options (within min and max values)."""
     problems: list[Problem] = []
-    everything = list(iter_components(components))
-    if flags & IS_COMPONENTS_V2:
-        if len(everything) > MAX_V2_COMPONENTS:
-            problems.append(
-                ("components", f"{len(everything)} components (max {MAX_V2_COMPONENTS})")
+    if comp.get("custom_id") is None:
+        problems.append(
+            Problem(
+                "custom_id",
+                "select without custom_id",
+                (*at, "custom_id"),
+                "BASE_TYPE_REQUIRED",
+                "This field is required",
             )
-        for i, comp in enumerate(everything):
-            if comp.get("type") == 1:
-                problems += _check_row(comp, f"action row {i}")
+        )
+    problems += _too_long(
+        "components", (*at, "placeholder"), "select placeholder", comp.get("placeholder"), 150
+    )
+    min_v, max_v = comp.get("min_values", 1), comp.get("max_values", 1)
+    if not (
+        isinstance(min_v, int)
+        and isinstance(max_v, int)
+        and 0 <= min_v <= 25
+        and 1 <= max_v <= 25
+        and min_v <= max_v
+    ):
+        problems.append(
+            Problem(
+                "components",
+                f"select min_values={min_v} max_values={max_v} invalid",
+                (*at, "min_values"),
+                "BASE_TYPE_BAD_INT",
+                "min_values must be 0..25, max_values 1..25 and not below min_values",
+            )
+        )
+        return problems
+    if comp.get("type") == 3:
+        n = len(comp.get("options") or [])
+        if max_v > n or min_v > n:
+            problems.append(
+                Problem(
+                    "components",
+                    f"select min_values {min_v} / max_values {max_v} > {n} options",
+                    (*at, "max_values"),
+                    "SELECT_COMPONENT_MAX_VALUES_EXCEEDS_OPTIONS",
+                    "max_values exceeds the number of options",
+                )
+            )
+        problems += _check_options(comp, at, max_v)
     else:
-        if len(components) > MAX_ACTION_ROWS:
-            problems.append(
-                ("components", f"{len(components)} action rows (max {MAX_ACTION_ROWS})")
+        defaults = comp.get("default_values") or []
+        problems += _count(
+            "components",
+            (*at, "default_values"),
+            "select default values",
+            len(defaults),
+            min_v if defaults else 0,
+            max_v,
+        )
+    return problems
+
+
+def _check_item(comp: Mapping[str, Any], at: tuple[str | int, ...]) -> list[Problem]:
+    ctype = comp.get("type")
+    if ctype == 2:
+        return _check_button(comp, at)
+    if ctype in _SELECT_TYPES:
+        return _check_select(comp, at)
+    if ctype == 4:
+        return [
+            Problem(
+                "components",
+                "text inputs are only allowed in modals",
+                at,
+                "COMPONENT_TYPE_INVALID",
+                "Text inputs are only allowed in modals",
             )
+        ]
+    return []
+
+
+def _walk(
+    components: Sequence[Mapping[str, Any]], at: tuple[str | int, ...]
+) -> Iterator[tuple[tuple[str | int, ...], Mapping[str, Any]]]:
+    """Every component with its path, depth first (as :func:`iter_components` orders them)."""
+    for i, comp in enumerate(components):
+        here = (*at, i)
+        yield here, comp
+        children = comp.get("components")
+        if isinstance(children, list):
+            yield from _walk(children, (*here, "components"))
+        for key in ("accessory", "component"):
+            child = comp.get(key)
+            if isinstance(child, Mapping):
+                yield from _walk([child], (*here, key))
+
+
+def check_components(components: Sequence[Mapping[str, Any]], flags: int = 0) -> list[Problem]:
+    """Check Discord's component rules for a message: <= 5 action rows (components v2: <= 40
+    components), each with 1..5 buttons or one select alone, every button and select as
+    :func:`_check_button` / :func:`_check_select` say, custom_ids of 1..100 characters and
+    unique in the message, numeric component ids unique."""
+    problems: list[Problem] = []
+    everything = list(_walk(components, ("components",)))
+    if flags & IS_COMPONENTS_V2:
+        problems += _count(
+            "components", ("components",), "components", len(everything), 0, MAX_V2_COMPONENTS
+        )
+        for at, comp in everything:
+            if comp.get("type") == 1:
+                problems += _check_row(comp, at)
+    else:
+        problems += _count(
+            "components", ("components",), "action rows", len(components), 0, MAX_ACTION_ROWS
+        )
         for i, row in enumerate(components):
             if row.get("type") != 1:
                 problems.append(
-                    (
+                    Problem(
                         "components",
                         f"top-level component {i} is type {row.get('type')}, not an action row",
+                        ("components", i, "type"),
+                        "UNION_TYPE_CHOICES",
+                        "Top-level components of a message must be action rows",
                     )
                 )
             else:
-                problems += _check_row(row, f"action row {i}")
+                problems += _check_row(row, ("components", i))
     seen: set[str] = set()
-    for comp in everything:
+    ids: set[int] = set()
+    for at, comp in everything:
         custom_id = comp.get("custom_id")
         if custom_id is not None:
-            if not 1 <= len(custom_id) <= MAX_CUSTOM_ID:
+            if not isinstance(custom_id, str) or not 1 <= len(custom_id) <= MAX_CUSTOM_ID:
                 problems.append(
-                    (
+                    Problem(
                         "custom_id",
-                        f"custom_id of {len(custom_id)} characters (max {MAX_CUSTOM_ID}): {custom_id[:40]!r}",
+                        f"custom_id of {len(str(custom_id))} characters (1..{MAX_CUSTOM_ID}): {str(custom_id)[:40]!r}",
+                        (*at, "custom_id"),
+                        "BASE_TYPE_BAD_LENGTH",
+                        f"Must be between 1 and {MAX_CUSTOM_ID} in length.",
                     )
                 )
-            if custom_id in seen:
-                problems.append(("custom_id", f"duplicate custom_id {custom_id!r}"))
-            seen.add(custom_id)
-        problems += _check_item(comp)
+            elif custom_id in seen:
+                problems.append(
+                    Problem(
+                        "custom_id",
+                        f"duplicate custom_id {custom_id!r}",
+                        (*at, "custom_id"),
+                        "COMPONENT_CUSTOM_ID_DUPLICATED",
+                        "Component custom id cannot be duplicated",
+                    )
+                )
+            seen.add(str(custom_id))
+        number = comp.get("id")
+        if number is not None:
+            if number in ids:
+                problems.append(
+                    Problem(
+                        "components",
+                        f"duplicate component id {number}",
+                        (*at, "id"),
+                        "COMPONENT_ID_DUPLICATED",
+                        "Component id cannot be duplicated",
+                    )
+                )
+            ids.add(number)
+        problems += _check_item(comp, at)
+    return problems
+
+
+def check_allowed_mentions(mentions: Any) -> list[Problem]:
+    """``allowed_mentions``: ``parse`` of users/roles/everyone, at most 100 user and 100 role
+    ids, and never ``parse: users`` together with a ``users`` list (nor roles with roles)."""
+    if mentions is None:
+        return []
+    at: tuple[str | int, ...] = ("allowed_mentions",)
+    if not isinstance(mentions, Mapping):
+        return [
+            Problem(
+                "mentions",
+                "allowed_mentions is not an object",
+                at,
+                "DICT_TYPE_CONVERT",
+                "Must be an object",
+            )
+        ]
+    problems: list[Problem] = []
+    parse = mentions.get("parse") or []
+    bad = [p for p in parse if p not in ("users", "roles", "everyone")]
+    if bad:
+        problems.append(
+            Problem(
+                "mentions",
+                f"allowed_mentions.parse has {bad}",
+                (*at, "parse"),
+                "ENUM_TYPE_COERCE",
+                f'Value "{bad[0]}" is not a valid enum value.',
+            )
+        )
+    for key in ("users", "roles"):
+        listed = mentions.get(key) or []
+        problems += _count("mentions", (*at, key), f"allowed_mentions.{key}", len(listed), 0, 100)
+        if listed and key in parse:
+            problems.append(
+                Problem(
+                    "mentions",
+                    f"allowed_mentions parses {key} and lists {key}",
+                    at,
+                    "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                    f'parse:["{key}"] and {key}: [ids] are mutually exclusive.',
+                )
+            )
     return problems
 
 
@@ -824,26 +1195,41 @@ def check_message_payload(
     creating: bool,
 ) -> list[Problem]:
     """Check a message create/edit payload against Discord's limits."""
-    problems: list[Problem] = []
     content = payload.get("content")
-    if content is not None and len(content) > MAX_CONTENT:
-        problems.append(
-            ("content_length", f"content has {len(content)} characters (max {MAX_CONTENT})")
-        )
+    problems = _too_long("content_length", ("content",), "content", content, MAX_CONTENT)
     embeds = payload.get("embeds") or []
     problems += check_embeds(embeds)
     flags = payload.get("flags") or 0
     components = payload.get("components") or []
     if components:
         problems += check_components(components, flags)
+    problems += check_allowed_mentions(payload.get("allowed_mentions"))
     if flags & IS_COMPONENTS_V2 and (content or embeds):
-        problems.append(("components", "an IS_COMPONENTS_V2 message cannot have content or embeds"))
+        problems.append(
+            Problem(
+                "components",
+                "an IS_COMPONENTS_V2 message cannot have content or embeds",
+                ("content",),
+                "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                "The 'content' field cannot be used when using MessageFlags.IS_COMPONENTS_V2",
+            )
+        )
     if len(uploads) > MAX_FILES:
-        problems.append(("attachments", f"{len(uploads)} files (max {MAX_FILES})"))
+        problems.append(
+            Problem(
+                "attachments",
+                f"{len(uploads)} files (max {MAX_FILES})",
+                ("attachments",),
+                "BASE_TYPE_BAD_LENGTH",
+                f"Must be {MAX_FILES} or fewer in length.",
+            )
+        )
     for up in uploads:
         if len(up.data) > size_limit:
             problems.append(
-                ("attachments", f"{up.filename} is {len(up.data)} bytes (limit {size_limit})")
+                Problem(
+                    "attachments", f"{up.filename} is {len(up.data)} bytes (limit {size_limit})"
+                )
             )
     if creating and not (
         content
@@ -853,52 +1239,84 @@ def check_message_payload(
         or payload.get("poll")
         or payload.get("sticker_ids")
     ):
-        problems.append(("empty_message", "Cannot send an empty message"))
+        problems.append(Problem("empty_message", "Cannot send an empty message"))
     return problems
 
 
 def check_modal(data: Mapping[str, Any]) -> list[Problem]:
     """Check a modal (callback type 9)."""
-    problems: list[Problem] = []
-    title = data.get("title") or ""
-    if not 1 <= len(title) <= 45:
-        problems.append(("modal", f"title of {len(title)} characters (1..45)"))
-    custom_id = data.get("custom_id") or ""
-    if not 1 <= len(custom_id) <= MAX_CUSTOM_ID:
-        problems.append(("custom_id", f"modal custom_id of {len(custom_id)} characters"))
+    problems = _too_long("modal", ("title",), "modal title", data.get("title") or "", 45, 1)
+    problems += _too_long(
+        "custom_id",
+        ("custom_id",),
+        "modal custom_id",
+        data.get("custom_id") or "",
+        MAX_CUSTOM_ID,
+        1,
+    )
     top = data.get("components") or []
-    if not 1 <= len(top) <= 5:
-        problems.append(("modal", f"{len(top)} top-level components (1..5)"))
-    for comp in iter_components(top):
+    problems += _count("modal", ("components",), "modal top-level components", len(top), 1, 5)
+    for at, comp in _walk(top, ("components",)):
         if comp.get("type") == 4:
-            if len(comp.get("custom_id") or "") > MAX_CUSTOM_ID:
-                problems.append(("custom_id", "text input custom_id longer than 100"))
-            if len(comp.get("label") or "") > 45:
-                problems.append(("modal", "text input label longer than 45"))
-            if len(comp.get("value") or "") > 4000:
-                problems.append(("modal", "text input value longer than 4000"))
-            if len(comp.get("placeholder") or "") > 100:
-                problems.append(("modal", "text input placeholder longer than 100"))
-        if comp.get("type") == 18 and len(comp.get("label") or "") > 45:
-            problems.append(("modal", "label longer than 45"))
+            problems += _too_long(
+                "custom_id",
+                (*at, "custom_id"),
+                "text input custom_id",
+                comp.get("custom_id"),
+                MAX_CUSTOM_ID,
+            )
+            problems += _too_long(
+                "modal", (*at, "label"), "text input label", comp.get("label"), 45
+            )
+            problems += _too_long(
+                "modal", (*at, "value"), "text input value", comp.get("value"), 4000
+            )
+            problems += _too_long(
+                "modal",
+                (*at, "placeholder"),
+                "text input placeholder",
+                comp.get("placeholder"),
+                100,
+            )
+        if comp.get("type") == 18:
+            problems += _too_long("modal", (*at, "label"), "label", comp.get("label"), 45)
     return problems
 
 
 def check_choices(choices: Any) -> list[Problem]:
-    """Check autocomplete choices (callback type 8)."""
+    """Check autocomplete choices (callback type 8): at most 25, names 1..100, string values <= 100."""
     if not isinstance(choices, list):
-        return [("autocomplete", f"choices must be a list, got {type(choices).__name__}")]
-    problems: list[Problem] = []
-    if len(choices) > MAX_CHOICES:
-        problems.append(("autocomplete", f"{len(choices)} choices (max {MAX_CHOICES})"))
-    for choice in choices:
-        name = choice.get("name") or ""
-        if not 1 <= len(name) <= 100:
-            problems.append(("autocomplete", f"choice name of {len(name)} characters (1..100)"))
+        return [
+            Problem(
+                "autocomplete",
+                f"choices must be a list, got {type(choices).__name__}",
+                ("choices",),
+            )
+        ]
+    problems = _count("autocomplete", ("choices",), "choices", len(choices), 0, MAX_CHOICES)
+    for i, choice in enumerate(choices):
+        problems += _too_long(
+            "autocomplete", ("choices", i, "name"), "choice name", choice.get("name") or "", 100, 1
+        )
         value = choice.get("value")
-        if isinstance(value, str) and len(value) > 100:
-            problems.append(("autocomplete", f"choice value of {len(value)} characters (max 100)"))
+        if isinstance(value, str):
+            problems += _too_long(
+                "autocomplete", ("choices", i, "value"), "choice value", value, 100
+            )
     return problems
+
+
+def errors_body(problems: Sequence[Problem], prefix: tuple[str | int, ...] = ()) -> dict[str, Any]:
+    """Discord's ``errors`` object for ``problems``: nested by path, ``_errors`` at each leaf
+    (``{"components": {"0": {"components": {"1": {"custom_id": {"_errors": [...]}}}}}}``);
+    interaction callbacks put it under ``data``."""
+    body: dict[str, Any] = {}
+    for p in problems:
+        node = body
+        for part in (*prefix, *p.path):
+            node = node.setdefault(str(part), {})
+        node.setdefault("_errors", []).append({"code": p.code, "message": p.message})
+    return body
 
 
 _COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
@@ -1108,6 +1526,9 @@ class FakeDiscord:
         self.ack_deadline = ack_deadline
         self.response_timeout = response_timeout
         self.heartbeat_interval_ms = heartbeat_interval_ms
+        #: Record a ``mentions`` violation for a new message without ``allowed_mentions``
+        #: (Discord would then ping everyone its content mentions).
+        self.require_allowed_mentions = False
 
         self.guild_id: int = self._ids.next()
         self.guild_name = guild_name
@@ -1281,7 +1702,11 @@ class FakeDiscord:
             {"type": 2, "style": 2, "label": f"b{i}", "custom_id": c}
             for i, c in enumerate(custom_ids)
         ]
-        payload = {"content": content, "components": [{"type": 1, "components": buttons}]}
+        payload = {
+            "content": content,
+            "components": [{"type": 1, "components": buttons}],
+            "allowed_mentions": {"parse": []},
+        }
         self._apply_payload(stored, payload, [], creating=True, allow_ephemeral=False)
         self._record(stored, "planted", payload, None)
         return self._snapshot(stored, "current")
@@ -1657,6 +2082,7 @@ class FakeDiscord:
             user=handle.user if handle else None,
             payload=dict(payload or {}),
             at=time.monotonic(),
+            pings=stored.pings,
         )
 
     def _record(
@@ -1779,9 +2205,18 @@ class FakeDiscord:
         if creating:
             mask = _USER_SETTABLE_FLAGS if allow_ephemeral else _USER_SETTABLE_FLAGS & ~EPHEMERAL
             stored.flags = (payload.get("flags") or 0) & mask
-        elif payload.get("flags") is not None:
-            keep = stored.flags & (EPHEMERAL | IS_COMPONENTS_V2)
-            stored.flags = keep | (payload["flags"] & (SUPPRESS_EMBEDS | IS_COMPONENTS_V2))
+            stored.pings = pings_of(stored.content, payload.get("allowed_mentions"))
+            if self.require_allowed_mentions and "allowed_mentions" not in payload:
+                self._violation(
+                    "mentions",
+                    f"message {stored.id} sent without allowed_mentions: {stored.content[:60]!r}",
+                    stored.handle,
+                )
+        else:
+            stored.pings = frozenset()  # an edit notifies no one
+            if payload.get("flags") is not None:
+                keep = stored.flags & (EPHEMERAL | IS_COMPONENTS_V2)
+                stored.flags = keep | (payload["flags"] & (SUPPRESS_EMBEDS | IS_COMPONENTS_V2))
         if payload.get("message_reference"):
             stored.message_reference = payload["message_reference"]
         stored.attachments = self._resolve_attachments(
@@ -2887,16 +3322,20 @@ class FakeDiscord:
         problems: list[Problem],
         handle: InteractionHandle | None,
         route: str,
+        prefix: tuple[str | int, ...] = (),
     ) -> web.Response | None:
+        """Record ``problems`` as violations and answer as Discord does: 413 for a file over
+        the limit, 50006 for an empty message, else 400 with code 50035 and the errors body
+        (:func:`errors_body`, under ``prefix``: ``data`` for interaction callbacks)."""
         if not problems:
             return None
-        for kind, detail in problems:
-            self._violation(kind, detail, handle, route)
-        if any(kind == "attachments" and "limit" in detail for kind, detail in problems):
+        for p in problems:
+            self._violation(p.kind, p.detail, handle, route)
+        if any(p.kind == "attachments" and "limit" in p.detail for p in problems):
             return _error(413, 40005, "Request entity too large")
-        if any(kind == "empty_message" for kind, _ in problems):
+        if any(p.kind == "empty_message" for p in problems):
             return _error(400, 50006, "Cannot send an empty message")
-        return _error(400, 50035, "Invalid Form Body", {"fake": [d for _, d in problems]})
+        return _error(400, 50035, "Invalid Form Body", errors_body(problems, prefix))
 
     # -- REST: identity, application, commands -----------------------------
 
@@ -3131,7 +3570,7 @@ class FakeDiscord:
             problems = check_modal(data)
         else:
             problems = []
-        rejected = self._reject(problems, handle, route)
+        rejected = self._reject(problems, handle, route, ("data",))
         if rejected is not None:
             return rejected
 

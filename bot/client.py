@@ -62,7 +62,8 @@ class TtrBot(commands.Bot):
             tree_cls=TtrTree,
             help_command=None,
             chunk_guilds_at_startup=False,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # no one by default: each send names whom it pings (bot.send.mentions)
+            allowed_mentions=discord.AllowedMentions.none(),
             **options,
         )
         self.settings = settings

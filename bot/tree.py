@@ -19,6 +19,8 @@ from discord import app_commands
 
 from words import error_text, lang_of, refusal, words_for
 
+from . import send
+
 log = logging.getLogger(__name__)
 
 
@@ -34,11 +36,9 @@ def _unwrap(error: BaseException) -> BaseException:
 
 
 async def send_private(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
-    """Answer privately (ephemeral) whether or not the interaction was already acknowledged."""
-    if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=True, **kwargs)
-    else:
-        await interaction.response.send_message(content, ephemeral=True, **kwargs)
+    """Answer privately (ephemeral) whether or not the interaction was already acknowledged
+    (through the send funnel :func:`bot.send.reply`)."""
+    await send.reply(interaction, content, **kwargs)
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
@@ -75,6 +75,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         text = w.t(
             "Something went wrong on our side; nothing was changed. (game {game})", game=game
         )
+        text += " " + send.still_works(w)
     try:
         await send_private(interaction, text)
     except discord.HTTPException:

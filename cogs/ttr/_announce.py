@@ -25,9 +25,8 @@ from dataclasses import dataclass, field
 
 import discord
 
+from bot import send
 from words import N_, Words
-
-from . import _format as fmt
 
 log = logging.getLogger(__name__)
 
@@ -146,9 +145,6 @@ class Announcer:
         return self.client.get_partial_messageable(channel_id)
 
     async def _send(self, post: Post, *, with_image: bool) -> discord.Message:
-        mentions = discord.AllowedMentions(
-            users=[discord.Object(u) for u in post.ping], everyone=False, roles=False
-        )
         files: list[discord.File] = []
         if with_image and post.image is not None:
             png = await post.image()
@@ -158,11 +154,12 @@ class Announcer:
                 data = await make()
                 if data:
                     files.append(discord.File(io.BytesIO(data), filename=name))
-        return await self._channel(post.channel_id).send(
+        return await send.post(
+            self._channel(post.channel_id),
             post.content,
             files=files,
-            view=post.view or discord.utils.MISSING,
-            allowed_mentions=mentions,
+            view=post.view,
+            ping=post.ping,
         )
 
     async def post(self, post: Post) -> Delivery:
@@ -247,7 +244,7 @@ class Announcer:
         for user_id in user_ids:
             try:
                 user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-                await user.send(fmt.clip(text), allowed_mentions=discord.AllowedMentions.none())
+                await send.direct(user, text)
                 reached.append(user_id)
             except discord.HTTPException:
                 log.warning("game %s: a player could not be reached by direct message", game_id)
@@ -277,12 +274,12 @@ class Announcer:
             "Please grant them in the channel's settings so the games there can be followed.",
             len(missing),
             channel=post.channel_id,
-            server=guild.name if guild is not None else "",
+            server=send.echo(guild.name) if guild is not None else "",
             permissions=permission_names(missing, w),
         )
         try:
             owner = self.client.get_user(owner_id) or await self.client.fetch_user(owner_id)
-            await owner.send(text, allowed_mentions=discord.AllowedMentions.none())
+            await send.direct(owner, text)
         except discord.HTTPException:
             log.warning(
                 "game %s: the server owner could not be told about %s", post.game_id, missing

@@ -13,11 +13,11 @@ from typing import Any
 
 import discord
 
+from bot import send
 from bot.client import TtrBot
 from bot.services import GameServicePort, TableView
 from words import Words, lang_of, words_for
 
-from . import _format as fmt
 from ._announce import Announcer
 
 log = logging.getLogger(__name__)
@@ -144,32 +144,16 @@ class Base:
         view: discord.ui.View | None = None,
         files: Sequence[discord.File] = (),
     ) -> None:
-        """A private answer (clipped to Discord's limits), whether or not the interaction was acknowledged."""
-        text = fmt.clip(content or "…")
-        mentions = discord.AllowedMentions.none()
-        if interaction.response.is_done():
-            await interaction.followup.send(
-                text,
-                view=view or discord.utils.MISSING,
-                files=list(files),
-                ephemeral=True,
-                allowed_mentions=mentions,
-            )
-        else:
-            await interaction.response.send_message(
-                text,
-                view=view or discord.utils.MISSING,
-                files=list(files),
-                ephemeral=True,
-                allowed_mentions=mentions,
-            )
+        """A private answer, whether or not the interaction was acknowledged (through the send
+        funnel :mod:`bot.send`: within Discord's limits, pinging no one)."""
+        await send.reply(interaction, content, view=view, files=files)
 
     @staticmethod
     async def update(
         interaction: discord.Interaction, content: str, view: discord.ui.View | None
     ) -> None:
         """Replace the clicked private message (a select changed: nothing was played)."""
-        await interaction.response.edit_message(content=fmt.clip(content), view=view)
+        await send.update(interaction, content, view)
 
     @staticmethod
     def png(data: bytes, name: str) -> discord.File:

@@ -14,11 +14,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import stories
+from bot import send, stories
 from bot.client import TtrBot
 from bot.services import AI_LEVELS, Outcome, Reminder
 
-from . import _format as fmt
 from ._admin import AdminFlows
 from ._announce import Announcer
 from ._base import Base
@@ -115,10 +114,7 @@ class TtrCog(
 
     @new.autocomplete("map")
     async def _map_names(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        return [
-            Choice(name=label, value=map_id)
-            for label, map_id in LobbyFlows.map_choices(current, interaction.locale)
-        ]
+        return send.choices(LobbyFlows.map_choices(current, interaction.locale))
 
     @app_commands.command(name="join", description="Join the game in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -182,8 +178,8 @@ class TtrCog(
         for choice in table.menu.claims:
             label = stories.route_label(table.rules, choice.route, w)
             if needle in label.lower() or needle in choice.route:
-                out.append(Choice(name=label[: fmt.MAX_LABEL], value=choice.route))
-        return out[: fmt.MAX_OPTIONS]
+                out.append((label, choice.route))
+        return send.choices(out)
 
     @claim.autocomplete("color")
     async def _colors(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -194,11 +190,11 @@ class TtrCog(
         if table.mine is None:
             return []
         w = Base.words(interaction, table)
-        return [
-            Choice(name=w.color(c), value=c)
+        return send.choices(
+            (w.color(c), c)
             for c, n in sorted(table.mine.hand.items())
             if n and current.lower() in w.color(c).lower()
-        ][: fmt.MAX_OPTIONS]
+        )
 
     @app_commands.command(name="tickets", description="Draw destination tickets")
     @app_commands.describe(short="Short tickets (Germany)", long="Long tickets (Germany)")
@@ -236,12 +232,12 @@ class TtrCog(
         except Exception:  # noqa: BLE001 - autocomplete answers quietly
             return []
         w = Base.words(interaction, table)
-        out = [Choice(name=w.t("Your {tickets}"), value="tickets")] if table.mine else []
+        out = [(w.t("Your {tickets}"), "tickets")] if table.mine else []
         needle = fold(current)
         for city in sorted(table.rules.board.cities.values(), key=lambda c: fold(c.name)):
             if needle in fold(city.name):
-                out.append(Choice(name=city.name, value=city.name))
-        return out[: fmt.MAX_OPTIONS]
+                out.append((city.name, city.name))
+        return send.choices(out)
 
     @app_commands.command(name="status", description="Show the game status")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -263,10 +259,7 @@ class TtrCog(
     async def _rules_maps(
         self, interaction: discord.Interaction, current: str
     ) -> list[Choice[str]]:
-        return [
-            Choice(name=label, value=map_id)
-            for label, map_id in LobbyFlows.map_choices(current, interaction.locale)
-        ]
+        return send.choices(LobbyFlows.map_choices(current, interaction.locale))
 
     @app_commands.command(
         name="help", description="How to play here: a turn, the commands and buttons"

@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot import stories
+from bot import send, stories
 from bot.services import TableView, TurnRecord
 from maps import available_maps, load_ruleset, registry
 from words import LANGS, Words, words_for
@@ -73,6 +73,30 @@ def chunks(text: str, size: int) -> list[str]:
     if cur:
         out.append(cur)
     return out
+
+
+def log_pager(
+    game_id: int, start: int, number: int, pages: int, w: Words
+) -> discord.ui.View | None:
+    """◀, "Page n of N" and ▶ under page ``number`` (0-based) of ``pages`` of the move log from
+    record ``start`` on; None for a single page. Each button's id names the page it shows."""
+    if pages <= 1:
+        return None
+    return components(
+        [
+            Btn("◀", ids.LogPage(game_id, start, number - 1).custom_id, disabled=number == 0),
+            Btn(
+                w.t("Page {page} of {pages}", page=number + 1, pages=pages),
+                ids.LogPage(game_id, start, number).custom_id,
+                disabled=True,
+            ),
+            Btn(
+                "▶",
+                ids.LogPage(game_id, start, number + 1).custom_id,
+                disabled=number >= pages - 1,
+            ),
+        ]
+    )
 
 
 class InfoFlows(Base):
@@ -136,7 +160,7 @@ class InfoFlows(Base):
         start = [cid for cid, c in board.cities.items() if fold(c.name).startswith(want)]
         found = exact or start
         if not found:
-            raise CogError("unknown_city", {"city": region})
+            raise CogError("unknown_city", {"city": send.echo(region)})
         return found[:1], found[:1]
 
     async def status(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -197,27 +221,7 @@ class InfoFlows(Base):
             else w.n("The last {count} turn:", "The last {count} turns:", len(records) - start)
         )
         text = head + "\n" + pages[number]
-        view = None
-        if len(pages) > 1:
-            view = components(
-                [
-                    Btn(
-                        "◀",
-                        ids.LogPage(game_id, start, number - 1).custom_id,
-                        disabled=number == 0,
-                    ),
-                    Btn(
-                        w.t("Page {page} of {pages}", page=number + 1, pages=len(pages)),
-                        ids.LogPage(game_id, start, number).custom_id,
-                        disabled=True,
-                    ),
-                    Btn(
-                        "▶",
-                        ids.LogPage(game_id, start, number + 1).custom_id,
-                        disabled=number >= len(pages) - 1,
-                    ),
-                ]
-            )
+        view = log_pager(game_id, start, number, len(pages), w)
         await self.reply(interaction, text, view=view)
 
     @staticmethod

@@ -10,6 +10,7 @@ import logging
 
 import discord
 
+from bot import send
 from bot.client import TtrBot
 from bot.services import GameServicePort, TableView
 from maps import available_maps, load_ruleset, registry
@@ -115,7 +116,9 @@ class LobbyFlows(Base):
         names = load_ruleset(map_id).meta.get("name") or {}
         title = f"{names.get(lang) or names.get('en') or map_id}: {interaction.user.display_name}"
         created = await channel.create_thread(
-            name=title[:100], type=discord.ChannelType.public_thread, auto_archive_duration=10080
+            name=send.thread_name(title),
+            type=discord.ChannelType.public_thread,
+            auto_archive_duration=10080,
         )
         return created.id
 

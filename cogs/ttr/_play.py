@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot import stories
+from bot import send, stories
 from bot.client import TtrBot
 from bot.services import (
     Action,
@@ -228,7 +228,7 @@ class PlayFlows(Base):
                 {
                     "route": stories.route_label(table.rules, route, w)
                     if route in table.rules.board.routes
-                    else route
+                    else send.echo(route)
                 },
             )
         allowed = [

@@ -3,7 +3,7 @@
 Logs go to stderr, one line per record: time, level, shards of this process,
 the game a line is about (``game=-`` when none), logger and message; with
 ``TTR_LOG_FORMAT=json`` each line is a JSON object with the same fields, for a
-log service.
+log service. Nothing private at any level: see :mod:`bot.logs`.
 """
 
 from __future__ import annotations
@@ -11,76 +11,34 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
-import json
 import logging
 import os
 import signal
 import sys
 import time
-from typing import Any
+from typing import IO, Any
 
 from .config import Settings
+from .logs import GameContext, JsonFormatter, install
 
 log = logging.getLogger(__name__)
+
+__all__ = ["GameContext", "JsonFormatter", "configure_logging", "health", "run"]
 
 #: The heartbeat must be younger than this for ``health`` to pass.
 HEARTBEAT_MAX_AGE = 180.0
 
 
-class GameContext(logging.Filter):
-    """Adds ``shard`` (this process's shards) and ``game`` (the game id a line is about:
-    ``extra={"game": id}``, or the id of a message that starts ``game %s``) to every record."""
-
-    def __init__(self, shard: str) -> None:
-        super().__init__()
-        self.shard = shard
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        record.shard = self.shard
-        if not hasattr(record, "game"):
-            args = record.args
-            first = args[0] if isinstance(args, tuple) and args else None
-            is_game_line = isinstance(record.msg, str) and record.msg.startswith("game %s")
-            record.game = first if is_game_line and isinstance(first, int) else "-"
-        return True
-
-
-class JsonFormatter(logging.Formatter):
-    """One JSON object per line: ts, level, shard, game, logger, message (and the traceback)."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        doc: dict[str, Any] = {
-            "ts": round(record.created, 3),
-            "level": record.levelname,
-            "shard": getattr(record, "shard", "-"),
-            "game": getattr(record, "game", "-"),
-            "logger": record.name,
-            "message": record.getMessage(),
-        }
-        if record.exc_info:
-            doc["traceback"] = self.formatException(record.exc_info)
-        return json.dumps(doc, ensure_ascii=False)
-
-
-def configure_logging(settings: Settings, *, json_lines: bool | None = None) -> None:
-    """Log to stderr at the configured level with the shard and game of each line (see the
-    module docstring); discord.py's own chatter one level quieter."""
+def configure_logging(
+    settings: Settings, *, json_lines: bool | None = None, stream: IO[str] | None = None
+) -> logging.Handler:
+    """Log to stderr (or ``stream``) at the configured level with the shard and game of each
+    line, nothing private at any level (see :mod:`bot.logs`)."""
     if json_lines is None:
         json_lines = os.environ.get("TTR_LOG_FORMAT", "").lower() == "json"
-    handler = logging.StreamHandler(sys.stderr)
-    handler.addFilter(GameContext(settings.shard_label))
-    handler.setFormatter(
-        JsonFormatter()
-        if json_lines
-        else logging.Formatter(
-            "%(asctime)s %(levelname)-7s shard=%(shard)s game=%(game)s %(name)s: %(message)s"
-        )
+    return install(
+        settings.log_level, shard=settings.shard_label, json_lines=json_lines, stream=stream
     )
-    logging.basicConfig(level=settings.log_level, handlers=[handler], force=True)
-    if settings.log_level != "DEBUG":
-        logging.getLogger("discord").setLevel(
-            max(logging.INFO, logging.getLevelName(settings.log_level))
-        )
 
 
 class StartupError(Exception):

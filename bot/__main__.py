@@ -29,7 +29,9 @@ def main(argv: list[str]) -> int:
         except ValueError as exc:
             print(f"bad setting: {exc}", file=sys.stderr)
             return 2
-        return run(settings) if command == "run" else health(settings)
+        if command == "run":
+            return run(settings)
+        return health(settings, ready="--ready" in rest)
     print(
         f"unknown command {command!r}; use run, demo, health, verify, export or migrate",
         file=sys.stderr,

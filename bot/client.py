@@ -2,16 +2,15 @@
 
 ``setup_hook`` installs the German translator, loads the ``cogs.ttr``
 extension (which registers the restart-proof DynamicItem buttons) and syncs
-the commands to ``TTR_DEV_GUILD_ID`` or globally. A heartbeat file is touched
-while the gateway is connected, for the Docker HEALTHCHECK (``bot.run.health``).
+the commands to ``TTR_DEV_GUILD_ID`` or globally. The client tells the
+process's :class:`~bot.health.Health` when it is connected (READY, a resumed
+session) and when the connection is gone; :mod:`bot.connect` runs it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import time
 from typing import Any
 
 import discord
@@ -22,13 +21,12 @@ import yarl
 from discord.ext import commands
 
 from .config import Settings
+from .health import Health
 from .services import GameServicePort
 from .translator import Translator
 from .tree import TtrTree
 
 log = logging.getLogger(__name__)
-
-HEARTBEAT_SECONDS = 30.0
 
 
 def point_client_at(settings: Settings) -> None:
@@ -42,17 +40,26 @@ def point_client_at(settings: Settings) -> None:
 
 
 class TtrBot(commands.Bot):
-    """The bot: holds the settings and the game service the /ttr cog and its clicks use.
+    """The bot: holds the settings and the game service the /ttr cog and its clicks use, and
+    reports its connection to ``health``.
 
     Args:
         settings: the parsed settings.
         service: the game service (a :class:`~bot.services.GameService`).
+        health: the process's readiness (:mod:`bot.health`; a private one when not given).
         options: passed on to :class:`discord.ext.commands.Bot` (tests shorten timeouts).
     """
 
     service: GameServicePort
 
-    def __init__(self, settings: Settings, service: GameServicePort, **options: Any) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        service: GameServicePort,
+        *,
+        health: Health | None = None,
+        **options: Any,
+    ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         options.setdefault("guild_ready_timeout", 0.05 if settings.points_at_fake else 2.0)
@@ -68,7 +75,7 @@ class TtrBot(commands.Bot):
         )
         self.settings = settings
         self.service = service
-        self._heartbeat_task: asyncio.Task[None] | None = None
+        self.health = health or Health()
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(Translator())
@@ -81,7 +88,6 @@ class TtrBot(commands.Bot):
         else:
             synced = await self.tree.sync()
             log.info("synced %d global commands", len(synced))
-        self._heartbeat_task = asyncio.create_task(self._heartbeat(), name="ttr-heartbeat")
         self._warm_task = asyncio.create_task(self._warm_up(), name="ttr-warm-up")
 
     async def _warm_up(self) -> None:
@@ -93,26 +99,15 @@ class TtrBot(commands.Bot):
         except Exception:  # noqa: BLE001 - only a speed-up; the boards render anyway
             log.warning("warming up the board images failed", exc_info=True)
 
-    async def _heartbeat(self) -> None:
-        path = self.settings.heartbeat_file
-        await self.wait_until_ready()
-        while not self.is_closed():
-            if self.is_ready() and self.ws is not None:
-                try:
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    path.write_text(f"{time.time():.0f}\n")
-                except OSError:
-                    log.warning("cannot write the heartbeat file %s", path, exc_info=True)
-            await asyncio.sleep(HEARTBEAT_SECONDS)
+    async def on_resumed(self) -> None:
+        self.health.ready()
 
-    async def close(self) -> None:
-        if self._heartbeat_task is not None:
-            self._heartbeat_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._heartbeat_task
-        await super().close()
+    async def on_disconnect(self) -> None:
+        if self.health.snapshot().ready:
+            self.health.not_ready("the connection to Discord was lost; reconnecting")
 
     async def on_ready(self) -> None:
+        self.health.ready()
         # idempotent: resumes pending AI moves and turn clocks stored in the database
         self.service.start_timers()
         log.info(

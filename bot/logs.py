@@ -18,9 +18,9 @@ log). So:
   request's method, route and status; a gateway event's op and type) but
   never a payload: mappings, lists, bytes and long or structured strings
   among its arguments become ``<... hidden>``; interaction and webhook
-  tokens in URLs become ``<token>`` at every level;
-- discord.py's reconnect report (a traceback per attempt) becomes one line
-  (:class:`OneLineReconnect`).
+  tokens in URLs become ``<token>`` at every level.
+
+Connecting to Discord logs one line per attempt (:mod:`bot.connect`).
 
 ``tests/cogs/test_log_privacy.py`` plays a game at DEBUG through the fake
 Discord and searches every line for every seat's tickets, hand, the deck's
@@ -144,24 +144,15 @@ class LibraryPrivacy(logging.Filter):
         return True
 
 
-class OneLineReconnect(logging.Filter):
-    """discord.py logs each reconnect of a lost gateway connection with a traceback
-    (``Attempting a reconnect in %.2fs``); this makes it one line naming the cause."""
+class Repeats(logging.Filter):
+    """Drops library lines that only repeat what the bot's own line says: discord.py's
+    "logging in using static token", said on every attempt to connect (:mod:`bot.connect`
+    logs one line per attempt)."""
+
+    DROPPED = frozenset({("discord.client", "logging in using static token")})
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.name == "discord.client" and record.msg == "Attempting a reconnect in %.2fs":
-            cause = record.exc_info[1] if record.exc_info else None
-            delay = record.args[0] if isinstance(record.args, tuple) and record.args else 0.0
-            seconds = float(delay) if isinstance(delay, int | float) else 0.0
-            record.msg = (
-                f"the connection to Discord was lost ({describe(cause)}); "
-                f"reconnecting in {seconds:.1f} s"
-            )
-            record.args = ()
-            record.exc_info = None
-            record.exc_text = None
-            record.levelno, record.levelname = logging.WARNING, "WARNING"
-        return True
+        return (record.name, record.msg) not in self.DROPPED
 
 
 def describe(exc: BaseException | None) -> str:
@@ -186,7 +177,7 @@ def install(
     at INFO unless ``level`` is DEBUG. Returns the handler (tests remove it again)."""
     numeric = logging.getLevelName(level) if isinstance(level, str) else level
     handler = logging.StreamHandler(stream or sys.stderr)
-    handler.addFilter(OneLineReconnect())
+    handler.addFilter(Repeats())
     handler.addFilter(LibraryPrivacy())
     handler.addFilter(GameContext(shard))
     handler.setFormatter(

@@ -15,18 +15,16 @@ import logging
 import os
 import signal
 import sys
-import time
 from typing import IO, Any
 
 from .config import Settings
+from .health import HEARTBEAT_MAX_AGE, Health
+from .health import read as read_heartbeat
 from .logs import GameContext, JsonFormatter, install
 
 log = logging.getLogger(__name__)
 
 __all__ = ["GameContext", "JsonFormatter", "configure_logging", "health", "run"]
-
-#: The heartbeat must be younger than this for ``health`` to pass.
-HEARTBEAT_MAX_AGE = 180.0
 
 
 def configure_logging(
@@ -46,8 +44,10 @@ class StartupError(Exception):
 
 
 def run(settings: Settings) -> int:
-    """Run the bot until it is stopped. Returns the process exit code: 0 after a stop, 2 when it
-    cannot start (no DISCORD_TOKEN; a database that cannot be opened: one line, no traceback)."""
+    """Run the bot until it is stopped. Returns the process exit code: 0 after a stop
+    (SIGTERM, SIGINT), 2 when it cannot start or Discord refuses it for good (no
+    DISCORD_TOKEN; a database that cannot be opened; a rejected token: one line, no
+    traceback). While Discord cannot be reached it keeps trying (:mod:`bot.connect`)."""
     if not settings.token:
         print(
             "DISCORD_TOKEN is not set: put the bot token in the DISCORD_TOKEN environment variable "
@@ -59,13 +59,12 @@ def run(settings: Settings) -> int:
     if settings.maps_dir is not None:
         os.environ.setdefault("TTR_MAPS_DIR", str(settings.maps_dir))
     try:
-        asyncio.run(_serve(settings))
+        return asyncio.run(_serve(settings))
     except KeyboardInterrupt:
-        pass
+        return 0
     except StartupError as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    return 0
 
 
 async def build_service(storage: Any, settings: Settings) -> Any:
@@ -95,42 +94,45 @@ async def open_database(settings: Settings) -> Any:
         raise StartupError(f"cannot open the database: {exc}") from None
 
 
-async def _serve(settings: Settings) -> None:
+async def _serve(settings: Settings) -> int:
+    """Open the database, then stay connected to Discord until a stop signal; the exit code."""
     from .client import create_bot
+    from .connect import stay_connected
 
     storage = await open_database(settings)
     log.info("database %s, shards %s", storage.url, settings.shard_label)
+    health = Health(settings.heartbeat_file)
+    beating = asyncio.create_task(health.keep_beating(), name="ttr-heartbeat")
     try:
         service = await build_service(storage, settings)
-        bot = create_bot(settings, service)
-        loop = asyncio.get_running_loop()
         stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, stop.set)
-        async with bot:
-            runner = asyncio.create_task(bot.start(settings.token.get()), name="ttr-bot")
-            stopper = asyncio.create_task(stop.wait(), name="ttr-stop")
-            done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
-            if stopper in done:
-                log.info("stopping")
-                await bot.close()
-            else:
-                stopper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await runner
+        code = await stay_connected(
+            lambda: create_bot(settings, service, health=health),
+            settings.token.get(),
+            health,
+            stop,
+        )
         close = getattr(service, "close", None) or getattr(service, "stop", None)
         if close is not None:
             result = close()
             if inspect.isawaitable(result):
                 await result
+        return code
     finally:
+        beating.cancel()
+        health.stopped(health.snapshot().reason if health.snapshot().stopped else "stopped")
         await storage.close()
 
 
-def health(settings: Settings) -> int:
-    """0 when the database opens and the running bot's heartbeat is recent; 1 otherwise (one
-    line with the reason on stderr)."""
+def health(settings: Settings, *, ready: bool = False) -> int:
+    """The container's health check: 0 when the database opens and the running process's
+    heartbeat is recent (also while it waits for Discord: healthy, not ready); 1 otherwise.
+    With ``ready`` it is 1 also while the process is not connected to Discord. One line on
+    stdout (healthy) or stderr (with the reason)."""
     if settings.uses_sqlite and not settings.database_path.exists():
         print(f"unhealthy: no database at {settings.database_path}", file=sys.stderr)
         return 1
@@ -145,15 +147,24 @@ def health(settings: Settings) -> int:
         )
         return 1
     path = settings.heartbeat_file
-    try:
-        age = time.time() - path.stat().st_mtime
-    except OSError:
+    state, age = read_heartbeat(path)
+    if state is None or age is None:
         print(f"unhealthy: no heartbeat file {path}", file=sys.stderr)
         return 1
     if age > HEARTBEAT_MAX_AGE:
         print(f"unhealthy: the heartbeat is {age:.0f} s old", file=sys.stderr)
         return 1
-    print("healthy")
+    if state.stopped:
+        print(f"unhealthy: the bot has stopped ({state.reason})", file=sys.stderr)
+        return 1
+    if state.ready:
+        print("healthy, ready")
+        return 0
+    line = f"not ready: {state.reason} ({state.attempts} failed attempts in a row)"
+    if ready:
+        print(line, file=sys.stderr)
+        return 1
+    print(f"healthy, {line}")
     return 0
 
 

@@ -1,5 +1,5 @@
 """bot/logs.py: library lines keep their shape without payloads; tokens masked; noisy libraries
-capped at INFO; discord.py's reconnect report one line (issue 28 points 1 and 3)."""
+capped at INFO (issue 28 point 1)."""
 
 from __future__ import annotations
 
@@ -63,17 +63,6 @@ def test_library_payloads_are_hidden_and_shapes_kept(captured: io.StringIO) -> N
     assert "<500 characters of somelib debug output hidden>" in text
     assert "aiosqlite" not in text  # held at INFO
     assert "shard=0-1/2 game=7 bot.storage: game 7: actions 1-2 stored" in text
-
-
-def test_reconnect_report_is_one_line(captured: io.StringIO) -> None:
-    try:
-        raise ConnectionResetError("Cannot connect to host discord.com:443 [Connection reset]")
-    except ConnectionResetError:
-        logging.getLogger("discord.client").exception("Attempting a reconnect in %.2fs", 3.25)
-    lines = captured.getvalue().splitlines()
-    assert len(lines) == 1, lines
-    assert "WARNING" in lines[0] and "reconnecting in 3.2 s" in lines[0]
-    assert "ConnectionResetError: Cannot connect to host discord.com:443" in lines[0]
 
 
 def test_json_lines_are_filtered_too() -> None:

@@ -1734,6 +1734,7 @@ class FakeDiscord:
     ) -> Fault:
         """Answer the next ``times`` requests ``method`` on paths matching the regex ``path``
         (relative to the API base, e.g. ``r"/channels/\\d+/messages"``) with ``status``/``code``.
+        ``fail("GET", r"/gateway", 503)`` refuses the gateway's websocket handshake.
 
         Use it to test what the bot does when Discord answers 403, 404, 429 or 500.
         """
@@ -2484,6 +2485,12 @@ class FakeDiscord:
     # -- gateway -------------------------------------------------------------
 
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        for fault in self.faults:  # fail("GET", r"/gateway", 503): the handshake is refused
+            if fault.times > 0 and fault.method == "GET" and fault.path.fullmatch("/gateway"):
+                fault.times -= 1
+                fault.hits += 1
+                self.requests.append(f"GET /gateway -> {fault.status} (scripted)")
+                return _error(fault.status, fault.code, f"{fault.status}: {fault.message}")
         ws = web.WebSocketResponse(max_msg_size=16 * 1024 * 1024)
         await ws.prepare(request)
         conn = _GatewayConnection(ws=ws, number=next(self._connection_numbers))

@@ -33,9 +33,11 @@ class CogError(Exception):
 
 
 def seat_names(table: TableView) -> tuple[str, ...]:
-    """How each seat is shown in messages: a mention for people, the name for AI seats."""
+    """How each seat is shown in messages: a mention for people, the name for AI seats (made
+    harmless by :func:`bot.send.echo`: a seat taken over by the computer keeps its player's
+    display name)."""
     return tuple(
-        f"<@{s.user_id}>" if s.user_id and not s.is_ai else s.display_name
+        f"<@{s.user_id}>" if s.user_id and not s.is_ai else send.echo(s.display_name, 40)
         for s in sorted(table.seats, key=lambda r: r.seat)
     )
 

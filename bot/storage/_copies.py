@@ -6,11 +6,17 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ._errors import ChannelBusy, StorageError
-from ._rows import GameDump
+from ._rows import GameDump, GuildDump
 from ._sql import (
     ACTION_COLUMNS,
     GAME_COLUMNS,
+    GUILD_SETTINGS_COLUMNS,
+    LADDER_COLUMNS,
+    RATED_GAME_COLUMNS,
+    RATING_COLUMNS,
+    RATING_HISTORY_COLUMNS,
     RESULT_COLUMNS,
+    SEASON_COLUMNS,
     SEAT_COLUMNS,
     SNAPSHOT_COLUMNS,
     Row,
@@ -19,7 +25,16 @@ from ._sql import (
     Violation,
 )
 
-_BOOL_COLUMNS = frozenset({"is_ai", "ai_permanent", "resigned", "won"})
+_BOOL_COLUMNS = frozenset(
+    {"is_ai", "ai_permanent", "resigned", "won", "rated", "hints", "longest_path_bonus"}
+)
+#: The server-wide tables (not part of one game) a copy takes whole: table -> (columns, order).
+_GUILD_TABLES = {
+    "settings": ("guild_settings", GUILD_SETTINGS_COLUMNS, "guild_id"),
+    "ladders": ("ladders", LADDER_COLUMNS, "guild_id"),
+    "seasons": ("seasons", SEASON_COLUMNS, "guild_id, season"),
+    "ratings": ("ratings", RATING_COLUMNS, "guild_id, season, scope, player"),
+}
 
 
 class SqlGameCopier(SqlBase):
@@ -42,12 +57,22 @@ class SqlGameCopier(SqlBase):
             snap = await tx.fetchrow(
                 f"SELECT {SNAPSHOT_COLUMNS} FROM snapshots WHERE game_id = ?", game_id
             )
+            rated = await tx.fetch(
+                f"SELECT {RATED_GAME_COLUMNS} FROM rated_games WHERE game_id = ?", game_id
+            )
+            history = await tx.fetch(
+                f"SELECT {RATING_HISTORY_COLUMNS} FROM rating_history WHERE game_id = ?"
+                " ORDER BY scope, player",
+                game_id,
+            )
         return GameDump(
             game=_plain(game, GAME_COLUMNS),
             seats=tuple(_plain(r, SEAT_COLUMNS) for r in seats),
             actions=tuple(_plain(r, ACTION_COLUMNS) for r in actions),
             results=tuple(_plain(r, RESULT_COLUMNS) for r in results),
             snapshot=None if snap is None else _plain(snap, SNAPSHOT_COLUMNS),
+            rated=tuple(_plain(r, RATED_GAME_COLUMNS) for r in rated),
+            rating_history=tuple(_plain(r, RATING_HISTORY_COLUMNS) for r in history),
         )
 
     async def restore_game(self, dump: GameDump) -> None:
@@ -59,6 +84,10 @@ class SqlGameCopier(SqlBase):
                 await _insert_plain(tx, "results", RESULT_COLUMNS, dump.results)
                 if dump.snapshot is not None:
                     await _insert_plain(tx, "snapshots", SNAPSHOT_COLUMNS, [dump.snapshot])
+                await _insert_plain(tx, "rated_games", RATED_GAME_COLUMNS, dump.rated)
+                await _insert_plain(
+                    tx, "rating_history", RATING_HISTORY_COLUMNS, dump.rating_history
+                )
             except Violation as exc:
                 if exc.kind == "channel":
                     raise ChannelBusy(int(dump.game["channel_id"]), None) from exc
@@ -66,6 +95,22 @@ class SqlGameCopier(SqlBase):
                     raise StorageError(f"game {dump.game_id} already exists here") from exc
                 raise
             await self._after_restore(tx)
+
+    async def dump_guild_tables(self) -> GuildDump:
+        async with self._consistent_read() as tx:
+            parts = {
+                name: tuple(
+                    _plain(r, columns)
+                    for r in await tx.fetch(f"SELECT {columns} FROM {table} ORDER BY {order}")
+                )
+                for name, (table, columns, order) in _GUILD_TABLES.items()
+            }
+        return GuildDump(**parts)
+
+    async def restore_guild_tables(self, dump: GuildDump) -> None:
+        async with self._write() as tx:
+            for name, (table, columns, _) in _GUILD_TABLES.items():
+                await _insert_plain(tx, table, columns, getattr(dump, name))
 
 
 def _plain(row: Row, columns: str) -> dict[str, Any]:

@@ -67,6 +67,7 @@ class SqlGameStore(SqlBase):
         seats: Sequence[NewSeat] = (),
         language: str = "en",
         rematch_of: int | None = None,
+        rated: bool = False,
     ) -> GameRow:
         if turn_seconds <= 0:
             raise ValueError(f"turn_seconds must be positive, got {turn_seconds}")
@@ -85,8 +86,8 @@ class SqlGameStore(SqlBase):
                 row = await tx.fetchrow(
                     "INSERT INTO games (guild_id, channel_id, thread_id, lobby_message_id,"
                     " host_user_id, map_id, options, status, version, turn_seconds, language,"
-                    " rematch_of, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?, ?, ?, ?)"
+                    " rematch_of, rated, created_at, updated_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?, ?, ?, ?, ?)"
                     f" RETURNING {GAME_COLUMNS}",
                     guild_id,
                     channel_id,
@@ -98,6 +99,7 @@ class SqlGameStore(SqlBase):
                     turn_seconds,
                     language,
                     rematch_of,
+                    bool(rated),
                     now,
                     now,
                 )

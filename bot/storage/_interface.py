@@ -8,8 +8,8 @@ dicts handed in by the service and come back as fresh dicts.
 
 The interface is one protocol per thing stored (:class:`GameStore`,
 :class:`SeatStore`, :class:`ActionLog`, :class:`TimerStore`,
-:class:`ResultStore`, :class:`SettingsStore`, :class:`GameCopier`);
-:class:`Storage` is all of them.
+:class:`ResultStore`, :class:`RatingStore`, :class:`SettingsStore`,
+:class:`GuildSettingsStore`, :class:`GameCopier`); :class:`Storage` is all of them.
 
 Errors: every error raised on purpose is a :class:`~bot.storage.StorageError`
 (``GameNotFound``, ``VersionConflict``, ``GameStatusError``, ``ChannelBusy``,
@@ -30,13 +30,19 @@ from ._rows import (
     GameDump,
     GameRow,
     GameStatus,
+    GuildDump,
+    GuildSettings,
     LeaderboardRow,
     NewAction,
     NewSeat,
     NextTimer,
     PlayerResult,
     QuarantinedGame,
+    RatedGame,
+    RatingChange,
+    RatingRow,
     ResultRow,
+    Season,
     SeatChanges,
     SeatRow,
     ShardFilter,
@@ -62,13 +68,15 @@ class GameStore(Protocol):
         seats: Sequence[NewSeat] = (),
         language: str = "en",
         rematch_of: int | None = None,
+        rated: bool = False,
     ) -> GameRow:
         """Create a game in the ``lobby`` status at version 0, with ``seats``
         (e.g. the host's) in the same transaction.
 
         ``channel_id`` is where the game lives (a channel or a thread);
         ``language`` the table's language (``"en"`` or ``"de"``);
-        ``rematch_of`` the finished game this lobby follows.
+        ``rematch_of`` the finished game this lobby follows; ``rated``: its
+        results update the players' ratings (see :class:`RatingStore`).
 
         Raises:
             ChannelBusy: the channel already has a lobby or active game.
@@ -304,7 +312,8 @@ class ActionLog(Protocol):
           timeout;
         - ``new_status`` (``finished`` or ``cancelled``) ends the game: timers
           cleared, ``finished_at`` set, and ``results`` (only with
-          ``finished``) recorded.
+          ``finished``) recorded; a rated game is rated from them in the
+          same transaction (see :class:`RatingStore`).
 
         Returns the updated game.
 
@@ -401,12 +410,15 @@ class ResultStore(Protocol):
     async def record_results(
         self, game_id: int, results: Sequence[PlayerResult]
     ) -> list[ResultRow]:
-        """Store a finished game's results, replacing any stored before.
+        """Store a finished game's results, replacing any stored before; a rated game not
+        rated yet is rated from them in the same transaction (once: a game rated before
+        keeps its ratings).
 
         Raises:
             GameNotFound: no such game.
             GameStatusError: the game is not ``finished``.
-            ValueError: two results for the same seat.
+            ValueError: two results for the same seat; a rated game's result without
+                ``player`` or ``place``.
         """
         ...
 
@@ -425,6 +437,57 @@ class ResultStore(Protocol):
     ) -> list[LeaderboardRow]:
         """Per-user totals over the guild's results (AI seats left out), by
         wins, then average score, then games, then user id."""
+        ...
+
+
+class RatingStore(Protocol):
+    """Ratings per server, season and scope (``"*"`` every map, or a map id), and seasons.
+
+    A rated game is rated when its results are stored (:meth:`ActionLog.append_actions`
+    with ``results``, :meth:`ResultStore.record_results`), in that transaction: each
+    server's ladder counts its rated games (the order a recompute replays them in) and
+    holds its current season; every player's rating moves by :func:`bot.ratings.rate`
+    overall and for the game's map, and the change is kept per game.
+    """
+
+    async def current_season(self, guild_id: int) -> Season:
+        """The server's current season (season 1, ``started_at`` None, before any rated game)."""
+        ...
+
+    async def seasons(self, guild_id: int) -> list[Season]:
+        """Every season of the server, oldest first, the current one included."""
+        ...
+
+    async def start_season(self, guild_id: int, user_id: int | None) -> Season | None:
+        """Start the next season (ratings start afresh; earlier ones stay), in one
+        transaction; ``user_id`` who started it. None, with nothing written, when the
+        current season has no rated game yet."""
+        ...
+
+    async def ratings(
+        self, guild_id: int, season: int | None = None, scope: str = "*"
+    ) -> list[RatingRow]:
+        """A server's table in one season (None: the current one) and scope, best first:
+        by ordinal (``mu - 3 sigma``), then games, then player."""
+        ...
+
+    async def all_ratings(self) -> list[RatingRow]:
+        """Every stored rating, by server, season, scope, then as :meth:`ratings` orders."""
+        ...
+
+    async def game_rating_changes(self, game_id: int) -> list[RatingChange]:
+        """How the game changed each player's rating, by scope and player (empty for a game
+        that was not rated)."""
+        ...
+
+    async def player_rating_history(
+        self, guild_id: int, player: str, *, season: int | None = None, scope: str = "*"
+    ) -> list[RatingChange]:
+        """A player's changes in a server and scope, in rating order (one season, or all)."""
+        ...
+
+    async def rated_games(self, guild_id: int | None = None) -> list[RatedGame]:
+        """Rated games by server, then in the order they were rated."""
         ...
 
 
@@ -453,6 +516,26 @@ class SettingsStore(Protocol):
         ...
 
 
+class GuildSettingsStore(Protocol):
+    """Server settings: the defaults of new games and where they may be opened."""
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
+        """The server's settings; the defaults (``updated_at`` None) when never set."""
+        ...
+
+    async def set_guild_settings(
+        self, guild_id: int, *, updated_by: int | None = None, **changes: Any
+    ) -> GuildSettings:
+        """Change some of ``language`` (``"en"``, ``"de"`` or None), ``turn_seconds`` (a
+        positive int or None), ``rated``, ``hints`` (bools) and ``channels`` (channel ids;
+        empty: any); the others keep their value. Returns the stored settings.
+
+        Raises:
+            ValueError: an unknown setting or a value it cannot take.
+        """
+        ...
+
+
 class GameCopier(Protocol):
     """Whole games copied between databases (``python -m bot migrate``)."""
 
@@ -470,6 +553,14 @@ class GameCopier(Protocol):
         """
         ...
 
+    async def dump_guild_tables(self) -> GuildDump:
+        """Every row of the server-wide tables (settings, ladders, seasons, ratings)."""
+        ...
+
+    async def restore_guild_tables(self, dump: GuildDump) -> None:
+        """Insert dumped server-wide rows into an empty database, in one transaction."""
+        ...
+
 
 @runtime_checkable
 class Storage(
@@ -478,11 +569,14 @@ class Storage(
     ActionLog,
     TimerStore,
     ResultStore,
+    RatingStore,
     SettingsStore,
+    GuildSettingsStore,
     GameCopier,
     Protocol,
 ):
-    """Games, seats, the action log, timers, results, user settings and whole-game copies, on
+    """Games, seats, the action log, timers, results, ratings, user and server settings and
+    whole-game copies, on
     SQLite or PostgreSQL (see :func:`~bot.storage.open_storage`); each part is its own
     protocol above. Usable as an async context manager that closes it."""
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 from ._actions import SqlActionLog
 from ._copies import SqlGameCopier
 from ._games import SqlGameStore
+from ._ratings import SqlRatingStore
 from ._results import SqlResultStore
 from ._seats import SqlSeatStore
-from ._settings import SqlSettingsStore
+from ._settings import SqlGuildSettingsStore, SqlSettingsStore
 from ._timers import SqlTimerStore
 
 
@@ -23,7 +24,9 @@ class SqlStorage(
     SqlActionLog,
     SqlTimerStore,
     SqlResultStore,
+    SqlRatingStore,
     SqlSettingsStore,
+    SqlGuildSettingsStore,
     SqlGameCopier,
 ):
     """The repository over a driver; see :class:`~bot.storage.Storage` for what every method

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._errors import GameStatusError
+from ._ratings import rate_in
 from ._rows import LeaderboardRow, PlayerResult, ResultRow
 from ._sql import RESULT_COLUMNS, SqlBase, Tx, game_header, result_row
 
@@ -76,6 +77,9 @@ class SqlResultStore(SqlBase):
 async def replace_results(
     tx: Tx, game_id: int, results: Sequence[PlayerResult], now: float
 ) -> list[ResultRow]:
+    """Store a finished game's results in the open transaction ``tx`` (replacing any stored
+    before) and, for a rated game not rated yet, rate it there too (:func:`~._ratings.rate_in`):
+    the results and the ratings are one write."""
     seats = [r.seat for r in results]
     if len(set(seats)) != len(seats):
         raise ValueError(f"game {game_id}: two results for one seat in {seats}")
@@ -83,7 +87,7 @@ async def replace_results(
     finished_at = game["finished_at"] if game["finished_at"] is not None else now
     await tx.execute("DELETE FROM results WHERE game_id = ?", game_id)
     await tx.executemany(
-        f"INSERT INTO results ({RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT INTO results ({RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
                 game_id,
@@ -97,10 +101,15 @@ async def replace_results(
                 r.tickets_completed,
                 r.tickets_failed,
                 finished_at,
+                r.player,
+                r.place,
+                r.longest_path_bonus,
             )
             for r in results
         ],
     )
+    if game["rated"]:
+        await rate_in(tx, game, results, now)
     rows = await tx.fetch(
         f"SELECT {RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat", game_id
     )

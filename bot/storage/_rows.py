@@ -47,7 +47,8 @@ class GameRow:
     ``reminder_at`` are the active turn's expiry and nudge time, or None.
     ``language`` is the table's language (one of :data:`LANGUAGES`);
     ``rematch_of`` the game this lobby is a rematch of; ``status_note`` why a
-    game was quarantined. ``seed`` is secret and left out of ``repr``.
+    game was quarantined; ``rated``: the game updates its players' ratings when
+    it finishes. ``seed`` is secret and left out of ``repr``.
     """
 
     id: int
@@ -73,6 +74,7 @@ class GameRow:
     updated_at: float
     finished_at: float | None
     status_note: str | None
+    rated: bool = False
 
     @property
     def started(self) -> bool:
@@ -187,7 +189,12 @@ class PlayerResult:
     """A finished game's outcome for one seat, as handed in by the service.
 
     ``rank`` is 1 for the winner(s); ``user_id`` is None for AI seats (kept in
-    the table, left out of user statistics).
+    the table, left out of user statistics). What a rated game's ratings are
+    computed from (see :mod:`bot.ratings`): ``player``, the seat's rating
+    identity (``"user:<id>"``, ``"ai:hard"``...), and ``place``, its place with
+    ties shared and a resigned seat last; ``longest_path_bonus``: the seat won
+    the longest-path bonus. The three are None in results stored before
+    schema version 4, and a rated game needs them.
     """
 
     seat: int
@@ -197,6 +204,9 @@ class PlayerResult:
     won: bool
     tickets_completed: int = 0
     tickets_failed: int = 0
+    player: str | None = None
+    place: int | None = None
+    longest_path_bonus: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +225,9 @@ class ResultRow:
     tickets_completed: int
     tickets_failed: int
     finished_at: float
+    player: str | None = None
+    place: int | None = None
+    longest_path_bonus: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,6 +315,8 @@ class GameDump:
     actions: tuple[dict[str, Any], ...] = field(repr=False)
     results: tuple[dict[str, Any], ...] = field(repr=False)
     snapshot: dict[str, Any] | None = field(repr=False)
+    rated: tuple[dict[str, Any], ...] = field(default=(), repr=False)
+    rating_history: tuple[dict[str, Any], ...] = field(default=(), repr=False)
 
     @property
     def game_id(self) -> int:
@@ -321,3 +336,123 @@ class QuarantinedGame:
     thread_id: int | None
     reason: str
     user_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A server's settings for new games (the defaults when an admin never changed any).
+
+    ``language``: the table language of new games (None: the server's Discord locale);
+    ``turn_seconds``: their turn time (None: :data:`DEFAULT_TURN_SECONDS`); ``rated``: new
+    games are rated unless the host says otherwise; ``hints``: hints may be allowed (in
+    casual games by default); ``channels``: the channels where games may be opened (empty:
+    any). ``updated_at`` None for defaults that were never stored; ``updated_by`` who
+    changed them last.
+    """
+
+    guild_id: int
+    language: str | None = None
+    turn_seconds: int | None = None
+    rated: bool = True
+    hints: bool = True
+    channels: tuple[int, ...] = ()
+    updated_at: float | None = None
+    updated_by: int | None = None
+
+
+#: The settings :meth:`Storage.set_guild_settings` accepts.
+GUILD_SETTING_NAMES: tuple[str, ...] = ("language", "turn_seconds", "rated", "hints", "channels")
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    """One season of a server's ratings: ``number`` from 1, when and by whom it was started
+    (``started_by`` None: the first season, opened by the server's first rated game;
+    ``started_at`` None: no game was rated yet)."""
+
+    guild_id: int
+    number: int
+    started_at: float | None
+    started_by: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A player's current rating in one server, season and scope (``"*"`` or a map id).
+
+    ``player`` is the rating identity (:mod:`bot.ratings`); ``user_id`` the person's id
+    (None for a computer level); ``games`` rated games played in this scope and season.
+    """
+
+    guild_id: int
+    season: int
+    scope: str
+    player: str
+    user_id: int | None
+    mu: float
+    sigma: float
+    games: int
+    updated_at: float
+
+    @property
+    def ordinal(self) -> float:
+        """``mu - 3 sigma``, what players see."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """How one rated game changed one player's rating in one scope.
+
+    ``seq`` is the game's place in the server's order of rated games; ``games`` the
+    player's games in this scope and season after this one; ``finished_at`` when the
+    game was rated.
+    """
+
+    game_id: int
+    guild_id: int
+    season: int
+    seq: int
+    map_id: str
+    scope: str
+    player: str
+    user_id: int | None
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    games: int
+    rated_at: float
+
+    @property
+    def before(self) -> float:
+        """The ordinal before the game."""
+        return self.mu_before - 3 * self.sigma_before
+
+    @property
+    def after(self) -> float:
+        """The ordinal after the game."""
+        return self.mu_after - 3 * self.sigma_after
+
+
+@dataclass(frozen=True, slots=True)
+class RatedGame:
+    """A rated game in a server's order (``seq`` 1, 2, ...), its season and map."""
+
+    game_id: int
+    guild_id: int
+    season: int
+    seq: int
+    map_id: str
+    rated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class GuildDump:
+    """Every row of the server-wide tables (settings, ladders, seasons, ratings), column by
+    column, for copying a database (``python -m bot migrate``)."""
+
+    settings: tuple[dict[str, Any], ...] = ()
+    ladders: tuple[dict[str, Any], ...] = ()
+    seasons: tuple[dict[str, Any], ...] = ()
+    ratings: tuple[dict[str, Any], ...] = ()

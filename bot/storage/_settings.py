@@ -1,11 +1,20 @@
-"""User settings: turn pings, a DM on one's turn, high contrast (one row per user who changed one)."""
+"""Settings: a user's (turn pings, a DM on one's turn, high contrast) and a server's (defaults of
+new games, where they may be opened); one row per user or server who changed one."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from typing import Any
 
-from ._rows import USER_SETTING_NAMES, UserSettings
-from ._sql import Row, SqlBase
+from ._rows import (
+    GUILD_SETTING_NAMES,
+    LANGUAGES,
+    USER_SETTING_NAMES,
+    GuildSettings,
+    UserSettings,
+)
+from ._sql import GUILD_SETTINGS_COLUMNS, Row, SqlBase, Tx, dump_json
 
 
 class SqlSettingsStore(SqlBase):
@@ -76,4 +85,82 @@ def _settings_row(r: Row) -> UserSettings:
         dm_turns=bool(r["dm_turns"]),
         high_contrast=bool(r["high_contrast"]),
         updated_at=r["updated_at"],
+    )
+
+
+class SqlGuildSettingsStore(SqlBase):
+    """The guild_settings table (see :class:`~bot.storage.GuildSettingsStore`)."""
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
+        async with self._read() as tx:
+            return await _guild_settings(tx, guild_id)
+
+    async def set_guild_settings(
+        self, guild_id: int, *, updated_by: int | None = None, **changes: Any
+    ) -> GuildSettings:
+        _check_guild_changes(changes)
+        now = self._clock()
+        async with self._write() as tx:
+            current = await _guild_settings(tx, guild_id)
+            values = {name: changes.get(name, getattr(current, name)) for name in GUILD_SETTING_NAMES}
+            row = await tx.fetchrow(
+                f"INSERT INTO guild_settings ({GUILD_SETTINGS_COLUMNS})"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+                " language = excluded.language, turn_seconds = excluded.turn_seconds,"
+                " rated = excluded.rated, hints = excluded.hints, channels = excluded.channels,"
+                " updated_at = excluded.updated_at, updated_by = excluded.updated_by"
+                f" RETURNING {GUILD_SETTINGS_COLUMNS}",
+                guild_id,
+                values["language"],
+                values["turn_seconds"],
+                bool(values["rated"]),
+                bool(values["hints"]),
+                dump_json([int(c) for c in values["channels"]]),
+                now,
+                updated_by,
+            )
+        assert row is not None
+        return guild_settings_row(row)
+
+
+def _check_guild_changes(changes: dict[str, Any]) -> None:
+    """Raise ValueError for an unknown server setting or a value it cannot take."""
+    unknown = sorted(set(changes) - set(GUILD_SETTING_NAMES))
+    if unknown:
+        raise ValueError(f"unknown server settings {unknown}; known: {GUILD_SETTING_NAMES}")
+    if changes.get("language") not in (None, *LANGUAGES):
+        raise ValueError(f"language must be one of {LANGUAGES} or None")
+    seconds = changes.get("turn_seconds")
+    if seconds is not None and (not isinstance(seconds, int) or seconds <= 0):
+        raise ValueError("turn_seconds must be a positive int or None")
+    bad = sorted(k for k in ("rated", "hints") if k in changes and not isinstance(changes[k], bool))
+    if bad:
+        raise ValueError(f"server settings {bad} must be True or False")
+    channels = changes.get("channels", ())
+    if not isinstance(channels, tuple | list) or not all(isinstance(c, int) for c in channels):
+        raise ValueError("channels must be a sequence of channel ids")
+
+
+async def _guild_settings(tx: Tx, guild_id: int) -> GuildSettings:
+    row = await tx.fetchrow(
+        f"SELECT {GUILD_SETTINGS_COLUMNS} FROM guild_settings WHERE guild_id = ?", guild_id
+    )
+    return GuildSettings(guild_id) if row is None else guild_settings_row(row)
+
+
+def guild_settings_row(r: Row) -> GuildSettings:
+    """A :class:`GuildSettings` from a ``guild_settings`` row (unreadable channels: none)."""
+    try:
+        channels = tuple(sorted({int(c) for c in json.loads(r["channels"])}))
+    except (ValueError, TypeError):
+        channels = ()
+    return GuildSettings(
+        guild_id=int(r["guild_id"]),
+        language=r["language"],
+        turn_seconds=r["turn_seconds"],
+        rated=bool(r["rated"]),
+        hints=bool(r["hints"]),
+        channels=channels,
+        updated_at=r["updated_at"],
+        updated_by=r["updated_by"],
     )

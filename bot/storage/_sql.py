@@ -86,7 +86,7 @@ GAME_COLUMNS = (
     "id, guild_id, channel_id, thread_id, lobby_message_id, board_message_id, host_user_id,"
     " map_id, options, status, seed, engine_version, version, snapshot_version, language,"
     " rematch_of, turn_seconds, deadline_at, reminder_at, created_at, updated_at, finished_at,"
-    " status_note, timer_at"
+    " status_note, timer_at, rated"
 )
 SEAT_COLUMNS = (
     "game_id, seat, user_id, display_name, color, is_ai, ai_kind, joined_at,"
@@ -95,9 +95,19 @@ SEAT_COLUMNS = (
 ACTION_COLUMNS = "game_id, seq, seat, action, actor_user_id, source, created_at"
 RESULT_COLUMNS = (
     "game_id, seat, user_id, guild_id, map_id, score, rank, won, tickets_completed,"
-    " tickets_failed, finished_at"
+    " tickets_failed, finished_at, player, place, longest_path_bonus"
 )
 SNAPSHOT_COLUMNS = "game_id, version, format, data, created_at"
+GUILD_SETTINGS_COLUMNS = (
+    "guild_id, language, turn_seconds, rated, hints, channels, updated_at, updated_by"
+)
+LADDER_COLUMNS = "guild_id, season, rated_games, updated_at"
+SEASON_COLUMNS = "guild_id, season, started_at, started_by"
+RATED_GAME_COLUMNS = "game_id, guild_id, season, seq, map_id, rated_at"
+RATING_COLUMNS = "guild_id, season, scope, player, user_id, mu, sigma, games, updated_at"
+RATING_HISTORY_COLUMNS = (
+    "game_id, scope, player, user_id, mu_before, sigma_before, mu_after, sigma_after, games"
+)
 
 
 def timer_at(deadline_at: float | None, reminder_at: float | None) -> float | None:
@@ -204,11 +214,11 @@ async def existing_game(tx: Tx, game_id: int) -> GameRow:
 
 
 async def game_header(tx: Tx, game_id: int) -> Row:
-    """id, status, version, guild_id, map_id, finished_at, deadline_at, reminder_at (no JSON
-    decoded)."""
+    """id, status, version, guild_id, map_id, finished_at, deadline_at, reminder_at, rated (no
+    JSON decoded)."""
     row = await tx.fetchrow(
-        "SELECT id, status, version, guild_id, map_id, finished_at, deadline_at, reminder_at"
-        " FROM games WHERE id = ?",
+        "SELECT id, status, version, guild_id, map_id, finished_at, deadline_at, reminder_at,"
+        " rated FROM games WHERE id = ?",
         game_id,
     )
     if row is None:
@@ -269,6 +279,7 @@ def game_row(r: Row) -> GameRow:
         updated_at=r["updated_at"],
         finished_at=r["finished_at"],
         status_note=r["status_note"],
+        rated=bool(r["rated"]),
     )
 
 
@@ -326,4 +337,7 @@ def result_row(r: Row) -> ResultRow:
         tickets_completed=r["tickets_completed"],
         tickets_failed=r["tickets_failed"],
         finished_at=r["finished_at"],
+        player=r["player"],
+        place=r["place"],
+        longest_path_bonus=None if r["longest_path_bonus"] is None else bool(r["longest_path_bonus"]),
     )

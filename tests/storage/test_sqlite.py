@@ -43,9 +43,11 @@ async def test_empty_file_migrates_to_latest(db_path: Path) -> None:
     """A new file (in a missing folder) ends at the latest user_version with every table."""
     async with await open_storage(db_path) as storage:
         assert isinstance(storage, SqliteStorage)
-        assert (await storage.pragmas())["user_version"] == latest_version() == 3
+        assert (await storage.pragmas())["user_version"] == latest_version() == 4
     tables = {r[0] for r in raw(db_path).execute("SELECT name FROM sqlite_master")}
     assert {"games", "seats", "actions", "results", "snapshots", "user_settings"} <= tables
+    assert {"guild_settings", "ladders", "seasons", "rated_games", "ratings"} <= tables
+    assert "rating_history" in tables
     assert not {"games_v3", "actions_v3"} & tables
 
 
@@ -75,7 +77,7 @@ async def test_version_1_database_upgrades_in_place(db_path: Path) -> None:
         assert await user_version(conn) == 1
 
     async with await open_storage(db_path) as storage:
-        assert await storage.schema_version() == 3
+        assert await storage.schema_version() == 4
         game = await storage.get_game(7)
         assert game is not None
         assert (game.map_id, game.options, game.status, game.seed, game.version) == (
@@ -155,7 +157,7 @@ def test_shipped_migrations_split_into_complete_statements() -> None:
         assert migration.statements, migration.name
         for statement in migration.statements:
             assert sqlite3.complete_statement(statement), (migration.name, statement)
-    assert [m.foreign_keys_off for m in migrations] == [False, False, True]
+    assert [m.foreign_keys_off for m in migrations][:4] == [False, False, True, False]
 
 
 def test_both_backends_ship_the_same_migrations() -> None:

@@ -207,8 +207,17 @@ async def rate_in(
             "INSERT INTO rating_history (game_id, scope, player, user_id, mu_before, sigma_before,"
             " mu_after, sigma_after, games) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                (c.game_id, c.scope, c.player, c.user_id, c.mu_before, c.sigma_before,
-                 c.mu_after, c.sigma_after, c.games)
+                (
+                    c.game_id,
+                    c.scope,
+                    c.player,
+                    c.user_id,
+                    c.mu_before,
+                    c.sigma_before,
+                    c.mu_after,
+                    c.sigma_after,
+                    c.games,
+                )
                 for c in rows
             ],  # fmt: skip
         )

@@ -102,7 +102,9 @@ class SqlGuildSettingsStore(SqlBase):
         now = self._clock()
         async with self._write() as tx:
             current = await _guild_settings(tx, guild_id)
-            values = {name: changes.get(name, getattr(current, name)) for name in GUILD_SETTING_NAMES}
+            values = {
+                name: changes.get(name, getattr(current, name)) for name in GUILD_SETTING_NAMES
+            }
             row = await tx.fetchrow(
                 f"INSERT INTO guild_settings ({GUILD_SETTINGS_COLUMNS})"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"

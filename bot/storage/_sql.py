@@ -339,5 +339,7 @@ def result_row(r: Row) -> ResultRow:
         finished_at=r["finished_at"],
         player=r["player"],
         place=r["place"],
-        longest_path_bonus=None if r["longest_path_bonus"] is None else bool(r["longest_path_bonus"]),
+        longest_path_bonus=None
+        if r["longest_path_bonus"] is None
+        else bool(r["longest_path_bonus"]),
     )

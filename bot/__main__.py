@@ -1,6 +1,6 @@
-"""``python -m bot [run|demo|health|verify|export|migrate]``: the bot (default), the AI demo, the
-container health check, and the operator tools (replay-verify a database, export a game's log, copy
-every game to another database)."""
+"""``python -m bot [run|demo|health|verify|export|migrate|ratings]``: the bot (default), the AI demo,
+the container health check, and the operator tools (replay-verify a database, export a game's log,
+copy every game to another database, print or recompute the rating tables)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,15 @@ def main(argv: list[str]) -> int:
         from .demo import main as demo_main
 
         return demo_main(rest)
-    if command in ("verify", "export", "migrate"):
+    if command in ("verify", "export", "migrate", "ratings"):
         from .services import ops
 
-        tools = {"verify": ops.main_verify, "export": ops.main_export, "migrate": ops.main_migrate}
+        tools = {
+            "verify": ops.main_verify,
+            "export": ops.main_export,
+            "migrate": ops.main_migrate,
+            "ratings": ops.main_ratings,
+        }
         return tools[command](rest)
     if command in ("run", "health"):
         from .config import Settings
@@ -33,7 +38,7 @@ def main(argv: list[str]) -> int:
             return run(settings)
         return health(settings, ready="--ready" in rest)
     print(
-        f"unknown command {command!r}; use run, demo, health, verify, export or migrate",
+        f"unknown command {command!r}; use run, demo, health, verify, export, migrate or ratings",
         file=sys.stderr,
     )
     return 2

@@ -109,6 +109,11 @@ ERRORS: dict[str, str | Plural] = {
     "bad_language": N_("That language is not available. Choose one of: {choices}."),
     "not_finished": N_("The game is still running; a rematch can start when it is over."),
     "no_threads_here": N_("A game thread can only be opened in a text channel."),
+    # ratings, seasons and server settings
+    "channel_not_allowed": N_("Games on this server are opened in {channels}."),
+    "not_manager": N_("Only members with the Manage Server permission can do that."),
+    "season_empty": N_("Season {season} has no rated game yet, so it goes on."),
+    "unknown_season": N_("There is no season {season} on this server (seasons {seasons})."),
     # cogs and menus: wrong input names the choices that exist
     "wrong_channel": N_("This belongs to a game in another channel: {channel}."),
     "unknown_component": N_(

@@ -12,10 +12,15 @@ from engine.planner import TicketPlan
 
 from ._clock import MAX_EXPIRIES
 from ._errors import ServiceError
+from ._ladder import favourite_map, hints_by_default
 from ._loading import ai_controlled, replay_game, stored_state, turn_key
 from ._menus import KeepChoice, RouteChoice, TunnelChoice, TurnMenu
 from ._models import (
+    Ladder,
+    LadderLine,
     Outcome,
+    RatingPoint,
+    RatingShift,
     Reminder,
     TableView,
     TurnRecord,
@@ -25,7 +30,7 @@ from ._models import (
 )
 from ._play import VACATION_DAYS
 from ._port import GameServicePort
-from ._recording import player_results
+from ._recording import player_results, rating_identity, rating_places
 from ._service import GameService
 from .events import Event
 
@@ -37,6 +42,10 @@ __all__ = [
     "FinalResult",
     "GameServicePort",
     "KeepChoice",
+    "Ladder",
+    "LadderLine",
+    "RatingPoint",
+    "RatingShift",
     "PlayerView",
     "PublicView",
     "RouteChoice",
@@ -57,7 +66,11 @@ __all__ = [
     "UserStats",
     "ai_controlled",
     "claims_by_turn",
+    "favourite_map",
+    "hints_by_default",
     "player_results",
+    "rating_identity",
+    "rating_places",
     "replay_game",
     "stored_state",
     "turn_key",

@@ -52,19 +52,68 @@ class LobbyOps(MoveRecorder):
         host_name: str,
         map_id: str,
         options: Mapping[str, Any] | None = None,
-        turn_seconds: int = DEFAULT_TURN_SECONDS,
+        turn_seconds: int | None = None,
         thread_id: int | None = None,
         host_plays: bool = True,
-        language: str = "en",
+        language: str | None = None,
         rematch_of: int | None = None,
+        rated: bool | None = None,
+        parent_id: int | None = None,
     ) -> GameRow:
         """Open a lobby in ``channel_id`` (a channel or thread) with the host seated (unless ``host_plays`` is False).
 
-        ``language``: the table's language for everything public (``en`` or ``de``).
+        What the host leaves out comes from the server's settings (:class:`~bot.storage.GuildSettings`):
+        ``language`` the table's language for everything public (``en`` or ``de``; the server's,
+        else English), ``turn_seconds`` (the server's, else one day), ``rated`` (the server's,
+        else rated). A server that names its game channels refuses any other: the game's
+        channel, thread or the thread's channel (``parent_id``) must be one of them.
         Raises:
             ServiceError: ``unknown_map``, ``bad_option`` (options the map does
-                not offer), ``bad_turn_time`` (not positive), ``bad_language``, ``channel_busy``.
+                not offer), ``bad_turn_time`` (not positive), ``bad_language``, ``channel_busy``,
+                ``channel_not_allowed`` (detail ``channels``: where games may be opened).
         """
+        settings = await self.storage.get_guild_settings(guild_id)
+        allowed = settings.channels
+        if allowed and not {channel_id, thread_id, parent_id} & set(allowed):
+            raise ServiceError(
+                "channel_not_allowed", {"channels": ", ".join(f"<#{c}>" for c in allowed)}
+            )
+        return await self._open(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            host_name=host_name,
+            map_id=map_id,
+            options=options,
+            turn_seconds=(
+                turn_seconds
+                if turn_seconds is not None
+                else settings.turn_seconds or DEFAULT_TURN_SECONDS
+            ),
+            thread_id=thread_id,
+            host_plays=host_plays,
+            language=language if language is not None else settings.language or "en",
+            rematch_of=rematch_of,
+            rated=settings.rated if rated is None else rated,
+        )
+
+    async def _open(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        map_id: str,
+        options: Mapping[str, Any] | None,
+        turn_seconds: int,
+        thread_id: int | None,
+        host_plays: bool,
+        language: str,
+        rematch_of: int | None,
+        rated: bool,
+    ) -> GameRow:
+        """:meth:`create` with every setting decided (a rematch keeps the old game's)."""
         if language not in LANGUAGES:
             raise ServiceError("bad_language", {"choices": ", ".join(LANGUAGES)})
         try:
@@ -94,13 +143,15 @@ class LobbyOps(MoveRecorder):
                 seats=seats,
                 language=language,
                 rematch_of=rematch_of,
+                rated=rated,
             )
         except ChannelBusy as exc:
             raise ServiceError("channel_busy", {"game": exc.game_id}) from None
 
     async def rematch(self, game_id: int, user_id: int, name: str) -> GameRow:
-        """A new lobby after a finished game: same channel, map, options, turn time, language and
-        computer players (same levels); the one who asks is the host, the others join with one click.
+        """A new lobby after a finished game: same channel, map, options, turn time, language,
+        rated or casual, and computer players (same levels); the one who asks is the host, the
+        others join with one click.
 
         Raises:
             ServiceError: ``game_not_found``, ``not_finished`` (the game still runs),
@@ -113,7 +164,7 @@ class LobbyOps(MoveRecorder):
             seats = await self.storage.seats(game_id)
             if self._seat_of(seats, user_id) is None:
                 raise ServiceError("not_in_game")
-        new = await self.create(
+        new = await self._open(
             guild_id=game.guild_id,
             channel_id=game.channel_id,
             thread_id=game.thread_id,
@@ -122,8 +173,10 @@ class LobbyOps(MoveRecorder):
             map_id=game.map_id,
             options=game.options,
             turn_seconds=game.turn_seconds,
+            host_plays=True,
             language=game.language,
             rematch_of=game_id,
+            rated=game.rated,
         )
         for s in sorted(seats, key=lambda r: r.seat):
             if s.is_ai:

@@ -11,7 +11,8 @@ from engine.events import RouteClaimed
 from engine.planner import TicketPlan
 from maps.loader import load_ruleset
 
-from ..storage import GameRow, ResultRow, SeatRow
+from ..ratings import OVERALL, PROVISIONAL_GAMES, Rating
+from ..storage import GameRow, ResultRow, Season, SeatRow
 from ._menus import TurnMenu
 
 
@@ -144,8 +145,108 @@ class UserGame:
 
 
 @dataclass(frozen=True, slots=True)
+class LadderLine:
+    """One player's line of a server's rating table.
+
+    Attributes:
+        rank: 1-based place in the table (best ordinal first).
+        player: the rating identity (``user:<id>`` or ``ai:<level>``, see :mod:`bot.ratings`).
+        user_id: the person (None for a computer level); ai_level: the level (None for people).
+        mu, sigma: the rating; games: rated games in this table's season and scope.
+    """
+
+    rank: int
+    player: str
+    user_id: int | None
+    ai_level: str | None
+    mu: float
+    sigma: float
+    games: int
+
+    @property
+    def ordinal(self) -> float:
+        """``mu - 3 sigma``: what is shown."""
+        return self.mu - 3 * self.sigma
+
+    @property
+    def provisional(self) -> bool:
+        """True during the player's first five games (:data:`bot.ratings.PROVISIONAL_GAMES`)."""
+        return Rating(self.mu, self.sigma, self.games).provisional
+
+
+@dataclass(frozen=True, slots=True)
+class Ladder:
+    """A server's rating table in one season and scope (``"*"``: every map, or a map id), best
+    first; ``seasons`` every season of the server, ``current`` the season now played."""
+
+    guild_id: int
+    season: int
+    current: int
+    scope: str
+    lines: tuple[LadderLine, ...]
+    seasons: tuple[Season, ...]
+
+    @property
+    def map_id(self) -> str | None:
+        """The map of this table, None for every map."""
+        return None if self.scope == OVERALL else self.scope
+
+    def page(self, number: int, per_page: int) -> tuple[LadderLine, ...]:
+        """The lines of page ``number`` (from 0; clamped to the last page)."""
+        last = max(0, (len(self.lines) - 1) // per_page)
+        start = min(max(0, number), last) * per_page
+        return self.lines[start : start + per_page]
+
+    def pages(self, per_page: int) -> int:
+        """How many pages of ``per_page`` lines (at least 1)."""
+        return max(1, -(-len(self.lines) // per_page))
+
+    def line_of(self, user_id: int) -> LadderLine | None:
+        """The line of ``user_id`` (None when they have no rating here)."""
+        return next((line for line in self.lines if line.user_id == user_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingShift:
+    """How a finished rated game moved one seat's rating (overall, in the game's season).
+
+    ``before``/``after`` are ordinals (``mu - 3 sigma``); ``games`` the player's rated games
+    after this one (provisional while at most five). Two computer seats of one level share
+    their level's shift.
+    """
+
+    seat: int
+    player: str
+    user_id: int | None
+    before: float
+    after: float
+    games: int
+
+    @property
+    def provisional(self) -> bool:
+        """True during the player's first five games."""
+        return self.games <= PROVISIONAL_GAMES
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    """A player's overall rating after one rated game: the ordinal, the games so far, the map."""
+
+    game_id: int
+    games: int
+    ordinal: float
+    map_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class UserStats:
-    """A user's totals over finished games (one guild, or all with guild 0)."""
+    """A user's totals over finished games (one guild, or all with guild 0).
+
+    ``longest_path_bonuses``: games in which they won the longest-path bonus (results stored
+    since ratings exist); ``favourite_map``: the map they played most (the latest on a tie);
+    ``rating``: their line of the server's overall table this season (None: not rated yet);
+    ``history``: their overall rating after each rated game of this season, in order.
+    """
 
     user_id: int
     games: int
@@ -155,6 +256,16 @@ class UserStats:
     tickets_completed: int
     tickets_failed: int
     recent: tuple[ResultRow, ...] = ()
+    longest_path_bonuses: int = 0
+    favourite_map: str | None = None
+    rating: LadderLine | None = None
+    season: int = 1
+    history: tuple[RatingPoint, ...] = ()
+
+    @property
+    def win_rate(self) -> float:
+        """Wins per game, 0 to 1 (0 without games)."""
+        return self.wins / self.games if self.games else 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,9 +7,9 @@ from typing import Any, Protocol
 
 from engine import Action, Event
 
-from ..storage import GameRow, LeaderboardRow, SeatRow, UserSettings
+from ..storage import GameRow, GuildSettings, Season, SeatRow, UserSettings
 from ._loading import OnReminder, OnTurn
-from ._models import Outcome, TableView, TurnRecord, UserGame, UserStats
+from ._models import Ladder, Outcome, RatingShift, TableView, TurnRecord, UserGame, UserStats
 
 
 class GameServicePort(Protocol):
@@ -32,11 +32,13 @@ class GameServicePort(Protocol):
         host_name: str,
         map_id: str,
         options: Mapping[str, Any] | None = None,
-        turn_seconds: int = ...,
+        turn_seconds: int | None = None,
         thread_id: int | None = None,
         host_plays: bool = True,
-        language: str = "en",
+        language: str | None = None,
         rematch_of: int | None = None,
+        rated: bool | None = None,
+        parent_id: int | None = None,
     ) -> GameRow: ...
 
     async def rematch(self, game_id: int, user_id: int, name: str) -> GameRow: ...
@@ -83,8 +85,18 @@ class GameServicePort(Protocol):
 
     async def stats(self, guild_id: int, user_id: int) -> UserStats: ...
 
-    async def leaderboard(
-        self, guild_id: int, limit: int = 10, *, map_id: str | None = None
-    ) -> list[LeaderboardRow]: ...
+    async def ladder(
+        self, guild_id: int, *, season: int | None = None, map_id: str | None = None
+    ) -> Ladder: ...
+
+    async def game_ratings(self, game_id: int) -> list[RatingShift]: ...
+
+    async def server_settings(self, guild_id: int) -> GuildSettings: ...
+
+    async def set_server_settings(
+        self, guild_id: int, user_id: int, *, manage_server: bool, **changes: Any
+    ) -> GuildSettings: ...
+
+    async def start_season(self, guild_id: int, user_id: int, *, manage_server: bool) -> Season: ...
 
     def start_timers(self) -> None: ...

@@ -1,4 +1,4 @@
-"""Reading: one reader's look at a game, the move log, a user's games, statistics."""
+"""Reading: one reader's look at a game, the move log, a user's games and settings."""
 
 from __future__ import annotations
 
@@ -18,14 +18,13 @@ from maps.loader import load_ruleset
 from ..storage import (
     OPEN_STATUSES,
     GameRow,
-    LeaderboardRow,
     SeatRow,
     UserSettings,
 )
 from ._errors import ServiceError
 from ._loading import ai_controlled, turn_number
 from ._menus import build_menu
-from ._models import TableView, TurnRecord, UserGame, UserStats, redacted
+from ._models import TableView, TurnRecord, UserGame, redacted
 from ._recording import MoveRecorder
 
 log = logging.getLogger(__name__)
@@ -139,27 +138,6 @@ class QueryOps(MoveRecorder):
             )
         out.sort(key=lambda g: (not g.your_turn, g.id))
         return out
-
-    async def stats(self, guild_id: int, user_id: int) -> UserStats:
-        """A user's totals over finished games in ``guild_id`` (0: every server)."""
-        rows = await self.storage.user_history(user_id, limit=1_000_000, guild_id=guild_id or None)
-        games = len(rows)
-        return UserStats(
-            user_id=user_id,
-            games=games,
-            wins=sum(r.won for r in rows),
-            avg_score=sum(r.score for r in rows) / games if games else 0.0,
-            best_score=max((r.score for r in rows), default=None),
-            tickets_completed=sum(r.tickets_completed for r in rows),
-            tickets_failed=sum(r.tickets_failed for r in rows),
-            recent=tuple(rows[:5]),
-        )
-
-    async def leaderboard(
-        self, guild_id: int, limit: int = 10, *, map_id: str | None = None
-    ) -> list[LeaderboardRow]:
-        """The server's best players: wins, then average score (AI seats left out)."""
-        return await self.storage.leaderboard(guild_id, limit, map_id=map_id)
 
     async def last_game_in_channel(self, channel_id: int) -> GameRow | None:
         """The channel's newest game whatever its status: a finished game stays until a new one starts."""

@@ -25,10 +25,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import Action, Event, GameState, apply
-from engine.ai import choose_action
+from engine.ai import ai_level, choose_action
 from engine.codec import encode_action, encode_state
 from maps.loader import load_ruleset
 
+from .. import ratings
+from ..ratings import ai_player, user_player
 from ..storage import (
     SNAPSHOT_EVERY,
     ActionSource,
@@ -48,9 +50,12 @@ MAX_AI_ACTIONS = 5_000
 
 
 def player_results(state: GameState, seats: Sequence[SeatRow]) -> list[PlayerResult]:
-    """Per-seat results of a finished game for the statistics (rank 1 = winners; AI seats keep user None)."""
+    """Per-seat results of a finished game for the statistics and ratings (rank 1 = winners; AI
+    seats keep user None): each seat's rating identity and place (:func:`rating_places`) and
+    whether it won the longest-path bonus."""
     result = state.result
     assert result is not None
+    places = rating_places(state)
     out = []
     for s in result.seats:
         won = s.seat in result.winners
@@ -65,9 +70,44 @@ def player_results(state: GameState, seats: Sequence[SeatRow]) -> list[PlayerRes
                 won=won,
                 tickets_completed=s.tickets_completed,
                 tickets_failed=s.tickets_failed,
+                player=rating_identity(row),
+                place=places[s.seat],
+                longest_path_bonus=s.breakdown.get("longest_path", 0) > 0,
             )
         )
     return out
+
+
+def rating_identity(seat: SeatRow) -> str:
+    """Who a seat is for the ratings: the person (``user:<id>``, also after resigning or when the
+    computer took the seat over), or the computer's level (``ai:easy|normal|hard``; seats stored
+    as ``heuristic`` are normal)."""
+    if not seat.is_ai and seat.user_id is not None:
+        return user_player(seat.user_id)
+    return ai_player(ai_level(seat.ai_kind or "normal"))
+
+
+def rating_places(state: GameState) -> list[int]:
+    """Each seat's place in a finished game for the ratings (:func:`bot.ratings.places`): by
+    points, then the map's tie-breaks (USA rules "Spielende": most completed tickets, then the
+    longest path), tied seats sharing a place, resigned seats last; the winners share place 1.
+    A tie-break this function does not know keeps the engine's order (no tie)."""
+    result = state.result
+    assert result is not None
+    tiebreaks = load_ruleset(state.map_id).params.tiebreaks
+
+    def key(seat: int) -> tuple[int, ...]:
+        s = result.seats[seat]
+        known = {
+            "tickets_completed": s.tickets_completed,
+            "longest_path": s.longest_path,
+            "longest_path_bonus": s.breakdown.get("longest_path", 0),
+        }
+        return (s.score, *(known.get(tb, -result.ranking.index(seat)) for tb in tiebreaks))
+
+    seats = range(len(result.seats))
+    places = ratings.places([key(i) for i in seats], [state.players[i].resigned for i in seats])
+    return [1 if i in result.winners else p for i, p in zip(seats, places, strict=True)]
 
 
 class MoveRecorder(GameLoader):

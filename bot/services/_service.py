@@ -1,24 +1,26 @@
 """GameService: the one door between Discord (or the demo) and the engine plus storage.
 
-It is composed of four parts that change for different reasons, over the
+It is composed of five parts that change for different reasons, over the
 loading of games (:mod:`._loading`: locks, the state cache, quarantine) and
 the recording of moves (:mod:`._recording`: AI seats, timers, one
 transaction per move, outcomes):
-lobby (:mod:`._lobby`), play (:mod:`._play`), the clock (:mod:`._clock`)
-and reading (:mod:`._queries`). Nothing here imports discord: methods take
+lobby (:mod:`._lobby`), play (:mod:`._play`), the clock (:mod:`._clock`),
+reading (:mod:`._queries`) and the ladder (:mod:`._ladder`: server settings,
+seasons, ratings, statistics). Nothing here imports discord: methods take
 Discord ids and return dataclasses (:mod:`._models`).
 """
 
 from __future__ import annotations
 
 from ._clock import ClockOps
+from ._ladder import LadderOps
 from ._lobby import LobbyOps
 from ._play import PlayOps
 from ._queries import QueryOps
 
 
-class GameService(LobbyOps, PlayOps, ClockOps, QueryOps):
-    """Games in channels: lobby, play, clocks, statistics. Methods take Discord ids and return dataclasses.
+class GameService(LobbyOps, PlayOps, ClockOps, QueryOps, LadderOps):
+    """Games in channels: lobby, play, clocks, ratings and statistics. Methods take Discord ids and return dataclasses.
 
     Args:
         storage: an open :class:`~bot.storage.Storage`.

@@ -3,6 +3,8 @@
 - ``python -m bot verify (--db PATH | --database-url URL)``
 - ``python -m bot export (--db PATH | --database-url URL) --game ID [--out FILE]``
 - ``python -m bot migrate --from URL --to URL``
+- ``python -m bot ratings (--db PATH | --database-url URL) [--json] [--recompute]``
+  (:mod:`.rating_tools`)
 
 Each prints plain lines and exits 0 (all good), 1 (problems found, one line
 per game naming it) or 2 (bad use, or a database that cannot be opened: one
@@ -30,12 +32,15 @@ from ..storage import (
     CorruptGame,
     GameRow,
     MigrationError,
+    PlayerResult,
+    ResultRow,
     Storage,
     StorageError,
     StorageUnavailable,
     open_storage,
 )
 from ._recording import player_results
+from .rating_tools import print_ratings, rating_problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +53,13 @@ class Mismatch:
 
 async def verify_storage(storage: Storage) -> tuple[int, list[Mismatch]]:
     """Check every started game: its rows read, its log replays from the seed through the
-    stored snapshot to its version, and a finished game's results are the replay's.
+    stored snapshot to its version, and a finished game's results are the replay's; then the
+    ratings (:func:`~.rating_tools.rating_problems`: a replay of the rated results gives
+    exactly every stored rating and change, and every finished rated game was rated).
 
     Returns ``(games checked, problems)``; lobby games are not counted. Never
-    raises for a damaged game: each problem is one :class:`Mismatch`.
+    raises for a damaged game: each problem is one :class:`Mismatch` (game 0: a
+    server's table rather than one game).
     """
     checked = 0
     problems: list[Mismatch] = []
@@ -62,6 +70,10 @@ async def verify_storage(storage: Storage) -> tuple[int, list[Mismatch]]:
             counted, reasons = True, [f"cannot be checked ({type(exc).__name__})"]
         checked += counted
         problems += [Mismatch(game_id, r) for r in reasons]
+    try:
+        problems += [Mismatch(g, r) for g, r in await rating_problems(storage)]
+    except Exception as exc:  # noqa: BLE001 - reported, never a traceback
+        problems.append(Mismatch(0, f"the ratings cannot be checked ({type(exc).__name__})"))
     return checked, problems
 
 
@@ -143,18 +155,34 @@ async def _check_end(storage: Storage, game: GameRow, state: GameState) -> list[
     stored = await storage.results(game.id)
     if not stored:
         return ["finished without stored results"]
-    expected = player_results(state, await storage.seats(game.id))
-    got = {r.seat: (r.score, r.rank, r.won, r.tickets_completed, r.tickets_failed) for r in stored}
+    rated = {r.seat for r in stored if r.player is not None}
+    got = {r.seat: _result_key(r, r.seat in rated) for r in stored}
     want = {
-        r.seat: (r.score, r.rank, r.won, r.tickets_completed, r.tickets_failed) for r in expected
+        r.seat: _result_key(r, r.seat in rated or r.seat not in got)
+        for r in player_results(state, await storage.seats(game.id))
     }
     if got == want:
         return []
     seats = sorted(s for s in set(got) | set(want) if got.get(s) != want.get(s))
     return [
         f"the stored results disagree with the replay for seat(s) {seats} "
-        "(score, rank, won, tickets completed/failed)"
+        "(score, rank, won, tickets completed/failed, rating identity, place, longest-path bonus)"
     ]
+
+
+def _result_key(result: PlayerResult | ResultRow, with_rating: bool) -> tuple[Any, ...]:
+    """What a stored result must agree on with the replay; the rating columns only where the
+    stored row has them (results stored before schema version 4 have none)."""
+    key: tuple[Any, ...] = (
+        result.score,
+        result.rank,
+        result.won,
+        result.tickets_completed,
+        result.tickets_failed,
+    )
+    if with_rating:
+        key += (result.player, result.place, result.longest_path_bonus)
+    return key
 
 
 def _first_difference(a: Any, b: Any, path: str = "$") -> str:
@@ -240,7 +268,8 @@ class CopyReport:
 
 
 async def copy_database(source: Storage, target: Storage) -> CopyReport:
-    """Copy every game (all rows, same ids) and all user settings from ``source`` into the
+    """Copy every game (all rows, same ids, its ratings history included), all user settings
+    and the server-wide tables (server settings, seasons, ratings) from ``source`` into the
     empty ``target``, then verify the copy: each game's rows read back equal, and each game
     replays (see :func:`verify_storage`).
 
@@ -267,6 +296,12 @@ async def copy_database(source: Storage, target: Storage) -> CopyReport:
     await target.restore_user_settings(settings)
     if await target.all_user_settings() != settings:
         problems.append(Mismatch(0, "the user settings differ after the copy"))
+    servers = await source.dump_guild_tables()
+    await target.restore_guild_tables(servers)
+    if await target.dump_guild_tables() != servers:
+        problems.append(
+            Mismatch(0, "the server settings, seasons or ratings differ after the copy")
+        )
     _, found = await verify_storage(target)
     return CopyReport(games, actions, len(settings), tuple(problems + found))
 
@@ -306,7 +341,7 @@ async def _with_storage(target: str | Path, work: Callable[[Storage], Awaitable[
 async def _verify(storage: Storage) -> int:
     checked, problems = await verify_storage(storage)
     for p in problems:
-        print(f"game {p.game_id}: {p.reason}")
+        print(f"game {p.game_id}: {p.reason}" if p.game_id else p.reason)
     print(f"{checked} games checked, {len(problems)} mismatches")
     return 1 if problems else 0
 
@@ -396,3 +431,25 @@ def main_migrate(argv: list[str]) -> int:
     ap.add_argument("--to", dest="target", required=True, help="an empty database to copy into")
     args = ap.parse_args(argv)
     return asyncio.run(_migrate(args.source, args.target))
+
+
+def main_ratings(argv: list[str]) -> int:
+    """``python -m bot ratings ... [--json] [--recompute]``: every server's rating tables as
+    stored, or rebuilt by replaying the stored results in order (exit 1 when that differs)."""
+    ap = argparse.ArgumentParser(
+        prog="python -m bot ratings",
+        description="Print every server's rating tables (as stored, or rebuilt by replay).",
+    )
+    _db_args(ap)
+    ap.add_argument("--json", action="store_true", help="also print the tables as one JSON line")
+    ap.add_argument(
+        "--recompute",
+        action="store_true",
+        help="rebuild every rating by replaying the stored results in order (nothing is written)",
+    )
+    args = ap.parse_args(argv)
+
+    async def work(storage: Storage) -> int:
+        return await print_ratings(storage, recompute=args.recompute, as_json=args.json)
+
+    return asyncio.run(_with_storage(_target(args), work))

@@ -162,8 +162,8 @@ async def test_whole_game_with_resign_records_results(
         and stats.wins == int(results[0].won)
         and stats.best_score == results[0].score
     )
-    board = await service.leaderboard(1)
-    assert {r.user_id for r in board} == {HOST, BOB}
+    board = await service.ladder(1)
+    assert {line.player for line in board.lines} == {f"user:{HOST}", f"user:{BOB}", "ai:normal"}
     with pytest.raises(ServiceError, match="game_over"):
         await service.act(gid, HOST, DrawBlind(0), expected_version=None)
     assert (await storage.get_game(gid)).deadline_at is None

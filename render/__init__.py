@@ -9,6 +9,7 @@ Pure functions of engine views (never the state) plus the map's geometry::
     png = render_hand_png(player_view, names, lang="de")     # ephemeral replies only
     png = render_final_png(layout, public_view, names)
     gif = render_recap(layout, claims_per_turn, names)       # [{route id: seat}, ...]
+    png = render_rating_png([(1, 0.4, True), ...], title=..., axis=..., legend=(..., ...))
     with recorded_text() as drawn: ...                       # every text drawn meanwhile (tests)
 
 ``python -m render sample --map usa --out DIR`` writes one of each.
@@ -23,6 +24,7 @@ from ._board import base_layer, blocked_routes, label_boxes, name_layer, render_
 from ._draw import recorded_text
 from ._final import longest_routes, render_final_png
 from ._hand import render_hand_png
+from ._rating import render_rating_png
 from ._layout import Car, Layout, RouteShape, auto_positions, build_layout, load_layout
 from ._recap import render_recap
 from ._theme import CARD_COLORS, SEAT_COLORS, SEAT_SYMBOLS, card_color, seat_color, seat_symbol
@@ -47,6 +49,7 @@ __all__ = [
     "SEAT_SYMBOLS",
     "blocked_routes",
     "render_phone_png",
+    "render_rating_png",
     "render_recap",
     "render_zoom_png",
     "seat_symbol",

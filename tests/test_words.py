@@ -92,3 +92,12 @@ def test_the_words_package_imports_no_discord() -> None:
             )
             for name in names:
                 assert not re.match(r"(discord|PIL|engine|bot|cogs|render)\b", name), (path, name)
+
+
+def test_decimals_are_written_as_each_language_writes_them() -> None:
+    """Ratings and their changes: a point in English, a comma in German, a sign on request,
+    never a negative zero."""
+    en, de = words_for("en"), words_for("de")
+    assert (en.decimal(-3.46), de.decimal(-3.46)) == ("-3.5", "-3,5")
+    assert (en.decimal(2.0, sign=True), de.decimal(-1.25, sign=True)) == ("+2.0", "-1,2")
+    assert en.decimal(-0.04, sign=True) == "+0.0" and en.decimal(7.0, 0) == "7"

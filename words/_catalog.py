@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from babel.messages.mofile import write_mo
+from babel.numbers import format_decimal
 from babel.messages.pofile import read_po
 
 log = logging.getLogger(__name__)
@@ -255,6 +256,15 @@ class Words:
         catalog's plural rule: ``noun("piece", 1)`` -> "Fuhrwerk", ``noun("piece", 2)`` -> "Fuhrwerke"."""
         name = key if plural_rule(self.lang)(count) == 0 else plural_name(key)
         return self.terms.get(name, name)
+
+    def decimal(self, value: float, digits: int = 1, *, sign: bool = False) -> str:
+        """``value`` with ``digits`` decimals as the language writes it (English ``-3.5``,
+        German ``-3,5``; Babel's CLDR data); ``sign``: a ``+`` before a positive value."""
+        value = round(value, digits) or 0.0  # no "-0.0"
+        pattern = ("+" if sign else "") + "0" + ("." + "0" * digits if digits else "")
+        if sign:
+            pattern += ";-" + pattern[1:]
+        return str(format_decimal(value, format=pattern, locale=self.lang))
 
     def color(self, color: str | None) -> str:
         """A card or route colour by name (the map's own name first); the wild card by the map's word."""

@@ -24,8 +24,8 @@ from ._board import base_layer, blocked_routes, label_boxes, name_layer, render_
 from ._draw import recorded_text
 from ._final import longest_routes, render_final_png
 from ._hand import render_hand_png
-from ._rating import render_rating_png
 from ._layout import Car, Layout, RouteShape, auto_positions, build_layout, load_layout
+from ._rating import render_rating_png
 from ._recap import render_recap
 from ._theme import CARD_COLORS, SEAT_COLORS, SEAT_SYMBOLS, card_color, seat_color, seat_symbol
 from ._zoom import phone_names, render_phone_png, render_zoom_png, zoom_box

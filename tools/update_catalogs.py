@@ -56,7 +56,13 @@ def command_strings() -> list[tuple[str, str]]:
         return str(text or fallback), "command"
 
     out = [("ttr", "command"), entry(TtrCog.__cog_group_description__, "")]
-    for command in TtrCog.__cog_app_commands__:
+    commands = list(TtrCog.__cog_app_commands__)
+    while commands:
+        command = commands.pop(0)
+        if isinstance(command, app_commands.Group):  # /ttr admin ...: its name and its commands
+            out += [(command.name, "command"), (command.description, "command")]
+            commands += command.commands
+            continue
         if not isinstance(command, app_commands.Command):
             continue
         out += [(command.name, "command"), (command.description, "command")]

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from babel.messages.mofile import write_mo
-from babel.numbers import format_decimal
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 
 log = logging.getLogger(__name__)
 

@@ -14,6 +14,7 @@ from ._clock import MAX_EXPIRIES
 from ._errors import ServiceError
 from ._ladder import favourite_map, hints_by_default
 from ._loading import ai_controlled, replay_game, stored_state, turn_key
+from ._lobby import AI_LEVEL_NAMES
 from ._menus import KeepChoice, RouteChoice, TunnelChoice, TurnMenu
 from ._models import (
     Ladder,
@@ -36,6 +37,7 @@ from .events import Event
 
 __all__ = [
     "AI_LEVELS",
+    "AI_LEVEL_NAMES",
     "Action",
     "Board",
     "Cards",

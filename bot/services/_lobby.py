@@ -22,6 +22,7 @@ from ..storage import (
     LANGUAGES,
     ChannelBusy,
     GameRow,
+    GuildSettings,
     NewSeat,
     SeatRow,
     SeatTaken,
@@ -72,12 +73,7 @@ class LobbyOps(MoveRecorder):
                 not offer), ``bad_turn_time`` (not positive), ``bad_language``, ``channel_busy``,
                 ``channel_not_allowed`` (detail ``channels``: where games may be opened).
         """
-        settings = await self.storage.get_guild_settings(guild_id)
-        allowed = settings.channels
-        if allowed and not {channel_id, thread_id, parent_id} & set(allowed):
-            raise ServiceError(
-                "channel_not_allowed", {"channels": ", ".join(f"<#{c}>" for c in allowed)}
-            )
+        settings = await self.open_here(guild_id, channel_id, thread_id, parent_id)
         return await self._open(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -96,6 +92,21 @@ class LobbyOps(MoveRecorder):
             rematch_of=rematch_of,
             rated=settings.rated if rated is None else rated,
         )
+
+    async def open_here(self, guild_id: int, *channels: int | None) -> GuildSettings:
+        """The server's settings, when a game may be opened in one of ``channels`` (a channel,
+        or a thread and its channel): any channel, unless the server names its game channels.
+
+        Raises:
+            ServiceError: ``channel_not_allowed`` (detail ``channels``: where games may be opened).
+        """
+        settings = await self.storage.get_guild_settings(guild_id)
+        allowed = settings.channels
+        if allowed and not set(channels) & set(allowed):
+            raise ServiceError(
+                "channel_not_allowed", {"channels": ", ".join(f"<#{c}>" for c in allowed)}
+            )
+        return settings
 
     async def _open(
         self,

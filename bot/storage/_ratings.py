@@ -11,6 +11,7 @@ is serialised anyway. The math is :func:`bot.ratings.rate` (openskill's Plackett
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..ratings import OVERALL, Entrant, Rating, rate
@@ -18,6 +19,7 @@ from ._rows import PlayerResult, RatedGame, RatingChange, RatingRow, Season
 from ._sql import (
     RATED_GAME_COLUMNS,
     RATING_COLUMNS,
+    RATING_HISTORY_COLUMNS,
     Row,
     SqlBase,
     Tx,
@@ -179,50 +181,61 @@ async def rate_in(
     )
     entrants = [Entrant(r.seat, str(r.player), int(r.place or 0)) for r in results]
     users = {str(r.player): r.user_id for r in results}
+    head = RatingChange(
+        game_id, guild_id, season, seq, map_id, OVERALL, "", None, 0, 0, 0, 0, 0, now
+    )
     changes: list[RatingChange] = []
     for scope in (OVERALL, map_id):
-        current = await _current_ratings(tx, guild_id, season, scope, sorted(users))
-        new = rate(entrants, current)
-        if not new:
-            continue
-        await tx.executemany(
-            f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, season, scope, player) DO UPDATE SET mu = excluded.mu,"
-            " sigma = excluded.sigma, games = excluded.games, user_id = excluded.user_id,"
-            " updated_at = excluded.updated_at",
-            [
-                (guild_id, season, scope, p, users[p], r.mu, r.sigma, r.games, now)
-                for p, r in sorted(new.items())
-            ],
-        )
-        rows = [
-            RatingChange(
-                game_id, guild_id, season, seq, map_id, scope, p, users[p],
-                current.get(p, Rating()).mu, current.get(p, Rating()).sigma,
-                r.mu, r.sigma, r.games, now,
-            )
-            for p, r in sorted(new.items())
-        ]  # fmt: skip
-        await tx.executemany(
-            "INSERT INTO rating_history (game_id, scope, player, user_id, mu_before, sigma_before,"
-            " mu_after, sigma_after, games) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    c.game_id,
-                    c.scope,
-                    c.player,
-                    c.user_id,
-                    c.mu_before,
-                    c.sigma_before,
-                    c.mu_after,
-                    c.sigma_after,
-                    c.games,
-                )
-                for c in rows
-            ],  # fmt: skip
-        )
-        changes += rows
+        changes += await _rate_scope(tx, replace(head, scope=scope), entrants, users)
     return changes
+
+
+async def _rate_scope(
+    tx: Tx, head: RatingChange, entrants: Sequence[Entrant], users: dict[str, int | None]
+) -> list[RatingChange]:
+    """Rate ``entrants`` in the scope, season and server of ``head`` (a change naming no player
+    yet): the players' new ratings and the changes, written; returns the changes."""
+    guild_id, season, scope, now = head.guild_id, head.season, head.scope, head.rated_at
+    current = await _current_ratings(tx, guild_id, season, scope, sorted(users))
+    new = rate(entrants, current)
+    if not new:
+        return []
+    await tx.executemany(
+        f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (guild_id, season, scope, player) DO UPDATE SET mu = excluded.mu,"
+        " sigma = excluded.sigma, games = excluded.games, user_id = excluded.user_id,"
+        " updated_at = excluded.updated_at",
+        [
+            (guild_id, season, scope, p, users[p], r.mu, r.sigma, r.games, now)
+            for p, r in sorted(new.items())
+        ],
+    )
+    rows = [
+        replace(
+            head, player=p, user_id=users[p], mu_before=current.get(p, Rating()).mu,
+            sigma_before=current.get(p, Rating()).sigma, mu_after=r.mu, sigma_after=r.sigma,
+            games=r.games,
+        )
+        for p, r in sorted(new.items())
+    ]  # fmt: skip
+    await tx.executemany(
+        f"INSERT INTO rating_history ({RATING_HISTORY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                c.game_id,
+                c.scope,
+                c.player,
+                c.user_id,
+                c.mu_before,
+                c.sigma_before,
+                c.mu_after,
+                c.sigma_after,
+                c.games,
+            )
+            for c in rows
+        ],  # fmt: skip
+    )
+    return rows
 
 
 async def _lock_ladder(tx: Tx, guild_id: int, now: float, *, rated: int = 0) -> Row:

@@ -2,8 +2,10 @@
 
 discord.py binds one slash-command group to one cog, so ``/ttr`` is declared
 here once; each command hands over to its family (:mod:`._lobby`,
-:mod:`._play`, :mod:`._info`, :mod:`._admin`). Names and descriptions are
-English here and translated by ``bot.translator`` from the catalogs.
+:mod:`._play`, :mod:`._info`, :mod:`._players`, :mod:`._ladder`, :mod:`._admin`). Names
+and descriptions are English here and translated by ``bot.translator`` from the catalogs.
+Discord allows 25 commands and groups under ``/ttr``: the server's settings, its
+seasons and the permission check are one group, ``/ttr admin``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from ._admin import AdminFlows
 from ._announce import Announcer
 from ._base import Base
 from ._info import InfoFlows, fold
+from ._ladder import LadderFlows
 from ._lobby import TURN_TIMES, LobbyFlows
 from ._menu_clicks import MenuClicks
 from ._play import DRAW_SOURCES, PlayFlows
@@ -34,6 +37,17 @@ Choice = app_commands.Choice
 #: The catalog context of the ``tickets`` option of ``/ttr new`` (Germany's ticket edition), so
 #: that German can name it apart from the ``/ttr tickets`` command (``ausgabe``, ``zielkarten``).
 EDITION = "command edition"
+#: ``/ttr admin config language:``: a table language, or the server's own (Discord's locale).
+SERVER_LANGUAGES = [
+    Choice(name="English", value="en"),
+    Choice(name="Deutsch", value="de"),
+    Choice(name="The server's language", value="server"),
+]
+
+
+async def map_names(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """The maps whose name matches ``current`` (the autocomplete of every ``map`` option)."""
+    return send.choices(LobbyFlows.map_choices(current, interaction.locale))
 
 
 class TtrCog(
@@ -59,6 +73,7 @@ class TtrCog(
         self.menus = MenuClicks(bot, service, self.announcer, self.play)
         self.info = InfoFlows(bot, service, self.announcer)
         self.players = PlayerFlows(bot, service, self.announcer)
+        self.ladder = LadderFlows(bot, service, self.announcer)
         self.admin = AdminFlows(bot, service, self.announcer, self.publisher)
         super().__init__()
         service.on_turn = self.clock_moved
@@ -94,6 +109,7 @@ class TtrCog(
         tickets="Germany: ticket edition",
         language="The table's language for everything public (default: the server's)",
         thread="Open the game in a new thread of this channel",
+        rated="Rated: the result changes the players' ratings (default: the server's setting)",
     )
     @app_commands.rename(tickets=app_commands.locale_str("tickets", context=EDITION))
     @app_commands.choices(
@@ -109,12 +125,11 @@ class TtrCog(
         tickets: str | None = None,
         language: str | None = None,
         thread: bool = False,
+        rated: bool | None = None,
     ) -> None:
-        await self.lobby_flows.new(interaction, map, turn_time, tickets, language, thread)
+        await self.lobby_flows.new(interaction, map, turn_time, tickets, language, thread, rated)
 
-    @new.autocomplete("map")
-    async def _map_names(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        return send.choices(LobbyFlows.map_choices(current, interaction.locale))
+    new.autocomplete("map")(map_names)
 
     @app_commands.command(name="join", description="Join the game in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -255,11 +270,7 @@ class TtrCog(
     async def rules(self, interaction: discord.Interaction, map: str | None = None) -> None:
         await self.info.rules(interaction, map, await self._shown_game(interaction))
 
-    @rules.autocomplete("map")
-    async def _rules_maps(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[Choice[str]]:
-        return send.choices(LobbyFlows.map_choices(current, interaction.locale))
+    rules.autocomplete("map")(map_names)
 
     @app_commands.command(
         name="help", description="How to play here: a turn, the commands and buttons"
@@ -284,16 +295,29 @@ class TtrCog(
     async def mygames(self, interaction: discord.Interaction) -> None:
         await self.players.mygames(interaction)
 
-    @app_commands.command(name="stats", description="Show a player's statistics")
+    @app_commands.command(name="stats", description="Show a player's statistics and rating")
     @app_commands.describe(user="The player")
     async def stats(
         self, interaction: discord.Interaction, user: discord.User | None = None
     ) -> None:
-        await self.players.stats(interaction, user or interaction.user)
+        await self.ladder.stats(interaction, user or interaction.user)
 
-    @app_commands.command(name="leaderboard", description="Show the leaderboard")
-    async def leaderboard(self, interaction: discord.Interaction) -> None:
-        await self.players.leaderboard(interaction)
+    @app_commands.command(name="leaderboard", description="Show this server's rating table")
+    @app_commands.describe(
+        map="Only the ratings on this map",
+        season="An earlier season (default: the current one)",
+        page="Page number",
+    )
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        map: str | None = None,
+        season: app_commands.Range[int, 1, 100_000] | None = None,
+        page: app_commands.Range[int, 1, 1000] = 1,
+    ) -> None:
+        await self.ladder.leaderboard(interaction, map, season, page)
+
+    leaderboard.autocomplete("map")(map_names)
 
     @app_commands.command(
         name="settings", description="Your settings: turn pings, a DM on your turn, high contrast"
@@ -331,6 +355,45 @@ class TtrCog(
     async def cancel(self, interaction: discord.Interaction) -> None:
         await self.admin.cancel(interaction, await self.here(interaction))
 
-    @app_commands.command(name="check", description="Check the bot's permissions in this channel")
+    # ------------------------------------------------------------ server admin
+    server_admin = app_commands.Group(
+        name="admin", description="The server's settings and seasons (Manage Server changes them)"
+    )
+
+    @server_admin.command(
+        name="config", description="Show the server's settings; Manage Server changes them"
+    )
+    @app_commands.describe(
+        language="Table language of new games",
+        turn_time="Turn time of new games",
+        rated="New games are rated unless their host says otherwise",
+        hints="Hints may be allowed (in casual games)",
+        add_channel="Allow games in this channel (once one is named, only the named ones)",
+        remove_channel="No more new games in this channel",
+    )
+    @app_commands.choices(
+        language=SERVER_LANGUAGES, turn_time=[Choice(name=k, value=k) for k in TURN_TIMES]
+    )
+    async def config(
+        self,
+        interaction: discord.Interaction,
+        language: str | None = None,
+        turn_time: str | None = None,
+        rated: bool | None = None,
+        hints: bool | None = None,
+        add_channel: discord.TextChannel | None = None,
+        remove_channel: discord.TextChannel | None = None,
+    ) -> None:
+        await self.ladder.config(
+            interaction, language, turn_time, rated, hints, add_channel, remove_channel
+        )
+
+    @server_admin.command(name="check", description="Check the bot's permissions in this channel")
     async def check(self, interaction: discord.Interaction) -> None:
         await self.admin.check(interaction)
+
+    @server_admin.command(
+        name="season", description="Start a new season: every rating starts afresh (Manage Server)"
+    )
+    async def season(self, interaction: discord.Interaction) -> None:
+        await self.ladder.season(interaction)

@@ -60,11 +60,13 @@ class LobbyFlows(Base):
         tickets: str | None,
         language: str | None = None,
         thread: bool = False,
+        rated: bool | None = None,
     ) -> None:
         """Open a lobby here, or in a new public thread (after checking the bot may post the board there).
 
-        ``language``: the table's language for everything public; by default the
-        server's preferred locale (German for ``de``, English otherwise).
+        What the host leaves out comes from the server's settings (``/ttr admin config``):
+        the table's language (else the server's preferred locale: German for ``de``, English
+        otherwise), the turn time (else 24 h), rated or casual (else rated).
         """
         await self.defer(interaction)
         w = self.words(interaction)
@@ -78,12 +80,14 @@ class LobbyFlows(Base):
                 "missing_permissions",
                 {"permissions": permission_names(missing, w), "missing": len(missing)},
             )
-        seconds = TURN_TIMES.get(turn_time or "24h")
-        if seconds is None:
+        seconds = TURN_TIMES.get(turn_time) if turn_time else None
+        if turn_time and seconds is None:
             raise CogError("bad_turn_time", {"choices": ", ".join(TURN_TIMES)})
-        lang = language or lang_of(interaction.guild_locale)
         channel_id = interaction.channel_id or 0
         thread_id = channel_id if in_thread else None
+        parent = getattr(interaction.channel, "parent_id", None) if in_thread else channel_id
+        settings = await self.service.open_here(interaction.guild_id or 0, channel_id, parent)
+        lang = language or settings.language or lang_of(interaction.guild_locale)
         if thread and not in_thread:
             channel_id = thread_id = await self._open_thread(interaction, map_id, lang)
         game = await self.service.create(
@@ -96,6 +100,8 @@ class LobbyFlows(Base):
             options={"tickets": tickets} if tickets else {},
             turn_seconds=seconds,
             language=lang,
+            rated=rated,
+            parent_id=parent,
         )
         interaction.extras["committed"] = True
         table = await self.read(interaction, game.id, here=False)
@@ -140,6 +146,11 @@ class LobbyFlows(Base):
             map=self.map_name(table, tw),
             clock=clock,
             players=self._players(table),
+        )
+        text += "\n" + (
+            tw.t("Rated: the result changes every player's rating.")
+            if table.game.rated
+            else tw.t("Casual: no rating changes.")
         )
         if ping:
             text = " ".join(f"<@{u}>" for u in ping) + " " + tw.t("Rematch!") + "\n" + text

@@ -1,4 +1,4 @@
-"""Players: a user's open games, statistics, the server's leaderboard, and a user's settings.
+"""Players: a user's open games and settings (statistics and the leaderboard: :mod:`._ladder`).
 
 All answers are private and in the reader's language.
 """
@@ -13,7 +13,7 @@ from ._base import Base
 
 
 class PlayerFlows(Base):
-    """/ttr mygames, stats, leaderboard and settings."""
+    """/ttr mygames and settings."""
 
     async def mygames(self, interaction: discord.Interaction) -> None:
         """The user's open games in every server, the ones waiting for them first."""
@@ -33,43 +33,6 @@ class PlayerFlows(Base):
                 )
             )
         await self.reply(interaction, "\n".join(lines) or w.t("You are in no open games."))
-
-    async def stats(self, interaction: discord.Interaction, user: discord.abc.User) -> None:
-        """A player's results in this server."""
-        await self.defer(interaction)
-        w = self.words(interaction)
-        st = await self.service.stats(interaction.guild_id or 0, user.id)
-        text = w.t(
-            "{player}: {games}, {won} won, best score {best}, {tickets}.",
-            player=user.mention,
-            games=w.n("{count} game", "{count} games", st.games),
-            won=st.wins,
-            best="–" if st.best_score is None else st.best_score,
-            tickets=w.n(
-                "{count} {ticket} completed, {failed} failed",
-                "{count} {tickets} completed, {failed} failed",
-                st.tickets_completed,
-                failed=st.tickets_failed,
-            ),
-        )
-        await self.reply(interaction, text)
-
-    async def leaderboard(self, interaction: discord.Interaction) -> None:
-        """The server's best players by wins, then average score."""
-        await self.defer(interaction)
-        w = self.words(interaction)
-        rows = await self.service.leaderboard(interaction.guild_id or 0, 20)
-        lines = [
-            w.t(
-                "{rank}. <@{user}>: {wins} {games}",
-                rank=n,
-                user=r.user_id,
-                wins=w.n("{count} win", "{count} wins", r.wins),
-                games=w.n("in {count} game", "in {count} games", r.games),
-            )
-            for n, r in enumerate(rows, 1)
-        ]
-        await self.reply(interaction, "\n".join(lines) or w.t("No finished games yet."))
 
     # ------------------------------------------------------------ settings
     async def settings(

@@ -166,12 +166,13 @@ class Publisher(Base):
         return delivery
 
     async def _final(self, table: TableView, lines: list[str]) -> Delivery:
-        """The game's end: the last turns, the score table, the final image, Rematch; every
-        player pinged (those who resigned too)."""
+        """The game's end: the last turns, the score table, each player's rating change (a rated
+        game), the final image, Rematch; every player pinged (those who resigned too)."""
         public = table.public
         assert public is not None and public.result is not None
         w = self.table_words(table)
         scores = fmt.score_table(public.result, seat_names(table), w, resigned_seats(table))
+        ratings = fmt.rating_changes(await self.service.game_ratings(table.game.id), w)
         players = tuple(s.user_id for s in table.seats if s.user_id and not s.is_ai)
         g = table.game.id
         view = components(
@@ -184,7 +185,7 @@ class Publisher(Base):
             g,
             table.game.guild_id,
             table.channel_id,
-            fmt.fit(lines, [scores], w),
+            fmt.fit(lines, [scores, ratings] if ratings else [scores], w),
             w,
             image=lambda: images.final_png(
                 table.rules.map_id, public, display_names(table), w.lang

@@ -83,7 +83,7 @@ async def test_new_refuses_where_the_bot_cannot_post_the_board(tmp_path: Path) -
             reply.ephemeral and "Attach Files" in reply.content and "Send Messages" in reply.content
         )
         assert await t.service.game_in_channel(t.fake.channel("games").id) is None
-        check = await t.players["alice"].slash("check")
+        check = await t.players["alice"].slash("admin check")
         assert "Attach Files" in check.content
 
 

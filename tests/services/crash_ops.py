@@ -5,9 +5,11 @@
 process SIGKILLs itself at the N-th write point (before a statement, before a
 commit or right after one, counted from 1), and runs OP through
 GameService: ``start`` (the host starts a lobby whose seats have a gap),
-``resign`` (the player to move gives up; the AI plays on) or ``vacation``
-(the player to move takes two days; the clock moves). When the operation
-finishes before the N-th point it prints ``done <points passed>``.
+``resign`` (the player to move gives up; the AI plays on), ``vacation``
+(the player to move takes two days; the clock moves) or ``finish`` (the last
+action of a rated game: its results and every player's new rating are one
+write). When the operation finishes before the N-th point it prints
+``done <points passed>``.
 
 ``prepare(db, op)`` (called by the test in-process) builds the database the
 operation starts from; :data:`CLOCK` is the fixed time both sides use.
@@ -23,11 +25,13 @@ from pathlib import Path
 
 from bot.services import GameService
 from bot.storage import _faults, open_storage
-from engine import KeepTickets
+from engine import KeepTickets, apply
+from engine.ai import choose_action
+from maps.loader import load_ruleset
 
 HOST, LEAVER, BOB, CAROL = 101, 102, 202, 303
 CLOCK = 1_800_000_000.0
-OPS = ("start", "resign", "vacation")
+OPS = ("start", "resign", "vacation", "finish")
 
 
 def clock() -> float:
@@ -35,8 +39,12 @@ def clock() -> float:
 
 
 async def prepare(db: Path, op: str) -> None:
-    """The database ``op`` starts from: a lobby with a gap in its seats (start), or a running
-    game after the ticket choice where HOST is to move (resign, vacation)."""
+    """The database ``op`` starts from: a lobby with a gap in its seats (start), a running
+    game after the ticket choice where HOST is to move (resign, vacation), or a rated game
+    one action from its end (finish)."""
+    if op == "finish":
+        await prepare_finish(db)
+        return
     storage = await open_storage(db, clock=clock)
     service = GameService(storage, clock=clock, seed_source=lambda: 4242)
     try:
@@ -68,6 +76,40 @@ async def prepare(db: Path, op: str) -> None:
         await storage.close()
 
 
+async def prepare_finish(db: Path) -> None:
+    """A rated USA game of HOST (who resigned after choosing tickets, so the computer plays the
+    seat) against an easy and a normal computer seat, stepped one action at a time until the
+    next action ends it."""
+    storage = await open_storage(db, clock=clock)
+    service = GameService(storage, clock=clock, seed_source=lambda: 4242, auto_ai=False)
+    try:
+        game = await service.create(
+            guild_id=1, channel_id=7, host_id=HOST, host_name="host", map_id="usa", rated=True
+        )
+        await service.add_ai(game.id, HOST, level="easy")
+        await service.add_ai(game.id, HOST, level="normal")
+        await service.start(game.id, HOST)
+        while 0 not in (await service.game_state(game.id)).seats_to_act():
+            await service.play_ai(game.id)
+        state = await service.game_state(game.id)
+        await service.act(
+            game.id, HOST, KeepTickets(0, state.players[0].offer), expected_version=None
+        )
+        await service.resign(game.id, HOST)
+        rules = load_ruleset("usa")
+        seats = await storage.seats(game.id)
+        while True:
+            state = await service.game_state(game.id)
+            seat = state.seats_to_act()[0]
+            action = choose_action(rules, state, seat, seats[seat].ai_kind or "heuristic")
+            if apply(rules, state, action).state.finished:
+                return
+            await service.play_ai(game.id)
+    finally:
+        await service.close()
+        await storage.close()
+
+
 async def main(db: Path, op: str, kill_at: int) -> None:
     passed = 0
 
@@ -78,11 +120,13 @@ async def main(db: Path, op: str, kill_at: int) -> None:
             os.kill(os.getpid(), signal.SIGKILL)
 
     storage = await open_storage(db, clock=clock)
-    service = GameService(storage, clock=clock)
+    service = GameService(storage, clock=clock, auto_ai=op != "finish")
     game_id = (await storage.game_ids())[0]
     _faults.hook = hook
     if op == "start":
         await service.start(game_id, HOST)
+    elif op == "finish":
+        await service.play_ai(game_id)
     elif op == "resign":
         await service.resign(game_id, HOST)
     else:

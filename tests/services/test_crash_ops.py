@@ -1,6 +1,7 @@
-"""Each service operation commits whole or not at all, even under kill -9 (issue 12.3).
+"""Each service operation commits whole or not at all, even under kill -9 (issues 12.3, 32).
 
-For start, resign and vacation, a real process runs the operation and
+For start, resign, vacation and the last action of a rated game (its results and
+every player's new rating), a real process runs the operation and
 SIGKILLs itself at write point 1, 2, 3, ... (before each statement, before
 each commit, right after each commit) until one run gets through. After every
 kill the database opens and is intact, every game replays to what is stored,
@@ -21,9 +22,9 @@ import pytest
 
 from bot.services import GameService, ai_controlled
 from bot.services.ops import verify_storage
-from bot.storage import GameRow, SeatRow, open_storage
+from bot.storage import GameRow, SeatRow, Storage, open_storage
 
-from .crash_ops import CLOCK, OPS, clock, prepare
+from .crash_ops import CLOCK, HOST, OPS, clock, prepare
 
 HELPER = Path(__file__).with_name("crash_ops.py")
 REPO = Path(__file__).resolve().parents[2]
@@ -81,6 +82,8 @@ async def check(db: Path, op: str, before: list[SeatRow], start: GameRow) -> str
             assert [s.seat for s in seats] == list(range(len(before)))
             assert [_key(s) for s in seats] == [_key(s) for s in before]
             return "all"
+        if op == "finish":
+            return await _finished_whole(storage, game_id, start)
         host = seats[0]
         state = await GameService(storage, clock=clock).game_state(game_id)
         if op == "resign":
@@ -103,6 +106,28 @@ async def check(db: Path, op: str, before: list[SeatRow], start: GameRow) -> str
         assert game.version == start.version
         assert [s for s in seats if s.seat] == [s for s in before if s.seat]
         return "all"
+
+
+async def _finished_whole(storage: Storage, game_id: int, start: GameRow) -> str:
+    """A rated game's last action: either still active with no result and no rating anywhere,
+    or finished with its results, its place in the server's rated games and every player's
+    rating (verify has already checked that a replay of the results gives those ratings)."""
+    game = await storage.get_game(game_id)
+    assert game is not None and game.rated
+    results = await storage.results(game_id)
+    rated = await storage.rated_games()
+    ratings = await storage.ratings(game.guild_id)
+    if game.status == "active":
+        assert game.version == start.version and results == [] and rated == [] and ratings == []
+        return "none"
+    assert game.status == "finished" and game.version == start.version + 1
+    assert [r.seat for r in results] == [0, 1, 2]
+    assert [g.game_id for g in rated] == [game_id]
+    assert {r.player for r in ratings} == {f"user:{HOST}", "ai:easy", "ai:normal"}
+    assert {r.player for r in await storage.ratings(game.guild_id, scope="usa")} == {
+        r.player for r in ratings
+    }
+    return "all"
 
 
 async def _kill_everywhere(tmp_path: Path, op: str) -> list[tuple[Trial, str]]:

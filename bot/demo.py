@@ -7,9 +7,12 @@ real SQLite file ``DIR/ttr.sqlite3``; every AI action goes through the service
 (engine, then the action with its snapshot in one transaction). The console
 tells the game in the same words as the channel (:mod:`bot.stories`, through
 the catalogs with their plural rules, in ``--language``), then prints the
-final score table; the demo writes ``DIR/result.json`` and images. At the end
-the stored action log is replayed from the seed and compared with the stored
-snapshot. The same seed gives the same game.
+final score table and, as every demo game is rated (a server's default), how it
+moved each computer level's rating; the demo writes ``DIR/result.json`` and
+images. At the end the stored action log is replayed from the seed and compared
+with the stored snapshot. The same seed gives the same game. Several demo games
+in one database (``--database-url``) build that server's rating table
+(``python -m bot ratings``).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from .services import (
     Event,
     FinalResult,
     GameService,
+    RatingShift,
     Ruleset,
     claims_by_turn,
     replay_game,
@@ -217,8 +221,11 @@ def _print_scores(demo: DemoGame, result: FinalResult, turns: int, actions: int,
     print(w.n("Winner: {players}", "Winners: {players}", len(result.winners), players=winners))
 
 
-def _write_result(demo: DemoGame, seed: int, result: FinalResult, turns: int) -> Path:
-    """``OUT/result.json``: the map, seed, turns, winners and every seat's score and breakdown."""
+def _write_result(
+    demo: DemoGame, seed: int, result: FinalResult, turns: int, shifts: Sequence[RatingShift]
+) -> Path:
+    """``OUT/result.json``: the map, seed, turns, winners, every seat's score and breakdown, and
+    how the game moved each seat's rating (overall, this season; empty when not rated)."""
     doc = {
         "map": demo.rules.map_id,
         "seed": seed,
@@ -234,6 +241,17 @@ def _write_result(demo: DemoGame, seed: int, result: FinalResult, turns: int) ->
                 "tickets_failed": s.tickets_failed,
             }
             for s in result.seats
+        ],
+        "ratings": [
+            {
+                "seat": r.seat,
+                "player": r.player,
+                "before": r.before,
+                "after": r.after,
+                "games": r.games,
+                "provisional": r.provisional,
+            }
+            for r in shifts
         ],
     }
     path = demo.out / "result.json"
@@ -295,11 +313,14 @@ async def run_demo(
         state = await stored_state(storage, stored)
         actions = len(await storage.actions(game_id))
         verified = await replay_game(storage, stored) == state and stored.status == "finished"
+        shifts = await service.game_ratings(game_id)
     finally:
         await storage.close()
     assert state.result is not None
     _print_scores(demo, state.result, state.turn, actions, verified)
-    path = _write_result(demo, seed, state.result, state.turn)
+    if shifts:
+        print("\n" + console(stories.rating_changes(shifts, w)))
+    path = _write_result(demo, seed, state.result, state.turn, shifts)
     print(
         w.n(
             "Wrote {path} and {count} image.", "Wrote {path} and {count} images.", images, path=path

@@ -1,4 +1,5 @@
-"""Turn stories: what happened in a game, told in the catalogs' words (one voice everywhere).
+"""Turn stories: what happened in a game, told in the catalogs' words (one voice everywhere);
+and how a rated game moved its players' ratings.
 
 The channel's turn messages, ``/ttr log`` and the demo's console all tell a
 game's public events through these functions, in the table's (or reader's)
@@ -15,7 +16,8 @@ from typing import Any
 
 from words import N_, Words
 
-from .services import Event, Ruleset
+from .ratings import PROVISIONAL_GAMES, ai_level_of, user_of
+from .services import AI_LEVEL_NAMES, Event, RatingShift, Ruleset
 from .services import events as ev_
 
 
@@ -272,3 +274,43 @@ def breakdown_name(key: str, w: Words) -> str:
         "flags": N_("{flags}"),
     }
     return w.t(names[key]) if key in names else key
+
+
+def rated_player(player: str, w: Words) -> str:
+    """A rating identity as a reader sees it: a person's mention, or the computer's level
+    ("AI (hard)", German "KI (schwer)")."""
+    user = user_of(player)
+    if user is not None:
+        return f"<@{user}>"
+    level = ai_level_of(player) or player
+    return w.t("AI ({level})", level=w.ctx("ai_level", AI_LEVEL_NAMES.get(level, level)))
+
+
+def rating_text(value: float, games: int, w: Words) -> str:
+    """A rating as shown (the ordinal, one decimal), marked provisional during the first games."""
+    shown = w.decimal(value)
+    return w.t("{rating} (provisional)", rating=shown) if games <= PROVISIONAL_GAMES else shown
+
+
+def rating_changes(shifts: Sequence[RatingShift], w: Words) -> str:
+    """The game-over message's rating block: each player's rating before and after the game
+    and the change (one line per player: two computer seats of one level are one line)."""
+    seen: dict[str, RatingShift] = {}
+    for shift in shifts:
+        seen.setdefault(shift.player, shift)
+    if not seen:
+        return ""
+    lines = [w.t("**Ratings**")]
+    for shift in seen.values():
+        facts = {
+            "player": rated_player(shift.player, w),
+            "before": w.decimal(shift.before),
+            "after": w.decimal(shift.after),
+            "change": w.decimal(shift.after - shift.before, sign=True),
+        }
+        lines.append(
+            w.t("{player}: {before} → {after} ({change}), provisional", **facts)
+            if shift.provisional
+            else w.t("{player}: {before} → {after} ({change})", **facts)
+        )
+    return "\n".join(lines)

@@ -136,3 +136,43 @@ def test_demo_tells_the_game_in_the_channels_words(tmp_path):
     # the same game: as many told turns in both languages
     assert en.stdout.count("\nTurn ") == de.stdout.count("\nZug ") > 20
     assert demo("--language", "fr", "--out", str(tmp_path / "fr")).returncode == 2
+
+
+def test_demo_games_in_one_database_build_a_rating_table_that_a_replay_rebuilds(tmp_path):
+    """Demo games are rated (the server's default): played into one database they build its
+    table of the computer levels; 'bot ratings --recompute' replays the stored results to the
+    same table and JSON, and verify checks it (issue 32)."""
+    db = tmp_path / "ladder.sqlite3"
+    runs = (("1", "hard,normal,easy", "3"), ("2", "easy,normal", "2"), ("3", "normal,easy", "2"))
+    for seed, levels, players in runs:
+        proc = demo(
+            "--map", "amsterdam", "--players", players, "--seed", seed, "--ai", levels,
+            "--database-url", f"sqlite:///{db}", "--out", str(tmp_path / seed), "--every", "1000",
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        assert "Ratings" in proc.stdout and "AI (easy): " in proc.stdout
+        shifts = json.loads((tmp_path / seed / "result.json").read_text())["ratings"]
+        assert len(shifts) == int(players) and all(s["provisional"] for s in shifts)
+
+    def ratings(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "bot", "ratings", "--db", str(db), "--json", *extra],
+            cwd=ROOT, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+
+    stored, rebuilt = ratings(), ratings("--recompute")
+    assert stored.returncode == rebuilt.returncode == 0, stored.stderr + rebuilt.stderr
+    assert stored.stdout == rebuilt.stdout and "exactly the stored ratings" in rebuilt.stderr
+    [server] = json.loads(stored.stdout.splitlines()[-1])["servers"]
+    overall = server["seasons"][0]["tables"][0]
+    assert overall["scope"] == "overall"
+    assert {r["player"]: r["games"] for r in overall["rows"]} == {
+        "ai:hard": 1, "ai:normal": 3, "ai:easy": 3
+    }  # fmt: skip
+    for level in ("AI (hard)", "AI (normal)", "AI (easy)"):
+        assert level in stored.stdout
+    verify = subprocess.run(
+        [sys.executable, "-m", "bot", "verify", "--db", str(db)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert verify.returncode == 0 and "3 games checked, 0 mismatches" in verify.stdout

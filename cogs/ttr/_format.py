@@ -11,18 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.ratings import PROVISIONAL_GAMES, ai_level_of, user_of
 from bot.services import (
-    AI_LEVEL_NAMES,
     Cards,
     FinalResult,
     LadderLine,
     PlayerView,
     PublicView,
-    RatingShift,
     Ruleset,
 )
-from bot.stories import breakdown_name, cards_text, city, player_name
+from bot.stories import (
+    breakdown_name,
+    cards_text,
+    city,
+    player_name,
+    rated_player,
+    rating_text,
+)
 from words import Words
 
 #: Discord's limit for a message's content, and for options in one select.
@@ -184,44 +188,6 @@ def mix_text(mix: Sequence[tuple[str, int]], w: Words) -> str:
 def payment_text(payment: Cards, w: Words) -> str:
     """A payment as words."""
     return cards_text(payment.to_dict(), w)
-
-
-def rated_player(player: str, w: Words) -> str:
-    """A rating identity as a reader sees it: a person's mention, or the computer's level
-    ("AI (hard)", German "KI (schwer)")."""
-    user = user_of(player)
-    if user is not None:
-        return f"<@{user}>"
-    level = ai_level_of(player) or player
-    return w.t("AI ({level})", level=w.ctx("ai_level", AI_LEVEL_NAMES.get(level, level)))
-
-
-def rating_text(value: float, games: int, w: Words) -> str:
-    """A rating as shown (the ordinal, one decimal), marked provisional during the first games."""
-    shown = w.decimal(value)
-    return w.t("{rating} (provisional)", rating=shown) if games <= PROVISIONAL_GAMES else shown
-
-
-def rating_changes(shifts: Sequence[RatingShift], w: Words) -> str:
-    """The game-over message's rating block: each player's rating before and after the game
-    and the change (one line per player: two computer seats of one level are one line)."""
-    seen: dict[str, RatingShift] = {}
-    for shift in shifts:
-        seen.setdefault(shift.player, shift)
-    if not seen:
-        return ""
-    lines = [w.t("**Ratings**")]
-    for shift in seen.values():
-        lines.append(
-            w.t(
-                "{player}: {before} → {after} ({change})",
-                player=rated_player(shift.player, w),
-                before=w.decimal(shift.before),
-                after=rating_text(shift.after, shift.games, w),
-                change=w.decimal(shift.after - shift.before, sign=True),
-            )
-        )
-    return "\n".join(lines)
 
 
 def ladder_line(line: LadderLine, w: Words) -> str:

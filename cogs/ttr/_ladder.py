@@ -11,6 +11,7 @@ import asyncio
 
 import discord
 
+from bot import stories
 from bot.ratings import PROVISIONAL_GAMES
 from bot.services import Ladder, UserStats
 from bot.storage import GuildSettings
@@ -199,7 +200,7 @@ def stats_text(st: UserStats, who: str, w: Words) -> str:
             w.t(
                 "Rating in season {season}: {rating}, place {rank}",
                 season=st.season,
-                rating=fmt.rating_text(st.rating.ordinal, st.rating.games, w),
+                rating=stories.rating_text(st.rating.ordinal, st.rating.games, w),
                 rank=st.rating.rank,
             )
         )

@@ -172,7 +172,7 @@ class Publisher(Base):
         assert public is not None and public.result is not None
         w = self.table_words(table)
         scores = fmt.score_table(public.result, seat_names(table), w, resigned_seats(table))
-        ratings = fmt.rating_changes(await self.service.game_ratings(table.game.id), w)
+        ratings = stories.rating_changes(await self.service.game_ratings(table.game.id), w)
         players = tuple(s.user_id for s in table.seats if s.user_id and not s.is_ai)
         g = table.game.id
         view = components(

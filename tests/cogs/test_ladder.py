@@ -47,7 +47,7 @@ async def test_a_rated_game_ends_with_every_rating_change_and_a_table(tmp_path: 
         alice = t.players["alice"].user.id
         assert "**Ratings**" in final
         assert f"<@{alice}>: 0.0 → -" in final and "AI (easy): 0.0 → " in final
-        assert "(provisional)" in final
+        assert "), provisional" in final
         table = await t.players["bob"].slash("leaderboard")
         assert table.ephemeral and "**Ratings** – season 1, every map" in table.content
         assert "1. AI (easy):" in table.content and f"2. <@{alice}>:" in table.content

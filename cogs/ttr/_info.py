@@ -371,8 +371,9 @@ class InfoFlows(Base):
         await self.reply(interaction, "\n".join(lines))
 
     async def game(self, interaction: discord.Interaction, game_id: int) -> None:
-        """Any game of this server: a finished one with its final image, score table and every
-        ticket's result; a running one with its board and status."""
+        """Any game of this server: a finished one with its final image, score table, every
+        ticket's result and (a rated game) each player's rating change; a running one with its
+        board and status."""
         await self.defer(interaction)
         table = await self.read(interaction, game_id, here=False)
         if table.game.guild_id != (interaction.guild_id or 0):
@@ -396,6 +397,8 @@ class InfoFlows(Base):
                 + " · ❌ "
                 + (", ".join(failed) or "–")
             )
+        ratings = stories.rating_changes(await self.service.game_ratings(game_id), w)
+        lines += [ratings] if ratings else []
         png = await images.final_png(table.rules.map_id, public, display_names(table), w.lang)
         records = await self.service.turn_log(game_id)
         gif = await images.recap_gif(table.rules.map_id, records, display_names(table), w.lang)

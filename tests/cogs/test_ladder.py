@@ -34,6 +34,12 @@ async def _finished_rated_game(t: RunningTable) -> int:
     return game_id
 
 
+async def _last_game(t: RunningTable) -> int:
+    game = await t.service.last_game_in_channel(t.fake.channel("games").id)
+    assert game is not None
+    return game.id
+
+
 def _final(t: RunningTable) -> SentMessage:
     return next(m for m in t.fake.messages_in("games") if "Game over" in m.content)
 
@@ -54,6 +60,8 @@ async def test_a_rated_game_ends_with_every_rating_change_and_a_table(tmp_path: 
         assert "You have no rating in this table yet." in table.content
         usa = await t.players["alice"].slash("leaderboard", {"map": "usa"})
         assert "season 1, USA" in usa.content and "You:" not in usa.content
+        shown = await t.players["bob"].slash("game", {"id": await _last_game(t)})
+        assert "**Ratings**" in shown.content and "AI (easy): 0.0 → " in shown.content
         wrong = await t.players["alice"].slash("leaderboard", {"season": 4})
         assert "There is no season 4 on this server (seasons 1-1)." in wrong.content
 

@@ -149,13 +149,17 @@ async def test_export_keeps_a_running_games_secrets(
 async def test_migrate_sqlite_to_postgres_and_back(
     tmp_path: Path, postgres_url: str, clock: FakeClock
 ) -> None:
-    """Every game goes to PostgreSQL and back: rows equal, replays verified, user settings kept,
-    and the copied games go on being played on the new database."""
+    """Every game goes to PostgreSQL and back: rows equal, replays verified, user and server
+    settings, seasons and ratings kept, and the copied games go on being played on the new
+    database."""
     source = tmp_path / "source.sqlite3"
     storage = await open_storage(source, clock=clock)
     service = GameService(storage, clock=clock, seed_source=lambda: 11)
     ids = await _games(service, storage, 4, finish=1)
     await storage.set_user_settings(HOST, dm_turns=True)
+    await storage.set_guild_settings(1, language="de", channels=(7, 8))
+    ratings = await storage.all_ratings()
+    assert {r.player for r in ratings} == {f"user:{HOST}", "ai:normal"}
     await storage.close()
 
     proc = await asyncio.to_thread(
@@ -172,6 +176,8 @@ async def test_migrate_sqlite_to_postgres_and_back(
     back = tmp_path / "back.sqlite3"
     async with await open_storage(postgres_url, clock=clock) as pg:
         assert (await pg.get_user_settings(HOST)).dm_turns
+        assert await pg.all_ratings() == ratings and len(await pg.rated_games()) == 1
+        assert (await pg.get_guild_settings(1)).channels == (7, 8)
         pg_service = GameService(pg, clock=clock)
         await _play_next(pg_service, pg, ids[-1])  # play on where it stopped
         async with await open_storage(back, clock=clock) as target:
@@ -181,6 +187,8 @@ async def test_migrate_sqlite_to_postgres_and_back(
                 assert await target.dump_game(gid) == await pg.dump_game(gid)
             checked, problems = await verify_storage(target)
             assert (checked, problems) == (4, [])
+            assert await target.all_ratings() == ratings
+            assert await target.dump_guild_tables() == await pg.dump_guild_tables()
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

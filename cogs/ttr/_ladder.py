@@ -171,7 +171,7 @@ def stats_text(st: UserStats, who: str, w: Words) -> str:
     bonuses, the favourite map, and the rating of this season."""
     lines = [
         w.t(
-            "{player}: {games}, {won} won ({rate} %), average score {average}, best {best}.",
+            "{player}: {games}, {won} won ({rate}%), average score {average}, best {best}.",
             player=who,
             games=w.n("{count} game", "{count} games", st.games),
             won=st.wins,

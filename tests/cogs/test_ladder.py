@@ -71,7 +71,7 @@ async def test_stats_show_the_rating_and_its_chart(tmp_path: Path) -> None:
         game_id = await _finished_rated_game(t)
         stats = await t.players["alice"].slash("stats")
         assert stats.ephemeral
-        assert "1 game, 0 won (0 %)" in stats.content
+        assert "1 game, 0 won (0%)" in stats.content
         bonus = int(bool((await t.service.storage.results(game_id))[0].longest_path_bonus))
         assert ("Longest-path bonus: 1 time\n" if bonus else "bonus: 0 times") in stats.content
         assert "Favourite map: USA" in stats.content

@@ -24,27 +24,39 @@ over >= 200 games per map at the default budget.
 
 ``--record PATH`` makes a long run resumable, in pieces and across machines:
 every finished game is appended to PATH as one JSON line (map, seats, seed,
-hard's seat, the winner's place, hard's decision times) with the budget and a
-digest of the code and map data that played it. A later run with the same
-PATH skips the games already there and reports over all of them; PATH
-written by other code, map data or budget is refused, so a report never
-mixes two versions of the AI. A line cut short by a crash is played again.
-One run records to a file at a time (a lock); ``--report`` prints the report
-of the recorded games without playing, also while a run is recording.
+hard's seat, the winner's place, hard's decision times) stamped with the
+budget and the behaviour digest of its map (:mod:`benchmarks.behaviour`: the
+moves of fixed seeded games, so a refactor that changes no move keeps the
+record, and a change to one map leaves the other maps' games valid). A later
+run with the same PATH skips the games already there and reports over all of
+them; a game recorded under another budget or by code that plays its map
+differently is refused, so a report never mixes two versions of the AI. A
+line cut short by a crash is played again. One run records to a file at a
+time (a lock); ``--report`` prints the report of the recorded games without
+playing, also while a run is recording.
+
+Games recorded before behaviour digests existed carry the source digest of
+the code that played them (``"code"``); :data:`CODE_BEHAVIOUR`
+(``results/behaviour-of-code.json``) says which behaviour digests that code
+had, computed at its commit by ``tools/behaviour_at.py``, and such a game
+counts while its map's digest is still the same.
+
+``--digest`` prints the behaviour digest of each of ``--maps`` and plays nothing.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import math
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks.behaviour import behaviour_digests
 from engine import apply, new_game
 from engine.ai import HardPlayer, choose_action
 from maps import load_ruleset
@@ -110,33 +122,68 @@ def _jobs(maps: list[str], games: int, modes: list[str]) -> list[tuple[str, int,
 Game = tuple[str, int, int, int, int | None, list[float]]
 
 
-def code_digest() -> str:
-    """SHA-256 (first 16 hex digits) of the engine's source and the map data files:
-    the code that decides a benchmark game (the hard AI's rollouts run on the integer
-    core, so it counts too). Read from the installed packages."""
-    import engine
-    import maps
-
-    digest = hashlib.sha256()
-    for package in (engine, maps):
-        root = Path(str(package.__file__)).parent
-        for path in sorted(root.rglob("*")):
-            name = path.relative_to(root.parent).as_posix()
-            if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
-                digest.update(name.encode())
-                digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+#: Source digests of the code that recorded games before behaviour digests existed, with
+#: the behaviour digests per map that code had (computed at its commit, see the file).
+CODE_BEHAVIOUR_FILE = Path(__file__).parent / "results" / "behaviour-of-code.json"
 
 
-def read_record(path: Path, stamp: dict[str, Any]) -> list[Game]:
+def code_behaviour() -> dict[str, dict[str, str]]:
+    """``{source digest: {map: behaviour digest}}`` from :data:`CODE_BEHAVIOUR_FILE`."""
+    data = json.loads(CODE_BEHAVIOUR_FILE.read_text(encoding="utf-8"))
+    return {code: dict(entry["behaviour"]) for code, entry in data["codes"].items()}
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """The budget of a run and the behaviour digest of each of its maps.
+
+    A recorded line carries ``{"iterations", "time_cap_s", "behaviour"}`` with its
+    map's digest (older lines: ``"code"``, a source digest, see :meth:`accepts`).
+    """
+
+    iterations: int
+    time_cap_s: float | None
+    digests: dict[str, str]
+
+    def line(self, map_id: str) -> dict[str, Any]:
+        """The stamp written on a game of ``map_id``."""
+        return {
+            "iterations": self.iterations,
+            "time_cap_s": self.time_cap_s,
+            "behaviour": self.digests[map_id],
+        }
+
+    def accepts(
+        self, map_id: str, stamp: Any, known: dict[str, dict[str, str]] | None = None
+    ) -> bool:
+        """True when a game of ``map_id`` recorded under ``stamp`` counts for this run:
+        the same budget, and its map's behaviour digest (or, for a line stamped with
+        the source digest of older code, the digest ``known`` says that code had) is
+        this code's."""
+        if not isinstance(stamp, dict) or map_id not in self.digests:
+            return False
+        if (stamp.get("iterations"), stamp.get("time_cap_s")) != (
+            self.iterations,
+            self.time_cap_s,
+        ):
+            return False
+        if "behaviour" in stamp:
+            return bool(stamp["behaviour"] == self.digests[map_id])
+        had = (code_behaviour() if known is None else known).get(stamp.get("code", ""), {})
+        return had.get(map_id) == self.digests[map_id]
+
+
+def read_record(path: Path, stamp: Stamp) -> list[Game]:
     """The games recorded in ``path`` (none when it does not exist). Read only.
 
-    Raises SystemExit when a line was written under another ``stamp`` (budget or
-    code digest). A last line cut short by a crash is skipped (that game is
-    played again; :class:`Recorder` cuts the line off before it appends).
+    Raises SystemExit when a line of a map of ``stamp`` was written under another
+    budget or by code that plays that map differently (:meth:`Stamp.accepts`);
+    lines of other maps are skipped. A last line cut short by a crash is skipped
+    (that game is played again; :class:`Recorder` cuts the line off before it appends).
     """
     if not path.exists():
         return []
+    known = code_behaviour()
     games: list[Game] = []
     text = path.read_text(encoding="utf-8")
     lines = text.splitlines()
@@ -147,10 +194,12 @@ def read_record(path: Path, stamp: dict[str, Any]) -> list[Game]:
             if number == len(lines) and not text.endswith("\n"):
                 break
             raise SystemExit(f"{path}:{number}: not a JSON line") from None
-        if row.get("stamp") != stamp:
+        if row.get("map") not in stamp.digests:
+            continue
+        if not stamp.accepts(row["map"], row.get("stamp"), known):
             raise SystemExit(
                 f"{path}:{number}: recorded by other code or settings ({row.get('stamp')});"
-                f" this run is {stamp}; use another --record file"
+                f" this run is {stamp.line(row['map'])}; use another --record file"
             )
         games.append(
             (row["map"], row["seats"], row["seed"], row["hard_seat"], row["place"], row["times"])
@@ -169,7 +218,7 @@ class Recorder:
     manager.
     """
 
-    def __init__(self, path: Path, stamp: dict[str, Any]) -> None:
+    def __init__(self, path: Path, stamp: Stamp) -> None:
         self.stamp = stamp
         self.file = path.open("a+b")
         try:
@@ -197,7 +246,7 @@ class Recorder:
             "hard_seat": hard_seat,
             "place": place,
             "times": [round(t, 4) for t in times],
-            "stamp": self.stamp,
+            "stamp": self.stamp.line(map_id),
         }
         self.file.write((json.dumps(row) + "\n").encode())
         self.file.flush()
@@ -266,64 +315,12 @@ def play_arguments(prog: str, games: int, games_help: str) -> argparse.ArgumentP
     return ap
 
 
-def main(argv: list[str]) -> int:
-    """Run the benchmark; print a table and, with --json, one JSON object last."""
-    ap = play_arguments("python -m benchmarks ai", 200, "games per map and mode")
-    ap.add_argument("--modes", default="2p,4p", help="2p, 4p or both (comma-separated)")
-    ap.add_argument("--deadline-s", type=float, default=None)
-    ap.add_argument("--record", type=Path, default=None, metavar="PATH")
-    ap.add_argument(
-        "--report", action="store_true", help="only report the games in --record; play none"
-    )
-    args = ap.parse_args(argv)
-    maps = [m for m in args.maps.split(",") if m]
-    jobs = _jobs(maps, args.games, args.modes.split(","))
-    start = time.perf_counter()
-    wins: dict[tuple[str, bool], list[int | None]] = {}
-    times: dict[str, list[float]] = {m: [] for m in maps}
-    stamp = {
-        "iterations": args.iterations,
-        "time_cap_s": args.time_cap_s,
-        "code": code_digest(),
-    }
-
-    def count(game: Game) -> None:
-        map_id, seats, _, _, place, ts = game
-        wins.setdefault((map_id, seats == 2), []).append(place)
-        times[map_id].extend(ts)
-
-    if args.report and args.record is None:
-        ap.error("--report needs --record PATH")
-    # lock the record before reading it, so no other run adds a game in between
-    recorder = Recorder(args.record, stamp) if args.record and not args.report else None
-    try:
-        recorded = 0
-        if args.record is not None:
-            wanted = {(m, n, seed) for m, n, seed, _ in jobs}
-            for game in read_record(args.record, stamp):
-                if game[:3] in wanted:
-                    count(game)
-                    wanted.discard(game[:3])
-                    recorded += 1
-            jobs = [job for job in jobs if job[:3] in wanted]
-
-        def finished(game: Game) -> None:
-            count(game)
-            if recorder is not None:
-                recorder.add(game)
-
-        if not args.report:
-            budget = (args.iterations, args.time_cap_s)
-            play_all(jobs, args.workers, args.deadline_s, budget, finished)
-    finally:
-        if recorder is not None:
-            recorder.close()
+def report(
+    maps: list[str], wins: dict[tuple[str, bool], list[int | None]], times: dict[str, list[float]]
+) -> dict[str, Any]:
+    """Print one row per map (rates, intervals, best normal seat, p99) and return them
+    keyed by map (the JSON summary)."""
     summary: dict[str, Any] = {}
-    print(
-        f"hard (iterations {args.iterations}, cap {args.time_cap_s} s) vs normal;"
-        f" {time.perf_counter() - start:.0f} s"
-        + (f"; {recorded} games from {args.record}" if recorded else "")
-    )
     print(
         f"{'map':<10}{'2p games':>9}{'2p rate':>9}{'95% CI':>15}"
         f"{'4p games':>9}{'4p rate':>9}{'95% CI':>15}{'best normal':>12}{'p99 s':>8}"
@@ -358,12 +355,74 @@ def main(argv: list[str]) -> int:
             f"{len(many):>9}{r4:>9.3f}{f'[{lo4:.2f}, {hi4:.2f}]':>15}{best_normal:>12.3f}"
             f"{p99:>8.3f}"
         )
+    return summary
+
+
+def main(argv: list[str]) -> int:
+    """Run the benchmark; print a table and, with --json, one JSON object last."""
+    ap = play_arguments("python -m benchmarks ai", 200, "games per map and mode")
+    ap.add_argument("--modes", default="2p,4p", help="2p, 4p or both (comma-separated)")
+    ap.add_argument("--deadline-s", type=float, default=None)
+    ap.add_argument("--record", type=Path, default=None, metavar="PATH")
+    ap.add_argument(
+        "--report", action="store_true", help="only report the games in --record; play none"
+    )
+    ap.add_argument("--digest", action="store_true", help="print the behaviour digests; play none")
+    args = ap.parse_args(argv)
+    maps = [m for m in args.maps.split(",") if m]
+    if args.digest:
+        print(json.dumps(behaviour_digests(maps, workers=args.workers)))
+        return 0
+    if args.report and args.record is None:
+        ap.error("--report needs --record PATH")
+    jobs = _jobs(maps, args.games, args.modes.split(","))
+    start = time.perf_counter()
+    wins: dict[tuple[str, bool], list[int | None]] = {}
+    times: dict[str, list[float]] = {m: [] for m in maps}
+    digests = behaviour_digests(maps, workers=args.workers) if args.record else {}
+    stamp = Stamp(args.iterations, args.time_cap_s, digests)
+
+    def count(game: Game) -> None:
+        map_id, seats, _, _, place, ts = game
+        wins.setdefault((map_id, seats == 2), []).append(place)
+        times[map_id].extend(ts)
+
+    # lock the record before reading it, so no other run adds a game in between
+    recorder = Recorder(args.record, stamp) if args.record and not args.report else None
+    try:
+        recorded = 0
+        if args.record is not None:
+            wanted = {(m, n, seed) for m, n, seed, _ in jobs}
+            for game in read_record(args.record, stamp):
+                if game[:3] in wanted:
+                    count(game)
+                    wanted.discard(game[:3])
+                    recorded += 1
+            jobs = [job for job in jobs if job[:3] in wanted]
+
+        def finished(game: Game) -> None:
+            count(game)
+            if recorder is not None:
+                recorder.add(game)
+
+        if not args.report:
+            budget = (args.iterations, args.time_cap_s)
+            play_all(jobs, args.workers, args.deadline_s, budget, finished)
+    finally:
+        if recorder is not None:
+            recorder.close()
+    print(
+        f"hard (iterations {args.iterations}, cap {args.time_cap_s} s) vs normal;"
+        f" {time.perf_counter() - start:.0f} s"
+        + (f"; {recorded} games from {args.record}" if recorded else "")
+    )
+    summary = report(maps, wins, times)
     summary["settings"] = {
         "iterations": args.iterations,
         "time_cap_s": args.time_cap_s,
         "games_asked": args.games,
         "workers": args.workers,
-        "code": stamp["code"],
+        "behaviour": digests,
         "games_recorded_before": recorded,
     }
     if args.json:

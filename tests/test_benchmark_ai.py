@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from benchmarks import ai
+from benchmarks import ai, behaviour
 
 
 def test_the_report_counts_every_game_once(capsys: pytest.CaptureFixture[str]) -> None:
@@ -65,24 +67,101 @@ def test_a_recorded_run_resumes_and_refuses_other_settings(
         ai.main(f"{tiny.replace('--iterations 4', '--iterations 5')} --record {record}".split())
 
 
-@pytest.mark.parametrize("name", ["reducer.py", "_core.py"])
-def test_the_code_digest_follows_the_engine_source(
-    name: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The digest that stamps recorded games changes when an engine file changes: the value
-    engine's, and the integer core's (the hard AI's rollouts run on it)."""
-    from pathlib import Path
+#: A small digest for tests: one 2-player game, 4 rollouts per hard decision.
+TINY = behaviour.DigestSpec(games=((2, 1, ("hard", "normal")),), iterations=4)
 
-    before = ai.code_digest()
-    assert before == ai.code_digest()
-    real = Path.read_bytes
 
-    def edited(self: Path) -> bytes:
-        data = real(self)
-        return data + b"# edited" if self.name == name else data
+@pytest.fixture(autouse=True)
+def tiny_digest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Records in these tests are stamped with the tiny digest (seconds, not a minute)."""
+    monkeypatch.setattr(behaviour, "SPEC", TINY)
 
-    monkeypatch.setattr(Path, "read_bytes", edited)
-    assert ai.code_digest() != before
+
+def test_the_behaviour_digest_is_deterministic() -> None:
+    """The same code gives the same digest: twice in one process, and in another process
+    with another string hash seed (the hard AI plays by its budget, with no clock)."""
+    import os
+    import subprocess
+    import sys
+
+    first = behaviour.behaviour_digest("paris", TINY)
+    assert behaviour.behaviour_digest("paris", TINY) == first
+    assert len(first) == 16 and int(first, 16) >= 0
+    code = (
+        "from benchmarks import behaviour as b;"
+        " print(b.behaviour_digest('paris', b.DigestSpec("
+        "games=((2, 1, ('hard', 'normal')),), iterations=4)))"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
+    )
+    assert out.stdout.strip() == first
+
+
+def test_a_maps_digest_follows_its_own_games_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A change that alters Amsterdam's games (here its route points, so its scores)
+    changes Amsterdam's digest and leaves Paris's alone."""
+    before = behaviour.behaviour_digests(["amsterdam", "paris"], TINY)
+    real = behaviour.load_ruleset
+
+    def changed(map_id: str) -> Any:
+        rules = real(map_id)
+        if map_id != "amsterdam":
+            return rules
+        import copy
+        import dataclasses
+
+        rules = copy.copy(rules)
+        points = {n: p + 1 for n, p in rules.params.route_points.items()}
+        rules.params = dataclasses.replace(rules.params, route_points=points)
+        return rules
+
+    monkeypatch.setattr(behaviour, "load_ruleset", changed)
+    after = behaviour.behaviour_digests(["amsterdam", "paris"], TINY)
+    assert after["paris"] == before["paris"]
+    assert after["amsterdam"] != before["amsterdam"]
+
+
+def test_games_of_older_code_count_by_the_behaviour_that_code_had(tmp_path) -> None:
+    """A line stamped with a source digest counts when the file of known codes says that
+    code had this map's current behaviour digest, and is refused when it had another;
+    lines of maps outside the run are left alone."""
+    digest = behaviour.behaviour_digest("paris", TINY)
+    stamp = ai.Stamp(4, 5.0, {"paris": digest})
+    old = {"iterations": 4, "time_cap_s": 5.0, "code": "0123456789abcdef"}
+    assert stamp.accepts("paris", old, {"0123456789abcdef": {"paris": digest}})
+    assert not stamp.accepts("paris", old, {"0123456789abcdef": {"paris": "f" * 16}})
+    assert not stamp.accepts("paris", old, {})
+    assert not stamp.accepts("paris", {**old, "iterations": 5}, {old["code"]: {"paris": digest}})
+    assert stamp.accepts("paris", stamp.line("paris"))
+    assert not stamp.accepts("usa", stamp.line("paris"))
+
+    record = tmp_path / "games.jsonl"
+    row = {"seats": 2, "seed": 0, "hard_seat": 0, "place": 1, "times": [0.1]}
+    lines = [
+        {"map": "paris", **row, "stamp": stamp.line("paris")},
+        {"map": "usa", **row, "stamp": {"code": "elsewhere"}},
+    ]
+    record.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert ai.read_record(record, stamp) == [("paris", 2, 0, 0, 1, [0.1])]
+    stale = ai.Stamp(4, 5.0, {"paris": digest, "usa": "0" * 16})
+    with pytest.raises(SystemExit, match="other code or settings"):
+        ai.read_record(record, stale)
+
+
+def test_the_committed_record_is_stamped_by_code_of_known_behaviour() -> None:
+    """Every game of the AI record in the README was played by code whose behaviour
+    digests are written down (results/behaviour-of-code.json, made with
+    tools/behaviour_at.py at that code's commit), for its map."""
+    known = ai.code_behaviour()
+    path = Path(ai.__file__).parent / "results" / "ai-hard-vs-normal-core.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(rows) == 2000
+    for row in rows:
+        stamp = row["stamp"]
+        assert (stamp["iterations"], stamp["time_cap_s"]) == (240, 1.4)
+        assert len(known[stamp["code"]][row["map"]]) == 16
 
 
 def test_one_run_records_to_a_file_and_report_reads_it_meanwhile(
@@ -97,14 +176,13 @@ def test_one_run_records_to_a_file_and_report_reads_it_meanwhile(
     tiny = "--json --maps paris --workers 1 --iterations 4 --time-cap-s 5 --modes 2p"
     assert ai.main(f"{tiny} --games 1 --record {record}".split()) == 0
     capsys.readouterr()
-    stamp = json.loads(record.read_text().splitlines()[0])["stamp"]
     before = record.read_bytes()
     holder = subprocess.Popen(
         [
             sys.executable,
             "-c",
-            "import json, sys; from pathlib import Path; from benchmarks.ai import Recorder;"
-            f" r = Recorder(Path({str(record)!r}), json.loads({json.dumps(stamp)!r}));"
+            "import sys; from pathlib import Path; from benchmarks.ai import Recorder, Stamp;"
+            f" r = Recorder(Path({str(record)!r}), Stamp(4, 5.0, {{}}));"
             " print('locked', flush=True); sys.stdin.read()",
         ],
         stdin=subprocess.PIPE,

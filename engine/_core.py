@@ -1,18 +1,29 @@
-"""The integer core: one mutable game, integer actions (issue 16.1; work in progress).
+"""The integer core: the rules of every map on one mutable game with integer actions.
 
-Import it from :mod:`engine.core`, which runs the mypyc build of this file when
-there is a current one.
+Two engines play the same rules. The value engine (:func:`engine.apply` and
+:func:`engine.legal_actions` on immutable :class:`engine.state.GameState`
+values, with specific error codes) is what the bot plays on and the oracle;
+this core is the fast implementation of the same rules, for search (the hard
+AI's rollouts) and benchmarks. ``tests/engine/test_core.py`` holds the two
+equal action by action on random games of every map (each seat's legal list,
+the state as a value, the events, the final scores), and the pinned replay
+corpus (``tests/engine/test_replay_corpus.py``) holds both to recorded games,
+so a change that alters play shows even when both engines change together.
 
-**Status:** all five rule sets (Germany: the short/long ticket mix announced,
-both ticket sets; Nordic: tunnels, ferries, any-N substitutes, returned
-tickets out of the game; Amsterdam: merchandise cards; Paris: French flags);
-resignations; the reducer's events when :attr:`Core.events` is a list (None,
-the default, keeps none: the fast way). It is checked action by action against
-:func:`engine.reducer.apply` (states and events) and
-:func:`engine.legal.legal_actions` on random games (tests/engine/test_core.py). The plan (README, "Engine speed"): this
-core becomes the one set of rules, the value API (:func:`engine.apply` on
-:class:`GameState`) is built on it, and it is compiled by mypyc where a C
-compiler is present.
+What every rule set shares is written here, driven by the numbers and
+switches of :class:`engine.params.RuleParams` (cards and the face-up row,
+ticket decks, announced mixes and returns, tunnels, ferries, "any N cards"
+substitutes, double routes, the last round); what one rule set adds is its
+:class:`engine.rules.corehooks.CoreHooks`, in the same module as its value
+hooks. This module names no map and none of a rule set's own parameters
+(``tests/engine/test_core_hooks.py`` checks). Payments come from the module
+both engines share (:mod:`engine.payment_table`); a finished game is scored
+by the value scoring (:func:`engine.scoring.final_scores`).
+
+Import it from :mod:`engine.core`, which runs the mypyc build of this file
+when there is a current one (the plain source otherwise; the same games).
+Resignations are applied; the value engine's events are given when
+:attr:`Core.events` is a list (None, the default, keeps none: the fast way).
 
 Representation (per rule set, :class:`CoreTable`): cards are ``0..C-1`` for
 the deck colours in ``params.colors`` order and ``C`` for the locomotive;
@@ -26,12 +37,15 @@ ascending ranges:
   route);
 - ``draw_deck``, ``draw_face + slot``, ``draw_tickets``, ``pass_turn``,
   ``keep + mask`` (bit i: keep the i-th ticket of the offer), ``mix_base + i``
-  (draw the ticket mix ``mixes[i]``, Germany), ``flag_base + colour`` (Paris:
-  keep that flag card; ``+ C``: decline), ``abandon`` (a tunnel), ``resign``;
+  (draw the announced ticket mix ``mixes[i]``);
+- ``variant_base + i``: the rule set's own actions (``hooks.action_count()``
+  of them, encoded and decoded by its hooks);
+- ``abandon`` (a tunnel), ``resign``;
 - ``extra_base + i``: pay a tunnel's extra cards ``extras[i]``;
 - ``general_base + i``: claim ``claims[i]`` = ``(route, payment)``, for the
-  routes whose payments come from :mod:`engine.payment` (tunnels, ferries,
-  substitutes, and all of Nordic, where locomotives pay only on those).
+  routes whose payments come from the shared payment module (tunnels,
+  ferries, substitutes, and every route where locomotives do not pay
+  everywhere).
 
 The last two are numbered as they are first met (per process, never stored:
 what is stored and shown are the value actions of :meth:`CoreTable.decode`).
@@ -55,7 +69,6 @@ from .actions import (
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
-    KeepFlagCard,
     KeepTickets,
     Pass,
     PayTunnel,
@@ -68,13 +81,8 @@ from .events import (
     EngineEvent,
     FaceUpRefilled,
     FaceUpReset,
-    FlagCardDeclined,
-    FlagCardKept,
-    FlagOffered,
-    FlagScored,
     GameOver,
     LastRound,
-    MerchandiseDrawn,
     Passed,
     PlayStarted,
     Resigned,
@@ -90,6 +98,7 @@ from .legal import CACHE_LIMIT
 from .legal import _payments as legal_payments
 from .legal import _table as legal_table
 from .payment import tunnel_extra, tunnel_extra_options
+from .rules.corehooks import CoreHooks, overrides
 from .scoring import final_scores
 from .state import FinalResult, GameState, PlayerState, TunnelPending
 from .types import LOCOMOTIVE, Cards
@@ -98,9 +107,10 @@ if TYPE_CHECKING:
     from .rules.classic import ClassicRules
 
 SETUP, PLAY, FINISHED = 0, 1, 2
-TURN, SECOND_CARD, KEEP_TICKETS, OVER, FLAG, TUNNEL = 0, 1, 2, 3, 4, 5
-_STEP_NAMES = ("turn", "second_card", "keep_tickets", "over", "flag", "tunnel")
-#: Cards turned up for a tunnel (Nordic rulebook, "Tunnel"; as the reducer).
+TURN, SECOND_CARD, KEEP_TICKETS, OVER, TUNNEL = 0, 1, 2, 3, 4
+#: The steps every rule set has; a rule set's own follow (``CoreHooks.steps``).
+_STEP_NAMES = ("turn", "second_card", "keep_tickets", "over", "tunnel")
+#: Cards turned up for a tunnel (as :data:`engine.reducer.TUNNEL_REVEAL`).
 TUNNEL_REVEAL = 3
 _PHASE_NAMES = ("setup", "play", "finished")
 #: Face-up resets tried at most (as :data:`engine.reducer.MAX_RESETS`).
@@ -139,38 +149,18 @@ class CoreTable:
         self.pass_turn = self.draw_tickets + 1
         self.keep = self.pass_turn + 1
         #: ticket decks in the state's order (sorted names) and every mix of at most
-        #: the largest draw over them, as counts per deck (Germany: short and long)
+        #: the largest draw over them, as counts per deck (for announced mixes)
         self.deck_names = sorted({t.deck for t in board.tickets.values()})
         most = max(p.initial_tickets.count, p.draw_tickets.count)
         self.mixes = [m for m in _count_vectors(len(self.deck_names), most)]
         self.mix_index = {m: i for i, m in enumerate(self.mixes)}
         self.mix_base = self.keep + (1 << most)
-        #: Paris: keep the flag card of a colour (``+ colour``) or decline (``+ loco``)
-        self.flag_base = self.mix_base + len(self.mixes)
-        #: Nordic tunnels: give up (``abandon``) or pay interned extra cards (``extra_base + i``)
-        self.abandon = self.flag_base + self.loco + 1
-        #: any seat, any time: give up the game (it plays on, but cannot win)
-        self.resign = self.abandon + 1
-        self.extra_base = self.resign + 1
-        self.extras: list[Cards] = []
-        self.extra_ids: dict[Cards, int] = {}
-        #: claims of general routes: ``general_base + i`` for interned ``(route, payment)``
-        self.general_base = self.extra_base + 1_000_000
-        self.claims: list[tuple[int, Cards]] = []
-        self.claim_ids: dict[tuple[int, Cards], int] = {}
-        #: Amsterdam: routes with a cart symbol draw a merchandise card
-        self.carts = [r.carts for r in routes]
-        self.merchandise = int(p.merchandise["cards"]) if p.merchandise else 0
-        flags = p.french_flags
-        #: Paris: the flag colours (as cards) and a complete flag's points
-        self.flag_colors = [self.card_index[c] for c in flags["colors"]] if flags else []
-        self.flag_points = int(flags["points"]) if flags else 0
         self.ticket_ids = sorted(board.tickets)
         self.ticket_index = {t: i for i, t in enumerate(self.ticket_ids)}
         self.ticket_deck = [board.tickets[t].deck for t in self.ticket_ids]
         #: routes whose payments are not "colour cards plus locomotives" (tunnels,
         #: ferries, any-N substitutes, or every route where locomotives do not pay
-        #: everywhere: Nordic); their payments come from engine.payment, interned
+        #: everywhere); their payments come from engine.payment, interned
         self.general = [
             bool(r.tunnel or r.locomotives or r.substitute) or p.locomotives_pay != "any"
             for r in routes
@@ -216,6 +206,28 @@ class CoreTable:
         for b, (_, _, rs) in enumerate(self.buckets):
             for r in rs:
                 self.bucket_of[r] = b
+        #: the rule set's own actions: ``hooks.action_count()`` ints from ``variant_base``
+        self.hooks: CoreHooks = rules.core_hooks(self)
+        self.variant_base = self.mix_base + len(self.mixes)
+        self.hooks.base = self.variant_base
+        self.hooks.first_step = len(_STEP_NAMES)
+        #: step ints -> the value state's step names (the rule set's own steps last)
+        self.step_names: list[str] = [*_STEP_NAMES, *self.hooks.steps]
+        #: which optional hooks the rule set has (the others are not called)
+        self.claim_hook = overrides(self.hooks, "on_route_claimed")
+        self.turn_end_hook = overrides(self.hooks, "on_turn_end")
+        self.turn_hook = overrides(self.hooks, "turn_actions")
+        #: tunnels: give up (``abandon``) or pay interned extra cards (``extra_base + i``)
+        self.abandon = self.variant_base + self.hooks.action_count()
+        #: any seat, any time: give up the game (it plays on, but cannot win)
+        self.resign = self.abandon + 1
+        self.extra_base = self.resign + 1
+        self.extras: list[Cards] = []
+        self.extra_ids: dict[Cards, int] = {}
+        #: claims of general routes: ``general_base + i`` for interned ``(route, payment)``
+        self.general_base = self.extra_base + 1_000_000
+        self.claims: list[tuple[int, Cards]] = []
+        self.claim_ids: dict[tuple[int, Cards], int] = {}
 
     def claim_id(self, route: int, payment: Cards) -> int:
         """The int of claiming general ``route`` with ``payment`` (interned on first use)."""
@@ -238,7 +250,7 @@ class CoreTable:
         """The int of a value action (``offer``: the seat's pending ticket offer).
 
         Raises:
-            ValueError: an action the core cannot express.
+            ValueError: an action the core cannot express (of another rule set).
         """
         if isinstance(action, ClaimRoute):
             route = self.route_index[action.route]
@@ -265,15 +277,12 @@ class CoreTable:
                 return self.draw_tickets
             counts = dict(action.mix)
             return self.mix_base + self.mix_index[tuple(counts.get(d, 0) for d in self.deck_names)]
-        if isinstance(action, KeepFlagCard):
-            kept = self.loco if action.color is None else self.card_index[action.color]
-            return self.flag_base + kept
         if isinstance(action, PayTunnel):
             return self.extra_id(action.extra)
         if isinstance(action, KeepTickets):
             ids = [self.ticket_index[t] for t in action.tickets]
             return self.keep + sum(1 << offer.index(t) for t in ids)
-        raise ValueError(f"the integer core cannot express {action!r}")
+        return self.hooks.encode(action)  # the rule set's own, or ValueError
 
     def shortest_path(self, a: int, b: int, cost: list[int]) -> list[int] | None:
         """:meth:`engine.board.Board.shortest_path` on indices: the routes (in path order)
@@ -335,9 +344,8 @@ class CoreTable:
             return AbandonTunnel(seat)
         if action == self.resign:
             return Resign(seat)
-        if action >= self.flag_base:
-            color = action - self.flag_base
-            return KeepFlagCard(seat, None if color == self.loco else self.card_names[color])
+        if action >= self.variant_base:
+            return self.hooks.decode(seat, action)
         if action >= self.mix_base:
             return DrawTickets(seat, self.mix_of(action))
         if action >= self.keep:
@@ -402,12 +410,8 @@ class Core:
         self.hands = [[0] * (t.loco + 1) for _ in range(seats)]
         self.pieces = [rules.params.pieces] * seats
         self.route_points = [0] * seats
+        #: points scored during play (by a rule set's hooks)
         self.bonus_points = [0] * seats
-        self.merchandise = [0] * seats
-        self.merchandise_left = t.merchandise
-        self.flag_cards: list[list[int]] = [[] for _ in range(seats)]
-        self.flags = [0] * seats
-        self.flag_options: list[int] = []
         self.tickets: list[list[int]] = [[] for _ in range(seats)]
         self.offers: list[list[int]] = [[] for _ in range(seats)]
         self.needs_mix = [False] * seats
@@ -428,6 +432,8 @@ class Core:
         self.free_general = [[list(rs) for _, _, rs in t.general_groups] for _ in range(seats)]
         #: a tunnel waiting for its extra cards: (route, committed, colour, revealed, extra)
         self.tunnel: tuple[int, Cards, str | None, list[int], int] | None = None
+        #: the rule set's own state (:meth:`engine.rules.corehooks.CoreHooks.new_state`)
+        self.variant: Any = t.hooks.new_state(self)
 
     @classmethod
     def new(
@@ -574,10 +580,10 @@ class Core:
         if step == KEEP_TICKETS:
             return self._keeps(self.offers[seat], self.t.rules.params.draw_tickets.keep)
         t = self.t
-        if step == FLAG:
-            return [t.flag_base + c for c in self.flag_options] + [t.flag_base + t.loco]
         if step == TUNNEL:
             return self._tunnel_payments(seat)
+        if step > TUNNEL:  # a decision of the rule set's own
+            return t.hooks.step_actions(self, seat)
         out: list[int] = [t.draw_deck] if self.deck or self.discard else []
         face = self.face
         draw_face = t.draw_face
@@ -589,6 +595,8 @@ class Core:
         self._claims(seat, out)
         if t.general_groups:
             self._general_claims(seat, out)
+        if t.turn_hook:
+            t.hooks.turn_actions(self, seat, out)
         if any(self.ticket_decks.values()):
             deal = t.rules.params.draw_tickets
             if deal.announce_mix:
@@ -743,21 +751,29 @@ class Core:
             self._draw_deck(seat)
         elif action < t.draw_tickets:
             self._draw_face_up(seat, action - t.draw_face)
-        elif action == t.draw_tickets:
+        else:
+            self._step_choice(seat, action)
+
+    def _step_choice(self, seat: int, action: int) -> None:
+        """:meth:`step_seat` for the ints from ``draw_tickets`` to ``abandon`` (tickets,
+        pass, ticket mixes and keeps, the rule set's own actions)."""
+        t = self.t
+        if action == t.draw_tickets:
             self._drawn(seat, self._draw_tickets(t.rules.params.draw_tickets.count))
             self.step_ = KEEP_TICKETS
         elif action == t.pass_turn:
             if self.events is not None:
                 self.events.append(Passed(seat))
-            self._end_turn(passed=True)
-        elif action >= t.flag_base:
-            self._keep_flag_card(seat, action - t.flag_base)
+            self.end_turn(passed=True)
+        elif action >= t.variant_base:
+            if t.hooks.apply(self, seat, action):
+                self.end_turn()
         elif action >= t.mix_base:
             self._drawn(seat, self._draw_mix(action), t.mix_of(action))
             self.step_ = KEEP_TICKETS
         else:
             self._keep(seat, action - t.keep)
-            self._end_turn()
+            self.end_turn()
 
     def _step_setup(self, seat: int, action: int) -> None:
         t = self.t
@@ -815,7 +831,7 @@ class Core:
         )
         for i, tk in enumerate(offer):
             if not mask >> i & 1:
-                if deal.unkept == "remove":  # Nordic: out of the game
+                if deal.unkept == "remove":  # out of the game
                     self.removed.append(tk)
                 else:
                     self.ticket_decks[t.ticket_deck[tk]].insert(0, tk)
@@ -854,8 +870,8 @@ class Core:
 
     def _finish_claim(self, seat: int, route: int, played: int, paid: Cards | None) -> None:
         """The route is ``seat``'s (the cards are paid); ``played``: the colour of the
-        colour cards played (-1: none), for the Paris flag; ``paid``: the cards (for
-        the event; None when events are not kept)."""
+        colour cards played (-1: none), for the rule set's hook; ``paid``: the cards
+        (for the event; None when events are not kept)."""
         t = self.t
         self.owner[route] = seat
         self.routes[seat].append(route)
@@ -868,23 +884,13 @@ class Core:
         if events is not None:
             assert paid is not None
             events.append(RouteClaimed(seat, t.route_ids[route], paid, points, self.pieces[seat]))
-        if t.carts[route] and self.merchandise_left > 0:  # Amsterdam rulebook
-            self.merchandise_left -= 1
-            self.merchandise[seat] += 1
-            if events is not None:
-                events.append(MerchandiseDrawn(seat, t.route_ids[route], self.merchandise_left))
-        if played >= 0 and played == t.color[route] and played in t.flag_colors:
-            if played not in self.flag_cards[seat]:  # Paris: a flag card may be set aside
-                self.flag_options = [played]
-                self.step_ = FLAG
-                if events is not None:
-                    events.append(FlagOffered(seat, (t.card_names[played],)))
-                return
-        self._end_turn()
+        if t.claim_hook and t.hooks.on_route_claimed(self, seat, route, played):
+            return  # a decision of the rule set's own is pending
+        self.end_turn()
 
     def _claim_general(self, seat: int, action: int) -> None:
-        """Claim a route paid as engine.payment says (Nordic: ferries, substitutes; a
-        tunnel turns up three cards first, rulebook "Tunnel")."""
+        """Claim a route paid as engine.payment says (ferries, substitutes; a tunnel
+        turns up three cards first, as :func:`engine.reducer._claim_route`)."""
         t = self.t
         route, payment = t.claims[action - t.general_base]
         hand = self.hands[seat]
@@ -942,38 +948,11 @@ class Core:
         self.tunnel = None
         if self.events is not None:
             self.events.append(TunnelAbandoned(seat, self.t.route_ids[route], committed))
-        self._end_turn()
-
-    def _keep_flag_card(self, seat: int, color: int) -> None:
-        """Paris, "Französische Flagge": set a just-played card aside (the last of its
-        colour on the discard), or decline (``color`` = the locomotive index)."""
-        events = self.events
-        if color != self.t.loco:
-            discard = self.discard
-            discard.pop(len(discard) - 1 - discard[::-1].index(color))
-            self.flag_cards[seat].append(color)
-            if events is not None:
-                events.append(FlagCardKept(seat, self.t.card_names[color]))
-        elif events is not None:
-            events.append(FlagCardDeclined(seat))
-        self.flag_options = []
-        self._end_turn()
-
-    def _score_flag(self, seat: int) -> None:
-        t = self.t
-        cards = self.flag_cards[seat]
-        if t.flag_colors and all(c in cards for c in t.flag_colors):
-            for c in t.flag_colors:
-                cards.remove(c)
-                self.discard.append(c)
-            self.flags[seat] += 1
-            self.bonus_points[seat] += t.flag_points
-            if self.events is not None:
-                self.events.append(FlagScored(seat, t.flag_points, self.flags[seat]))
+        self.end_turn()
 
     def _unlist(self, seat: int, route: int) -> None:
         """Take ``route`` out of every seat's claimable lists, and its siblings where the
-        double-route rule bars them (USA rules, "Doppelstrecken")."""
+        double-route rule bars them (base rules, "Doppelstrecken")."""
         t = self.t
         locked = self.n < t.rules.params.double_routes_min_players
         self._drop(range(self.n), route)
@@ -996,7 +975,7 @@ class Core:
 
     def _after_draw(self, ends_turn: bool) -> None:
         if ends_turn or self.cards_drawn >= 2 or not self._can_draw_second():
-            self._end_turn()
+            self.end_turn()
         else:
             self.step_ = SECOND_CARD
 
@@ -1004,14 +983,18 @@ class Core:
         barred = self.t.loco if self.t.rules.params.face_up_wild_restricted else -1
         return bool(self.deck or self.discard) or any(c >= 0 and c != barred for c in self.face)
 
-    def _end_turn(self, *, passed: bool = False) -> None:
+    def end_turn(self, *, passed: bool = False) -> None:
+        """End the active seat's turn (as :func:`engine.reducer._end_turn`): the rule
+        set's turn-end hook, the last round, the end of the game, the face-up row, the
+        next seat."""
         seat = self.active
-        self._score_flag(seat)
-        self.flag_options = []
+        t = self.t
+        if t.turn_end_hook:
+            t.hooks.on_turn_end(self, seat)
         self.passes = self.passes + 1 if passed else 0
         self.cards_drawn = 0
         self.turn += 1
-        if self.last_round_by < 0 and self.pieces[seat] <= self.t.rules.params.last_round_at:
+        if self.last_round_by < 0 and self.pieces[seat] <= t.rules.params.last_round_at:
             self.last_round_by = seat
             self.turns_left = self.n
             if self.events is not None:
@@ -1051,7 +1034,7 @@ class Core:
         core.version = state.version
         core.phase = _PHASE_NAMES.index(state.phase)
         core.active = state.active
-        core.step_ = _STEP_NAMES.index(state.step)
+        core.step_ = t.step_names.index(state.step)
         core.turn = state.turn
         core.cards_drawn = state.cards_drawn
         core.deck = [cards[c] for c in state.deck]
@@ -1066,9 +1049,6 @@ class Core:
             core.pieces[s] = p.pieces
             core.route_points[s] = p.route_points
             core.bonus_points[s] = p.bonus_points
-            core.merchandise[s] = p.merchandise
-            core.flag_cards[s] = [cards[c] for c in p.flag_cards]
-            core.flags[s] = p.flags
             core.resigned[s] = p.resigned
             core.tickets[s] = [tickets[x] for x in p.tickets]
             core.offers[s] = [tickets[x] for x in p.offer]
@@ -1082,8 +1062,6 @@ class Core:
         core.last_round_by = -1 if state.last_round_by is None else state.last_round_by
         core.turns_left = -1 if state.turns_left is None else state.turns_left
         core.passes = state.passes
-        core.merchandise_left = state.merchandise_left
-        core.flag_options = [cards[c] for c in state.flag_colors]
         tun = state.tunnel
         if tun is not None:
             core.tunnel = (
@@ -1094,6 +1072,7 @@ class Core:
                 tun.extra,
             )
         core.result = state.result
+        t.hooks.load(core, state)
         return core
 
     def _tunnel_value(self) -> TunnelPending | None:
@@ -1124,9 +1103,6 @@ class Core:
                     routes=[t.route_ids[r] for r in self.routes[s]],
                     route_points=self.route_points[s],
                     bonus_points=self.bonus_points[s],
-                    merchandise=self.merchandise[s],
-                    flag_cards=[names[c] for c in self.flag_cards[s]],
-                    flags=self.flags[s],
                     resigned=self.resigned[s],
                 )
             )
@@ -1139,7 +1115,7 @@ class Core:
             version=self.version,
             phase=_PHASE_NAMES[self.phase],
             active=self.active,
-            step=_STEP_NAMES[self.step_],
+            step=t.step_names[self.step_],
             turn=self.turn,
             cards_drawn=self.cards_drawn,
             deck=[names[c] for c in self.deck],
@@ -1152,11 +1128,10 @@ class Core:
             last_round_by=None if self.last_round_by < 0 else self.last_round_by,
             turns_left=None if self.turns_left < 0 else self.turns_left,
             passes=self.passes,
-            merchandise_left=self.merchandise_left,
-            flag_colors=[names[c] for c in self.flag_options],
             tunnel=self._tunnel_value(),
         )
         st.result = self.result
+        t.hooks.save(self, st)
         return st
 
 

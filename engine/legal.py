@@ -41,7 +41,6 @@ from .actions import (
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
-    KeepFlagCard,
     KeepTickets,
     Pass,
     PayTunnel,
@@ -480,6 +479,7 @@ def _turn_actions(rules: ClassicRules, st: GameState, seat: int, payments: str) 
         return out
     for rid, pays in route_payments(rules, st, seat, payments=payments):
         out.extend([ClaimRoute(seat, rid, pay) for pay in pays])
+    out.extend(rules.turn_actions(st, seat))
     if tickets_left(st):
         deal = rules.params.draw_tickets
         if deal.announce_mix:
@@ -518,7 +518,8 @@ def legal_actions(
 
 def _choice_actions(rules: ClassicRules, st: GameState, seat: int) -> list[Action]:
     """The answers to a pending choice of the active ``seat`` (tickets to keep, a tunnel's
-    extra cards, Paris's flag card); empty outside such a step. Shared by both generators."""
+    extra cards, a decision of the rule set's own); empty outside such a step. Shared by
+    both generators."""
     step = st.step
     player = st.players[seat]
     if step == "keep_tickets":
@@ -532,9 +533,7 @@ def _choice_actions(rules: ClassicRules, st: GameState, seat: int) -> list[Actio
         ]
         out.append(AbandonTunnel(seat))
         return out
-    if step == "flag":
-        return [*(KeepFlagCard(seat, c) for c in st.flag_colors), KeepFlagCard(seat, None)]
-    return []
+    return rules.step_actions(st, seat)
 
 
 def legal_actions_reference(
@@ -577,6 +576,7 @@ def _reference_turn(rules: ClassicRules, st: GameState, seat: int, payments: str
             pays = rules.payment_options if payments == "all" else rules.sensible_payments
             for pay in pays(route, player.hand):
                 out.append(ClaimRoute(seat, rid, pay))
+    out.extend(rules.turn_actions(st, seat))
     if tickets_left(st):
         if p.draw_tickets.announce_mix:
             out.extend(DrawTickets(seat, mix) for mix in ticket_mixes(st, p.draw_tickets.count))

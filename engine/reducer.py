@@ -31,13 +31,13 @@ from typing import TYPE_CHECKING, Any
 
 from . import rng as rngmod
 from .actions import (
+    ACTION_TYPES,
     AbandonTunnel,
     Action,
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
-    KeepFlagCard,
     KeepTickets,
     Pass,
     PayTunnel,
@@ -141,7 +141,7 @@ def new_game(
     for slot in range(p.face_up):
         st.face_up[slot] = _pop_card(st, scratch)
     _check_face_up_reset(rules, st, scratch)
-    st.merchandise_left = int(p.merchandise["cards"]) if p.merchandise else 0
+    rules.on_setup(st)
     st.rng, st.active = rngmod.below(st.rng, seats)
     deal = p.initial_tickets
     for player in st.players:
@@ -436,7 +436,8 @@ def _keep(
 def _apply_play(
     rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
 ) -> None:
-    """Apply one play-phase action of the active seat (dispatch on the action class)."""
+    """Apply one play-phase action of the active seat (dispatch on the action class;
+    the rule set's own action classes go to its :meth:`ClassicRules.apply_action`)."""
     handler = _PLAY_HANDLERS.get(type(action))
     if handler is not None:
         handler(rules, st, action, events)
@@ -445,6 +446,10 @@ def _apply_play(
         handler = _PLAY_HANDLERS.get(cls)
         if handler is not None:
             handler(rules, st, action, events)
+            return
+        if cls in rules.action_types or cls in ACTION_TYPES.values():
+            if rules.apply_action(st, action, events):  # another rule set's: wrong_step
+                _end_turn(rules, st, events)
             return
     raise IllegalAction("malformed_action", {"type": type(action).__name__})
 
@@ -574,14 +579,6 @@ def _play_keep_tickets(
     _end_turn(rules, st, events)
 
 
-def _play_keep_flag_card(
-    rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
-) -> None:
-    assert isinstance(action, KeepFlagCard)
-    rules.keep_flag_card(st, action.seat, action.color, events)
-    _end_turn(rules, st, events)
-
-
 def _play_pass(
     rules: ClassicRules, st: GameState, action: Action, events: list[EngineEvent]
 ) -> None:
@@ -602,7 +599,6 @@ _PLAY_HANDLERS: dict[type, _PlayHandler] = {
     AbandonTunnel: _play_abandon_tunnel,
     DrawTickets: _play_draw_tickets,
     KeepTickets: _play_keep_tickets,
-    KeepFlagCard: _play_keep_flag_card,
     Pass: _play_pass,
 }
 
@@ -684,7 +680,6 @@ def _end_turn(
     st.passes = st.passes + 1 if passed else 0
     player = st.players[seat]
     st.cards_drawn = 0
-    st.flag_colors = []
     st.turn += 1
     if st.last_round_by is None and player.pieces <= rules.params.last_round_at:
         st.last_round_by = seat
@@ -720,7 +715,7 @@ def can_resign(state: GameState, seat: int) -> bool:
 def _has_any_move(rules: ClassicRules, st: GameState, seat: int) -> bool:
     if can_draw_blind(st) or any(face_up_ok(rules, st, i) for i in range(len(st.face_up))):
         return True
-    if tickets_left(st):
+    if tickets_left(st) or rules.turn_actions(st, seat):
         return True
     return bool(route_payments(rules, st, seat, payments="sensible"))
 

@@ -46,8 +46,6 @@ def final_scores(rules: ClassicRules, state: GameState) -> FinalResult:
         won = sum(board.tickets[t].points for t in done)
         lost = sum(board.tickets[t].points for t in failed)
         breakdown = {"routes": player.route_points, "tickets": won - lost}
-        if rules.params.french_flags:
-            breakdown["flags"] = player.bonus_points
         scores.append(
             SeatScore(
                 seat=player.seat,

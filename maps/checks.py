@@ -461,12 +461,28 @@ def ticket_sets(parts: Parts) -> list[MapProblem]:
 
 
 def hook_parameters(parts: Parts) -> list[MapProblem]:
-    """The rule set's hooks find their parameters: Amsterdam merchandise, Paris French flags."""
-    needs = {"amsterdam": "merchandise", "paris": "french_flags"}
-    name = needs.get(parts.ruleset or "")
-    if name is None or name in parts.rules.given:
+    """A rule set's own parameters (its ``params_used``: Amsterdam ``merchandise``, Paris
+    ``french_flags``) are there on its maps and nowhere else: both engines read them
+    only through that rule set's hooks, so on another rule set's map they would be
+    silently ignored (a ``classic`` map with French flags would score none)."""
+    if parts.ruleset is None:
         return []
-    return [MapProblem(f"rules.{name}", f"missing: the rule set {parts.ruleset!r} needs it")]
+    mine = RULESETS[parts.ruleset].params_used
+    problems = [
+        MapProblem(f"rules.{name}", f"missing: the rule set {parts.ruleset!r} needs it")
+        for name in mine
+        if name not in parts.rules.given
+    ]
+    for other, cls in sorted(RULESETS.items()):
+        problems += [
+            MapProblem(
+                f"rules.{name}",
+                f"only the rule set {other!r} uses it; this map's rule set is {parts.ruleset!r}",
+            )
+            for name in cls.params_used
+            if name not in mine and name in parts.rules.given
+        ]
+    return problems
 
 
 def merchandise_tables(parts: Parts) -> list[MapProblem]:

@@ -1,4 +1,5 @@
-"""Amsterdam: merchandise cards for routes with a cart symbol (amsterdam-rulebook-de.txt).
+"""Amsterdam: merchandise cards for routes with a cart symbol (amsterdam-rulebook-de.txt),
+for both engines.
 
 - Claiming a route with a cart symbol draws one merchandise bonus card, one
   per route whatever its length; none once the 16 are gone.
@@ -6,9 +7,16 @@
   4 players 8/6/4/2, 3 players 8/5/2, 2 players 8/4 points. A player with no
   card scores nothing. Tied players all get that place's points and the next
   place(s) are skipped.
+
+:class:`AmsterdamRules` holds the value hooks, :class:`AmsterdamCoreHooks` the
+same rule for the integer core. Parameters: ``rules.merchandise`` (the number
+of cards, the points by player count and place); routes: ``carts``.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 
 from ..board import Route
 from ..events import EngineEvent, MerchandiseDrawn
@@ -16,6 +24,10 @@ from ..payment import PaymentPlan
 from ..state import GameState, SeatScore
 from ..types import Cards
 from .classic import ClassicRules
+from .corehooks import CoreHooks
+
+if TYPE_CHECKING:
+    from .._core import Core, CoreTable
 
 
 def merchandise_points(counts: list[int], table: list[int]) -> list[int]:
@@ -35,6 +47,16 @@ class AmsterdamRules(ClassicRules):
     """Classic rules plus the merchandise hooks."""
 
     name = "amsterdam"
+    params_used: ClassVar[tuple[str, ...]] = ("merchandise",)
+
+    @property
+    def merchandise_cards(self) -> int:
+        """The merchandise cards of a game (16)."""
+        return int(self.params.merchandise["cards"]) if self.params.merchandise else 0
+
+    def on_setup(self, state: GameState) -> None:
+        """The merchandise cards are laid out."""
+        state.merchandise_left = self.merchandise_cards
 
     def on_route_claimed(
         self,
@@ -65,3 +87,49 @@ class AmsterdamRules(ClassicRules):
 
     def breakdown_keys(self) -> list[str]:
         return [*super().breakdown_keys(), "merchandise"]
+
+
+@dataclass(slots=True)
+class AmsterdamCoreState:
+    """Merchandise on the core: cards per seat and cards left."""
+
+    cards: list[int]
+    left: int
+
+
+class AmsterdamCoreHooks(CoreHooks):
+    """:class:`AmsterdamRules` on the integer core."""
+
+    def __init__(self, table: CoreTable) -> None:
+        super().__init__(table)
+        rules = table.rules
+        #: per route int: claiming it draws a merchandise card (a cart symbol)
+        self.carts = [rules.board.routes[rid].carts for rid in table.route_ids]
+        self.cards = rules.merchandise_cards if isinstance(rules, AmsterdamRules) else 0
+
+    def on_route_claimed(self, core: Core, seat: int, route: int, played: int) -> bool:
+        state: AmsterdamCoreState = core.variant
+        if self.carts[route] and state.left > 0:
+            state.left -= 1
+            state.cards[seat] += 1
+            if core.events is not None:
+                rid = self.table.route_ids[route]
+                core.events.append(MerchandiseDrawn(seat, rid, state.left))
+        return False
+
+    def new_state(self, core: Core) -> AmsterdamCoreState:
+        return AmsterdamCoreState([0] * core.n, self.cards)
+
+    def load(self, core: Core, state: GameState) -> None:
+        core.variant = AmsterdamCoreState(
+            [p.merchandise for p in state.players], state.merchandise_left
+        )
+
+    def save(self, core: Core, state: GameState) -> None:
+        variant: AmsterdamCoreState = core.variant
+        for p in state.players:
+            p.merchandise = variant.cards[p.seat]
+        state.merchandise_left = variant.left
+
+
+AmsterdamRules.core_hooks = AmsterdamCoreHooks

@@ -1,20 +1,28 @@
 """The classic rules (USA base game) and the named hooks other maps override.
 
-Hooks, each called at one rule moment, with its default here:
+Value hooks (for :func:`engine.apply`), each called at one rule moment, with
+its default here:
 
 - :meth:`ClassicRules.payment_plan` / :meth:`ClassicRules.payment_options`:
   which card sets pay for a route (generic model in :mod:`engine.payment`);
+- :meth:`ClassicRules.on_setup`: once a new game is dealt;
 - :meth:`ClassicRules.on_route_claimed`: after a route is claimed and paid;
-- :meth:`ClassicRules.keep_flag_card`: the Paris flag decision (illegal elsewhere);
+- :meth:`ClassicRules.turn_actions` / :meth:`ClassicRules.step_actions` /
+  :meth:`ClassicRules.apply_action`: the rule set's own actions
+  (:attr:`ClassicRules.action_types`), at a turn start or in its own steps;
 - :meth:`ClassicRules.on_turn_end`: before the turn passes on;
 - :meth:`ClassicRules.final_bonuses`: end-of-game bonuses into each breakdown.
+
+The same moments for the integer core are the rule set's :attr:`ClassicRules.core_hooks`
+(:mod:`engine.rules.corehooks`), written in the same module as its value hooks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
+from ..actions import Action
 from ..board import Board, Route
 from ..errors import IllegalAction, SetupError
 from ..events import EngineEvent
@@ -28,6 +36,7 @@ from ..payment import (
 )
 from ..state import GameState, SeatScore
 from ..types import Cards
+from .corehooks import CoreHooks
 
 #: Entries of a rule set's payment_plan memo before it is cleared (bounds memory).
 PLAN_MEMO_LIMIT = 50_000
@@ -44,6 +53,13 @@ class ClassicRules:
     """
 
     name = "classic"
+    #: The core's hooks of this rule set (:mod:`engine.rules.corehooks`); classic: none.
+    core_hooks: ClassVar[type[CoreHooks]] = CoreHooks
+    #: Keys of a map's ``rules`` that only this rule set uses (a map of another rule set
+    #: carrying one is refused by ``maps.checks``; a map of this one must have them).
+    params_used: ClassVar[tuple[str, ...]] = ()
+    #: The action classes only this rule set plays (:meth:`apply_action`).
+    action_types: ClassVar[tuple[type[Action], ...]] = ()
 
     def __init__(self, map_data: Mapping[str, Any]) -> None:
         self.map_id: str = map_data["id"]
@@ -120,6 +136,10 @@ class ClassicRules:
         return sensible_payments(self.params, route, hand)
 
     # ----------------------------------------------------------------- turn hooks
+    def on_setup(self, state: GameState) -> None:
+        """Called once a new game is dealt (hands, face-up row, before the first player
+        is drawn). Default: nothing."""
+
     def on_route_claimed(
         self,
         state: GameState,
@@ -135,10 +155,23 @@ class ClassicRules:
         turn then ends only when that decision is made.
         """
 
-    def keep_flag_card(
-        self, state: GameState, seat: int, color: str | None, events: list[EngineEvent]
-    ) -> None:
-        """Resolve the Paris flag decision. Default: there is none (raises ``wrong_step``)."""
+    def turn_actions(self, state: GameState, seat: int) -> list[Action]:
+        """This rule set's own actions ``seat`` may take at the start of its turn (listed
+        after the claims). Default: none."""
+        return []
+
+    def step_actions(self, state: GameState, seat: int) -> list[Action]:
+        """The answers ``seat`` may give to a decision of this rule set's own
+        (``state.step`` set by one of its hooks). Default: none."""
+        return []
+
+    def apply_action(self, state: GameState, action: Action, events: list[EngineEvent]) -> bool:
+        """Apply one of :attr:`action_types` by the active seat; True when its turn is
+        over (the reducer then ends it). Default: there are none (raises ``wrong_step``).
+
+        Raises:
+            IllegalAction: the action is not allowed now (a specific code).
+        """
         raise IllegalAction("wrong_step", {"step": state.step})
 
     def on_turn_end(self, state: GameState, seat: int, events: list[EngineEvent]) -> None:

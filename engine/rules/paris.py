@@ -1,13 +1,21 @@
-"""Paris: French flags (paris-rulebook-de.txt, "Französische Flagge").
+"""Paris: French flags (paris-rulebook-de.txt, "Französische Flagge"), for both engines.
 
 When claiming a blue, white or red route, the player may set aside one of the
 played cards if it is not a wild card and they have no card of that colour set
 aside yet. A player who ends a turn with a blue, a red and a white card set
 aside scores 4 points and discards the three; more flags may follow.
+
+:class:`ParisRules` holds the value hooks, :class:`ParisCoreHooks` the same
+rule for the integer core. Parameters: ``rules.french_flags`` (the colours and
+the points of a flag).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar
+
+from ..actions import Action, KeepFlagCard
 from ..board import Route
 from ..errors import IllegalAction
 from ..events import (
@@ -18,15 +26,24 @@ from ..events import (
     FlagScored,
 )
 from ..payment import PaymentPlan
-from ..state import GameState
+from ..state import GameState, SeatScore
 from ..types import Cards
 from .classic import ClassicRules
+from .corehooks import CoreHooks
+
+if TYPE_CHECKING:
+    from .._core import Core, CoreTable
+
+#: The step of the flag decision (``GameState.step``).
+FLAG_STEP = "flag"
 
 
 class ParisRules(ClassicRules):
     """Classic rules plus the French-flag decision and scoring."""
 
     name = "paris"
+    params_used: ClassVar[tuple[str, ...]] = ("french_flags",)
+    action_types: ClassVar[tuple[type[Action], ...]] = (KeepFlagCard,)
 
     @property
     def flag_colors(self) -> tuple[str, ...]:
@@ -51,15 +68,25 @@ class ParisRules(ClassicRules):
         ]
         if options:
             state.flag_colors = options
-            state.step = "flag"
+            state.step = FLAG_STEP
             events.append(FlagOffered(seat, tuple(options)))
 
-    def keep_flag_card(
-        self, state: GameState, seat: int, color: str | None, events: list[EngineEvent]
-    ) -> None:
-        """Set aside one just-played ``color`` card (taken back from the discard), or decline (None)."""
-        if state.step != "flag":
+    def step_actions(self, state: GameState, seat: int) -> list[Action]:
+        """In the flag decision: keep one of the offered colours, or decline (None)."""
+        if state.step != FLAG_STEP:
+            return []
+        return [*(KeepFlagCard(seat, c) for c in state.flag_colors), KeepFlagCard(seat, None)]
+
+    def apply_action(self, state: GameState, action: Action, events: list[EngineEvent]) -> bool:
+        """:class:`KeepFlagCard`: set aside one just-played ``color`` card (taken back from
+        the discard), or decline (None); the turn is then over.
+
+        Raises:
+            IllegalAction: ``wrong_step`` outside the decision, ``flag_color_not_allowed``.
+        """
+        if state.step != FLAG_STEP or not isinstance(action, KeepFlagCard):
             raise IllegalAction("wrong_step", {"step": state.step})
+        color, seat = action.color, action.seat
         if color is not None:
             if color not in state.flag_colors:
                 raise IllegalAction(
@@ -73,6 +100,7 @@ class ParisRules(ClassicRules):
         else:
             events.append(FlagCardDeclined(seat))
         state.flag_colors = []
+        return True
 
     def on_turn_end(self, state: GameState, seat: int, events: list[EngineEvent]) -> None:
         """Score 4 for a complete blue-white-red set and discard it."""
@@ -87,6 +115,123 @@ class ParisRules(ClassicRules):
             player.flags += 1
             player.bonus_points += points
             events.append(FlagScored(seat, points, player.flags))
+        state.flag_colors = []
+
+    def final_bonuses(self, state: GameState, scores: list[SeatScore]) -> None:
+        """The flags' points (scored during play) into ``breakdown["flags"]``."""
+        for s in scores:
+            s.breakdown["flags"] = state.players[s.seat].bonus_points
+        super().final_bonuses(state, scores)
 
     def breakdown_keys(self) -> list[str]:
         return [*super().breakdown_keys(), "flags"]
+
+
+@dataclass(slots=True)
+class ParisCoreState:
+    """The flags' state on the core: per seat the cards set aside and the flags
+    scored (card ints), and the colours the active seat may set aside now."""
+
+    cards: list[list[int]]
+    flags: list[int]
+    options: list[int] = field(default_factory=list)
+
+
+class ParisCoreHooks(CoreHooks):
+    """:class:`ParisRules` on the integer core. Actions: ``base + colour`` keeps the flag
+    card of that colour, ``base + loco`` declines (``KeepFlagCard``)."""
+
+    steps: ClassVar[tuple[str, ...]] = (FLAG_STEP,)
+
+    def __init__(self, table: CoreTable) -> None:
+        super().__init__(table)
+        flags = table.rules.params.french_flags
+        #: the flag colours as card ints, and a complete flag's points
+        self.colors = [table.card_index[c] for c in flags["colors"]] if flags else []
+        self.points = int(flags["points"]) if flags else 0
+
+    def action_count(self) -> int:
+        return self.table.loco + 1
+
+    def encode(self, action: Action) -> int:
+        if not isinstance(action, KeepFlagCard):
+            return super().encode(action)
+        t = self.table
+        return self.base + (t.loco if action.color is None else t.card_index[action.color])
+
+    def decode(self, seat: int, action: int) -> Action:
+        color = action - self.base
+        t = self.table
+        return KeepFlagCard(seat, None if color == t.loco else t.card_names[color])
+
+    def step_actions(self, core: Core, seat: int) -> list[int]:
+        state: ParisCoreState = core.variant
+        return [self.base + c for c in state.options] + [self.base + self.table.loco]
+
+    def apply(self, core: Core, seat: int, action: int) -> bool:
+        """Set a just-played card aside (the last of its colour on the discard), or decline."""
+        state: ParisCoreState = core.variant
+        color = action - self.base
+        t = self.table
+        events = core.events
+        if color != t.loco:
+            discard = core.discard
+            discard.pop(len(discard) - 1 - discard[::-1].index(color))
+            state.cards[seat].append(color)
+            if events is not None:
+                events.append(FlagCardKept(seat, t.card_names[color]))
+        elif events is not None:
+            events.append(FlagCardDeclined(seat))
+        state.options = []
+        return True
+
+    def on_route_claimed(self, core: Core, seat: int, route: int, played: int) -> bool:
+        state: ParisCoreState = core.variant
+        t = self.table
+        if played < 0 or played != t.color[route] or played not in self.colors:
+            return False
+        if played in state.cards[seat]:
+            return False
+        state.options = [played]
+        core.step_ = self.first_step
+        if core.events is not None:
+            core.events.append(FlagOffered(seat, (t.card_names[played],)))
+        return True
+
+    def on_turn_end(self, core: Core, seat: int) -> None:
+        state: ParisCoreState = core.variant
+        if state.options:
+            state.options = []
+        cards = state.cards[seat]
+        colors = self.colors
+        if len(cards) < len(colors) or not colors or not all(c in cards for c in colors):
+            return  # one card per colour at most: fewer cards than colours is no flag
+        for c in colors:
+            cards.remove(c)
+            core.discard.append(c)
+        state.flags[seat] += 1
+        core.bonus_points[seat] += self.points
+        if core.events is not None:
+            core.events.append(FlagScored(seat, self.points, state.flags[seat]))
+
+    def new_state(self, core: Core) -> ParisCoreState:
+        return ParisCoreState([[] for _ in range(core.n)], [0] * core.n)
+
+    def load(self, core: Core, state: GameState) -> None:
+        index = self.table.card_index
+        core.variant = ParisCoreState(
+            [[index[c] for c in p.flag_cards] for p in state.players],
+            [p.flags for p in state.players],
+            [index[c] for c in state.flag_colors],
+        )
+
+    def save(self, core: Core, state: GameState) -> None:
+        variant: ParisCoreState = core.variant
+        names = self.table.card_names
+        for p in state.players:
+            p.flag_cards = [names[c] for c in variant.cards[p.seat]]
+            p.flags = variant.flags[p.seat]
+        state.flag_colors = [names[c] for c in variant.options]
+
+
+ParisRules.core_hooks = ParisCoreHooks

@@ -23,6 +23,7 @@ from engine import core as core_module
 from engine.core import Core, core_table
 from engine.errors import SetupError
 from engine.reducer import can_resign
+from engine.rules import ClassicRules
 from maps import load_ruleset
 
 CORE_MAPS = ("usa", "germany", "nordic", "amsterdam", "paris")
@@ -43,11 +44,13 @@ def play_both(
     seed: int,
     impl: ModuleType | None = None,
     options: dict[str, str] | None = None,
+    rules: ClassicRules | None = None,
 ) -> int:
     """Play one random game on both engines, checking every step; the number of actions.
 
-    ``impl``: the core module to check (default: the one engine.core runs)."""
-    rules = load_ruleset(map_id)
+    ``impl``: the core module to check (default: the one engine.core runs); ``rules``:
+    a rule set to play instead of the map's."""
+    rules = load_ruleset(map_id) if rules is None else rules
     core_cls = Core if impl is None else impl.Core
     table = core_table(rules) if impl is None else impl.core_table(rules)
     chooser = random.Random(seed)

@@ -424,6 +424,27 @@ def test_hook_parameters_must_be_there():
     assert problems(data) == [("rules.french_flags", "missing: the rule set 'paris' needs it")]
 
 
+def test_a_rule_sets_own_parameters_are_refused_on_other_maps():
+    """Both directions of the ruleset/parameter check: French flags on a classic map (the
+    engines would score none) and merchandise on Paris are refused, naming the owner."""
+    data = fresh("usa")
+    data["rules"]["french_flags"] = fresh("paris")["rules"]["french_flags"]
+    assert problems(data) == [
+        (
+            "rules.french_flags",
+            "only the rule set 'paris' uses it; this map's rule set is 'classic'",
+        )
+    ]
+    data = fresh("paris")
+    data["rules"]["merchandise"] = {"cards": 16, "points": {str(n): [8, 4] for n in range(2, 5)}}
+    assert problems(data) == [
+        (
+            "rules.merchandise",
+            "only the rule set 'amsterdam' uses it; this map's rule set is 'paris'",
+        )
+    ]
+
+
 def test_merchandise_needs_a_ranking_per_player_count():
     data = fresh("amsterdam")
     del data["rules"]["merchandise"]["points"]["3"]

@@ -94,10 +94,8 @@ from .events import (
     TunnelRevealed,
     TurnStarted,
 )
-from .legal import CACHE_LIMIT
-from .legal import _payments as legal_payments
-from .legal import _table as legal_table
 from .payment import tunnel_extra, tunnel_extra_options
+from .payment_table import CACHE_LIMIT, PaymentKind, kind_payments, payment_table
 from .rules.corehooks import CoreHooks, overrides
 from .scoring import final_scores
 from .state import FinalResult, GameState, PlayerState, TunnelPending
@@ -121,8 +119,8 @@ class CoreTable:
     """The integer tables of one rule set (built once per rule set, see :func:`core_table`).
 
     Raises:
-        NotImplementedError: a rule set that overrides ``payment_options`` (none of
-            the five does; the core takes payments from engine.legal's caches).
+        NotImplementedError: a rule set that overrides ``payment_options`` (none
+            does; the core takes payments from the shared engine.payment_table).
     """
 
     def __init__(self, rules: ClassicRules) -> None:
@@ -139,7 +137,9 @@ class CoreTable:
         self.length = [r.length for r in routes]
         self.color = [self.loco if r.color == "gray" else self.card_index[r.color] for r in routes]
         self.siblings = [tuple(self.route_index[s] for s in board.siblings(r.id)) for r in routes]
-        self.points = [p.route_points.get(n, 0) for n in range(max(self.length) + 1)]
+        payments_table = payment_table(rules)
+        #: route points by length (the table both engines score with)
+        self.points = payments_table.points
         self.span = max(self.length) + 1
         self.stride = (self.loco + 1) * self.span
         n = len(routes)
@@ -167,13 +167,12 @@ class CoreTable:
         ]
         self.route_objs = routes
         self.general_routes = [i for i in range(n) if self.general[i]]
-        # the value engine's payment kinds and their per-hand caches serve the general
-        # routes too (one set of payment rules: engine.payment via engine.legal)
-        payments_table = legal_table(rules)
-        if payments_table.uncached_all:  # engine.legal's caches would not apply
+        # the payment kinds and their per-hand caches both engines share serve the
+        # general routes (one set of payment rules: engine.payment via engine.payment_table)
+        if payments_table.uncached_all:  # the shared caches would not apply
             raise NotImplementedError("a rule set with its own payment_options")
         kind_of = {rid: kind for rid, _, _, kind in payments_table.routes}
-        self.kinds: list[Any] = [kind_of[r.id] for r in routes]
+        self.kinds: list[PaymentKind] = [kind_of[r.id] for r in routes]
         groups: dict[int, list[int]] = {}  # id of a payment kind -> its general routes
         for i in self.general_routes:
             groups.setdefault(id(self.kinds[i]), []).append(i)
@@ -631,7 +630,7 @@ class Core:
             routes = free[g]
             if not routes:
                 continue
-            pays = legal_payments(rules, kind, hand, False)
+            pays = kind_payments(rules, kind, hand, False)
             if not pays:
                 continue
             for route in routes:

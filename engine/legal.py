@@ -46,110 +46,43 @@ from .actions import (
     PayTunnel,
 )
 from .board import Route
-from .payment import (
-    _shapes,
-    _submultisets,
-    locomotives_allowed,
-    payment_fields,
-    route_colors,
-    sensible_payments,
-    tunnel_extra_options,
-)
+from .payment import tunnel_extra_options
+from .payment_table import PaymentKind, Payments, kind_payments, payment_table
 from .state import GameState
-from .types import GRAY, LOCOMOTIVE, Cards
+from .types import LOCOMOTIVE, Cards
 
 if TYPE_CHECKING:
     from .rules.classic import ClassicRules
 
-#: Entries per payment cache before it is cleared (bounds memory; about 100 bytes each).
-CACHE_LIMIT = 100_000
 
-_Payments = tuple[Cards, ...]
+class _Generator:
+    """Per rule set: what the generator adds to the shared :class:`PaymentTable`.
 
-
-class _Kind:
-    """One payment kind: routes that the payment rules cannot tell apart."""
-
-    __slots__ = (
-        "route",
-        "colors",
-        "color",
-        "length",
-        "spaces",
-        "ferry",
-        "loco_ok",
-        "whole_hand",
-        "most_cards",
-        "all",
-        "sensible",
-        "routes",
-    )
-
-    def __init__(self, rules: ClassicRules, route: Route) -> None:
-        p = rules.params
-        self.route = route
-        self.colors = route_colors(p, route)
-        #: the one colour that pays, None for gray (any colour)
-        self.color: str | None = None if route.color == GRAY else route.color
-        self.length = route.length
-        self.spaces = route.length - route.locomotives
-        self.ferry = route.locomotives
-        self.loco_ok = locomotives_allowed(p, route)
-        # "any N cards" shapes look at every colour of the hand
-        self.whole_hand = bool(
-            route.substitute or (p.ferry_locomotive_substitute and route.locomotives)
-        )
-        #: the most cards a payment can take (no colour of the hand counts beyond it)
-        self.most_cards = max(sum(shape) for shape in _shapes(p, route))
-        self.all: dict[tuple[int, ...] | tuple[tuple[str, int], ...], _Payments] = {}
-        self.sensible: dict[tuple[int, ...] | tuple[tuple[str, int], ...], _Payments] = {}
-        #: ``(board index, route id, siblings)`` of the routes of this kind
-        self.routes: list[tuple[int, str, tuple[str, ...]]] = []
-
-
-class _Table:
-    """Per rule set: routes grouped by payment kind, with what the generator needs.
-
-    ``groups`` holds the kinds by the colour that pays them (None: gray) and by
-    whether locomotives may fill colour spaces, sorted so that a call can stop
-    at the first kind the hand cannot reach: with locomotives allowed by length
-    (colour cards plus locomotives must cover it), else by colour spaces. Kinds
-    paid with "any N cards" substitutes (``whole_hand``) are tried on every call.
-    Only the routes of reachable kinds are walked. Action objects are values
-    (frozen), so each seat's draw actions are made once (``draws``: blind draw,
-    face-up slots, ticket draw) and handed out again.
+    ``groups`` holds the payment kinds by the colour that pays them (None: gray)
+    and by whether locomotives may fill colour spaces, sorted so that a call can
+    stop at the first kind the hand cannot reach: with locomotives allowed by
+    length (colour cards plus locomotives must cover it), else by colour spaces.
+    Kinds paid with "any N cards" substitutes (``whole``) are tried on every
+    call. Only the routes of reachable kinds are walked. Action objects are
+    values (frozen), so each seat's draw actions are made once (``draws``: blind
+    draw, face-up slots, ticket draw) and handed out again.
     """
 
-    __slots__ = ("routes", "groups", "whole", "uncached_all", "uncached_sensible", "draws")
+    __slots__ = ("payments", "groups", "whole", "draws")
 
     def __init__(self, rules: ClassicRules) -> None:
-        from .rules.classic import ClassicRules
-
-        board = rules.board
-        kinds: dict[tuple[int, str, bool, int, int | None], _Kind] = {}
-        self.routes: list[tuple[str, int, tuple[str, ...], _Kind]] = []
-        for i, (rid, route) in enumerate(board.routes.items()):
-            key = payment_fields(route)
-            kind = kinds.get(key)
-            if kind is None:
-                kind = kinds[key] = _Kind(rules, route)
-            sibs = board.siblings(rid)
-            self.routes.append((rid, route.length, sibs, kind))
-            kind.routes.append((i, rid, sibs))
-        grouped: dict[tuple[str | None, bool], list[_Kind]] = {}
-        self.whole: list[_Kind] = []
-        for kind in kinds.values():
+        self.payments = payment_table(rules)
+        grouped: dict[tuple[str | None, bool], list[PaymentKind]] = {}
+        self.whole: list[PaymentKind] = []
+        for kind in self.payments.kinds:
             if kind.whole_hand:
                 self.whole.append(kind)
             else:
                 grouped.setdefault((kind.color, kind.loco_ok), []).append(kind)
-        self.groups: list[tuple[str | None, bool, list[_Kind]]] = [
+        self.groups: list[tuple[str | None, bool, list[PaymentKind]]] = [
             (color, loco_ok, sorted(ks, key=lambda k: k.length if loco_ok else k.spaces))
             for (color, loco_ok), ks in grouped.items()
         ]
-        cls = type(rules)
-        self.uncached_all = cls.payment_options is not ClassicRules.payment_options
-        self.uncached_sensible = cls.sensible_payments is not ClassicRules.sensible_payments
         self.draws: dict[
             tuple[int, int], tuple[DrawBlind, tuple[DrawFaceUp, ...], DrawTickets]
         ] = {}
@@ -169,123 +102,19 @@ class _Table:
         return found
 
 
-_TABLES: weakref.WeakKeyDictionary[ClassicRules, _Table] = weakref.WeakKeyDictionary()
+_GENERATORS: weakref.WeakKeyDictionary[ClassicRules, _Generator] = weakref.WeakKeyDictionary()
 
 
-def _table(rules: ClassicRules) -> _Table:
-    table = _TABLES.get(rules)
-    if table is None:
-        table = _TABLES[rules] = _Table(rules)
-    return table
-
-
-def _payments(rules: ClassicRules, kind: _Kind, hand: dict[str, int], sensible: bool) -> _Payments:
-    """The payments of ``kind`` from ``hand`` (``payment_options`` or ``sensible_payments``)."""
-    cache = kind.sensible if sensible else kind.all
-    key: tuple[int, ...] | tuple[tuple[str, int], ...]
-    if kind.whole_hand:
-        if sensible:
-            # the greedy choice of sensible_payments ranks colours by their count
-            key = tuple(sorted(hand.items()))
-            view = hand
-        else:
-            cap = kind.most_cards
-            key = tuple(sorted((c, min(n, cap)) for c, n in hand.items() if n))
-            view = dict(key)
-    else:
-        cap = kind.length
-        counts = [min(hand.get(c, 0), cap) for c in kind.colors]
-        counts.append(min(hand.get(LOCOMOTIVE, 0), cap))
-        key = tuple(counts)
-        found = cache.get(key)
-        if found is not None:
-            return found
-        view = dict(zip(kind.colors, counts, strict=False))
-        view[LOCOMOTIVE] = counts[-1]
-    found = cache.get(key)
+def _generator(rules: ClassicRules) -> _Generator:
+    found = _GENERATORS.get(rules)
     if found is None:
-        if sensible:
-            found = tuple(sensible_payments(rules.params, kind.route, view))
-        elif kind.whole_hand:
-            found = _substitute_payments(rules, kind.route, view)
-        else:
-            found = _plain_payments(kind, view)
-        if len(cache) >= CACHE_LIMIT:
-            cache.clear()
-        cache[key] = found
+        found = _GENERATORS[rules] = _Generator(rules)
     return found
-
-
-def _plain_payments(kind: _Kind, hand: dict[str, int]) -> _Payments:
-    """:func:`engine.payment.payment_options` for routes without "any N cards" substitutes.
-
-    The same payments in the same order, built directly: x cards of one colour
-    and w locomotives (ferry symbols plus the colour spaces they fill, where
-    locomotives may), every card count equal to the route's length. That order
-    (fewest locomotives, then by the sorted card list) is: by w, then by colour
-    name; all locomotives, when possible, comes last.
-    """
-    locos = hand.get(LOCOMOTIVE, 0)
-    spaces, ferry = kind.spaces, kind.ferry
-    colours = sorted(c for c in kind.colors if hand.get(c, 0))
-    out: list[Cards] = []
-    for y in range(spaces + 1 if kind.loco_ok else 1):
-        w = y + ferry
-        if w > locos:
-            break
-        x = spaces - y
-        if x == 0:
-            out.append(Cards.from_sorted_items(((LOCOMOTIVE, w),)))
-            continue
-        for c in colours:
-            if hand[c] >= x:
-                items = ((c, x), (LOCOMOTIVE, w)) if c < LOCOMOTIVE else ((LOCOMOTIVE, w), (c, x))
-                out.append(Cards.from_sorted_items(items if w else ((c, x),)))
-    return tuple(out)
-
-
-def _substitute_payments(rules: ClassicRules, route: Route, hand: dict[str, int]) -> _Payments:
-    """:func:`engine.payment.payment_options` for routes with "any N cards" substitutes.
-
-    The same payments in the same order, built as sorted item tuples and
-    deduplicated before any :class:`Cards` is made (these lists run to
-    hundreds on a big hand: Nordic ferries, Murmansk-Lieksa).
-    """
-    params = rules.params
-    locos = hand.get(LOCOMOTIVE, 0)
-    found: set[tuple[tuple[str, int], ...]] = set()
-    for x, y, z, n_any in _shapes(params, route):
-        wild = y + z
-        if wild > locos:
-            continue
-        for color in route_colors(params, route) if x else (None,):
-            if color and hand.get(color, 0) < x:
-                continue
-            base: dict[str, int] = {}
-            if color:
-                base[color] = x
-            if wild:
-                base[LOCOMOTIVE] = wild
-            if n_any == 0:
-                found.add(tuple(sorted(base.items())))
-                continue
-            pool = {c: n - base.get(c, 0) for c, n in hand.items()}
-            for extra in _submultisets(pool, n_any):
-                merged = dict(base)
-                for c, n in extra.items():
-                    merged[c] = merged.get(c, 0) + n
-                found.add(tuple(sorted(merged.items())))
-
-    def order(items: tuple[tuple[str, int], ...]) -> tuple[int, int, tuple[tuple[str, int], ...]]:
-        wild = next((n for c, n in items if c == LOCOMOTIVE), 0)
-        return wild, sum(n for _, n in items), items
-
-    return tuple(Cards.from_sorted_items(items) for items in sorted(found, key=order))
 
 
 def _open_routes(
     rules: ClassicRules, st: GameState, seat: int
-) -> Iterator[tuple[str, tuple[str, ...], _Kind]]:
+) -> Iterator[tuple[str, tuple[str, ...], PaymentKind]]:
     """Routes ``seat`` may claim whatever its cards: free, double rules kept, pieces enough.
 
     Yields ``(route id, siblings, payment kind)`` in board order.
@@ -293,7 +122,7 @@ def _open_routes(
     owners = st.owners
     pieces = st.players[seat].pieces
     locked = st.num_seats < rules.params.double_routes_min_players
-    for rid, length, sibs, kind in _table(rules).routes:
+    for rid, length, sibs, kind in payment_table(rules).routes:
         if length > pieces or rid in owners:
             continue
         blocked = False
@@ -318,16 +147,17 @@ def route_payments(
     rules allow it (USA rules, "Doppelstrecken": never both tracks, and only one
     track below the map's player count) and the seat has the pieces.
     """
-    table = _table(rules)
+    table = _generator(rules)
     sensible = payments != "all"
-    if sensible and table.uncached_sensible or not sensible and table.uncached_all:
+    shared = table.payments
+    if sensible and shared.uncached_sensible or not sensible and shared.uncached_all:
         return _hooked_route_payments(rules, st, seat, sensible)
     hand = st.players[seat].hand
     owners = st.owners
     locked = st.num_seats < rules.params.double_routes_min_players
-    found: list[tuple[int, str, _Payments]] = []
+    found: list[tuple[int, str, Payments]] = []
     for kind in _reachable_kinds(table, hand, st.players[seat].pieces):
-        pays: _Payments | None = None
+        pays: Payments | None = None
         for index, rid, sibs in kind.routes:
             if rid in owners:
                 continue
@@ -337,7 +167,7 @@ def route_payments(
                     break
             else:
                 if pays is None:
-                    pays = _payments(rules, kind, hand, sensible)
+                    pays = kind_payments(rules, kind, hand, sensible)
                     if not pays:
                         break
                 found.append((index, rid, pays))
@@ -345,7 +175,7 @@ def route_payments(
     return [(rid, pays) for _, rid, pays in found]
 
 
-def _reachable_kinds(table: _Table, hand: dict[str, int], pieces: int) -> list[_Kind]:
+def _reachable_kinds(table: _Generator, hand: dict[str, int], pieces: int) -> list[PaymentKind]:
     """The payment kinds ``hand`` may pay with ``pieces`` left (a superset of the payable).
 
     A payment (without "any N cards" substitutes) is x cards of one colour plus
@@ -355,7 +185,7 @@ def _reachable_kinds(table: _Table, hand: dict[str, int], pieces: int) -> list[_
     locos = hand.get(LOCOMOTIVE, 0)
     most = max((n for c, n in hand.items() if c != LOCOMOTIVE), default=0)
     limit = min(pieces, sum(hand.values()))
-    reachable: list[_Kind] = []
+    reachable: list[PaymentKind] = []
     for color, loco_ok, kinds in table.groups:
         have = most if color is None else hand.get(color, 0)
         if loco_ok:
@@ -471,7 +301,7 @@ def _setup_actions(rules: ClassicRules, st: GameState, seat: int) -> list[Action
 
 def _turn_actions(rules: ClassicRules, st: GameState, seat: int, payments: str) -> list[Action]:
     """Draws, then claims (routes in board order), then tickets; Pass when nothing else."""
-    blind, face_up, plain_tickets = _table(rules).draw_actions(seat, len(st.face_up))
+    blind, face_up, plain_tickets = _generator(rules).draw_actions(seat, len(st.face_up))
     out: list[Action] = [blind] if can_draw_blind(st) else []
     barred = _barred_face_up(rules, st)  # face_up_ok for every slot at once
     out += [a for a, c in zip(face_up, st.face_up, strict=True) if c is not None and c != barred]
@@ -588,7 +418,6 @@ def _reference_turn(rules: ClassicRules, st: GameState, seat: int, payments: str
 
 
 __all__ = [
-    "CACHE_LIMIT",
     "can_draw_blind",
     "claimable_routes",
     "face_up_ok",

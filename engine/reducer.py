@@ -73,6 +73,7 @@ from .legal import (
     tickets_left,
 )
 from .payment import PaymentPlan, tunnel_extra, tunnel_extra_options
+from .payment_table import payment_table
 from .scoring import final_scores
 from .state import GameState, PlayerState, TunnelPending
 from .types import LOCOMOTIVE, Cards
@@ -663,7 +664,7 @@ def _finish_claim(
     st.owners[route_id] = seat
     player.routes.append(route_id)
     player.pieces -= route.length
-    points = rules.params.route_points.get(route.length, 0)
+    points = payment_table(rules).points[route.length]
     player.route_points += points
     events.append(RouteClaimed(seat, route_id, paid, points, player.pieces))
     st.step = "claimed"

@@ -98,16 +98,16 @@ from .payment import tunnel_extra, tunnel_extra_options
 from .payment_table import CACHE_LIMIT, PaymentKind, kind_payments, payment_table
 from .rules.corehooks import CoreHooks, overrides
 from .scoring import final_scores
-from .state import FinalResult, GameState, PlayerState, TunnelPending
+from .state import STEPS, FinalResult, GameState, PlayerState, TunnelPending
 from .types import LOCOMOTIVE, Cards
 
 if TYPE_CHECKING:
     from .rules.classic import ClassicRules
 
 SETUP, PLAY, FINISHED = 0, 1, 2
+#: Step ints: indices into :data:`engine.state.STEPS`; a rule set's own follow
+#: (``CoreHooks.steps``, from ``len(STEPS)`` on).
 TURN, SECOND_CARD, KEEP_TICKETS, OVER, TUNNEL = 0, 1, 2, 3, 4
-#: The steps every rule set has; a rule set's own follow (``CoreHooks.steps``).
-_STEP_NAMES = ("turn", "second_card", "keep_tickets", "over", "tunnel")
 #: Cards turned up for a tunnel (as :data:`engine.reducer.TUNNEL_REVEAL`).
 TUNNEL_REVEAL = 3
 _PHASE_NAMES = ("setup", "play", "finished")
@@ -209,9 +209,9 @@ class CoreTable:
         self.hooks: CoreHooks = rules.core_hooks(self)
         self.variant_base = self.mix_base + len(self.mixes)
         self.hooks.base = self.variant_base
-        self.hooks.first_step = len(_STEP_NAMES)
+        self.hooks.first_step = len(STEPS)
         #: step ints -> the value state's step names (the rule set's own steps last)
-        self.step_names: list[str] = [*_STEP_NAMES, *self.hooks.steps]
+        self.step_names: list[str] = [*STEPS, *self.hooks.steps]
         #: which optional hooks the rule set has (the others are not called)
         self.claim_hook = overrides(self.hooks, "on_route_claimed")
         self.turn_end_hook = overrides(self.hooks, "on_turn_end")

@@ -75,7 +75,7 @@ from .legal import (
 from .payment import PaymentPlan, tunnel_extra, tunnel_extra_options
 from .payment_table import payment_table
 from .scoring import final_scores
-from .state import GameState, PlayerState, TunnelPending
+from .state import CLAIMED, GameState, PlayerState, TunnelPending
 from .types import LOCOMOTIVE, Cards
 
 if TYPE_CHECKING:
@@ -227,15 +227,7 @@ def _single_deck_mix(st: GameState, count: int) -> tuple[tuple[str, int], ...]:
     return ()
 
 
-def _own_tickets(st: GameState) -> None:
-    """Give ``st`` its own ticket decks and removed tickets before they change
-    (:meth:`GameState.successor` shares them with the state before)."""
-    st.ticket_decks = {name: list(deck) for name, deck in st.ticket_decks.items()}
-    st.removed_tickets = list(st.removed_tickets)
-
-
 def _draw_tickets(st: GameState, mix: Sequence[tuple[str, int]]) -> list[str]:
-    _own_tickets(st)
     out: list[str] = []
     for name, n in mix:
         for _ in range(n):
@@ -269,7 +261,6 @@ def _check_mix(
 
 
 def _return_tickets(rules: ClassicRules, st: GameState, ids: Sequence[str], unkept: str) -> None:
-    _own_tickets(st)
     for tid in ids:
         if unkept == "remove":
             st.removed_tickets.append(tid)
@@ -348,7 +339,7 @@ def apply(rules: ClassicRules, state: GameState, action: Action) -> Transition:
     seat = action.seat
     if not isinstance(seat, int) or not 0 <= seat < state.num_seats:
         raise IllegalAction("not_in_game", {"seat": seat})
-    st = state.successor(seat)  # only the acting seat's player is copied
+    st = state.clone()  # shares nothing that can change: history stays as it was
     events: list[EngineEvent] = []
     if isinstance(action, Resign):
         if st.players[seat].resigned:
@@ -388,7 +379,6 @@ def _apply_setup(
         _keep(rules, st, player, action.tickets, deal.keep, deal.unkept, events)
         if not any(p.offer or p.needs_mix for p in st.players):
             if rules.params.shuffle_ticket_decks_after_setup:
-                _own_tickets(st)
                 for name in st.ticket_decks:
                     st.rng = rngmod.shuffle(st.rng, st.ticket_decks[name])
             st.phase = "play"
@@ -667,9 +657,9 @@ def _finish_claim(
     points = payment_table(rules).points[route.length]
     player.route_points += points
     events.append(RouteClaimed(seat, route_id, paid, points, player.pieces))
-    st.step = "claimed"
+    st.step = CLAIMED  # transient: the rule set's hook may open a decision of its own
     rules.on_route_claimed(st, seat, route, paid, plan, events)
-    if st.step == "claimed":
+    if st.step == CLAIMED:
         _end_turn(rules, st, events)
 
 

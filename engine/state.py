@@ -1,20 +1,40 @@
 """The game state: everything needed to continue a game, hidden information included.
 
-A :class:`GameState` is treated as a value: :func:`engine.reducer.apply` clones
-it and changes the clone, so a state handed out is never modified. Cards are
-stored as colour strings; the deck and ticket decks keep their top at the END
-of the list. The RNG state (``rng``) lives here, so chance is part of the value.
+A :class:`GameState` is a value: :func:`engine.reducer.apply` changes a
+:meth:`GameState.clone` that shares nothing that can change with the state it
+was given (every seat's player, the ticket decks, the options are copied), so
+neither the reducer nor a rule set's hook can reach a state handed out before,
+and a state handed out is never modified. Cards are stored as colour strings;
+the deck and ticket decks keep their top at the END of the list. The RNG state
+(``rng``) lives here, so chance is part of the value.
 
 Phases: ``"setup"`` (initial tickets, all seats at once), ``"play"``,
-``"finished"``. In play, ``step`` says what the active seat must do:
-``"turn"`` (choose an action), ``"second_card"``, ``"keep_tickets"``,
-``"tunnel"`` (pay or abandon), ``"flag"`` (Paris flag card).
+``"finished"``. ``step`` (:data:`STEPS`) says what the active seat must do:
+
+- ``"turn"``: choose an action (draw, claim, tickets, a rule set's own, pass);
+- ``"second_card"``: draw the second card;
+- ``"keep_tickets"``: keep some of the drawn tickets;
+- ``"tunnel"``: pay a tunnel's extra cards or abandon it;
+- ``"over"``: the game is finished;
+- a rule set's own decisions (its ``core_hooks.steps``): ``"flag"`` (Paris:
+  set a played card aside for a French flag).
+
+:data:`CLAIMED` (``"claimed"``) is transient: the reducer sets it while a
+claim is finished, and a rule set's ``on_route_claimed`` hook may replace it
+with a decision of its own; the turn ends when it is still there. No state
+that :func:`engine.apply` returns has it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+#: The values of :attr:`GameState.step` under the rules every map shares, in the integer
+#: core's order (its step ints index this); a rule set adds its own after them.
+STEPS: tuple[str, ...] = ("turn", "second_card", "keep_tickets", "over", "tunnel")
+#: The transient step of a claim being finished (module docstring); never handed out.
+CLAIMED = "claimed"
 
 
 @dataclass(slots=True)
@@ -191,7 +211,8 @@ class GameState:
         version: number of actions applied so far.
         phase: ``"setup"``, ``"play"`` or ``"finished"``.
         active: the seat whose turn it is (in setup: the first player).
-        step: what the active seat must do (module docstring).
+        step: what the active seat must do: one of :data:`STEPS` or the rule set's own
+            (module docstring).
         turn: number of completed turns.
         cards_drawn: cards taken so far in the current draw-cards turn.
         deck, discard: card colours; the deck's top is the last element.
@@ -236,35 +257,12 @@ class GameState:
     result: FinalResult | None = None
 
     def clone(self) -> GameState:
-        """A deep, independent copy (fast: only lists and dicts are copied)."""
-        new = self._copy(deep=True)
-        new.players = [p.clone() for p in self.players]
-        return new
-
-    def successor(self, seat: int) -> GameState:
-        """A copy for :func:`engine.reducer.apply` to change on behalf of ``seat``.
-
-        Like :meth:`clone`, except that what an action mostly leaves alone is
-        shared with this state, not copied: the other seats' :class:`PlayerState`
-        objects (an action changes only its own seat's player, under every rule
-        of every map), the options, and the ticket decks with the removed
-        tickets (the reducer copies those before it draws or returns a ticket,
-        :func:`engine.reducer._own_tickets`). States are values, so neither copy
-        changes what they share; anyone else who wants to change a state takes
-        a :meth:`clone`.
-        """
-        new = self._copy(deep=False)
-        players = new.players = self.players.copy()  # seat i sits at index i
-        players[seat] = players[seat].clone()
-        return new
-
-    def _copy(self, *, deep: bool) -> GameState:
-        """Everything but ``players`` (left empty); ``deep=False`` shares the options,
-        the ticket decks and the removed tickets."""
+        """A deep, independent copy (fast: only lists and dicts are copied; the final
+        result, set once when the game ends, is shared)."""
         return GameState(
             self.map_id,
             self.seed,
-            dict(self.options) if deep else self.options,
+            dict(self.options),
             self.num_seats,
             self.rng,
             self.version,
@@ -276,10 +274,10 @@ class GameState:
             list(self.deck),
             list(self.discard),
             list(self.face_up),
-            {k: list(v) for k, v in self.ticket_decks.items()} if deep else self.ticket_decks,
-            list(self.removed_tickets) if deep else self.removed_tickets,
+            {k: list(v) for k, v in self.ticket_decks.items()},
+            list(self.removed_tickets),
             dict(self.owners),
-            [],
+            [p.clone() for p in self.players],
             self.last_round_by,
             self.turns_left,
             self.tunnel.clone() if self.tunnel else None,

@@ -184,8 +184,7 @@ def test_malformed_action_json_is_refused(bad):
 def test_apply_never_changes_a_state_handed_out(map_id):
     """States are values: after a whole random game (normal AI on one seat, random on the
     others, so tunnels, flags and merchandise come up), every state of the game still
-    encodes as it did when apply returned it, though apply shares with the state before
-    what an action leaves alone (other seats, ticket decks; GameState.successor)."""
+    encodes as it did when apply returned it."""
     import random as random_
 
     rules = load_ruleset(map_id)
@@ -204,3 +203,66 @@ def test_apply_never_changes_a_state_handed_out(map_id):
         seen.append((state, encode_state(state)))
     changed = [i for i, (s, text) in enumerate(seen) if encode_state(s) != text]
     assert not changed and len(seen) > 50
+
+
+def test_a_hook_or_a_caller_cannot_rewrite_history() -> None:
+    """Nothing apply returns shares a changeable part with a state before it: a rule set's
+    hook that changes another seat's player, the ticket decks and the options at every
+    turn end, and a caller that changes a returned state, leave every earlier state as
+    it encoded when apply returned it (issue 29.3: GameState.successor shared them)."""
+    import random as random_
+
+    from engine.rules import ClassicRules
+    from maps import read_map_data
+
+    class Meddling(ClassicRules):
+        def on_turn_end(self, state, seat, events):
+            other = state.players[(seat + 1) % state.num_seats]
+            other.hand["red"] = other.hand.get("red", 0) + 1
+            other.offer.append(f"meddled-{state.turn}")
+            other.routes.append(f"meddled-{state.turn}")
+            for deck in state.ticket_decks.values():
+                deck.reverse()
+            state.removed_tickets.append(f"meddled-{state.turn}")
+            state.options["meddled"] = seat
+
+    rules = Meddling(read_map_data("usa"))
+    chooser = random_.Random(3)
+    state = new_game(rules, seats=3, seed=3)
+    seen = [(state, encode_state(state))]
+    while not state.finished and len(seen) < 120:
+        legal = legal_actions(rules, state, state.seats_to_act()[0])
+        state = apply(rules, state, legal[chooser.randrange(len(legal))]).state
+        seen.append((state, encode_state(state)))
+    assert [i for i, (s, text) in enumerate(seen) if encode_state(s) != text] == []
+    before, text = seen[-2]
+    last = seen[-1][0]  # a caller changing what it was handed
+    for p in last.players:
+        p.hand["red"] = 99
+        p.tickets.append("changed")
+    last.ticket_decks.setdefault("main", []).append("changed")
+    last.options["changed"] = True
+    assert encode_state(before) == text
+
+
+@pytest.mark.parametrize("map_id", ["usa", "germany", "nordic", "amsterdam", "paris"])
+def test_every_step_a_state_shows_is_listed(map_id: str) -> None:
+    """Every step a returned state shows is one of engine.state.STEPS or one of the rule
+    set's own; the transient "claimed" never shows; "over" exactly when finished."""
+    import random as random_
+
+    from engine.state import CLAIMED, STEPS
+
+    rules = load_ruleset(map_id)
+    allowed = {*STEPS, *rules.core_hooks.steps}
+    seen: set[str] = set()
+    for seed in range(3):
+        chooser = random_.Random(seed)
+        state = new_game(rules, seats=min(3, rules.params.max_players), seed=seed)
+        while not state.finished:
+            legal = legal_actions(rules, state, state.seats_to_act()[0])
+            state = apply(rules, state, legal[chooser.randrange(len(legal))]).state
+            seen.add(state.step)
+            assert (state.step == "over") == state.finished
+    assert CLAIMED not in seen and seen <= allowed
+    assert {"turn", "second_card", "keep_tickets", "over"} <= seen

@@ -46,6 +46,7 @@ from .actions import (
     PayTunnel,
 )
 from .board import Route
+from .errors import IllegalAction
 from .payment import tunnel_extra_options
 from .payment_table import PaymentKind, Payments, kind_payments, payment_table
 from .state import GameState
@@ -228,6 +229,42 @@ def claimable_routes(rules: ClassicRules, st: GameState, seat: int) -> list[str]
 
 
 # ------------------------------------------------------------------ small shared helpers
+def route_blocker(
+    rules: ClassicRules, st: GameState, seat: int, route_id: str
+) -> IllegalAction | None:
+    """Why ``seat`` may not claim ``route_id`` whatever its cards, or None: an unknown
+    route, a taken one, the double-route rules (base rules, "Doppelstrecken": never both
+    tracks, and only one below the map's player count), too few pieces. Used by
+    :func:`engine.reducer.apply` and the reference generator."""
+    board = rules.board
+    if route_id not in board.routes:
+        return IllegalAction("unknown_route", {"route": route_id})
+    if route_id in st.owners:
+        return IllegalAction("route_taken", {"route": route_id, "owner": st.owners[route_id]})
+    for sib in board.siblings(route_id):
+        owner = st.owners.get(sib)
+        if owner is None:
+            continue
+        if owner == seat:
+            return IllegalAction("double_route_own", {"route": route_id, "sibling": sib})
+        if st.num_seats < rules.params.double_routes_min_players:
+            return IllegalAction(
+                "double_route_locked",
+                {
+                    "route": route_id,
+                    "sibling": sib,
+                    "min_players": rules.params.double_routes_min_players,
+                },
+            )
+    route = board.routes[route_id]
+    if st.players[seat].pieces < route.length:
+        return IllegalAction(
+            "not_enough_pieces",
+            {"route": route_id, "need": route.length, "have": st.players[seat].pieces},
+        )
+    return None
+
+
 def can_draw_blind(st: GameState) -> bool:
     """True when the deck or the discard has a card (the discard is reshuffled when needed)."""
     return bool(st.deck or st.discard)
@@ -389,8 +426,6 @@ def legal_actions_reference(
 
 
 def _reference_turn(rules: ClassicRules, st: GameState, seat: int, payments: str) -> list[Action]:
-    from .reducer import _route_blocker
-
     player = st.players[seat]
     p = rules.params
     out: list[Action] = []
@@ -402,7 +437,7 @@ def _reference_turn(rules: ClassicRules, st: GameState, seat: int, payments: str
     if st.step == "second_card":
         return out
     for rid, route in rules.board.routes.items():
-        if _route_blocker(rules, st, seat, rid) is None:
+        if route_blocker(rules, st, seat, rid) is None:
             pays = rules.payment_options if payments == "all" else rules.sensible_payments
             for pay in pays(route, player.hand):
                 out.append(ClaimRoute(seat, rid, pay))
@@ -424,6 +459,7 @@ __all__ = [
     "keep_options",
     "legal_actions",
     "legal_actions_reference",
+    "route_blocker",
     "route_payments",
     "ticket_mixes",
     "tickets_left",

@@ -69,6 +69,7 @@ from .legal import (
     face_up_ok,
     legal_actions,
     legal_actions_reference,
+    route_blocker,
     route_payments,
     tickets_left,
 )
@@ -270,39 +271,6 @@ def _return_tickets(rules: ClassicRules, st: GameState, ids: Sequence[str], unke
 
 def _min_keep(offered: int, keep: int) -> int:
     return min(keep, offered)
-
-
-def _route_blocker(
-    rules: ClassicRules, st: GameState, seat: int, route_id: str
-) -> IllegalAction | None:
-    """Why ``seat`` may not claim ``route_id`` regardless of cards, or None."""
-    board = rules.board
-    if route_id not in board.routes:
-        return IllegalAction("unknown_route", {"route": route_id})
-    if route_id in st.owners:
-        return IllegalAction("route_taken", {"route": route_id, "owner": st.owners[route_id]})
-    for sib in board.siblings(route_id):
-        owner = st.owners.get(sib)
-        if owner is None:
-            continue
-        if owner == seat:
-            return IllegalAction("double_route_own", {"route": route_id, "sibling": sib})
-        if st.num_seats < rules.params.double_routes_min_players:
-            return IllegalAction(
-                "double_route_locked",
-                {
-                    "route": route_id,
-                    "sibling": sib,
-                    "min_players": rules.params.double_routes_min_players,
-                },
-            )
-    route = board.routes[route_id]
-    if st.players[seat].pieces < route.length:
-        return IllegalAction(
-            "not_enough_pieces",
-            {"route": route_id, "need": route.length, "have": st.players[seat].pieces},
-        )
-    return None
 
 
 def _take(hand: dict[str, int], cards: Mapping[str, int]) -> None:
@@ -606,7 +574,7 @@ def _after_draw(
 def _claim_route(
     rules: ClassicRules, st: GameState, seat: int, action: ClaimRoute, events: list[EngineEvent]
 ) -> None:
-    blocker = _route_blocker(rules, st, seat, action.route)
+    blocker = route_blocker(rules, st, seat, action.route)
     if blocker:
         raise blocker
     route = rules.board.routes[action.route]

@@ -261,6 +261,41 @@ def peer_rows(path: str | None, games: int, seats: Sequence[int]) -> dict[str, A
     return {"status": "ok", "map": "usa", "rows": rows}
 
 
+def value_engine_rows(maps: list[str], games: int) -> dict[str, Any]:
+    """Print and return the value engine's rows and worst longest-path case per map."""
+    out: dict[str, Any] = {}
+    for map_id in maps:
+        rules = load_ruleset(map_id)
+        p = rules.params
+        rows = map_rows(rules, games, range(p.min_players, p.max_players + 1))
+        for r in rows:
+            print(
+                f"{map_id:<10}{r['seats']:>6}{r['total_ms']:>10}{r['legal_ms']:>10}"
+                f"{r['apply_ms']:>10}{r['total_ms_max']:>9}{r['actions']:>9}"
+            )
+        worst, cases = longest_path_worst(rules)
+        print(f"{map_id:<10} longest path, worst of {cases} hard cases: {worst} ms")
+        out[map_id] = {"rows": rows, "longest_path_worst_ms": worst}
+    return out
+
+
+def core_rows(maps: list[str], games: int) -> dict[str, Any]:
+    """Print and return the integer core's rows per map."""
+    print(f"the integer core ({'mypyc build' if COMPILED else 'pure Python'}):")
+    out: dict[str, Any] = {}
+    for map_id in maps:
+        rules = load_ruleset(map_id)
+        p = rules.params
+        rows = map_rows(rules, games, range(p.min_players, p.max_players + 1), core_game)
+        for r in rows:
+            print(
+                f"core {map_id:<5}{r['seats']:>6}{r['total_ms']:>10}{r['legal_ms']:>10}"
+                f"{r['apply_ms']:>10}{r['total_ms_max']:>9}{r['actions']:>9}"
+            )
+        out[map_id] = {"rows": rows}
+    return out
+
+
 def main(argv: list[str]) -> int:
     """Run the benchmark; print a table and, with --json, one JSON object last."""
     ap = argparse.ArgumentParser(prog="python -m benchmarks engine")
@@ -279,16 +314,17 @@ def main(argv: list[str]) -> int:
     args = ap.parse_args(argv)
     global clock
     clock = CLOCKS[args.clock]
+    maps = [m for m in args.maps.split(",") if m]
     if args.search_longest_path > 0:
         found = {}
-        for map_id in [m for m in args.maps.split(",") if m]:
+        for map_id in maps:
             ms, case = search_longest_path(load_ruleset(map_id), args.search_longest_path)
             found[map_id] = {"worst_ms": round(ms, 2), "routes": list(case)}
             print(f"{map_id}: {ms:.2f} ms {case!r}")
         if args.json:
             print(json.dumps(found))
         return 0
-    summary: dict[str, Any] = {"games": args.games, "clock": args.clock, "maps": {}}
+    summary: dict[str, Any] = {"games": args.games, "clock": args.clock}
     print(
         f"whole random games, every legal action equally likely; {args.games} games per row;"
         f" {args.clock} clock"
@@ -297,30 +333,8 @@ def main(argv: list[str]) -> int:
         f"{'map':<10}{'seats':>6}{'total ms':>10}{'legal ms':>10}{'apply ms':>10}"
         f"{'max ms':>9}{'actions':>9}"
     )
-    for map_id in [m for m in args.maps.split(",") if m]:
-        rules = load_ruleset(map_id)
-        p = rules.params
-        rows = map_rows(rules, args.games, range(p.min_players, p.max_players + 1))
-        for r in rows:
-            print(
-                f"{map_id:<10}{r['seats']:>6}{r['total_ms']:>10}{r['legal_ms']:>10}"
-                f"{r['apply_ms']:>10}{r['total_ms_max']:>9}{r['actions']:>9}"
-            )
-        worst, cases = longest_path_worst(rules)
-        print(f"{map_id:<10} longest path, worst of {cases} hard cases: {worst} ms")
-        summary["maps"][map_id] = {"rows": rows, "longest_path_worst_ms": worst}
-    print(f"the integer core ({'mypyc build' if COMPILED else 'pure Python'}):")
-    summary["core"] = {"compiled": COMPILED, "maps": {}}
-    for map_id in [m for m in args.maps.split(",") if m]:
-        rules = load_ruleset(map_id)
-        p = rules.params
-        rows = map_rows(rules, args.games, range(p.min_players, p.max_players + 1), core_game)
-        for r in rows:
-            print(
-                f"core {map_id:<5}{r['seats']:>6}{r['total_ms']:>10}{r['legal_ms']:>10}"
-                f"{r['apply_ms']:>10}{r['total_ms_max']:>9}{r['actions']:>9}"
-            )
-        summary["core"]["maps"][map_id] = {"rows": rows}
+    summary["maps"] = value_engine_rows(maps, args.games)
+    summary["core"] = {"compiled": COMPILED, "maps": core_rows(maps, args.games)}
     core_head = summary["core"]["maps"].get(HEADLINE[0], {}).get("rows", [])
     core_row = next((r for r in core_head if r["seats"] == HEADLINE[1]), None)
     if core_row:

@@ -161,24 +161,11 @@ def _route_points(rules: ClassicRules, routes: tuple[str, ...]) -> int:
     return sum(table.get(rules.board.routes[r].length, 0) for r in routes)
 
 
-def sample_world(
-    rules: ClassicRules,
-    view: PlayerView,
-    rng: random.Random,
-    options: Mapping[str, Any] | None = None,
-    weights: Mapping[int, Mapping[str, float]] | None = None,
-) -> GameState:
-    """A full state consistent with ``view``: hidden cards and tickets dealt at random by ``rng``.
-
-    ``options`` are the game's public map options (they decide the ticket set);
-    ``weights`` bias other seats' tickets (see :func:`ticket_weights`).
-    The result can be played on with :func:`engine.apply`; it is a fresh object.
-    """
-    pub = view.public
-    cards = unseen_cards(rules, view)
-    rng.shuffle(cards)
+def _deal_hands(view: PlayerView, cards: list[str]) -> tuple[dict[int, dict[str, int]], list[str]]:
+    """The other seats' hands dealt from ``cards`` (shuffled) by their public counts, the
+    viewer's own as it is; and the cards left over."""
     hands: dict[int, dict[str, int]] = {}
-    for p in pub.players:
+    for p in view.public.players:
         if p.seat == view.seat:
             hands[p.seat] = dict(view.hand)
             continue
@@ -187,10 +174,18 @@ def sample_world(
         for c in take:
             hand[c] = hand.get(c, 0) + 1
         hands[p.seat] = hand
-    deck, discard = cards[: pub.deck_size], cards[pub.deck_size :]
-    decks, ticket_hands, removed = _deal_tickets(
-        rules, view, unseen_tickets(rules, view, options), rng, weights
-    )
+    return hands, cards
+
+
+def _players(
+    rules: ClassicRules,
+    view: PlayerView,
+    hands: dict[int, dict[str, int]],
+    ticket_hands: dict[int, tuple[list[str], list[str]]],
+) -> list[PlayerState]:
+    """Every seat's :class:`PlayerState`: public facts from the view, hands and (other
+    seats') tickets as dealt."""
+    pub = view.public
     players = []
     for p in pub.players:
         if p.seat == view.seat:
@@ -218,6 +213,31 @@ def sample_world(
                 resigned=p.resigned,
             )
         )
+    return players
+
+
+def sample_world(
+    rules: ClassicRules,
+    view: PlayerView,
+    rng: random.Random,
+    options: Mapping[str, Any] | None = None,
+    weights: Mapping[int, Mapping[str, float]] | None = None,
+) -> GameState:
+    """A full state consistent with ``view``: hidden cards and tickets dealt at random by ``rng``.
+
+    ``options`` are the game's public map options (they decide the ticket set);
+    ``weights`` bias other seats' tickets (see :func:`ticket_weights`).
+    The result can be played on with :func:`engine.apply`; it is a fresh object.
+    """
+    pub = view.public
+    cards = unseen_cards(rules, view)
+    rng.shuffle(cards)
+    hands, cards = _deal_hands(view, cards)
+    deck, discard = cards[: pub.deck_size], cards[pub.deck_size :]
+    decks, ticket_hands, removed = _deal_tickets(
+        rules, view, unseen_tickets(rules, view, options), rng, weights
+    )
+    players = _players(rules, view, hands, ticket_hands)
     tunnel = None
     if pub.tunnel is not None:
         t = pub.tunnel

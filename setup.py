@@ -1,4 +1,4 @@
-"""Build hook: compile the integer core (engine/_core.py) with mypyc where possible.
+"""Build hook: compile the integer core (engine/integer_core.py) with mypyc where possible.
 
 Everything else is in pyproject.toml. Without mypy's compiler or a C compiler
 the build goes on without the extension and the core runs as plain Python
@@ -14,7 +14,7 @@ from typing import Any
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-CORE = Path(__file__).parent / "engine" / "_core.py"
+CORE = Path(__file__).parent / "engine" / "integer_core.py"
 
 
 def _extensions() -> list[Any]:
@@ -40,8 +40,8 @@ class OptionalBuildExt(build_ext):
             print(f"ttrbot: the integer core stays pure Python ({exc})")
             return
         for ext in self.extensions:
-            if ext.name.endswith("_core"):
-                stamp = Path(self.get_ext_fullpath(ext.name)).parent / "_core.built"
+            if ext.name.endswith("integer_core"):
+                stamp = Path(self.get_ext_fullpath(ext.name)).parent / "integer_core.built"
                 stamp.write_text(hashlib.sha256(CORE.read_bytes()).hexdigest() + "\n")
 
 

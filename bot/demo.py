@@ -33,11 +33,11 @@ from words import LANGS, Words, words_for
 
 from . import stories
 from .services import (
+    ClassicRules,
     Event,
     FinalResult,
     GameService,
     RatingShift,
-    Ruleset,
     claims_by_turn,
     replay_game,
     stored_state,
@@ -49,7 +49,7 @@ from .storage import MigrationError, Storage, StorageUnavailable, open_storage
 class DemoGame:
     """What the demo's steps share: the map, the service and game, the seats' names, the words."""
 
-    rules: Ruleset
+    rules: ClassicRules
     service: GameService
     storage: Storage
     game_id: int
@@ -63,7 +63,7 @@ def console(text: str) -> str:
     return text.replace("**", "")
 
 
-def _rules(map_id: str, players: int) -> Ruleset | None:
+def _rules(map_id: str, players: int) -> ClassicRules | None:
     """The map's rules, or None after saying on stderr why the demo cannot play it."""
     try:
         rules = load_ruleset(map_id)

@@ -17,23 +17,23 @@ from typing import Any
 from words import N_, Words
 
 from .ratings import PROVISIONAL_GAMES, ai_level_of, user_of
-from .services import AI_LEVEL_NAMES, Event, RatingShift, Ruleset
+from .services import AI_LEVEL_NAMES, ClassicRules, Event, RatingShift
 from .services import events as ev_
 
 
-def city(rules: Ruleset, city_id: str) -> str:
+def city(rules: ClassicRules, city_id: str) -> str:
     """A place's printed name."""
     c = rules.board.cities.get(city_id)
     return c.name if c is not None else city_id
 
 
-def route_name(rules: Ruleset, route_id: str) -> str:
+def route_name(rules: ClassicRules, route_id: str) -> str:
     """``Atlanta – Miami``."""
     r = rules.board.routes[route_id]
     return f"{city(rules, r.a)} – {city(rules, r.b)}"
 
 
-def route_label(rules: Ruleset, route_id: str, w: Words) -> str:
+def route_label(rules: ClassicRules, route_id: str, w: Words) -> str:
     """``Atlanta – Miami (5, blue)``, with tunnel and ferry marks; double tracks differ by colour."""
     r = rules.board.routes.get(route_id)
     if r is None:
@@ -70,7 +70,7 @@ class Story:
     last_round: bool = False
 
 
-def _drew(story: Story, ev: ev_.CardDrawn, rules: Ruleset, w: Words) -> None:
+def _drew(story: Story, ev: ev_.CardDrawn, rules: ClassicRules, w: Words) -> None:
     if ev.source == "face_up" and ev.color == "locomotive":
         story.draws.append(w.t("a face-up {wild}"))
     elif ev.source == "face_up" and ev.color:
@@ -79,7 +79,7 @@ def _drew(story: Story, ev: ev_.CardDrawn, rules: Ruleset, w: Words) -> None:
         story.draws.append(w.t("a card from the deck"))
 
 
-def _claimed(story: Story, ev: ev_.RouteClaimed, rules: Ruleset, w: Words) -> None:
+def _claimed(story: Story, ev: ev_.RouteClaimed, rules: ClassicRules, w: Words) -> None:
     story.routes.append(ev.route)
     story.parts.append(
         w.n(
@@ -92,7 +92,7 @@ def _claimed(story: Story, ev: ev_.RouteClaimed, rules: Ruleset, w: Words) -> No
     )
 
 
-def _tunnel(story: Story, ev: ev_.TunnelRevealed, rules: Ruleset, w: Words) -> None:
+def _tunnel(story: Story, ev: ev_.TunnelRevealed, rules: ClassicRules, w: Words) -> None:
     revealed = ", ".join(w.color(c) for c in ev.revealed) or w.t("none")
     if not ev.extra:  # "no more cards" reads better than "0 more cards"
         story.parts.append(
@@ -116,23 +116,23 @@ def _tunnel(story: Story, ev: ev_.TunnelRevealed, rules: Ruleset, w: Words) -> N
     )
 
 
-def _tunnel_paid(story: Story, ev: ev_.TunnelPaid, rules: Ruleset, w: Words) -> None:
+def _tunnel_paid(story: Story, ev: ev_.TunnelPaid, rules: ClassicRules, w: Words) -> None:
     story.parts.append(w.t("paid {cards} more", cards=cards_text(ev.extra, w)))
 
 
-def _tunnel_dropped(story: Story, ev: ev_.TunnelAbandoned, rules: Ruleset, w: Words) -> None:
+def _tunnel_dropped(story: Story, ev: ev_.TunnelAbandoned, rules: ClassicRules, w: Words) -> None:
     story.parts.append(w.t("gave up the tunnel and took the cards back"))
 
 
-def _tickets_drawn(story: Story, ev: ev_.TicketsDrawn, rules: Ruleset, w: Words) -> None:
+def _tickets_drawn(story: Story, ev: ev_.TicketsDrawn, rules: ClassicRules, w: Words) -> None:
     story.parts.append(w.n("drew {count} {ticket}", "drew {count} {tickets}", ev.count))
 
 
-def _tickets_kept(story: Story, ev: ev_.TicketsKept, rules: Ruleset, w: Words) -> None:
+def _tickets_kept(story: Story, ev: ev_.TicketsKept, rules: ClassicRules, w: Words) -> None:
     story.parts.append(w.n("kept {count} {ticket}", "kept {count} {tickets}", ev.kept))
 
 
-def _merchandise(story: Story, ev: ev_.MerchandiseDrawn, rules: Ruleset, w: Words) -> None:
+def _merchandise(story: Story, ev: ev_.MerchandiseDrawn, rules: ClassicRules, w: Words) -> None:
     story.parts.append(
         w.n(
             "drew a {merchandise_card} ({count} left)",
@@ -142,15 +142,15 @@ def _merchandise(story: Story, ev: ev_.MerchandiseDrawn, rules: Ruleset, w: Word
     )
 
 
-def _flag_kept(story: Story, ev: ev_.FlagCardKept, rules: Ruleset, w: Words) -> None:
+def _flag_kept(story: Story, ev: ev_.FlagCardKept, rules: ClassicRules, w: Words) -> None:
     story.parts.append(w.t("set a {color} card aside for a {flag}", color=w.color(ev.color)))
 
 
-def _flag_declined(story: Story, ev: ev_.FlagCardDeclined, rules: Ruleset, w: Words) -> None:
+def _flag_declined(story: Story, ev: ev_.FlagCardDeclined, rules: ClassicRules, w: Words) -> None:
     story.parts.append(w.t("set no card aside for a {flag}"))
 
 
-def _flag_scored(story: Story, ev: ev_.FlagScored, rules: Ruleset, w: Words) -> None:
+def _flag_scored(story: Story, ev: ev_.FlagScored, rules: ClassicRules, w: Words) -> None:
     story.parts.append(
         w.n(
             "completed a {flag}: +{count} point",
@@ -160,24 +160,24 @@ def _flag_scored(story: Story, ev: ev_.FlagScored, rules: Ruleset, w: Words) -> 
     )
 
 
-def _passed(story: Story, ev: ev_.Passed, rules: Ruleset, w: Words) -> None:
+def _passed(story: Story, ev: ev_.Passed, rules: ClassicRules, w: Words) -> None:
     story.parts.append(w.t("passed (nothing else was possible)"))
 
 
-def _resigned(story: Story, ev: ev_.Resigned, rules: Ruleset, w: Words) -> None:
+def _resigned(story: Story, ev: ev_.Resigned, rules: ClassicRules, w: Words) -> None:
     story.parts.append(w.t("resigned (the computer plays the seat on; it cannot win)"))
 
 
-def _last_round(story: Story, ev: ev_.LastRound, rules: Ruleset, w: Words) -> None:
+def _last_round(story: Story, ev: ev_.LastRound, rules: ClassicRules, w: Words) -> None:
     story.last_round = True
 
 
-def _silent(story: Story, ev: ev_.EventBase, rules: Ruleset, w: Words) -> None:
+def _silent(story: Story, ev: ev_.EventBase, rules: ClassicRules, w: Words) -> None:
     """Events the turn line does not repeat (the board shows them, or the next line does)."""
 
 
 #: Every event class the engine emits -> how a turn story tells it (``test_every_event_kind_has_a_phrase``).
-PHRASES: dict[type[ev_.EventBase], Callable[[Story, Any, Ruleset, Words], None]] = {
+PHRASES: dict[type[ev_.EventBase], Callable[[Story, Any, ClassicRules, Words], None]] = {
     ev_.CardDrawn: _drew,
     ev_.RouteClaimed: _claimed,
     ev_.TunnelRevealed: _tunnel,
@@ -206,7 +206,7 @@ PHRASES: dict[type[ev_.EventBase], Callable[[Story, Any, Ruleset, Words], None]]
 _STORY_ENDS = (ev_.TurnStarted, ev_.GameOver, ev_.PlayStarted)
 
 
-def stories(events: Sequence[Event], rules: Ruleset, w: Words) -> list[Story]:
+def stories(events: Sequence[Event], rules: ClassicRules, w: Words) -> list[Story]:
     """The public events grouped into one story per seat and turn, in order (setup choices included)."""
     out: list[Story] = []
     current: Story | None = None
@@ -252,7 +252,7 @@ def story_line(story: Story, names: Sequence[str], w: Words, *, last_round_at: i
 
 
 def turn_lines(
-    events: Sequence[Event], rules: Ruleset, names: Sequence[str], w: Words
+    events: Sequence[Event], rules: ClassicRules, names: Sequence[str], w: Words
 ) -> list[str]:
     """One line per turn story of ``events``."""
     at = rules.params.last_round_at

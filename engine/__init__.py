@@ -48,8 +48,6 @@ from .views import PlayerView, PublicView, player_view, public_view
 #: in the discard, with the three-locomotive reset on every refill (issue 12 point 7).
 ENGINE_VERSION = "2"
 
-Ruleset = ClassicRules
-
 __all__ = [
     "ENGINE_VERSION",
     "EVENT_TYPES",
@@ -82,7 +80,6 @@ __all__ = [
     "PublicView",
     "Resign",
     "Route",
-    "Ruleset",
     "ScoreSheet",
     "SeatScore",
     "SetupError",

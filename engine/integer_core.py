@@ -369,7 +369,7 @@ def _count_vectors(decks: int, most: int) -> list[tuple[int, ...]]:
 
 def core_table(rules: ClassicRules) -> CoreTable:
     """The rule set's :class:`CoreTable`, built on first use and kept on the rule set."""
-    key = f"_core_table:{__name__}"  # the build and the source keep a table each
+    key = f"core_table:{__name__}"  # the build and the source keep a table each
     table = rules.__dict__.get(key)
     if table is None:
         table = rules.__dict__[key] = CoreTable(rules)

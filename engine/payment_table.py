@@ -1,7 +1,7 @@
 """What both engines read to pay for and score routes, per rule set (issue 29 point 2).
 
 The value engine's legal-move generator (:mod:`engine.legal`) and the integer
-core (:mod:`engine._core`) list the same claims with the same payments and
+core (:mod:`engine.integer_core`) list the same claims with the same payments and
 score them alike; they do so by reading this one module, built on the payment
 rules of :mod:`engine.payment` (which routes a card set pays for) and the
 map's :class:`engine.params.RuleParams`:

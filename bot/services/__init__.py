@@ -6,7 +6,7 @@ Start with :class:`GameService`; operations tools are in :mod:`bot.services.ops`
 
 from __future__ import annotations
 
-from engine import Action, Board, Cards, FinalResult, PlayerView, PublicView, Ruleset
+from engine import Action, Board, Cards, ClassicRules, FinalResult, PlayerView, PublicView
 from engine.ai import AI_LEVELS
 from engine.planner import TicketPlan
 
@@ -51,7 +51,7 @@ __all__ = [
     "PlayerView",
     "PublicView",
     "RouteChoice",
-    "Ruleset",
+    "ClassicRules",
     "TableView",
     "Event",
     "TicketPlan",

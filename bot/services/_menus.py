@@ -20,6 +20,7 @@ from engine import (
     Action,
     Cards,
     ClaimRoute,
+    ClassicRules,
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
@@ -27,7 +28,6 @@ from engine import (
     KeepFlagCard,
     KeepTickets,
     PayTunnel,
-    Ruleset,
     legal_actions,
 )
 
@@ -200,7 +200,7 @@ def group_payments(payments: Sequence[Cards]) -> tuple[Cards, ...]:
     return tuple(out)
 
 
-def build_menu(rules: Ruleset, state: GameState, seat: int, game_id: int) -> TurnMenu | None:
+def build_menu(rules: ClassicRules, state: GameState, seat: int, game_id: int) -> TurnMenu | None:
     """The menu of ``seat`` now, or None when it has nothing to decide (not its move, game over)."""
     if seat not in state.seats_to_act():
         return None

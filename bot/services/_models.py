@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import Event, FinalResult, PlayerView, PublicView, Ruleset
+from engine import ClassicRules, Event, FinalResult, PlayerView, PublicView
 from engine.events import RouteClaimed
 from engine.planner import TicketPlan
 from maps.loader import load_ruleset
@@ -46,7 +46,7 @@ class TableView:
         return self.game.thread_id or self.game.channel_id
 
     @property
-    def rules(self) -> Ruleset:
+    def rules(self) -> ClassicRules:
         """The map's rule set (board, parameters, words)."""
         return load_ruleset(self.game.map_id)
 

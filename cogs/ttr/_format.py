@@ -13,11 +13,11 @@ from collections.abc import Sequence
 
 from bot.services import (
     Cards,
+    ClassicRules,
     FinalResult,
     LadderLine,
     PlayerView,
     PublicView,
-    Ruleset,
 )
 from bot.stories import (
     breakdown_name,
@@ -59,14 +59,16 @@ def fit(told: Sequence[str], tail: Sequence[str], w: Words, limit: int = MAX_CON
     return clip("\n".join(tail), limit)
 
 
-def ticket_text(rules: Ruleset, ticket_id: str, w: Words, *, done: bool = False) -> str:
+def ticket_text(rules: ClassicRules, ticket_id: str, w: Words, *, done: bool = False) -> str:
     """``Boston – Miami (12)``, with a done mark when completed."""
     tk = rules.board.tickets[ticket_id]
     line = f"{city(rules, tk.a)} – {city(rules, tk.b)} ({tk.points})"
     return line + " ✅ " + w.t("done") if done else line
 
 
-def hand_text(view: PlayerView, rules: Ruleset, w: Words, *, game_id: int, map_name: str) -> str:
+def hand_text(
+    view: PlayerView, rules: ClassicRules, w: Words, *, game_id: int, map_name: str
+) -> str:
     """The private hand: cards, pieces left and tickets with their state."""
     lines = [
         w.t("Your hand (game {game}, **{map}**)", game=game_id, map=map_name),

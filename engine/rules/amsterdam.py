@@ -27,7 +27,7 @@ from .classic import ClassicRules
 from .corehooks import CoreHooks
 
 if TYPE_CHECKING:
-    from .._core import Core, CoreTable
+    from ..integer_core import Core, CoreTable
 
 
 def merchandise_points(counts: list[int], table: list[int]) -> list[int]:

@@ -1,6 +1,6 @@
 """A rule set's hooks for the integer core: :class:`CoreHooks` (the classic rules: none).
 
-The integer core (:mod:`engine._core`) plays the rules every map shares, driven
+The integer core (:mod:`engine.integer_core`) plays the rules every map shares, driven
 by :class:`engine.params.RuleParams` (cards, tickets and their mixes, tunnels,
 ferries, substitutes, double routes, the face-up row, the last round). What
 one rule set adds is written once, in that rule set's module, twice over: its
@@ -11,10 +11,10 @@ parameters. ``tests/engine/test_core.py`` holds the two equal on every map.
 
 The core calls a hook only where the rule set overrides it (:func:`overrides`),
 so the classic rules pay nothing for them. Hooks run as plain Python (the core
-may be the mypyc build); they read and change the :class:`engine._core.Core`
+may be the mypyc build); they read and change the :class:`engine.integer_core.Core`
 they are given: its public arrays (``hands``, ``discard``, ``pieces``,
 ``bonus_points``, ``events``...), its ``variant`` (the rule set's own state,
-made by :meth:`CoreHooks.new_state`), and :meth:`engine._core.Core.end_turn`.
+made by :meth:`CoreHooks.new_state`), and :meth:`engine.integer_core.Core.end_turn`.
 
 How a moment maps to a hook (value hook -> core hook):
 
@@ -28,7 +28,7 @@ How a moment maps to a hook (value hook -> core hook):
 - the rule set's state fields of :class:`engine.state.GameState` and
   :class:`engine.state.PlayerState` <-> :meth:`CoreHooks.load` / :meth:`CoreHooks.save`;
 - ``final_bonuses``: none; the core scores a finished game with the value
-  scoring (:func:`engine.scoring.final_scores` on :meth:`engine._core.Core.to_state`).
+  scoring (:func:`engine.scoring.final_scores` on :meth:`engine.integer_core.Core.to_state`).
 """
 
 from __future__ import annotations
@@ -36,13 +36,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
-    from .._core import Core, CoreTable
     from ..actions import Action
+    from ..integer_core import Core, CoreTable
     from ..state import GameState
 
 
 class CoreHooks:
-    """The core's hooks of one rule set, built once per :class:`engine._core.CoreTable`.
+    """The core's hooks of one rule set, built once per :class:`engine.integer_core.CoreTable`.
 
     Attributes:
         table: the rule set's integer tables (card, route, ticket and city indices).
@@ -103,11 +103,11 @@ class CoreHooks:
         return None
 
     def load(self, core: Core, state: GameState) -> None:
-        """Set ``core.variant`` from a value state (:meth:`engine._core.Core.from_state`)."""
+        """Set ``core.variant`` from a value state (:meth:`engine.integer_core.Core.from_state`)."""
 
     def save(self, core: Core, state: GameState) -> None:
         """Write ``core.variant`` into a value state made by
-        :meth:`engine._core.Core.to_state` (its players are built)."""
+        :meth:`engine.integer_core.Core.to_state` (its players are built)."""
 
 
 #: The hooks the core calls only where a rule set overrides them.

@@ -32,7 +32,7 @@ from .classic import ClassicRules
 from .corehooks import CoreHooks
 
 if TYPE_CHECKING:
-    from .._core import Core, CoreTable
+    from ..integer_core import Core, CoreTable
 
 #: The step of the flag decision (``GameState.step``).
 FLAG_STEP = "flag"

@@ -30,8 +30,9 @@ CORE_MAPS = ("usa", "germany", "nordic", "amsterdam", "paris")
 
 
 def pure_source() -> ModuleType:
-    """engine/_core.py run as plain Python (under its own name), whatever engine.core runs."""
-    spec = importlib.util.spec_from_file_location("engine._core_source", core_module.SOURCE)
+    """engine/integer_core.py run as plain Python (under its own name), whatever engine.core
+    runs."""
+    spec = importlib.util.spec_from_file_location("engine.integer_core_source", core_module.SOURCE)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -123,10 +124,10 @@ def test_the_source_plays_the_same_games_as_what_runs() -> None:
 def test_a_build_runs_only_while_it_matches_the_source(tmp_path: Path) -> None:
     """A build counts only with its stamp equal to the source's SHA-256: an edit after the
     build, a missing stamp or a missing build each mean the source runs."""
-    source = tmp_path / "_core.py"
+    source = tmp_path / "integer_core.py"
     source.write_text("X = 1\n")
-    stamp = tmp_path / "_core.built"
-    built = tmp_path / "_core.cpython-311-x86_64-linux-gnu.so"
+    stamp = tmp_path / "integer_core.built"
+    built = tmp_path / "integer_core.cpython-311-x86_64-linux-gnu.so"
     assert not core_module.build_is_current(source, stamp)  # nothing built
     built.write_bytes(b"")
     assert not core_module.build_is_current(source, stamp)  # no stamp

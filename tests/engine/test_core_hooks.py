@@ -1,6 +1,6 @@
 """A rule set is one module for both engines, and the integer core names no map (issue 29.1).
 
-- engine/_core.py mentions no map, no rule set and none of a rule set's own
+- engine/integer_core.py mentions no map, no rule set and none of a rule set's own
   parameters, actions or steps (a planted line is caught);
 - every rule set's core hooks live in the module of its value hooks, and every
   value hook a rule set overrides has its core counterpart;
@@ -63,7 +63,7 @@ def named(text: str, words: set[str]) -> list[str]:
 
 
 def test_the_core_names_no_map_and_no_rule_set_parameter() -> None:
-    """Code, comments and docstrings of engine/_core.py; a planted line is caught."""
+    """Code, comments and docstrings of engine/integer_core.py; a planted line is caught."""
     words = rule_set_words()
     assert {"paris", "french_flags", "merchandise", "KeepFlagCard", "flag"} <= words
     assert named(Path(core_module.SOURCE).read_text(), words) == []

@@ -111,8 +111,6 @@ TURN, SECOND_CARD, KEEP_TICKETS, OVER, TUNNEL = 0, 1, 2, 3, 4
 #: Cards turned up for a tunnel (as :data:`engine.reducer.TUNNEL_REVEAL`).
 TUNNEL_REVEAL = 3
 _PHASE_NAMES = ("setup", "play", "finished")
-#: Face-up resets tried at most (as :data:`engine.reducer.MAX_RESETS`).
-MAX_RESETS = 50
 
 
 class CoreTable:
@@ -495,14 +493,15 @@ class Core:
         return self.deck.pop()
 
     def _reset_face_up(self) -> None:
+        """Re-deal the face-up row while it shows the map's limit of locomotives and a
+        row with fewer can be dealt from the row, the deck and the discard (as
+        :func:`engine.reducer._check_face_up_reset`, which says why it ends)."""
         limit = self.t.rules.params.face_up_wild_limit
         if not limit:
             return
         loco = self.t.loco
         face = self.face
-        for _ in range(MAX_RESETS):
-            if face.count(loco) < limit:
-                return
+        while face.count(loco) >= limit:
             row = [c for c in face if c >= 0]
             pool = len(row) + len(self.deck) + len(self.discard)
             non_wild = (
@@ -512,7 +511,7 @@ class Core:
             )
             slots = min(len(face), pool)
             if slots - min(non_wild, slots) >= limit:
-                return
+                return  # no row with fewer can be dealt: it stays until cards come back
             self.discard.extend(row)
             for slot in range(len(face)):
                 face[slot] = -1

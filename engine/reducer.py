@@ -84,12 +84,6 @@ if TYPE_CHECKING:
 
 #: Cards turned up for a tunnel (Nordic rulebook, "Tunnel").
 TUNNEL_REVEAL = 3
-#: Bound on consecutive face-up resets in one check. Reached in rare late-game states
-#: of the small decks (Amsterdam, Paris: a pool of about ten cards, mostly wild, where a
-#: better row exists but every re-deal shows three wild cards again); the row then stays
-#: until the next turn end checks again. Part of the replayed rules: changing it changes
-#: stored games (ENGINE_VERSION). Pinned by tests/engine/test_face_up_bound.py.
-MAX_RESETS = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,30 +168,49 @@ def _face_up_locos(st: GameState) -> int:
 def _check_face_up_reset(rules: ClassicRules, st: GameState, events: list[EngineEvent]) -> None:
     """Discard and re-deal the face-up row while it shows too many locomotives.
 
-    Stops when even the best possible new row from the remaining cards would
-    still show that many (so it never loops forever).
+    USA rules ("Wagenkarten"): three face-up locomotives (the map's
+    ``face_up_wild_limit``) are discarded with the rest of the row, and five new
+    cards are dealt, again as often as it happens. With the last cards this goes
+    on while a row with fewer locomotives can be dealt from the cards available
+    (:func:`better_row_possible`: the row, the deck and the discard) and stops
+    only when none can.
+
+    It ends: the deals are random (whenever the deck runs out, the discard, old
+    rows included, is shuffled into a new deck), and while a better row can be
+    dealt the deals have a chance to give one, so a run of failed deals ends
+    with probability one. It is long only when nearly every card left is a
+    locomotive: with 14 locomotives and the 3 other cards a row needs, about one
+    deal in 68 succeeds.
     """
     limit = rules.params.face_up_wild_limit
     if not limit:
         return
-    for _ in range(MAX_RESETS):
-        if _face_up_locos(st) < limit:
-            return
+    while _face_up_locos(st) >= limit and better_row_possible(
+        limit, st.face_up, st.deck, st.discard
+    ):
         row = [c for c in st.face_up if c is not None]
-        pool = len(row) + len(st.deck) + len(st.discard)
-        non_wild = (
-            sum(1 for c in row if c != LOCOMOTIVE)
-            + sum(1 for c in st.deck if c != LOCOMOTIVE)
-            + sum(1 for c in st.discard if c != LOCOMOTIVE)
-        )
-        slots = min(len(st.face_up), pool)
-        if slots - min(non_wild, slots) >= limit:
-            return
         st.discard.extend(row)
         st.face_up = [None] * len(st.face_up)
         for slot in range(len(st.face_up)):
             st.face_up[slot] = _pop_card(st, events)
         events.append(FaceUpReset(tuple(row), tuple(st.face_up)))
+
+
+def better_row_possible(
+    limit: int, face_up: Sequence[str | None], deck: Sequence[str], discard: Sequence[str]
+) -> bool:
+    """True when a face-up row with fewer than ``limit`` locomotives can be dealt from the
+    cards available: the row's, the deck's and the discard's. A row is as long as the
+    face-up row, or all the cards when fewer are left."""
+    row = [c for c in face_up if c is not None]
+    pool = len(row) + len(deck) + len(discard)
+    non_wild = (
+        sum(1 for c in row if c != LOCOMOTIVE)
+        + sum(1 for c in deck if c != LOCOMOTIVE)
+        + sum(1 for c in discard if c != LOCOMOTIVE)
+    )
+    slots = min(len(face_up), pool)
+    return slots - min(non_wild, slots) < limit
 
 
 def _refill_face_up(rules: ClassicRules, st: GameState, events: list[EngineEvent]) -> None:

@@ -11,26 +11,12 @@ from hypothesis import strategies as st_
 from engine import apply, legal_actions, new_game, player_view, public_view, replay
 from engine.ai import choose_action
 from engine.codec import decode_action, decode_state, encode_action, encode_state
-from engine.events import FaceUpReset
-from engine.reducer import MAX_RESETS
 from engine.scoring import final_scores
 from engine.types import LOCOMOTIVE
 from maps import load_ruleset
 from tests.scenario import all_cards
 
 USA = load_ruleset("usa")
-
-
-def stopped_resetting(events) -> bool:
-    """True when the transition's face-up resets stopped at the engine's bound.
-
-    The engine re-deals a row with too many locomotives at most ``MAX_RESETS``
-    times per check (reducer._check_face_up_reset); with a small, locomotive-rich
-    pool (Amsterdam, Paris late in a game) every re-deal can show three again,
-    and the row then stays until the next turn end tries again. That is the rule
-    as implemented (changing it would change replays of stored games).
-    """
-    return sum(1 for e in events if isinstance(e, FaceUpReset)) >= MAX_RESETS
 
 
 def check_invariants(rules, state, total_cards, events=()):
@@ -50,7 +36,7 @@ def check_invariants(rules, state, total_cards, events=()):
             assert not state.deck and not state.discard, state.face_up
         limit = rules.params.face_up_wild_limit
         stuck = limit and sum(1 for c in state.face_up if c == LOCOMOTIVE) >= limit
-        if stuck and not stopped_resetting(events):
+        if stuck:
             pool = [c for c in state.face_up if c] + state.deck + state.discard
             best = min(len(state.face_up), len(pool))
             assert best - min(best, sum(1 for c in pool if c != LOCOMOTIVE)) >= limit

@@ -464,10 +464,13 @@ def hook_parameters(parts: Parts) -> list[MapProblem]:
     """A rule set's own parameters (its ``params_used``: Amsterdam ``merchandise``, Paris
     ``french_flags``) are there on its maps and nowhere else: both engines read them
     only through that rule set's hooks, so on another rule set's map they would be
-    silently ignored (a ``classic`` map with French flags would score none)."""
+    silently ignored (a ``classic`` map with French flags would score none). A pending
+    rule set (not in the engine yet, :data:`maps.schema.PENDING_RULESETS`) has none of
+    its own here: another rule set's parameter on its map is still refused."""
     if parts.ruleset is None:
         return []
-    mine = RULESETS[parts.ruleset].params_used
+    own = RULESETS.get(parts.ruleset)
+    mine = own.params_used if own is not None else ()
     problems = [
         MapProblem(f"rules.{name}", f"missing: the rule set {parts.ruleset!r} needs it")
         for name in mine

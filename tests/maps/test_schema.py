@@ -445,6 +445,20 @@ def test_a_rule_sets_own_parameters_are_refused_on_other_maps():
     ]
 
 
+def test_a_pending_rule_sets_map_is_held_to_the_other_rule_sets_parameters():
+    """A pending rule set (Europe, not in the engine yet) owns no parameter of its own, yet
+    French flags on its map are refused like on any map that is not Paris'."""
+    data = fresh("europe")
+    assert problems(data) == []
+    data["rules"]["french_flags"] = fresh("paris")["rules"]["french_flags"]
+    assert problems(data) == [
+        (
+            "rules.french_flags",
+            "only the rule set 'paris' uses it; this map's rule set is 'europe'",
+        )
+    ]
+
+
 def test_merchandise_needs_a_ranking_per_player_count():
     data = fresh("amsterdam")
     del data["rules"]["merchandise"]["points"]["3"]

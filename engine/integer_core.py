@@ -204,7 +204,7 @@ class CoreTable:
             for r in rs:
                 self.bucket_of[r] = b
         #: the rule set's own actions: ``hooks.action_count()`` ints from ``variant_base``
-        self.hooks: CoreHooks = rules.core_hooks(self)
+        self.hooks: CoreHooks[Core, CoreTable] = rules.core_hooks(self)
         self.variant_base = self.mix_base + len(self.mixes)
         self.hooks.base = self.variant_base
         self.hooks.first_step = len(STEPS)

@@ -20,14 +20,7 @@ MAX_CLASS_LINES = 350
 MAX_FUNCTION_LINES = 80
 #: The integer core: one mutable game in flat loops over arrays, held to the value engine
 #: step by step (tests/engine/test_core.py); its long bodies are what makes it fast.
-INTEGER_CORE = frozenset({"engine/_core.py"})
-
-# Known when this test was written; the engine work of issue 29 (points 1-3 and 7) removes
-# them. The test fails when one is gone, so that its allowance is removed too.
-#: Import cycles allowed (each the set of modules of one cycle).
-ALLOWED_CYCLES = frozenset({frozenset({"engine.legal", "engine.reducer"})})
-#: Oversize classes and functions allowed (``path:qualified name``).
-ALLOWED_OVERSIZE = frozenset({"engine/ai/world.py:sample_world"})
+INTEGER_CORE = frozenset({"engine/integer_core.py"})
 
 
 def project_sources() -> dict[str, str]:
@@ -152,18 +145,13 @@ def oversize(sources: Mapping[str, str]) -> dict[str, int]:
 
 def test_no_import_cycles_among_the_projects_modules() -> None:
     """No module of engine/, maps/, render/, bot/, cogs/ or words/ imports itself back through
-    others (the allowed cycle is the engine's, which the engine work removes)."""
-    found = set(cycles(module_graph(project_sources())))
-    assert sorted(sorted(c) for c in found - ALLOWED_CYCLES) == []
-    assert ALLOWED_CYCLES <= found, f"gone, remove from ALLOWED_CYCLES: {ALLOWED_CYCLES - found}"
+    others (engine.legal <-> engine.reducer was the last, issue 29 point 7)."""
+    assert sorted(sorted(c) for c in cycles(module_graph(project_sources()))) == []
 
 
 def test_no_oversize_class_or_function_outside_the_integer_core() -> None:
     """No class over 350 lines and no function over 80 lines in the product's packages."""
-    found = oversize(project_sources())
-    assert {k: v for k, v in found.items() if k not in ALLOWED_OVERSIZE} == {}
-    stale = ALLOWED_OVERSIZE - set(found)
-    assert not stale, f"no longer oversize, remove from ALLOWED_OVERSIZE: {stale}"
+    assert oversize(project_sources()) == {}
 
 
 def test_the_scan_finds_a_planted_cycle() -> None:
@@ -202,7 +190,7 @@ def test_the_scan_finds_a_planted_81_line_function_and_351_line_class() -> None:
         "pkg/fine.py": _function(80, "fine"),
         "pkg/method.py": method,
         "pkg/big.py": big,
-        "engine/_core.py": _function(200, "core"),
+        "engine/integer_core.py": _function(200, "core"),
     }
     assert oversize(planted) == {
         "pkg/long.py:long": 81,

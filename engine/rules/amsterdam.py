@@ -97,7 +97,7 @@ class AmsterdamCoreState:
     left: int
 
 
-class AmsterdamCoreHooks(CoreHooks):
+class AmsterdamCoreHooks(CoreHooks["Core", "CoreTable"]):
     """:class:`AmsterdamRules` on the integer core."""
 
     def __init__(self, table: CoreTable) -> None:

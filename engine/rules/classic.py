@@ -54,7 +54,7 @@ class ClassicRules:
 
     name = "classic"
     #: The core's hooks of this rule set (:mod:`engine.rules.corehooks`); classic: none.
-    core_hooks: ClassVar[type[CoreHooks]] = CoreHooks
+    core_hooks: ClassVar[type[CoreHooks[Any, Any]]] = CoreHooks
     #: Keys of a map's ``rules`` that only this rule set uses (a map of another rule set
     #: carrying one is refused by ``maps.checks``; a map of this one must have them).
     params_used: ClassVar[tuple[str, ...]] = ()

@@ -33,16 +33,25 @@ How a moment maps to a hook (value hook -> core hook):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 if TYPE_CHECKING:
     from ..actions import Action
-    from ..integer_core import Core, CoreTable
     from ..state import GameState
 
+#: :class:`engine.integer_core.Core`, as a rule set's hooks name it.
+Core = TypeVar("Core")
+#: :class:`engine.integer_core.CoreTable`, as a rule set's hooks name it.
+CoreTable = TypeVar("CoreTable")
 
-class CoreHooks:
+
+class CoreHooks(Generic[Core, CoreTable]):
     """The core's hooks of one rule set, built once per :class:`engine.integer_core.CoreTable`.
+
+    Generic over the core and its table so that this module, which every rule set
+    imports, does not import the integer core (that would close an import cycle
+    through the rules; ``tests/test_structure.py``): a rule set's hooks subclass
+    ``CoreHooks["Core", "CoreTable"]`` with the integer core's classes.
 
     Attributes:
         table: the rule set's integer tables (card, route, ticket and city indices).
@@ -114,6 +123,6 @@ class CoreHooks:
 OPTIONAL_HOOKS = ("on_route_claimed", "on_turn_end", "turn_actions")
 
 
-def overrides(hooks: CoreHooks, name: str) -> bool:
+def overrides(hooks: CoreHooks[Any, Any], name: str) -> bool:
     """True when ``hooks``' class overrides :class:`CoreHooks`' method ``name``."""
     return getattr(type(hooks), name) is not getattr(CoreHooks, name)

@@ -137,7 +137,7 @@ class ParisCoreState:
     options: list[int] = field(default_factory=list)
 
 
-class ParisCoreHooks(CoreHooks):
+class ParisCoreHooks(CoreHooks["Core", "CoreTable"]):
     """:class:`ParisRules` on the integer core. Actions: ``base + colour`` keeps the flag
     card of that colour, ``base + loco`` declines (``KeepFlagCard``)."""
 

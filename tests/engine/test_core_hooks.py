@@ -123,7 +123,7 @@ class DonateRules(ClassicRules):
         super().final_bonuses(state, scores)
 
 
-class DonateCoreHooks(CoreHooks):
+class DonateCoreHooks(CoreHooks[core_module.Core, core_module.CoreTable]):
     """:class:`DonateRules` on the core: one action int, ``base``."""
 
     def action_count(self) -> int:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, ClaimRoute, DrawBlind, DrawTickets, KeepTickets
@@ -143,6 +144,39 @@ def blocking_claims(
     return sorted(best.values(), key=lambda a: -threat[a.route])
 
 
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """What one :meth:`HardPlayer.evaluate` found.
+
+    Attributes:
+        candidates: the moves searched (just the heuristic's move when nothing was searched).
+        base: index of the heuristic's move in ``candidates``.
+        values: per candidate, its :func:`outcome` in each sampled world (world ``k`` is
+            the same world for every candidate; a candidate dropped halfway has fewer).
+        alive: indices of the candidates searched to the end.
+        chosen: index of the move played.
+        blocks: the candidates added because they cut another seat's likely path
+            (:func:`blocking_claims`).
+    """
+
+    candidates: tuple[Action, ...]
+    base: int
+    values: tuple[tuple[float, ...], ...]
+    alive: tuple[int, ...]
+    chosen: int
+    blocks: tuple[Action, ...] = ()
+
+    @property
+    def choice(self) -> Action:
+        """The move played."""
+        return self.candidates[self.chosen]
+
+    @property
+    def searched(self) -> bool:
+        """True when several candidates were rolled out."""
+        return len(self.candidates) > 1
+
+
 class HardPlayer:
     """See the module docstring.
 
@@ -172,6 +206,22 @@ class HardPlayer:
 
         ``options`` are the game's public map options (the ticket set to sample from).
         """
+        return self.evaluate(rules, view, legal, rng, options).choice
+
+    def evaluate(
+        self,
+        rules: ClassicRules,
+        view: PlayerView,
+        legal: list[Action],
+        rng: random.Random,
+        options: Mapping[str, Any] | None = None,
+    ) -> Evaluation:
+        """The search behind :meth:`choose`, with its numbers: the candidates, each one's
+        outcome per sampled world and the one chosen (for the coach, which explains a move).
+
+        Reads ``view``, ``legal`` and ``options`` only, as :meth:`choose` does; the same
+        ``rng`` state gives the same choice as :meth:`choose`.
+        """
         start = time.perf_counter()
         default = self.normal.choose(rules, view, legal, rng)
         keeps = [a for a in legal if isinstance(a, KeepTickets)]
@@ -180,15 +230,27 @@ class HardPlayer:
         elif view.public.phase == "play" and view.public.step == "turn":
             candidates = self._turn_candidates(rules, view, legal, default)
         else:
-            return default
+            return Evaluation((default,), 0, ((),), (0,), 0)
         if len(candidates) <= 1:
-            return default
+            return Evaluation((default,), 0, ((),), (0,), 0)
         weights = ticket_weights(rules, view, unseen_tickets(rules, view, options))
+        blocks: list[Action] = []
         if not keeps:
             for block in blocking_claims(rules, view, legal, weights)[:2]:
                 if block not in candidates:
                     candidates.append(block)
-        return self._search(rules, view, candidates, default, rng, options, weights, start)
+                    blocks.append(block)
+        base = candidates.index(default)
+        values, alive = self._search(rules, view, candidates, base, rng, options, weights, start)
+        chosen = pick(values, base, alive)
+        return Evaluation(
+            tuple(candidates),
+            base,
+            tuple(tuple(v) for v in values),
+            tuple(alive),
+            chosen,
+            tuple(blocks),
+        )
 
     def _keep_candidates(
         self, rules: ClassicRules, view: PlayerView, keeps: list[KeepTickets], default: Action
@@ -239,18 +301,19 @@ class HardPlayer:
         rules: ClassicRules,
         view: PlayerView,
         candidates: list[Action],
-        default: Action,
+        base: int,
         rng: random.Random,
         options: Mapping[str, Any] | None,
         weights: Mapping[int, Mapping[str, float]],
         start: float,
-    ) -> Action:
-        """Roll every live candidate out in the same sampled worlds; see :func:`pick`.
+    ) -> tuple[list[list[float]], list[int]]:
+        """Roll every live candidate out in the same sampled worlds; returns each candidate's
+        outcome per world and the candidates still alive at the end (see :func:`pick`).
 
-        ``start`` is the decision's ``time.perf_counter()`` start (for the time cap).
+        ``base`` is the heuristic's candidate; ``start`` the decision's
+        ``time.perf_counter()`` start (for the time cap).
         """
         cap = self.time_cap_s
-        base = candidates.index(default)
         alive = list(range(len(candidates)))
         values: list[list[float]] = [[] for _ in candidates]
         spent = 0
@@ -275,7 +338,7 @@ class HardPlayer:
                 )
                 alive = sorted([base, *others[: max(2, len(others) // 2)]])
                 halved = True
-        return candidates[pick(values, base, alive)]
+        return values, alive
 
     @staticmethod
     def _rollout(

@@ -1,0 +1,169 @@
+"""The coach (engine/ai/coach.py): a hint from the player's own view only, and its reasons."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import (
+    ClaimRoute,
+    DrawBlind,
+    KeepTickets,
+    apply,
+    legal_actions,
+    new_game,
+    player_view,
+)
+from engine.ai import choose_action
+from engine.ai.coach import REASONS, hint_for, suggest
+from engine.planner import plan_tickets
+from engine.testing import build_state
+from maps import load_ruleset
+
+from .test_ai_levels import _midgame, _rehide
+
+#: A small deterministic budget (no clock): the hint then depends on the view alone.
+SMALL = {"iterations": 30, "time_cap_s": None}
+
+
+@pytest.mark.parametrize(
+    ("map_id", "moves"),
+    [("usa", 0), ("usa", 40), ("germany", 60), ("nordic", 45), ("amsterdam", 20), ("paris", 25)],
+)
+def test_hint_never_peeks(map_id, moves):
+    """The hint is identical when the hidden parts of the state (other hands and tickets,
+    deck order, discard, RNG) are re-dealt consistently with the player's view: the same
+    test as the hard AI's."""
+    rules = load_ruleset(map_id)
+    state = _midgame(rules, 21, 3, moves)
+    seat = state.seats_to_act()[0]
+    view = player_view(rules, state, seat)
+    mine = hint_for(rules, state, seat, **SMALL)
+    for k in range(3):
+        other = _rehide(rules, state, seat, random.Random(k))
+        assert other != state
+        assert player_view(rules, other, seat) == view
+        assert hint_for(rules, other, seat, **SMALL) == mine
+
+
+def _hints_along_a_game(map_id: str, seed: int, every: int):
+    rules = load_ruleset(map_id)
+    state = new_game(rules, seats=3, seed=seed)
+    n = 0
+    while not state.finished:
+        seat = state.seats_to_act()[0]
+        if n % every == 0:
+            yield rules, state, seat, hint_for(rules, state, seat, iterations=18, time_cap_s=None)
+        state = apply(rules, state, choose_action(rules, state, seat)).state
+        n += 1
+
+
+@pytest.mark.parametrize("map_id", ["usa", "germany", "nordic", "amsterdam", "paris"])
+def test_the_reason_names_tickets_the_player_holds(map_id):
+    """Along a whole game: the hint is a legal move; the tickets it names are the player's
+    own (held, or offered when it says which to keep); a claim on a ticket's path names
+    that ticket, and a completed one is among them; the risk is a free route of a plan."""
+    named = 0
+    for rules, state, seat, hint in _hints_along_a_game(map_id, 4, 9):
+        assert hint.reason in REASONS
+        assert hint.action in legal_actions(rules, state, seat, payments="sensible")
+        view = player_view(rules, state, seat)
+        held = {t.id for t in view.tickets}
+        if isinstance(hint.action, KeepTickets):
+            assert set(hint.tickets) == set(hint.action.tickets) <= held | set(view.offer)
+        else:
+            assert set(hint.tickets) <= held
+        assert set(hint.completes) <= set(hint.tickets)
+        named += bool(hint.tickets)
+        if hint.reason == "claim_ticket":
+            assert hint.tickets
+            route = rules.board.routes[hint.action.route]
+            plans = {p.ticket: p for p in plan_tickets(rules, view)}
+            for t in hint.tickets:
+                ends = [{rules.board.routes[r].a, rules.board.routes[r].b} for r in plans[t].routes]
+                assert {route.a, route.b} in ends
+        if hint.risk is not None:
+            assert hint.risk.route not in view.public.owners
+        if hint.alternative is not None:
+            assert hint.alternative != hint.action
+    assert named >= 3
+
+
+def test_a_claim_that_completes_a_ticket_says_so_and_names_the_last_track():
+    """A hand-built USA position: seat 0 holds Denver - El Paso, owns Denver - Santa Fe and
+    holds the cards for Santa Fe - El Paso; the coach claims it, names the ticket and says
+    it completes it. A second ticket whose only way left runs over one free track gets that
+    track as the risk."""
+    rules = load_ruleset("usa")
+    state = build_state(
+        rules,
+        seats=2,
+        seed=3,
+        hands={0: {"red": 0, "locomotive": 2}},
+        owned={0: ["denver__santa_fe__1"]},
+        tickets={0: ["denver__el_paso"]},
+        active=0,
+        turn=10,
+    )
+    hint = hint_for(rules, state, 0, **SMALL)
+    assert isinstance(hint.action, ClaimRoute)
+    assert hint.action.route == "el_paso__santa_fe__1"
+    assert hint.reason == "claim_ticket"
+    assert hint.tickets == ("denver__el_paso",) == hint.completes
+    assert hint.missing == ()
+
+
+def test_drawing_names_the_colours_still_missing():
+    """A draw names the tickets it collects for and the cards still to collect, the hand
+    counted: Denver - El Paso runs over two gray routes of 2 (4 cards of one colour), and the
+    one yellow card in hand leaves 3."""
+    rules = load_ruleset("usa")
+    state = build_state(
+        rules, seats=2, seed=5, hands={0: {"yellow": 1}}, tickets={0: ["denver__el_paso"]}
+    )
+    view = player_view(rules, state, 0)
+    (plan,) = plan_tickets(rules, view)
+    assert plan.colors == {"gray": 4}
+    hint = suggest(rules, view, [DrawBlind(0)], state.options, **SMALL)
+    assert hint.action == DrawBlind(0) and hint.reason == "draw_cards"
+    assert hint.tickets == ("denver__el_paso",)
+    assert hint.missing == (("gray", 3),)
+    assert hint.alternative is None
+
+
+def test_suggest_takes_the_view_not_the_state():
+    """suggest() works from a PlayerView and the legal list alone, and hint_for is the same."""
+    rules = load_ruleset("paris")
+    state = _midgame(rules, 8, 2, 12)
+    seat = state.seats_to_act()[0]
+    legal = legal_actions(rules, state, seat, payments="sensible")
+    view = player_view(rules, state, seat)
+    assert suggest(rules, view, legal, state.options, **SMALL) == hint_for(
+        rules, state, seat, **SMALL
+    )
+
+
+def test_the_risk_is_the_last_free_track_on_the_path():
+    """Seat 1 holds every route into El Paso but the one from Santa Fe: for Denver - El Paso
+    that track is the last free one, so it is the risk, and losing it fails the ticket."""
+    rules = load_ruleset("usa")
+    others = [
+        "dallas__el_paso__1",
+        "el_paso__houston__1",
+        "el_paso__los_angeles__1",
+        "el_paso__oklahoma_city__1",
+        "el_paso__phoenix__1",
+    ]
+    state = build_state(rules, seats=2, seed=5, owned={1: others}, tickets={0: ["denver__el_paso"]})
+    view = player_view(rules, state, 0)
+    hint = suggest(rules, view, [DrawBlind(0)], state.options, **SMALL)
+    assert hint.risk is not None
+    assert (hint.risk.route, hint.risk.ticket, hint.risk.fails) == (
+        "el_paso__santa_fe__1",
+        "denver__el_paso",
+        True,
+    )
+    free = build_state(rules, seats=2, seed=5, tickets={0: ["denver__el_paso"]})
+    calm = suggest(rules, player_view(rules, free, 0), [DrawBlind(0)], free.options, **SMALL)
+    assert calm.risk is None or not calm.risk.fails

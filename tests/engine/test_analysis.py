@@ -1,0 +1,118 @@
+"""Post-game analysis (engine/ai/analysis.py): chances after every turn and the turning points."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import apply, new_game
+from engine.ai import choose_action
+from engine.ai.analysis import (
+    ROUND,
+    GameAnalysis,
+    TurnChance,
+    TurnMove,
+    analyse,
+    game_turns,
+    turning_points,
+)
+from maps import load_ruleset
+
+USA = load_ruleset("usa")
+
+
+def _played(rules, seed, kinds):
+    """A whole game with these AI levels: (its actions, the final state)."""
+    state = new_game(rules, seats=len(kinds), seed=seed)
+    actions = []
+    while not state.finished:
+        seat = state.seats_to_act()[0]
+        action = choose_action(rules, state, seat, kinds[seat])
+        actions.append(action)
+        state = apply(rules, state, action).state
+    return actions, state
+
+
+@pytest.fixture(scope="module")
+def led_from_the_start():
+    """USA, normal against easy, seed 3: the normal seat wins and has the highest score on
+    the board after at least 95% of the turns (checked here, so a changed AI cannot
+    silently turn this into another kind of game)."""
+    actions, final = _played(USA, 3, ["normal", "easy"])
+    turns = game_turns(USA, seats=2, seed=3, actions=actions)
+    (winner,) = final.result.winners
+    led = sum(
+        t.state.players[winner].public_score >= max(p.public_score for p in t.state.players)
+        for t in turns
+    )
+    assert led >= 0.95 * len(turns)
+    return turns, winner, final
+
+
+def test_a_winner_who_led_from_the_start_stays_above_half_in_the_last_quarter(
+    led_from_the_start,
+):
+    """The sanity check of the method: over the last quarter of turns the leader's chance
+    stays above 50%, and after the last turn it is the real result."""
+    turns, winner, final = led_from_the_start
+    analysis = analyse(USA, turns, rollouts=24, cpu_budget_s=None)
+    chances = analysis.series()[winner]
+    last_quarter = chances[len(chances) * 3 // 4 :]
+    assert min(last_quarter) > 0.5, last_quarter
+    assert chances[-1] == 1.0 and analysis.series()[1 - winner][-1] == 0.0
+    assert analysis.rollouts == 24 and analysis.method == "rollouts"
+
+
+def test_chances_sum_to_one_every_turn_and_the_turns_are_the_games(led_from_the_start):
+    """One point per turn (0 after the ticket choice, then every turn played), chances in
+    0..1 summing to 1; the turn numbers are the board's; a claim is named by its route."""
+    turns, _, final = led_from_the_start
+    analysis = analyse(USA, turns, rollouts=ROUND, cpu_budget_s=None)
+    assert [t.turn for t in analysis.turns] == list(range(len(turns)))
+    assert analysis.turns[0].seat is None and analysis.turns[0].move == TurnMove("setup")
+    assert len(turns) - 1 in (final.turn, final.turn + 1)
+    for t in analysis.turns:
+        assert len(t.chances) == 2
+        assert all(0.0 <= c <= 1.0 for c in t.chances)
+        assert sum(t.chances) == pytest.approx(1.0)
+    claims = [t.move.route for t in analysis.turns if t.move.kind == "claim"]
+    assert sorted(claims) == sorted(final.owners)  # one claim a turn, each told once
+
+
+def test_the_same_game_and_budget_give_the_same_analysis_and_it_survives_json(
+    led_from_the_start,
+):
+    """Deterministic without a CPU cap; to_json/from_json round-trip (chances to 4 places)."""
+    turns, _, _ = led_from_the_start
+    a = analyse(USA, turns[:20], rollouts=ROUND, cpu_budget_s=None)
+    b = analyse(USA, turns[:20], rollouts=ROUND, cpu_budget_s=None)
+    assert a.turns == b.turns and a.turning_points == b.turning_points
+    back = GameAnalysis.from_json(a.to_json())
+    assert back.to_json() == a.to_json()
+    assert [t.move for t in back.turns] == [t.move for t in a.turns]
+    with pytest.raises(ValueError):
+        GameAnalysis.from_json({**a.to_json(), "format": 99})
+
+
+def test_a_cpu_cap_stops_after_whole_rounds():
+    """A budget smaller than one round still plays one round (every turn gets the same count)."""
+    actions, _ = _played(USA, 4, ["normal", "normal"])
+    turns = game_turns(USA, seats=2, seed=4, actions=actions)
+    ticks = iter(range(10**6))
+    analysis = analyse(USA, turns[:6], rollouts=64, cpu_budget_s=0.5, clock=lambda: next(ticks))
+    assert analysis.rollouts == ROUND
+
+
+def test_turning_points_are_the_three_largest_moves_in_turn_order():
+    """Hand-made chances: the three largest single-turn changes, told as the seat whose chance
+    moved most (on a tie, not the mover), in turn order."""
+    rows = [(0.5, 0.5), (0.55, 0.45), (0.2, 0.8), (0.25, 0.75), (0.9, 0.1), (0.85, 0.15), (1, 0)]
+    turns = [
+        TurnChance(i, None if i == 0 else (i - 1) % 2, TurnMove("cards", count=2), c)
+        for i, c in enumerate(rows)
+    ]
+    points = turning_points(turns)
+    assert [p.turn for p in points] == [2, 4, 6]
+    two = points[0]
+    assert two.mover == 1 and two.seat == 0  # tie between the seats: not the mover
+    assert (two.before, two.after) == (0.55, 0.2) and two.change == pytest.approx(-0.35)
+    assert turning_points(turns[:2]) == (points[0].__class__(1, 0, turns[1].move, 1, 0.5, 0.45),)

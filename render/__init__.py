@@ -10,6 +10,7 @@ Pure functions of engine views (never the state) plus the map's geometry::
     png = render_final_png(layout, public_view, names)
     gif = render_recap(layout, claims_per_turn, names)       # [{route id: seat}, ...]
     png = render_rating_png([(1, 0.4, True), ...], title=..., axis=..., legend=(..., ...))
+    png = render_chance_png(chances_per_seat, names, marks=turning_point_turns)
     with recorded_text() as drawn: ...                       # every text drawn meanwhile (tests)
 
 ``python -m render sample --map usa --out DIR`` writes one of each.
@@ -21,6 +22,7 @@ on the event loop.
 from __future__ import annotations
 
 from ._board import base_layer, blocked_routes, label_boxes, name_layer, render_board_png
+from ._chart import render_chance_png
 from ._draw import recorded_text
 from ._final import longest_routes, render_final_png
 from ._hand import render_hand_png
@@ -66,6 +68,7 @@ __all__ = [
     "longest_routes",
     "recorded_text",
     "render_board_png",
+    "render_chance_png",
     "render_final_png",
     "render_hand_png",
     "seat_color",

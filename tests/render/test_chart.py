@@ -1,0 +1,73 @@
+"""The analysis chart (render/_chart.py): chances per seat as lines, legible at 500 px."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from render import render_chance_png, seat_color
+from render._chart import CHART_WIDTH, SMALL_TEXT_AT_500
+
+NAMES = ["Åsa", "Björn", "Zoë", "Øystein", "Ülkü"]
+
+
+def _series(seats: int, turns: int) -> list[list[float]]:
+    """Chances that sum to 1 every turn: seat 0 rises, the others share the rest."""
+    out = [[0.0] * turns for _ in range(seats)]
+    for t in range(turns):
+        lead = 1 / seats + (1 - 1 / seats) * t / (turns - 1)
+        out[0][t] = lead
+        for s in range(1, seats):
+            out[s][t] = (1 - lead) / (seats - 1)
+    return out
+
+
+def _pixels(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def _count(img: Image.Image, color: tuple[int, int, int], box=None) -> int:
+    region = img.crop(box) if box else img
+    data = region.tobytes()
+    want = bytes(color)
+    return sum(1 for i in range(0, len(data), 3) if data[i : i + 3] == want)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 5])
+def test_every_seat_has_its_colour_in_the_plot_and_its_symbol_in_the_legend(seats):
+    """Each seat's colour is drawn along its line and in the legend (below the plot), at the
+    default size and at 500 px, where the smallest text is at least 12 px."""
+    assert SMALL_TEXT_AT_500 >= 12
+    for width in (CHART_WIDTH, 500):
+        img = _pixels(render_chance_png(_series(seats, 60), NAMES[:seats], width=width))
+        assert img.size == (width, round(width * 0.6))
+        legend = (0, round(img.height * 0.8), img.width, img.height)
+        for seat in range(seats):
+            assert _count(img, seat_color(seat)) > 20 * width / 500, seat
+            assert _count(img, seat_color(seat), legend) > 8, seat
+
+
+def test_the_leader_line_climbs_from_left_to_right():
+    """The rising seat's colour sits low on the left and high on the right of the plot."""
+    img = _pixels(render_chance_png(_series(2, 80), NAMES[:2], width=500))
+    color = seat_color(0)
+    w, h = img.size
+    left = [y for y in range(h) for x in range(30, 80) if img.getpixel((x, y)) == color]
+    right = [y for y in range(h) for x in range(w - 60, w - 20) if img.getpixel((x, y)) == color]
+    assert left and right
+    assert min(right) < min(left) - h * 0.2  # higher on the right (y grows downwards)
+
+
+def test_turning_points_are_numbered_and_bad_series_refused():
+    """Marks add drawing (numbered discs, dashed lines); series of different lengths, no seats
+    or an empty series raise ValueError."""
+    plain = render_chance_png(_series(3, 40), NAMES[:3])
+    marked = render_chance_png(_series(3, 40), NAMES[:3], marks=[10, 11, 30], rollouts=64)
+    assert plain != marked
+    ink = (28, 28, 30)
+    assert _count(_pixels(marked), ink) > _count(_pixels(plain), ink)
+    for bad in ([], [[0.5, 0.5], [0.5]], [[], []]):
+        with pytest.raises(ValueError):
+            render_chance_png(bad, NAMES[:2])

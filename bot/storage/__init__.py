@@ -27,6 +27,7 @@ from ._errors import (
 )
 from ._interface import (
     ActionLog,
+    CoachStore,
     GameCopier,
     GameStore,
     GuildSettingsStore,
@@ -50,6 +51,8 @@ from ._rows import (
     USER_SETTING_NAMES,
     ActionRow,
     ActionSource,
+    AnalysisRow,
+    AnalysisStatus,
     Checkpoint,
     GameDump,
     GameRow,
@@ -77,6 +80,7 @@ from ._sql import UNSET, decode_snapshot, dump_json, encode_snapshot
 
 __all__ = [
     "ActionLog",
+    "CoachStore",
     "GameCopier",
     "GameStore",
     "GuildSettingsStore",
@@ -97,6 +101,8 @@ __all__ = [
     "USER_SETTING_NAMES",
     "ActionRow",
     "ActionSource",
+    "AnalysisRow",
+    "AnalysisStatus",
     "ChannelBusy",
     "Checkpoint",
     "ConstraintError",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ._coach import queue_analysis_in
 from ._errors import CorruptGame, GameStatusError, VersionConflict
 from ._results import replace_results
 from ._rows import (
@@ -144,6 +145,8 @@ class SqlActionLog(SqlBase):
                     await update_seat_row(tx, game_id, number, columns)
                 if results is not None:
                     await replace_results(tx, game_id, results, now)
+                if new_status == "finished":
+                    await queue_analysis_in(tx, game_id, now)
         game = game_row(row)
         log.debug("game %s: actions %s-%s stored", game_id, expected_version + 1, version)
         return game

@@ -9,6 +9,7 @@ from ._errors import ChannelBusy, StorageError
 from ._rows import GameDump, GuildDump
 from ._sql import (
     ACTION_COLUMNS,
+    ANALYSIS_COLUMNS,
     GAME_COLUMNS,
     GUILD_SETTINGS_COLUMNS,
     LADDER_COLUMNS,
@@ -26,7 +27,16 @@ from ._sql import (
 )
 
 _BOOL_COLUMNS = frozenset(
-    {"is_ai", "ai_permanent", "resigned", "won", "rated", "hints", "longest_path_bonus"}
+    {
+        "is_ai",
+        "ai_permanent",
+        "resigned",
+        "won",
+        "rated",
+        "hints",
+        "longest_path_bonus",
+        "hints_allowed",
+    }
 )
 #: The server-wide tables (not part of one game) a copy takes whole: table -> (columns, order).
 _GUILD_TABLES = {
@@ -65,6 +75,9 @@ class SqlGameCopier(SqlBase):
                 " ORDER BY scope, player",
                 game_id,
             )
+            analysis = await tx.fetchrow(
+                f"SELECT {ANALYSIS_COLUMNS} FROM analyses WHERE game_id = ?", game_id
+            )
         return GameDump(
             game=_plain(game, GAME_COLUMNS),
             seats=tuple(_plain(r, SEAT_COLUMNS) for r in seats),
@@ -73,6 +86,7 @@ class SqlGameCopier(SqlBase):
             snapshot=None if snap is None else _plain(snap, SNAPSHOT_COLUMNS),
             rated=tuple(_plain(r, RATED_GAME_COLUMNS) for r in rated),
             rating_history=tuple(_plain(r, RATING_HISTORY_COLUMNS) for r in history),
+            analysis=None if analysis is None else _plain(analysis, ANALYSIS_COLUMNS),
         )
 
     async def restore_game(self, dump: GameDump) -> None:
@@ -88,6 +102,8 @@ class SqlGameCopier(SqlBase):
                 await _insert_plain(
                     tx, "rating_history", RATING_HISTORY_COLUMNS, dump.rating_history
                 )
+                if dump.analysis is not None:
+                    await _insert_plain(tx, "analyses", ANALYSIS_COLUMNS, [dump.analysis])
             except Violation as exc:
                 if exc.kind == "channel":
                     raise ChannelBusy(int(dump.game["channel_id"]), None) from exc

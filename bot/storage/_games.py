@@ -68,6 +68,7 @@ class SqlGameStore(SqlBase):
         language: str = "en",
         rematch_of: int | None = None,
         rated: bool = False,
+        hints_allowed: bool = True,
     ) -> GameRow:
         if turn_seconds <= 0:
             raise ValueError(f"turn_seconds must be positive, got {turn_seconds}")
@@ -86,8 +87,8 @@ class SqlGameStore(SqlBase):
                 row = await tx.fetchrow(
                     "INSERT INTO games (guild_id, channel_id, thread_id, lobby_message_id,"
                     " host_user_id, map_id, options, status, version, turn_seconds, language,"
-                    " rematch_of, rated, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?, ?, ?, ?, ?)"
+                    " rematch_of, rated, created_at, updated_at, hints_allowed)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?, ?, ?, ?, ?, ?)"
                     f" RETURNING {GAME_COLUMNS}",
                     guild_id,
                     channel_id,
@@ -102,6 +103,7 @@ class SqlGameStore(SqlBase):
                     bool(rated),
                     now,
                     now,
+                    bool(hints_allowed),
                 )
             except Violation as exc:
                 if exc.kind == "channel":

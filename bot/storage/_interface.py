@@ -9,7 +9,8 @@ dicts handed in by the service and come back as fresh dicts.
 The interface is one protocol per thing stored (:class:`GameStore`,
 :class:`SeatStore`, :class:`ActionLog`, :class:`TimerStore`,
 :class:`ResultStore`, :class:`RatingStore`, :class:`SettingsStore`,
-:class:`GuildSettingsStore`, :class:`GameCopier`); :class:`Storage` is all of them.
+:class:`GuildSettingsStore`, :class:`GameCopier`, :class:`CoachStore`); :class:`Storage`
+is all of them.
 
 Errors: every error raised on purpose is a :class:`~bot.storage.StorageError`
 (``GameNotFound``, ``VersionConflict``, ``GameStatusError``, ``ChannelBusy``,
@@ -26,6 +27,7 @@ from ._rows import (
     DEFAULT_TURN_SECONDS,
     ActionRow,
     ActionSource,
+    AnalysisRow,
     Checkpoint,
     GameDump,
     GameRow,
@@ -69,6 +71,7 @@ class GameStore(Protocol):
         language: str = "en",
         rematch_of: int | None = None,
         rated: bool = False,
+        hints_allowed: bool = True,
     ) -> GameRow:
         """Create a game in the ``lobby`` status at version 0, with ``seats``
         (e.g. the host's) in the same transaction.
@@ -76,7 +79,8 @@ class GameStore(Protocol):
         ``channel_id`` is where the game lives (a channel or a thread);
         ``language`` the table's language (``"en"`` or ``"de"``);
         ``rematch_of`` the finished game this lobby follows; ``rated``: its
-        results update the players' ratings (see :class:`RatingStore`).
+        results update the players' ratings (see :class:`RatingStore`);
+        ``hints_allowed`` whether its players may ask ``/ttr hint``.
 
         Raises:
             ChannelBusy: the channel already has a lobby or active game.
@@ -313,7 +317,8 @@ class ActionLog(Protocol):
         - ``new_status`` (``finished`` or ``cancelled``) ends the game: timers
           cleared, ``finished_at`` set, and ``results`` (only with
           ``finished``) recorded; a rated game is rated from them in the
-          same transaction (see :class:`RatingStore`).
+          same transaction (see :class:`RatingStore`), and a finished game's
+          analysis is queued (:meth:`CoachStore.queue_analysis`) in it too.
 
         Returns the updated game.
 
@@ -562,6 +567,59 @@ class GameCopier(Protocol):
         ...
 
 
+class CoachStore(Protocol):
+    """The coach (issue 33): hints counted per seat, and the analyses of finished games, queued
+    by the move that finishes a game (:meth:`ActionLog.append_actions`)."""
+
+    async def count_hint(self, game_id: int, seat: int) -> int:
+        """Count one more hint taken by ``seat``; returns its new total.
+
+        Raises:
+            SeatNotFound: the game has no such seat.
+        """
+        ...
+
+    async def queue_analysis(self, game_id: int) -> AnalysisRow:
+        """Queue the analysis of a finished game unless it has a row already (queued,
+        running, done or failed: that row is returned as it is).
+
+        Raises:
+            GameNotFound: no such game.
+        """
+        ...
+
+    async def analysis(self, game_id: int) -> AnalysisRow | None:
+        """The game's analysis row, or None when none was ever queued."""
+        ...
+
+    async def analysis_queue(self, shards: ShardFilter | None = None) -> list[int]:
+        """Ids of the games whose analysis is queued or running, first asked first
+        (only games of guilds on ``shards`` when given)."""
+        ...
+
+    async def start_analysis(self, game_id: int, *, stale_after: float) -> AnalysisRow | None:
+        """Claim a queued analysis for a worker: ``running``, ``attempts`` + 1. A row
+        ``running`` since more than ``stale_after`` seconds (its worker died) is claimed
+        again. None when there is nothing to claim (done, failed, or running elsewhere)."""
+        ...
+
+    async def finish_analysis(self, game_id: int, data: Mapping[str, Any]) -> AnalysisRow:
+        """Store the finished analysis (JSON-able ``data``): ``done``.
+
+        Raises:
+            GameNotFound: no analysis row for this game.
+        """
+        ...
+
+    async def fail_analysis(self, game_id: int, note: str) -> AnalysisRow:
+        """Give up on an analysis: ``failed`` with ``note`` (why; never game data).
+
+        Raises:
+            GameNotFound: no analysis row for this game.
+        """
+        ...
+
+
 @runtime_checkable
 class Storage(
     GameStore,
@@ -573,10 +631,11 @@ class Storage(
     SettingsStore,
     GuildSettingsStore,
     GameCopier,
+    CoachStore,
     Protocol,
 ):
-    """Games, seats, the action log, timers, results, ratings, user and server settings and
-    whole-game copies, on
+    """Games, seats, the action log, timers, results, ratings, user and server settings,
+    whole-game copies and the coach's hints and analyses, on
     SQLite or PostgreSQL (see :func:`~bot.storage.open_storage`); each part is its own
     protocol above. Usable as an async context manager that closes it."""
 

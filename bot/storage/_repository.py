@@ -9,6 +9,7 @@ translation.
 from __future__ import annotations
 
 from ._actions import SqlActionLog
+from ._coach import SqlCoachStore
 from ._copies import SqlGameCopier
 from ._games import SqlGameStore
 from ._ratings import SqlRatingStore
@@ -28,6 +29,7 @@ class SqlStorage(
     SqlSettingsStore,
     SqlGuildSettingsStore,
     SqlGameCopier,
+    SqlCoachStore,
 ):
     """The repository over a driver; see :class:`~bot.storage.Storage` for what every method
     does. Subclasses supply ``_read``, ``_consistent_read``, ``_write``, ``close``,

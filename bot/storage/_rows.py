@@ -15,6 +15,7 @@ from typing import Any, Literal, NamedTuple, TypedDict
 GameStatus = Literal["lobby", "active", "finished", "cancelled", "quarantined"]
 ActionSource = Literal["player", "ai", "timeout"]
 TimerKind = Literal["deadline", "reminder"]
+AnalysisStatus = Literal["queued", "running", "done", "failed"]
 
 #: Statuses in which a channel counts as busy.
 OPEN_STATUSES: frozenset[str] = frozenset({"lobby", "active"})
@@ -48,7 +49,8 @@ class GameRow:
     ``language`` is the table's language (one of :data:`LANGUAGES`);
     ``rematch_of`` the game this lobby is a rematch of; ``status_note`` why a
     game was quarantined; ``rated``: the game updates its players' ratings when
-    it finishes. ``seed`` is secret and left out of ``repr``.
+    it finishes; ``hints_allowed`` whether players may ask ``/ttr hint``.
+    ``seed`` is secret and left out of ``repr``.
     """
 
     id: int
@@ -75,6 +77,7 @@ class GameRow:
     finished_at: float | None
     status_note: str | None
     rated: bool = False
+    hints_allowed: bool = True
 
     @property
     def started(self) -> bool:
@@ -123,7 +126,8 @@ class SeatRow:
 
     ``expiries_in_row`` counts consecutive turn timeouts; ``ai_permanent`` means
     the AI keeps playing this seat; ``vacation_used_s`` is vacation time spent
-    in seconds and ``vacation_until`` the end of the current vacation (or None).
+    in seconds and ``vacation_until`` the end of the current vacation (or None);
+    ``hints_used`` counts the hints the player took (``/ttr hint``).
     """
 
     game_id: int
@@ -139,6 +143,7 @@ class SeatRow:
     vacation_used_s: float
     vacation_until: float | None
     resigned: bool
+    hints_used: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,6 +322,7 @@ class GameDump:
     snapshot: dict[str, Any] | None = field(repr=False)
     rated: tuple[dict[str, Any], ...] = field(default=(), repr=False)
     rating_history: tuple[dict[str, Any], ...] = field(default=(), repr=False)
+    analysis: dict[str, Any] | None = field(default=None, repr=False)
 
     @property
     def game_id(self) -> int:
@@ -456,3 +462,22 @@ class GuildDump:
     ladders: tuple[dict[str, Any], ...] = ()
     seasons: tuple[dict[str, Any], ...] = ()
     ratings: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisRow:
+    """The analysis of a finished game (see :meth:`Storage.queue_analysis`).
+
+    ``status``: ``queued`` (waiting for a worker), ``running`` (since ``started_at``),
+    ``done`` (``data`` holds the analysis as a JSON-able dict) or ``failed`` (``note``
+    says why). ``attempts`` counts the times a worker took it up.
+    """
+
+    game_id: int
+    status: AnalysisStatus
+    queued_at: float
+    started_at: float | None = None
+    finished_at: float | None = None
+    attempts: int = 0
+    data: dict[str, Any] | None = field(default=None, repr=False)
+    note: str | None = None

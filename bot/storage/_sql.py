@@ -86,11 +86,11 @@ GAME_COLUMNS = (
     "id, guild_id, channel_id, thread_id, lobby_message_id, board_message_id, host_user_id,"
     " map_id, options, status, seed, engine_version, version, snapshot_version, language,"
     " rematch_of, turn_seconds, deadline_at, reminder_at, created_at, updated_at, finished_at,"
-    " status_note, timer_at, rated"
+    " status_note, timer_at, rated, hints_allowed"
 )
 SEAT_COLUMNS = (
     "game_id, seat, user_id, display_name, color, is_ai, ai_kind, joined_at,"
-    " expiries_in_row, ai_permanent, vacation_used_s, vacation_until, resigned"
+    " expiries_in_row, ai_permanent, vacation_used_s, vacation_until, resigned, hints_used"
 )
 ACTION_COLUMNS = "game_id, seq, seat, action, actor_user_id, source, created_at"
 RESULT_COLUMNS = (
@@ -108,6 +108,7 @@ RATING_COLUMNS = "guild_id, season, scope, player, user_id, mu, sigma, games, up
 RATING_HISTORY_COLUMNS = (
     "game_id, scope, player, user_id, mu_before, sigma_before, mu_after, sigma_after, games"
 )
+ANALYSIS_COLUMNS = "game_id, status, queued_at, started_at, finished_at, attempts, data, note"
 
 
 def timer_at(deadline_at: float | None, reminder_at: float | None) -> float | None:
@@ -280,6 +281,7 @@ def game_row(r: Row) -> GameRow:
         finished_at=r["finished_at"],
         status_note=r["status_note"],
         rated=bool(r["rated"]),
+        hints_allowed=bool(r["hints_allowed"]),
     )
 
 
@@ -299,6 +301,7 @@ def seat_row(r: Row) -> SeatRow:
         vacation_used_s=r["vacation_used_s"],
         vacation_until=r["vacation_until"],
         resigned=bool(r["resigned"]),
+        hints_used=r["hints_used"],
     )
 
 

@@ -104,6 +104,7 @@ class Hint:
         completes: those of ``tickets`` the move completes.
         missing: route colour -> cards still to collect for ``tickets`` after the move
             (``gray``: cards of any one colour), after the hand and wild cards are counted.
+        cars: car spaces of the routes still to claim for ``tickets`` after the move.
         risk: the worst loss the plan could suffer, or None.
         alternative: the best other move, or None when there is none worth naming.
         worlds: sampled worlds in which the suggestion and the alternative were compared
@@ -119,6 +120,7 @@ class Hint:
     tickets: tuple[str, ...] = ()
     completes: tuple[str, ...] = ()
     missing: tuple[tuple[str, int], ...] = ()
+    cars: int = 0
     risk: Risk | None = None
     alternative: Action | None = None
     worlds: int = 0
@@ -310,7 +312,11 @@ def _explain(
         focus = []
     else:
         focus = []
-    draft.missing = _missing(rules, [plans[t] for t in focus if t in plans], hand)
+    focused = [plans[t] for t in focus if t in plans]
+    draft.missing = _missing(rules, focused, hand)
+    draft.cars = sum(
+        board.routes[r].length for r in dict.fromkeys(r for p in focused for r in p.routes)
+    )
     open_plans = [p for p in plans.values() if p.possible and not p.done and p.routes]
     draft.risk = _risk(rules, view, owners, open_plans, pieces)
     return draft
@@ -327,6 +333,7 @@ class _Draft:
     tickets: tuple[str, ...] = ()
     completes: tuple[str, ...] = ()
     missing: tuple[tuple[str, int], ...] = ()
+    cars: int = 0
     risk: Risk | None = None
     blocked: int | None = None
 
@@ -339,6 +346,7 @@ class _Draft:
             tickets=self.tickets,
             completes=self.completes,
             missing=self.missing,
+            cars=self.cars,
             risk=self.risk,
             alternative=alternative,
             worlds=worlds,

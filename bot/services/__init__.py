@@ -8,11 +8,16 @@ from __future__ import annotations
 
 from engine import Action, Board, Cards, ClassicRules, FinalResult, PlayerView, PublicView
 from engine.ai import AI_LEVELS
+from engine.ai.analysis import GameAnalysis, TurningPoint, TurnMove
+from engine.ai.coach import Hint, Risk
 from engine.planner import TicketPlan
 
+from ._analysis import AnalysisView, OnAnalysis
 from ._clock import MAX_EXPIRIES
+from ._coach import HintAnswer
 from ._errors import ServiceError
 from ._ladder import favourite_map, hints_by_default
+from ._jobs import Jobs, ProcessJobs, ThreadJobs
 from ._loading import ai_controlled, replay_game, stored_state, turn_key
 from ._lobby import AI_LEVEL_NAMES
 from ._menus import KeepChoice, RouteChoice, TunnelChoice, TurnMenu
@@ -39,7 +44,18 @@ __all__ = [
     "AI_LEVELS",
     "AI_LEVEL_NAMES",
     "Action",
+    "AnalysisView",
     "Board",
+    "GameAnalysis",
+    "Hint",
+    "HintAnswer",
+    "Jobs",
+    "OnAnalysis",
+    "ProcessJobs",
+    "Risk",
+    "ThreadJobs",
+    "TurnMove",
+    "TurningPoint",
     "Cards",
     "FinalResult",
     "GameServicePort",

@@ -28,6 +28,7 @@ from ..storage import (
     SeatTaken,
 )
 from ._errors import ServiceError
+from ._ladder import hints_by_default
 from ._models import Outcome
 from ._recording import MoveRecorder
 
@@ -60,20 +61,34 @@ class LobbyOps(MoveRecorder):
         rematch_of: int | None = None,
         rated: bool | None = None,
         parent_id: int | None = None,
+        hints: bool | None = None,
     ) -> GameRow:
         """Open a lobby in ``channel_id`` (a channel or thread) with the host seated (unless ``host_plays`` is False).
 
         What the host leaves out comes from the server's settings (:class:`~bot.storage.GuildSettings`):
         ``language`` the table's language for everything public (``en`` or ``de``; the server's,
         else English), ``turn_seconds`` (the server's, else one day), ``rated`` (the server's,
-        else rated). A server that names its game channels refuses any other: the game's
+        else rated), ``hints`` whether players may ask ``/ttr hint``
+        (:func:`~bot.services.hints_by_default`: where the server allows hints, in casual games
+        only). A server that names its game channels refuses any other: the game's
         channel, thread or the thread's channel (``parent_id``) must be one of them.
+
+        Fair play (issue 33 point 2): a rated game never allows hints, and a server that turned
+        hints off (``/ttr admin config hints:False``) allows them in no game.
+
         Raises:
             ServiceError: ``unknown_map``, ``bad_option`` (options the map does
                 not offer), ``bad_turn_time`` (not positive), ``bad_language``, ``channel_busy``,
-                ``channel_not_allowed`` (detail ``channels``: where games may be opened).
+                ``channel_not_allowed`` (detail ``channels``: where games may be opened),
+                ``hints_rated`` (hints asked for in a rated game), ``hints_off_here`` (hints
+                asked for where the server turned them off).
         """
         settings = await self.open_here(guild_id, channel_id, thread_id, parent_id)
+        rated = settings.rated if rated is None else rated
+        if hints and rated:
+            raise ServiceError("hints_rated")
+        if hints and not settings.hints:
+            raise ServiceError("hints_off_here")
         return await self._open(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -90,7 +105,8 @@ class LobbyOps(MoveRecorder):
             host_plays=host_plays,
             language=language if language is not None else settings.language or "en",
             rematch_of=rematch_of,
-            rated=settings.rated if rated is None else rated,
+            rated=rated,
+            hints_allowed=hints_by_default(settings, rated=rated) if hints is None else hints,
         )
 
     async def open_here(self, guild_id: int, *channels: int | None) -> GuildSettings:
@@ -123,6 +139,7 @@ class LobbyOps(MoveRecorder):
         language: str,
         rematch_of: int | None,
         rated: bool,
+        hints_allowed: bool,
     ) -> GameRow:
         """:meth:`create` with every setting decided (a rematch keeps the old game's)."""
         if language not in LANGUAGES:
@@ -155,14 +172,15 @@ class LobbyOps(MoveRecorder):
                 language=language,
                 rematch_of=rematch_of,
                 rated=rated,
+                hints_allowed=hints_allowed and not rated,
             )
         except ChannelBusy as exc:
             raise ServiceError("channel_busy", {"game": exc.game_id}) from None
 
     async def rematch(self, game_id: int, user_id: int, name: str) -> GameRow:
         """A new lobby after a finished game: same channel, map, options, turn time, language,
-        rated or casual, and computer players (same levels); the one who asks is the host, the
-        others join with one click.
+        rated or casual, hint setting and computer players (same levels); the one who asks is
+        the host, the others join with one click.
 
         Raises:
             ServiceError: ``game_not_found``, ``not_finished`` (the game still runs),
@@ -188,6 +206,7 @@ class LobbyOps(MoveRecorder):
             language=game.language,
             rematch_of=game_id,
             rated=game.rated,
+            hints_allowed=game.hints_allowed,
         )
         for s in sorted(seats, key=lambda r: r.seat):
             if s.is_ai:

@@ -8,6 +8,8 @@ from typing import Any, Protocol
 from engine import Action, Event
 
 from ..storage import GameRow, GuildSettings, Season, SeatRow, UserSettings
+from ._analysis import AnalysisView, OnAnalysis
+from ._coach import HintAnswer
 from ._loading import OnReminder, OnTurn
 from ._models import Ladder, Outcome, RatingShift, TableView, TurnRecord, UserGame, UserStats
 
@@ -22,6 +24,7 @@ class GameServicePort(Protocol):
 
     on_turn: OnTurn | None
     on_reminder: OnReminder | None
+    on_analysis: OnAnalysis | None
 
     async def create(
         self,
@@ -39,6 +42,7 @@ class GameServicePort(Protocol):
         rematch_of: int | None = None,
         rated: bool | None = None,
         parent_id: int | None = None,
+        hints: bool | None = None,
     ) -> GameRow: ...
 
     async def open_here(self, guild_id: int, *channels: int | None) -> GuildSettings: ...
@@ -100,5 +104,13 @@ class GameServicePort(Protocol):
     ) -> GuildSettings: ...
 
     async def start_season(self, guild_id: int, user_id: int, *, manage_server: bool) -> Season: ...
+
+    async def hint(self, game_id: int, user_id: int) -> HintAnswer: ...
+
+    async def play_hint(
+        self, game_id: int, user_id: int, *, version: int, index: int
+    ) -> Outcome: ...
+
+    async def analysis(self, game_id: int, *, queue: bool = True) -> AnalysisView: ...
 
     def start_timers(self) -> None: ...

@@ -1,26 +1,31 @@
 """GameService: the one door between Discord (or the demo) and the engine plus storage.
 
-It is composed of five parts that change for different reasons, over the
+It is composed of parts that change for different reasons, over the
 loading of games (:mod:`._loading`: locks, the state cache, quarantine) and
 the recording of moves (:mod:`._recording`: AI seats, timers, one
 transaction per move, outcomes):
 lobby (:mod:`._lobby`), play (:mod:`._play`), the clock (:mod:`._clock`),
-reading (:mod:`._queries`) and the ladder (:mod:`._ladder`: server settings,
-seasons, ratings, statistics). Nothing here imports discord: methods take
+reading (:mod:`._queries`), the ladder (:mod:`._ladder`: server settings,
+seasons, ratings, statistics) and the coach: hints (:mod:`._coach`) and the
+analysis after the game (:mod:`._analysis`). Nothing here imports discord: methods take
 Discord ids and return dataclasses (:mod:`._models`).
 """
 
 from __future__ import annotations
 
-from ._clock import ClockOps
+from typing import Any
+
+from ..storage import Storage
+from ._analysis import AnalysisOps, OnAnalysis
+from ._coach import CoachOps
+from ._jobs import Jobs
 from ._ladder import LadderOps
 from ._lobby import LobbyOps
-from ._play import PlayOps
 from ._queries import QueryOps
 
 
-class GameService(LobbyOps, PlayOps, ClockOps, QueryOps, LadderOps):
-    """Games in channels: lobby, play, clocks, ratings and statistics. Methods take Discord ids and return dataclasses.
+class GameService(LobbyOps, CoachOps, AnalysisOps, QueryOps, LadderOps):
+    """Games in channels: lobby, play, clocks, ratings, statistics, hints and analyses. Methods take Discord ids and return dataclasses.
 
     Args:
         storage: an open :class:`~bot.storage.Storage`.
@@ -35,10 +40,34 @@ class GameService(LobbyOps, PlayOps, ClockOps, QueryOps, LadderOps):
             its stored state cannot be read (tell the players).
         shards: the Discord shards this process serves; the clock only fires
             for games of guilds on them (None: every game).
+        hint_jobs: where hints are computed (default: a thread of this process;
+            the bot passes worker processes, :class:`~bot.services.ProcessJobs`).
+        analysis_jobs: where post-game analyses are computed (the same).
+        on_analysis: awaited with each analysis once stored (the cog posts it).
+        analysis_budget_s: CPU seconds of rollouts per analysis (default 40).
 
     Errors: :class:`ServiceError` (typed code), engine ``IllegalAction`` /
     ``SetupError`` (typed code); in every case nothing was written.
     """
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        hint_jobs: Jobs | None = None,
+        analysis_jobs: Jobs | None = None,
+        on_analysis: OnAnalysis | None = None,
+        analysis_budget_s: float | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__(storage, **options)
+        if hint_jobs is not None:
+            self.hint_jobs = hint_jobs
+        if analysis_jobs is not None:
+            self.analysis_jobs = analysis_jobs
+        self.on_analysis = on_analysis
+        if analysis_budget_s is not None:
+            self.analysis_budget_s = analysis_budget_s
 
 
 __all__ = ["GameService"]

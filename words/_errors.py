@@ -114,6 +114,19 @@ ERRORS: dict[str, str | Plural] = {
     "not_manager": N_("Only members with the Manage Server permission can do that."),
     "season_empty": N_("Season {season} has no rated game yet, so it goes on."),
     "unknown_season": N_("There is no season {season} on this server (seasons {seasons})."),
+    # the coach
+    "hints_off": N_(
+        "Hints are off in this game (rated games have none; a host or the server can turn"
+        " them off)."
+    ),
+    "hints_rated": N_("A rated game has no hints. Open a casual game (rated: False) to allow them."),
+    "hints_off_here": N_(
+        "This server allows no hints (a member with Manage Server can change that with"
+        " /ttr admin config)."
+    ),
+    "hint_timeout": N_(
+        "The coach is busy right now; ask again in a moment (this hint was not counted)."
+    ),
     # cogs and menus: wrong input names the choices that exist
     "wrong_channel": N_("This belongs to a game in another channel: {channel}."),
     "unknown_component": N_(

@@ -7,12 +7,15 @@ real SQLite file ``DIR/ttr.sqlite3``; every AI action goes through the service
 (engine, then the action with its snapshot in one transaction). The console
 tells the game in the same words as the channel (:mod:`bot.stories`, through
 the catalogs with their plural rules, in ``--language``), then prints the
-final score table and, as every demo game is rated (a server's default), how it
-moved each computer level's rating; the demo writes ``DIR/result.json`` and
-images. At the end the stored action log is replayed from the seed and compared
-with the stored snapshot. The same seed gives the same game. Several demo games
-in one database (``--database-url``) build that server's rating table
-(``python -m bot ratings``).
+final score table (with the hints each seat took) and, as every demo game is
+rated (a server's default), how it moved each computer level's rating; the demo
+writes ``DIR/result.json`` and images. At the end the stored action log is
+replayed from the seed and compared with the stored snapshot, and the game is
+analysed as the bot analyses every finished game: each seat's chance to win
+after every turn (``DIR/analysis.png``, ``analysis`` in result.json) and the
+three turning points, printed. The same seed gives the same game and analysis.
+Several demo games in one database (``--database-url``) build that server's
+rating table (``python -m bot ratings``).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import render
 from engine import player_view
@@ -36,13 +40,15 @@ from .services import (
     ClassicRules,
     Event,
     FinalResult,
+    GameAnalysis,
     GameService,
     RatingShift,
     claims_by_turn,
     replay_game,
     stored_state,
 )
-from .storage import MigrationError, Storage, StorageUnavailable, open_storage
+from .services.coach_text import analysis_words, turning_point_words
+from .storage import MigrationError, SeatRow, Storage, StorageUnavailable, open_storage
 
 
 @dataclass
@@ -185,8 +191,16 @@ async def _people_images(demo: DemoGame, layout: render.Layout) -> int:
     return len(files)
 
 
-def _print_scores(demo: DemoGame, result: FinalResult, turns: int, actions: int, ok: bool) -> None:
-    """The summary line, the score table (one column per part of the score) and the winner."""
+def _print_scores(
+    demo: DemoGame,
+    result: FinalResult,
+    turns: int,
+    actions: int,
+    ok: bool,
+    seats: Sequence[SeatRow],
+) -> None:
+    """The summary line, the score table (one column per part of the score, the hints each
+    seat took) and the winner."""
     w = demo.words
     summary = w.n(
         "Final scores after {turns} turns ({count} action; replay from the stored log {check})",
@@ -200,13 +214,14 @@ def _print_scores(demo: DemoGame, result: FinalResult, turns: int, actions: int,
     player = w.ctx("score table", "player")
     total = w.ctx("score table", "total")
     tickets = w.ctx("score table", "{tickets:cap} done/failed")
+    hints = w.ctx("score table", "hints")
     parts = [stories.breakdown_name(k, w) for k in keys]
     widths = [max(8, len(part) + 2) for part in parts]
     print("\n" + summary)
     print(
         f"{player:<{width}}{total:>7}"
         + "".join(f"{part:>{n}}" for part, n in zip(parts, widths, strict=True))
-        + f"  {tickets}"
+        + f"  {tickets}  {hints}"
     )
     for i in result.ranking:
         s = result.seats[i]
@@ -215,6 +230,7 @@ def _print_scores(demo: DemoGame, result: FinalResult, turns: int, actions: int,
             f"{demo.names[i]:<{width}}{s.score:>7}"
             + "".join(f"{s.breakdown.get(k, 0):>{n}}" for k, n in zip(keys, widths, strict=True))
             + f"  {done:>{len(tickets)}}"
+            + f"  {seats[i].hints_used:>{len(hints)}}"
             + (" *" if i in result.winners else "")
         )
     winners = ", ".join(demo.names[n] for n in result.winners)
@@ -222,10 +238,17 @@ def _print_scores(demo: DemoGame, result: FinalResult, turns: int, actions: int,
 
 
 def _write_result(
-    demo: DemoGame, seed: int, result: FinalResult, turns: int, shifts: Sequence[RatingShift]
+    demo: DemoGame,
+    seed: int,
+    result: FinalResult,
+    turns: int,
+    seats: Sequence[SeatRow],
+    shifts: Sequence[RatingShift],
+    analysis: GameAnalysis | None,
 ) -> Path:
-    """``OUT/result.json``: the map, seed, turns, winners, every seat's score and breakdown, and
-    how the game moved each seat's rating (overall, this season; empty when not rated)."""
+    """``OUT/result.json``: the map, seed, turns, winners, every seat's score, breakdown and
+    hints taken, how the game moved each seat's rating (overall, this season; empty when not
+    rated) and the analysis (see :func:`_analysis_doc`)."""
     doc = {
         "map": demo.rules.map_id,
         "seed": seed,
@@ -239,6 +262,7 @@ def _write_result(
                 "breakdown": dict(s.breakdown),
                 "tickets_completed": s.tickets_completed,
                 "tickets_failed": s.tickets_failed,
+                "hints": seats[s.seat].hints_used,
             }
             for s in result.seats
         ],
@@ -254,9 +278,59 @@ def _write_result(
             for r in shifts
         ],
     }
+    if analysis is not None:
+        doc["analysis"] = _analysis_doc(demo, analysis)
     path = demo.out / "result.json"
     path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     return path
+
+
+def _analysis_doc(demo: DemoGame, analysis: GameAnalysis) -> dict[str, Any]:
+    """The analysis in result.json: ``win_chance`` (seat name -> chance after each turn, the
+    seats summing to 1 every turn) and ``turning_points`` (turn, text, seat, before, after,
+    change), with the method and its budget."""
+    names = demo.names
+    return {
+        "method": analysis.method,
+        "rollouts_per_turn": analysis.rollouts,
+        "turns": [t.turn for t in analysis.turns],
+        "win_chance": {names[s]: chances for s, chances in enumerate(analysis.series())},
+        "turning_points": [
+            {
+                "turn": p.turn,
+                "text": console(turning_point_words(p, demo.rules, demo.words, names)),
+                "seat": names[p.seat],
+                "before": p.before,
+                "after": p.after,
+                "change": round(p.after - p.before, 4),
+            }
+            for p in analysis.turning_points
+        ],
+    }
+
+
+async def _analyse(demo: DemoGame) -> tuple[GameAnalysis | None, int]:
+    """Analyse the finished game as the bot does, print it (method, budget, turning points) and
+    draw ``analysis.png``; returns the analysis and the images written."""
+    view = await demo.service.analyse_now(demo.game_id)
+    analysis = view.analysis
+    if analysis is None:
+        return None, 0
+    print()
+    for line in analysis_words(view, demo.rules, demo.words, demo.names):
+        print(console(line))
+    print(demo.words.t("({seconds} s of CPU)", seconds=f"{analysis.cpu_s:.1f}"))
+    png = await asyncio.to_thread(
+        render.render_chance_png,
+        analysis.series(),
+        demo.names,
+        lang=demo.words.lang,
+        marks=[p.turn for p in analysis.turning_points],
+        turns=[t.turn for t in analysis.turns],
+        rollouts=analysis.rollouts,
+    )
+    (demo.out / "analysis.png").write_bytes(png)
+    return analysis, 1
 
 
 async def run_demo(
@@ -268,6 +342,7 @@ async def run_demo(
     database: str | Path | None = None,
     levels: Sequence[str] = ("normal",),
     language: str = "en",
+    analysis_rollouts: int = 32,
 ) -> int:
     """Play the demo game through :class:`~bot.services.GameService`; return the exit code: 0, 1
     when the stored log does not replay to the snapshot (or the game gets stuck), 2 for an unknown
@@ -276,7 +351,9 @@ async def run_demo(
     ``levels``: AI level per seat (one of :data:`engine.ai.AI_LEVELS` each); the last one repeats
     for the seats after it. ``database``: a path or URL (``sqlite:///...``,
     ``postgresql://...``) to play in, next to the games it already holds; default a new
-    ``OUT/ttr.sqlite3``. ``language``: the console's language (``en`` or ``de``)."""
+    ``OUT/ttr.sqlite3``. ``language``: the console's language (``en`` or ``de``).
+    ``analysis_rollouts``: rollouts per turn of the analysis after the game (the bot uses up to
+    128 within 40 s of CPU; the demo fewer, so it ends sooner)."""
     rules = _rules(map_id, players)
     if rules is None:
         return 2
@@ -288,7 +365,9 @@ async def run_demo(
         return 2
     w = words_for(language, rules.meta)
     try:
-        service = GameService(storage, auto_ai=False)
+        service = GameService(
+            storage, auto_ai=False, analysis_rollouts=analysis_rollouts, analysis_budget_s=60.0
+        )
         game_id, names = await _seat_and_start(
             service, storage, map_id, seed, levels, players=players, shared=database is not None
         )
@@ -314,13 +393,16 @@ async def run_demo(
         actions = len(await storage.actions(game_id))
         verified = await replay_game(storage, stored) == state and stored.status == "finished"
         shifts = await service.game_ratings(game_id)
+        seats = await storage.seats(game_id)
+        assert state.result is not None
+        _print_scores(demo, state.result, state.turn, actions, verified, seats)
+        if shifts:
+            print("\n" + console(stories.rating_changes(shifts, w)))
+        analysis, drawn = await _analyse(demo)
     finally:
         await storage.close()
-    assert state.result is not None
-    _print_scores(demo, state.result, state.turn, actions, verified)
-    if shifts:
-        print("\n" + console(stories.rating_changes(shifts, w)))
-    path = _write_result(demo, seed, state.result, state.turn, shifts)
+    images += drawn
+    path = _write_result(demo, seed, state.result, state.turn, seats, shifts, analysis)
     print(
         w.n(
             "Wrote {path} and {count} image.", "Wrote {path} and {count} images.", images, path=path
@@ -358,9 +440,17 @@ def main(argv: list[str]) -> int:
     ap.add_argument(
         "--language", choices=LANGS, default="en", help="the console's language (default en)"
     )
+    ap.add_argument(
+        "--analysis-rollouts",
+        type=int,
+        default=32,
+        help="rollouts per turn of the analysis after the game (default 32; the bot: up to 128)",
+    )
     args = ap.parse_args(argv)
     if args.every < 1:
         ap.error("--every must be at least 1")
+    if args.analysis_rollouts < 1:
+        ap.error("--analysis-rollouts must be at least 1")
     levels = [level.strip() for level in args.ai.split(",") if level.strip()]
     wrong = [level for level in levels if level not in AI_LEVELS]
     if not levels or wrong:
@@ -368,6 +458,14 @@ def main(argv: list[str]) -> int:
     database = args.database_url or args.db
     return asyncio.run(
         run_demo(
-            args.map, args.players, args.seed, args.out, args.every, database, levels, args.language
+            args.map,
+            args.players,
+            args.seed,
+            args.out,
+            args.every,
+            database,
+            levels,
+            args.language,
+            analysis_rollouts=args.analysis_rollouts,
         )
     )

@@ -26,7 +26,10 @@ def demo(*args: str) -> subprocess.CompletedProcess[str]:
 def test_demo_plays_a_whole_game_and_writes_result_json(tmp_path):
     """Exit 0, a turn log, a score table, result.json of the documented shape whose breakdowns sum up."""
     out = tmp_path / "out"
-    proc = demo("--map", "usa", "--players", "4", "--seed", "7", "--out", str(out))
+    proc = demo(
+        "--map", "usa", "--players", "4", "--seed", "7", "--out", str(out),
+        "--analysis-rollouts", "8",
+    )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert (
         "claimed" in proc.stdout
@@ -56,6 +59,28 @@ def test_demo_plays_a_whole_game_and_writes_result_json(tmp_path):
     for name in ("board-phone.png", "hand.png"):
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (out / "recap.gif").read_bytes()[:6] == b"GIF89a"
+    # the analysis after the game (issue 33): a chart, a chance per seat per turn, three
+    # turning points printed and stored
+    (chart,) = [p for p in out.glob("*.png") if "analysis" in p.name]
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    analysis = doc["analysis"]
+    names = [s["name"] for s in doc["seats"]]
+    chances = analysis["win_chance"]
+    assert sorted(chances) == sorted(names)
+    turns = len(analysis["turns"])
+    assert turns == doc["turns"] + 1 and all(len(c) == turns for c in chances.values())
+    for i in range(turns):
+        assert sum(c[i] for c in chances.values()) == pytest.approx(1.0, abs=1e-9)
+    for w in doc["winner"]:
+        assert chances[names[w]][-1] == pytest.approx(1 / len(doc["winner"]))
+    points = analysis["turning_points"]
+    assert len(points) == 3
+    for point in points:
+        assert point["text"].startswith(f"Turn {point['turn']}: ") and point["text"] in proc.stdout
+        assert point["change"] == pytest.approx(point["after"] - point["before"], abs=1e-4)
+        seat = chances[point["seat"]]
+        assert seat[analysis["turns"].index(point["turn"])] == pytest.approx(point["after"])
+    assert [s["hints"] for s in doc["seats"]] == [0, 0, 0, 0] and "hints" in proc.stdout
     # the operator tools agree: every stored game replays to its snapshot; the export has the whole log
     verify = subprocess.run(
         [sys.executable, "-m", "bot", "verify", "--db", str(out / "ttr.sqlite3")],
@@ -81,7 +106,18 @@ def test_demo_same_seed_same_game(tmp_path):
     for i, seed in enumerate(("11", "11", "12")):
         out = tmp_path / str(i)
         assert (
-            demo("--players", "3", "--seed", seed, "--out", str(out), "--every", "1000").returncode
+            demo(
+                "--players",
+                "3",
+                "--seed",
+                seed,
+                "--out",
+                str(out),
+                "--every",
+                "1000",
+                "--analysis-rollouts",
+                "8",
+            ).returncode  # fmt: skip
             == 0
         )
         docs.append((out / "result.json").read_text())
@@ -107,7 +143,10 @@ def test_demo_refuses_unknown_map_or_player_count(tmp_path, args, needle):
 def test_demo_ai_levels_per_seat_and_refusal(tmp_path):
     """--ai easy,hard seats an easy and a hard AI (named so); an unknown level exits with 2."""
     out = tmp_path / "out"
-    proc = demo("--map", "amsterdam", "--players", "2", "--ai", "easy,hard", "--out", str(out))
+    proc = demo(
+        "--map", "amsterdam", "--players", "2", "--ai", "easy,hard", "--out", str(out),
+        "--analysis-rollouts", "8",
+    )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert "AI 1 (easy)" in proc.stdout and "AI 2 (hard)" in proc.stdout
     db = sqlite3.connect(out / "ttr.sqlite3")

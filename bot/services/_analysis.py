@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import GameState
-from engine.ai.analysis import CPU_BUDGET_S, GameAnalysis, analyse_game
+from engine.ai.analysis import CPU_BUDGET_S, ROLLOUTS, GameAnalysis, analyse_game
 from engine.codec import decode_action
 from maps.loader import load_ruleset
 
@@ -75,8 +75,10 @@ def analysis_job(
     options: Mapping[str, Any],
     actions: Sequence[Mapping[str, Any]],
     cpu_budget_s: float,
+    rollouts: int = ROLLOUTS,
 ) -> dict[str, Any]:
-    """In a worker: the analysis of a game given by its stored seed and action log, as JSON."""
+    """In a worker: the analysis of a game given by its stored seed and action log, as JSON
+    (at most ``rollouts`` per turn and ``cpu_budget_s`` seconds of CPU)."""
     rules = load_ruleset(map_id)
     analysis = analyse_game(
         rules,
@@ -85,6 +87,7 @@ def analysis_job(
         options=options,
         actions=[decode_action(a) for a in actions],
         cpu_budget_s=cpu_budget_s,
+        rollouts=rollouts,
     )
     return analysis.to_json()
 
@@ -99,8 +102,9 @@ class AnalysisOps(ClockOps):
     analysis_jobs: Jobs = ThreadJobs()
     #: awaited with each analysis once it is stored (the cog posts it)
     on_analysis: OnAnalysis | None = None
-    #: CPU seconds of rollouts per game
+    #: CPU seconds of rollouts per game, and rollouts per turn at most
     analysis_budget_s: float = CPU_BUDGET_S
+    analysis_rollouts: int = ROLLOUTS
 
     async def analysis(self, game_id: int, *, queue: bool = True) -> AnalysisView:
         """The analysis of a game as far as it goes. A finished game that never had one
@@ -153,6 +157,28 @@ class AnalysisOps(ClockOps):
             return view
         return None
 
+    async def analyse_now(self, game_id: int) -> AnalysisView:
+        """Make the analysis of this finished game now, ahead of the queue, and return it
+        (``on_analysis`` is not awaited); one already stored is returned as it is. For the
+        demo and operators.
+
+        Raises:
+            ServiceError: ``game_not_found``, ``not_finished``, ``analysis_busy`` (another
+                worker is making it right now).
+        """
+        game = await self._game(game_id)
+        if game.status != "finished":
+            raise ServiceError("not_finished")
+        await self.storage.queue_analysis(game_id)
+        row = await self.storage.start_analysis(game_id, stale_after=STALE_AFTER_S)
+        if row is None:
+            view = await self.analysis(game_id, queue=False)
+            if view.status == "running":
+                raise ServiceError("analysis_busy")
+            return view
+        await self._analyse(game_id, row)
+        return await self.analysis(game_id, queue=False)
+
     async def _analyse(self, game_id: int, row: AnalysisRow) -> AnalysisView | None:
         if row.attempts > MAX_ATTEMPTS:
             await self.storage.fail_analysis(game_id, f"gave up after {MAX_ATTEMPTS} attempts")
@@ -172,6 +198,7 @@ class AnalysisOps(ClockOps):
                 dict(game.options),
                 actions,
                 self.analysis_budget_s,
+                self.analysis_rollouts,
             )
         except asyncio.CancelledError:
             raise

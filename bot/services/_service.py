@@ -45,6 +45,7 @@ class GameService(LobbyOps, CoachOps, AnalysisOps, QueryOps, LadderOps):
         analysis_jobs: where post-game analyses are computed (the same).
         on_analysis: awaited with each analysis once stored (the cog posts it).
         analysis_budget_s: CPU seconds of rollouts per analysis (default 40).
+        analysis_rollouts: rollouts per turn at most (default 128; the demo uses fewer).
 
     Errors: :class:`ServiceError` (typed code), engine ``IllegalAction`` /
     ``SetupError`` (typed code); in every case nothing was written.
@@ -58,6 +59,7 @@ class GameService(LobbyOps, CoachOps, AnalysisOps, QueryOps, LadderOps):
         analysis_jobs: Jobs | None = None,
         on_analysis: OnAnalysis | None = None,
         analysis_budget_s: float | None = None,
+        analysis_rollouts: int | None = None,
         **options: Any,
     ) -> None:
         super().__init__(storage, **options)
@@ -68,6 +70,8 @@ class GameService(LobbyOps, CoachOps, AnalysisOps, QueryOps, LadderOps):
         self.on_analysis = on_analysis
         if analysis_budget_s is not None:
             self.analysis_budget_s = analysis_budget_s
+        if analysis_rollouts is not None:
+            self.analysis_rollouts = analysis_rollouts
 
 
 __all__ = ["GameService"]

@@ -227,9 +227,12 @@ def turn_move_words(move: TurnMove, who: str, rules: Ruleset, w: Words) -> str:
             "{player} gave up the tunnel {route}", player=who, route=route_words(rules, move.route)
         )
     if kind == "cards":
-        return w.n(
+        text = w.n(
             "{player} drew {count} {card}", "{player} drew {count} {cards}", move.count, player=who
         )
+        if move.cards:
+            text += " (" + ", ".join(w.color(c) for c in move.cards) + ")"
+        return text
     if kind == "tickets":
         return w.n(
             "{player} kept {count} new {ticket}",

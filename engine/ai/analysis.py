@@ -46,6 +46,7 @@ from ..actions import (
     Resign,
 )
 from ..core import Core
+from ..events import CardDrawn
 from ..reducer import apply, new_game
 from ..state import FinalResult, GameState
 from .rollout import CoreRolloutPolicy
@@ -71,15 +72,18 @@ class TurnMove:
 
     Attributes:
         kind: ``claim`` (``route``), ``tunnel_abandoned`` (``route``), ``cards`` (``count``
-            cards drawn), ``tickets`` (``count`` kept), ``pass``, ``resign`` or ``setup``
-            (everyone's first ticket choice).
+            cards drawn, their colours in ``cards``), ``tickets`` (``count`` kept), ``pass``,
+            ``resign`` or ``setup`` (everyone's first ticket choice).
         route: the route claimed or tried.
         count: cards drawn or tickets kept.
+        cards: the colours of the cards drawn, in order (a deck draw too: once the game
+            is over nothing is hidden).
     """
 
     kind: str
     route: str | None = None
     count: int = 0
+    cards: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +147,8 @@ class GameAnalysis:
         return [[t.chances[s] for t in self.turns] for s in range(self.seats)]
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-able dict (chances rounded to 4 places); :meth:`from_json` reads it back."""
+        """A JSON-able dict (chances rounded to 4 places, still summing to 1 every turn);
+        :meth:`from_json` reads it back."""
         return {
             "format": 1,
             "map": self.map_id,
@@ -156,7 +161,7 @@ class GameAnalysis:
                     "turn": t.turn,
                     "seat": t.seat,
                     "move": _move_json(t.move),
-                    "chances": [round(c, 4) for c in t.chances],
+                    "chances": rounded_shares(t.chances),
                 }
                 for t in self.turns
             ],
@@ -208,13 +213,32 @@ class GameAnalysis:
         )
 
 
+def rounded_shares(shares: Sequence[float], places: int = 4) -> list[float]:
+    """``shares`` (summing to 1) rounded to ``places`` decimals so that the rounded values
+    still sum to 1 (largest remainder: the units lost to rounding down go to the shares
+    that lost most)."""
+    unit = 10**places
+    scaled = [max(0.0, s) * unit for s in shares]
+    floors = [int(v) for v in scaled]
+    missing = unit - sum(floors)
+    order = sorted(range(len(shares)), key=lambda i: (floors[i] - scaled[i], i))
+    for i in order[: max(0, missing)]:
+        floors[i] += 1
+    return [f / unit for f in floors]
+
+
 def _move_json(move: TurnMove) -> dict[str, Any]:
-    return {"kind": move.kind, "route": move.route, "count": move.count}
+    return {"kind": move.kind, "route": move.route, "count": move.count, "cards": list(move.cards)}
 
 
 def _move_of(doc: Mapping[str, Any]) -> TurnMove:
     route = doc.get("route")
-    return TurnMove(str(doc["kind"]), None if route is None else str(route), int(doc["count"]))
+    return TurnMove(
+        str(doc["kind"]),
+        None if route is None else str(route),
+        int(doc["count"]),
+        tuple(str(c) for c in doc.get("cards") or ()),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,25 +268,33 @@ def game_turns(
     state = new_game(rules, seats=seats, seed=seed, options=options)
     out: list[TurnState] = []
     pending: list[Action] = []
+    drawn: list[str] = []
     mover: int | None = None
     for action in actions:
         if state.phase == "play" and mover is None:
             mover = state.active
         before = (state.phase, state.turn)
-        state = apply(rules, state, action).state
+        transition = apply(rules, state, action)
+        state = transition.state
         pending.append(action)
+        drawn += [
+            e.color
+            for e in transition.events
+            if isinstance(e, CardDrawn) and e.seat == mover and e.color is not None
+        ]
         if (state.phase, state.turn) == before:
             continue
         if not out:
             out.append(TurnState(0, None, TurnMove("setup"), state))
         else:
-            out.append(TurnState(out[-1].turn + 1, mover, _summary(pending, mover), state))
-        pending, mover = [], None
+            out.append(TurnState(out[-1].turn + 1, mover, _summary(pending, mover, drawn), state))
+        pending, drawn, mover = [], [], None
     return out
 
 
-def _summary(actions: Sequence[Action], seat: int | None) -> TurnMove:
-    """The turn's move from its actions (those of the seat that played it)."""
+def _summary(actions: Sequence[Action], seat: int | None, drawn: Sequence[str]) -> TurnMove:
+    """The turn's move from its actions (those of the seat that played it) and the colours of
+    the cards it drew."""
     own = [a for a in actions if a.seat == seat] or list(actions)
     for a in own:
         if isinstance(a, Resign):
@@ -275,9 +307,9 @@ def _summary(actions: Sequence[Action], seat: int | None) -> TurnMove:
     if any(isinstance(a, DrawTickets) for a in own):
         kept = next((a for a in own if isinstance(a, KeepTickets)), None)
         return TurnMove("tickets", count=0 if kept is None else len(kept.tickets))
-    drawn = sum(1 for a in own if isinstance(a, (DrawBlind, DrawFaceUp)))
-    if drawn:
-        return TurnMove("cards", count=drawn)
+    draws = sum(1 for a in own if isinstance(a, (DrawBlind, DrawFaceUp)))
+    if draws:
+        return TurnMove("cards", count=draws, cards=tuple(drawn))
     return TurnMove("pass")
 
 
@@ -419,6 +451,7 @@ __all__ = [
     "game_turns",
     "result_shares",
     "rollout_seeds",
+    "rounded_shares",
     "rollout_shares",
     "turning_points",
 ]

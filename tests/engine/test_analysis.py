@@ -74,6 +74,9 @@ def test_chances_sum_to_one_every_turn_and_the_turns_are_the_games(led_from_the_
         assert len(t.chances) == 2
         assert all(0.0 <= c <= 1.0 for c in t.chances)
         assert sum(t.chances) == pytest.approx(1.0)
+    for t in analysis.turns:
+        if t.move.kind == "cards":  # every card drawn is named once the game is over
+            assert len(t.move.cards) == t.move.count and t.move.cards
     claims = [t.move.route for t in analysis.turns if t.move.kind == "claim"]
     assert sorted(claims) == sorted(final.owners)  # one claim a turn, each told once
 
@@ -116,3 +119,13 @@ def test_turning_points_are_the_three_largest_moves_in_turn_order():
     assert two.mover == 1 and two.seat == 0  # tie between the seats: not the mover
     assert (two.before, two.after) == (0.55, 0.2) and two.change == pytest.approx(-0.35)
     assert turning_points(turns[:2]) == (points[0].__class__(1, 0, turns[1].move, 1, 0.5, 0.45),)
+
+
+def test_stored_chances_still_sum_to_one():
+    """Rounded to 4 places for storage, the chances of a turn still sum to exactly 1."""
+    from engine.ai.analysis import rounded_shares
+
+    for shares in ([1 / 3] * 3, [0.12345, 0.54321, 1 - 0.12345 - 0.54321], [1.0, 0.0], [0.2] * 5):
+        out = rounded_shares(shares)
+        assert round(sum(out) * 10_000) == 10_000
+        assert all(abs(a - b) <= 1e-4 for a, b in zip(out, shares, strict=True))

@@ -62,7 +62,7 @@ def test_a_turning_point_reads_like_the_issue_example():
         "Zug 42: Björn hat die Strecke Denver – Kansas City genutzt; "
         "Gewinnchance von Åsa 48 % → 21 %"
     )
-    drew = TurningPoint(7, 0, TurnMove("cards", count=2), 1, 0.5, 0.4)
-    assert "Åsa drew 2 train car cards" in turning_point_words(
+    drew = TurningPoint(7, 0, TurnMove("cards", count=2, cards=("blue", "locomotive")), 1, 0.5, 0.4)
+    assert "Åsa drew 2 train car cards (blue, locomotive)" in turning_point_words(
         drew, USA, words_for("en", USA.meta), NAMES
     )

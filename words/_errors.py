@@ -124,6 +124,7 @@ ERRORS: dict[str, str | Plural] = {
         "This server allows no hints (a member with Manage Server can change that with"
         " /ttr admin config)."
     ),
+    "analysis_busy": N_("This game's analysis is being made right now; it follows shortly."),
     "hint_timeout": N_(
         "The coach is busy right now; ask again in a moment (this hint was not counted)."
     ),

@@ -34,6 +34,7 @@ CHART_WORDS: dict[str, str] = {
     "title": NP_("image", "Chance to win after each turn"),
     "turn": NP_("image", "turn"),
     "rollouts": NP_("image", "{n} simulated games per turn"),
+    "percent": NP_("image", "{n}%"),
 }
 
 
@@ -106,7 +107,7 @@ def render_chance_png(
     order = sorted(range(len(series)), key=lambda s: series[s][-1])  # the leader on top
     for seat in order:
         _line(draw, [(px(x), py(c)) for x, c in zip(xs, series[seat], strict=True)], seat, k)
-    _legend(draw, names, series, left, bottom + round(42 * k), right, small, k)
+    _legend(draw, names, series, left, bottom + round(42 * k), right, small, k, lang)
     return dr.encode(img)
 
 
@@ -129,7 +130,7 @@ def _grid(
     for pct in (0, 25, 50, 75, 100):
         y = py(pct / 100)
         draw.line((left, y, right, y), fill=th.MUTED if pct == 50 else grid, width=max(1, round(k)))
-        label = f"{pct}%"
+        label = _word(lang, "percent", n=pct)
         w = draw.textlength(label, font=font)
         draw.text((left - w - 4 * k, y - 7 * k), label, font=font, fill=th.INK)
     span = x1 - x0
@@ -198,6 +199,7 @@ def _legend(
     right: float,
     font: ImageFont.FreeTypeFont,
     k: float,
+    lang: str,
 ) -> None:
     """Up to three seats a row: symbol in the seat's colour, name and final chance."""
     cols = 3
@@ -207,7 +209,7 @@ def _legend(
         x = left + (seat % cols) * col_w
         y = top + (seat // cols) * row_h
         dr.symbol(draw, (x + 8 * k, y + 8 * k), seat, 7 * k, th.seat_color(seat), outline=th.INK)
-        text = f"{name} {round(100 * series[seat][-1])}%"
+        text = f"{name} {_word(lang, 'percent', n=round(100 * series[seat][-1]))}"
         text = dr.fit_text(draw, text, font, col_w - 24 * k)
         draw.text((x + 20 * k, y), text, font=font, fill=th.INK)
 

@@ -84,8 +84,8 @@ def move_words(action: Action, rules: Ruleset, w: Words) -> str:
         return w.t("Give up the tunnel")
     if isinstance(action, KeepFlagCard):
         if action.color is None:
-            return w.t("Set no card aside for a French flag")
-        return w.t("Set a {color} card aside for a French flag", color=w.color(action.color))
+            return w.t("Set no card aside for a {flag}")
+        return w.t("Set a {color} card aside for a {flag}", color=w.color(action.color))
     if isinstance(action, Resign):
         return w.t("Resign")
     return w.t("Pass")

@@ -71,3 +71,15 @@ def test_turning_points_are_numbered_and_bad_series_refused():
     for bad in ([], [[0.5, 0.5], [0.5]], [[], []]):
         with pytest.raises(ValueError):
             render_chance_png(bad, NAMES[:2])
+
+
+def test_the_chart_speaks_the_table_language():
+    """Every word drawn comes from the catalogs: German title, axis and percentages; the names
+    with their final chance in the legend."""
+    from render import recorded_text
+
+    with recorded_text() as drawn:
+        render_chance_png(_series(2, 30), NAMES[:2], lang="de", rollouts=32)
+    assert "Gewinnchance nach jedem Zug" in drawn and "Zug" in drawn
+    assert "50 %" in drawn and "Åsa 100 %" in drawn and "Björn 0 %" in drawn
+    assert "32 durchgespielte Spiele je Zug" in drawn

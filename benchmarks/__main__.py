@@ -1,4 +1,4 @@
-"""Run a benchmark on demand: ``python -m benchmarks engine|render|turn|crash|load|ai|memory [--json]``.
+"""Run a benchmark on demand: ``python -m benchmarks engine|render|turn|crash|load|ai|memory|analysis [--json]``.
 
 Each prints a table; with ``--json`` the last line is one JSON object. Never
 part of the test run.
@@ -17,6 +17,7 @@ BENCHMARKS = {
     "load": "benchmarks.load",
     "ai": "benchmarks.ai",
     "memory": "benchmarks.memory",
+    "analysis": "benchmarks.analysis",
 }
 
 

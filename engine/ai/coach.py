@@ -250,76 +250,96 @@ def _explain(
     options: Mapping[str, Any] | None,
     action: Action,
 ) -> _Draft:
+    """Why ``action``: the tickets it concerns, then what those still need and the risk."""
     board = rules.board
-    pub = view.public
-    seat = view.seat
-    owners = dict(pub.owners)
-    hand = dict(view.hand)
-    pieces = view.me.pieces
     held = [t.id for t in view.tickets if not t.done]
-    plans = _plans(rules, view, owners, held, pieces)
-    draft = _Draft(seat, pub.version, action, "other")
+    at = _Position(dict(view.public.owners), dict(view.hand), view.me.pieces, {})
+    at.plans = _plans(rules, view, at.owners, held, at.pieces)
+    draft = _Draft(view.seat, view.public.version, action, "other")
+    focus: list[str] = []
     if isinstance(action, ClaimRoute):
-        route = board.routes[action.route]
-        ends = {route.a, route.b}
-        along = [
-            p.ticket
-            for p in plans.values()
-            if p.possible and any({board.routes[r].a, board.routes[r].b} == ends for r in p.routes)
-        ]
-        owners[action.route] = seat
-        for color, n in action.payment.items():
-            hand[color] = hand.get(color, 0) - n
-        pieces -= route.length
-        after = _plans(rules, view, owners, held, pieces)
-        draft.tickets = tuple(along)
-        draft.completes = tuple(t for t in along if after[t].done)
-        if along:
-            draft.reason = "claim_ticket"
-        else:
-            draft.blocked = _blocked_seat(rules, view, legal, options, action)
-            draft.reason = "claim_points" if draft.blocked is None else "claim_block"
-        plans = after
-        focus = [t for t in along if not after[t].done]
+        focus = _explain_claim(rules, view, legal, options, action, draft, at, held)
     elif isinstance(action, (DrawFaceUp, DrawBlind)):
-        card = pub.face_up[action.slot] if isinstance(action, DrawFaceUp) else None
+        card = view.public.face_up[action.slot] if isinstance(action, DrawFaceUp) else None
         if card is not None:
-            hand[card] = hand.get(card, 0) + 1
+            at.hand[card] = at.hand.get(card, 0) + 1
         focus = [
             p.ticket
-            for p in plans.values()
-            if p.possible and p.routes and _wants(board, p, card, hand)
+            for p in at.plans.values()
+            if p.possible and p.routes and _wants(board, p, card, at.hand)
         ]
-        draft.tickets = tuple(focus)
-        draft.reason = "draw_cards"
-    elif isinstance(action, DrawTickets):
-        draft.reason = "draw_tickets"
-        focus = []
+        draft.tickets, draft.reason = tuple(focus), "draw_cards"
     elif isinstance(action, KeepTickets):
-        kept = list(action.tickets)
-        plans = {**plans, **_plans(rules, view, owners, kept, pieces)}
-        draft.tickets = tuple(kept)
-        draft.reason = "keep_tickets"
-        focus = kept
+        focus = list(action.tickets)
+        at.plans.update(_plans(rules, view, at.owners, focus, at.pieces))
+        draft.tickets, draft.reason = tuple(focus), "keep_tickets"
     elif isinstance(action, PayTunnel):
         draft.reason = "tunnel_pay"
-        focus = [p.ticket for p in plans.values() if p.possible and not p.done]
-    elif isinstance(action, AbandonTunnel):
-        draft.reason = "tunnel_abandon"
-        focus = []
-    elif isinstance(action, KeepFlagCard):
-        draft.reason = "flag_card"
-        focus = []
+        focus = [p.ticket for p in at.plans.values() if p.possible and not p.done]
     else:
-        focus = []
-    focused = [plans[t] for t in focus if t in plans]
-    draft.missing = _missing(rules, focused, hand)
+        draft.reason = _OTHER_REASONS.get(type(action), "other")
+    focused = [at.plans[t] for t in focus if t in at.plans]
+    draft.missing = _missing(rules, focused, at.hand)
     draft.cars = sum(
         board.routes[r].length for r in dict.fromkeys(r for p in focused for r in p.routes)
     )
-    open_plans = [p for p in plans.values() if p.possible and not p.done and p.routes]
-    draft.risk = _risk(rules, view, owners, open_plans, pieces)
+    open_plans = [p for p in at.plans.values() if p.possible and not p.done and p.routes]
+    draft.risk = _risk(rules, view, at.owners, open_plans, at.pieces)
     return draft
+
+
+#: The reason of a move that concerns no ticket in particular, by kind.
+_OTHER_REASONS: dict[type[Action], str] = {
+    DrawTickets: "draw_tickets",
+    AbandonTunnel: "tunnel_abandon",
+    KeepFlagCard: "flag_card",
+}
+
+
+@dataclass(slots=True)
+class _Position:
+    """The seat's position as the explanation moves it on: owners, hand, pieces, plans."""
+
+    owners: dict[str, int]
+    hand: dict[str, int]
+    pieces: int
+    plans: dict[str, TicketPlan]
+
+
+def _explain_claim(
+    rules: ClassicRules,
+    view: PlayerView,
+    legal: Sequence[Action],
+    options: Mapping[str, Any] | None,
+    action: ClaimRoute,
+    draft: _Draft,
+    at: _Position,
+    held: list[str],
+) -> list[str]:
+    """A claim: the tickets whose path uses this connection (either track of a double route)
+    and those it completes, or else the seat it blocks or the points; moves ``at`` past the
+    claim and returns the tickets still open that it serves."""
+    board = rules.board
+    route = board.routes[action.route]
+    ends = {route.a, route.b}
+    along = [
+        p.ticket
+        for p in at.plans.values()
+        if p.possible and any({board.routes[r].a, board.routes[r].b} == ends for r in p.routes)
+    ]
+    at.owners[action.route] = view.seat
+    for color, n in action.payment.items():
+        at.hand[color] = at.hand.get(color, 0) - n
+    at.pieces -= route.length
+    at.plans = _plans(rules, view, at.owners, held, at.pieces)
+    draft.tickets = tuple(along)
+    draft.completes = tuple(t for t in along if at.plans[t].done)
+    if along:
+        draft.reason = "claim_ticket"
+    else:
+        draft.blocked = _blocked_seat(rules, view, legal, options, action)
+        draft.reason = "claim_points" if draft.blocked is None else "claim_block"
+    return [t for t in along if not at.plans[t].done]
 
 
 @dataclass(slots=True)

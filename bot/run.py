@@ -69,10 +69,17 @@ def run(settings: Settings) -> int:
 
 async def build_service(storage: Any, settings: Settings) -> Any:
     """The GameService over ``storage``, its timers limited to this process's shards; the timer
-    loop starts when the bot is ready (``TtrBot.on_ready``)."""
-    from .services import GameService
+    loop (and the queue of post-game analyses) starts when the bot is ready
+    (``TtrBot.on_ready``). Hints are computed in a worker process, analyses in another one
+    at a lower priority, so neither holds the event loop; ``service.close()`` stops them."""
+    from .services import GameService, ProcessJobs
 
-    return GameService(storage, shards=settings.shards)
+    return GameService(
+        storage,
+        shards=settings.shards,
+        hint_jobs=ProcessJobs(1),
+        analysis_jobs=ProcessJobs(1, niceness=10),
+    )
 
 
 async def open_database(settings: Settings) -> Any:

@@ -73,5 +73,11 @@ class GameService(LobbyOps, CoachOps, AnalysisOps, QueryOps, LadderOps):
         if analysis_rollouts is not None:
             self.analysis_rollouts = analysis_rollouts
 
+    async def close(self) -> None:
+        """Stop the timers and the analysis queue, then the workers of hints and analyses."""
+        await super().close()
+        self.hint_jobs.close()
+        self.analysis_jobs.close()
+
 
 __all__ = ["GameService"]

@@ -220,7 +220,7 @@ async def export_game(storage: Storage, game_id: int) -> dict[str, Any] | None:
     While the game is not finished the export holds no secret: no seed, no
     snapshot, and the tickets a player kept are given as a count only. A
     finished game's export is complete (seed, final snapshot, every action),
-    so it can be replayed anywhere.
+    so it can be replayed anywhere, with its post-game analysis once made.
     """
     game = await storage.get_game(game_id)
     if game is None:
@@ -250,6 +250,8 @@ async def export_game(storage: Storage, game_id: int) -> dict[str, Any] | None:
         checkpoint = await storage.load_checkpoint(game_id)
         doc["snapshot"] = None if checkpoint is None else checkpoint.snapshot
         doc["snapshot_version"] = None if checkpoint is None else checkpoint.version
+        analysis = await storage.analysis(game_id)
+        doc["analysis"] = None if analysis is None else analysis.data
     return doc
 
 

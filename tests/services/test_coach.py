@@ -170,6 +170,10 @@ async def test_a_finished_game_is_analysed_once_and_told(
     assert analysis.rollouts >= 8 and len(analysis.turning_points) == 3
     for t in analysis.turns:
         assert sum(t.chances) == pytest.approx(1.0, abs=1e-3)
+    from bot.services.ops import export_game
+
+    exported = await export_game(storage, gid)  # a finished game's record carries it
+    assert exported is not None and exported["analysis"] == analysis.to_json()
     final = (await state_of(storage, gid)).result
     assert [t for t in analysis.turns[-1].chances] == [
         1.0 if s in final.winners else 0.0 for s in range(2)

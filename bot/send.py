@@ -330,15 +330,22 @@ async def post(
     files: Sequence[discord.File] = (),
     embeds: Sequence[discord.Embed] = (),
     ping: Iterable[int] = (),
+    reply_to: discord.MessageReference | None = None,
 ) -> discord.Message:
-    """Post a public message in ``channel``; pings only ``ping``. Raises discord.HTTPException
-    as discord.py does (the caller decides the fallback)."""
+    """Post a public message in ``channel``; pings only ``ping`` (an answer to ``reply_to``
+    pings nobody for it either). Raises discord.HTTPException as discord.py does (the caller
+    decides the fallback)."""
+    answer: dict[str, Any] = {}
+    if reply_to is not None:
+        answer["reference"] = reply_to
+        answer["mention_author"] = False
     return await channel.send(
         content_of(content),
         files=list(files)[:MAX_FILES],
         embeds=fit_embeds(embeds) or discord.utils.MISSING,
         view=fit_view(view) or discord.utils.MISSING,
         allowed_mentions=mentions(ping),
+        **answer,
     )
 
 

@@ -136,6 +136,11 @@ class AnalysisOps(ClockOps):
             return AnalysisView(game, seats, row.status, ahead=ahead)
         return AnalysisView(game, seats, "failed")
 
+    async def remember_final_message(self, game_id: int, message_id: int) -> None:
+        """Remember the game-over message (the analysis is posted as a reply to it, also
+        after a restart; it is the game's last board message)."""
+        await self.storage.set_message_ids(game_id, board_message_id=message_id)
+
     # ------------------------------------------------------------------ the queue
     async def analyse_next(self) -> AnalysisView | None:
         """Claim the first analysis of the queue that no other worker holds, make it and store

@@ -15,7 +15,7 @@ import asyncio
 import logging
 from dataclasses import dataclass
 
-from engine import GameState, legal_actions
+from engine import Action, GameState, legal_actions
 from engine.ai.coach import Hint, hint_for
 from maps.loader import load_ruleset
 
@@ -99,22 +99,34 @@ class CoachOps(PlayOps):
         log.info("game %s: seat %s took hint %s", game_id, seat.seat, used)
         return HintAnswer(game, seats, seat.seat, hint, index, used)
 
-    async def play_hint(self, game_id: int, user_id: int, *, version: int, index: int) -> Outcome:
-        """Play the hinted action: the ``index``-th of the player's legal actions at
-        ``version`` (see :class:`HintAnswer`), exactly as :meth:`act` plays a move.
+    async def hinted(self, game_id: int, user_id: int, *, version: int, index: int) -> Action:
+        """The hinted action: the ``index``-th of the player's legal actions at ``version``
+        (see :class:`HintAnswer`), while the game is still at that version.
 
         Raises:
-            ServiceError: ``stale_version`` (the game moved on since the hint: nothing is
-                played), ``malformed_action`` (no such action), and :meth:`act`'s refusals.
+            ServiceError: ``stale_version`` (the game moved on since the hint),
+                ``malformed_action`` (no such action), ``game_not_found``, ``game_finished``,
+                ``not_in_game``, ``is_ai``.
         """
-        game, seats, seat = await self._player_in_play(game_id, user_id)
+        game, _, seat = await self._player_in_play(game_id, user_id)
         if game.version != version:
             raise ServiceError("stale_version", {"expected": version, "current": game.version})
         state = await self._state(game)
         legal = legal_actions(load_ruleset(game.map_id), state, seat.seat, payments="sensible")
         if not 0 <= index < len(legal):
             raise ServiceError("malformed_action", {"reason": "no such hinted action"})
-        return await self.act(game_id, user_id, legal[index], expected_version=version)
+        return legal[index]
+
+    async def play_hint(self, game_id: int, user_id: int, *, version: int, index: int) -> Outcome:
+        """Play the hinted action (:meth:`hinted`) exactly as :meth:`act` plays a move, at
+        ``version`` only: a game that moved on meanwhile refuses it with ``stale_version``
+        and nothing is played.
+
+        Raises:
+            ServiceError: as :meth:`hinted`, and :meth:`act`'s refusals.
+        """
+        action = await self.hinted(game_id, user_id, version=version, index=index)
+        return await self.act(game_id, user_id, action, expected_version=version)
 
 
 __all__ = ["HINT_DEADLINE_S", "CoachOps", "HintAnswer", "hint_job"]

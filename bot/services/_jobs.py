@@ -93,8 +93,13 @@ class ProcessJobs:
         return await loop.run_in_executor(self._pool, partial(fn, *args))
 
     def close(self) -> None:
-        """Stop the workers; jobs not started are dropped."""
+        """Stop the workers at once: jobs not started are dropped, a job under way (an
+        analysis can take a minute) is abandoned with its process; nothing of it was stored."""
+        processes = list((getattr(self._pool, "_processes", None) or {}).values())
         self._pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
 
 
 __all__ = ["Jobs", "ProcessJobs", "ThreadJobs"]

@@ -87,6 +87,8 @@ class Post:
         dm_text: what those direct messages say.
         words: the table's words (for the owner's notice).
         extra: more files ``(filename, factory)`` sent with the image (the final recap GIF).
+        reply_to: the id of a message of the channel this one answers (the analysis answers
+            the game-over message); posted as a plain message when that one is gone.
     """
 
     game_id: int
@@ -101,6 +103,7 @@ class Post:
     reach: tuple[int, ...] = ()
     dm_text: str = ""
     extra: tuple[tuple[str, FileFactory], ...] = ()
+    reply_to: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,12 +157,18 @@ class Announcer:
                 data = await make()
                 if data:
                     files.append(discord.File(io.BytesIO(data), filename=name))
+        reference = None
+        if post.reply_to:  # an answer to an earlier message (plain when that one is gone)
+            reference = discord.MessageReference(
+                message_id=post.reply_to, channel_id=post.channel_id, fail_if_not_exists=False
+            )
         return await send.post(
             self._channel(post.channel_id),
             post.content,
             files=files,
             view=post.view,
             ping=post.ping,
+            reply_to=reference,
         )
 
     async def post(self, post: Post) -> Delivery:

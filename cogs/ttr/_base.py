@@ -55,6 +55,14 @@ def user_of(table: TableView, seat: int | None) -> int | None:
     return None
 
 
+def hints_taken(table: TableView) -> dict[int, int] | None:
+    """Seat -> hints its player took, for a game that allows hints (None otherwise: the score
+    table then shows no hint column)."""
+    if not table.game.hints_allowed:
+        return None
+    return {s.seat: s.hints_used for s in table.seats}
+
+
 def resigned_seats(table: TableView) -> frozenset[int]:
     """Seats whose players resigned."""
     return frozenset(s.seat for s in table.seats if s.resigned)

@@ -326,6 +326,47 @@ class FlagButton(ClickItem, kind=ids.Flag):
         await cog.menus.flag(interaction, ids.Flag.read(match))
 
 
+# ====================================================================== the coach
+class HintButton(ClickItem, kind=ids.Hint):
+    """A fresh hint."""
+
+    @staticmethod
+    async def answer(
+        cog: TtrCog, interaction: discord.Interaction, match: re.Match[str], values: Sequence[str]
+    ) -> None:
+        await cog.coach.hint(interaction, ids.Hint.read(match).game)
+
+
+class HintDoButton(ClickItem, kind=ids.HintDo):
+    """Do it: confirm the hinted move."""
+
+    @staticmethod
+    async def answer(
+        cog: TtrCog, interaction: discord.Interaction, match: re.Match[str], values: Sequence[str]
+    ) -> None:
+        await cog.coach.ask(interaction, ids.HintDo.read(match))
+
+
+class HintConfirmButton(ClickItem, kind=ids.HintConfirm):
+    """Play the hinted move."""
+
+    @staticmethod
+    async def answer(
+        cog: TtrCog, interaction: discord.Interaction, match: re.Match[str], values: Sequence[str]
+    ) -> None:
+        await cog.coach.confirm(interaction, ids.HintConfirm.read(match))
+
+
+class HintCancelButton(ClickItem, kind=ids.HintCancel):
+    """Do not play the hinted move."""
+
+    @staticmethod
+    async def answer(
+        cog: TtrCog, interaction: discord.Interaction, match: re.Match[str], values: Sequence[str]
+    ) -> None:
+        await cog.coach.cancel(interaction, ids.HintCancel.read(match))
+
+
 #: One class per kind of click, in the order of :data:`._ids.KINDS`.
 KIND_ITEMS: tuple[type[ClickItem], ...] = (
     HandButton,
@@ -338,6 +379,7 @@ KIND_ITEMS: tuple[type[ClickItem], ...] = (
     JoinButton,
     StartButton,
     RematchButton,
+    HintButton,
     CardButton,
     RoutePageButton,
     RouteSelect,
@@ -350,6 +392,9 @@ KIND_ITEMS: tuple[type[ClickItem], ...] = (
     TunnelPayButton,
     TunnelGiveUpButton,
     FlagButton,
+    HintDoButton,
+    HintConfirmButton,
+    HintCancelButton,
     LogPageButton,
 )
 

@@ -23,6 +23,7 @@ from bot.services import AI_LEVELS, Outcome, Reminder
 from ._admin import AdminFlows
 from ._announce import Announcer
 from ._base import Base
+from ._coach import CoachFlows
 from ._info import InfoFlows, fold
 from ._ladder import LadderFlows
 from ._lobby import TURN_TIMES, LobbyFlows
@@ -71,6 +72,7 @@ class TtrCog(
         self.lobby_flows = LobbyFlows(bot, service, self.announcer, self.publisher)
         self.play = PlayFlows(bot, service, self.announcer, self.publisher)
         self.menus = MenuClicks(bot, service, self.announcer, self.play)
+        self.coach = CoachFlows(bot, service, self.announcer, self.play)
         self.info = InfoFlows(bot, service, self.announcer)
         self.players = PlayerFlows(bot, service, self.announcer)
         self.ladder = LadderFlows(bot, service, self.announcer)
@@ -78,6 +80,8 @@ class TtrCog(
         super().__init__()
         service.on_turn = self.clock_moved
         service.on_reminder = self.remind
+        service.on_analysis = self.coach.analysed
+        self.publisher.on_final = self.coach.after_final
 
     async def cog_unload(self) -> None:
         await self.announcer.close()
@@ -110,6 +114,7 @@ class TtrCog(
         language="The table's language for everything public (default: the server's)",
         thread="Open the game in a new thread of this channel",
         rated="Rated: the result changes the players' ratings (default: the server's setting)",
+        hints="May players ask /ttr hint for a suggested move? (default: yes in casual games)",
     )
     @app_commands.rename(tickets=app_commands.locale_str("tickets", context=EDITION))
     @app_commands.choices(
@@ -126,8 +131,11 @@ class TtrCog(
         language: str | None = None,
         thread: bool = False,
         rated: bool | None = None,
+        hints: bool | None = None,
     ) -> None:
-        await self.lobby_flows.new(interaction, map, turn_time, tickets, language, thread, rated)
+        await self.lobby_flows.new(
+            interaction, map, turn_time, tickets, language, thread, rated, hints
+        )
 
     new.autocomplete("map")(map_names)
 
@@ -220,6 +228,12 @@ class TtrCog(
         long: app_commands.Range[int, 0, 4] | None = None,
     ) -> None:
         await self.play.open_tickets(interaction, await self.here(interaction), short, long)
+
+    @app_commands.command(
+        name="hint", description="A suggested move and why, from what you can see (only you see it)"
+    )
+    async def hint(self, interaction: discord.Interaction) -> None:
+        await self.coach.hint(interaction, await self.here(interaction))
 
     @app_commands.command(name="vacation", description="Take a vacation: your turns wait")
     @app_commands.describe(days="Number of days")
@@ -336,19 +350,26 @@ class TtrCog(
     ) -> None:
         await self.players.settings(interaction, turn_pings, dm_turns, high_contrast)
 
-    @app_commands.command(name="history", description="List this server's finished games")
-    @app_commands.describe(page="Page number")
-    async def history(
-        self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1
-    ) -> None:
-        await self.info.history(interaction, page)
-
-    @app_commands.command(name="game", description="Show one game: final image, scores, tickets")
-    @app_commands.describe(id="The game's number")
+    @app_commands.command(
+        name="game",
+        description="This server's finished games, or one game: final image, scores, analysis",
+    )
+    @app_commands.describe(
+        id="The game's number (without it: the list of finished games)",
+        page="Page of the list",
+    )
     async def game(
-        self, interaction: discord.Interaction, id: app_commands.Range[int, 1, 2**53]
+        self,
+        interaction: discord.Interaction,
+        id: app_commands.Range[int, 1, 2**53] | None = None,
+        page: app_commands.Range[int, 1, 1000] = 1,
     ) -> None:
-        await self.info.game(interaction, id)
+        # the list of finished games lives here (it was /ttr history): /ttr has room for 25
+        # commands, and /ttr hint took the last one
+        if id is None:
+            await self.info.history(interaction, page)
+        else:
+            await self.info.game(interaction, id)
 
     # ------------------------------------------------------------ admin
     @app_commands.command(name="cancel", description="Cancel the game (host or Manage Channels)")

@@ -9,7 +9,7 @@ stories and the names of places, routes, cards and score parts are
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bot.services import (
     Cards,
@@ -87,9 +87,14 @@ def hand_text(
 
 
 def score_table(
-    result: FinalResult, names: Sequence[str], w: Words, resigned: frozenset[int] = frozenset()
+    result: FinalResult,
+    names: Sequence[str],
+    w: Words,
+    resigned: frozenset[int] = frozenset(),
+    hints: Mapping[int, int] | None = None,
 ) -> str:
-    """The final ranking with each seat's breakdown (resigned seats marked)."""
+    """The final ranking with each seat's breakdown (resigned seats marked) and, in a game
+    that allows hints, the hints each player took (``hints``: seat -> count)."""
     by_seat = {s.seat: s for s in result.seats}
     winners = ", ".join(player_name(names, s) for s in result.winners) or "–"
     lines = [
@@ -110,17 +115,18 @@ def score_table(
             for k, v in s.breakdown.items()
         )
         mark = " " + w.t("(resigned)") if seat in resigned else ""
-        lines.append(
-            w.n(
-                "{rank}. {player}{mark}: {count} point ({breakdown})",
-                "{rank}. {player}{mark}: {count} points ({breakdown})",
-                s.score,
-                rank=rank,
-                player=player_name(names, seat),
-                mark=mark,
-                breakdown=parts,
-            )
+        line = w.n(
+            "{rank}. {player}{mark}: {count} point ({breakdown})",
+            "{rank}. {player}{mark}: {count} points ({breakdown})",
+            s.score,
+            rank=rank,
+            player=player_name(names, seat),
+            mark=mark,
+            breakdown=parts,
         )
+        if hints is not None:
+            line += " · " + w.n("{count} hint", "{count} hints", hints.get(seat, 0))
+        lines.append(line)
     return "\n".join(lines)
 
 

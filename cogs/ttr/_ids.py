@@ -8,10 +8,12 @@ that reads it back (``TEMPLATE``, the template of its
 :class:`discord.ui.DynamicItem` in :mod:`._clicks`):
 
 - buttons under public messages: ``ttr:{game}:hand`` (also ``draw``, ``claim``,
-  ``tickets``, ``board``, ``zoom``, ``log``, ``join``, ``start``, ``rematch``);
+  ``tickets``, ``board``, ``zoom``, ``log``, ``join``, ``start``, ``rematch``,
+  and ``hint`` under a hint the game moved past);
   they open a fresh private menu, so they carry no version;
 - private menus: ``ttr:{game}:{kind}:v{version}...``, e.g.
-  ``ttr:42:card:v17:deck``, ``ttr:42:claim-confirm:v17:route:5:payment:2``.
+  ``ttr:42:card:v17:deck``, ``ttr:42:claim-confirm:v17:route:5:payment:2``,
+  ``ttr:42:hint-do:v17:action:12`` (Do it under a hint).
   The version is the game version the menu was made at: a click made on
   another version is stale and is answered with the current menu.
 
@@ -179,6 +181,14 @@ class Start(TableButton):
 
     NAME = "start"
     TEMPLATE = GAME + ":start"
+
+
+@dataclass(frozen=True, slots=True)
+class Hint(TableButton):
+    """A fresh hint (under a hint the game moved past): what ``/ttr hint`` answers."""
+
+    NAME = "hint"
+    TEMPLATE = GAME + ":hint"
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,6 +402,47 @@ class Flag(MenuClick):
         return cls(game, version, None if match["card"] is None else int(match["card"]))
 
 
+#: A hinted action's place in the player's legal actions (payments make the lists long).
+ACTION = "[0-9]{1,6}"
+
+
+@dataclass(frozen=True, slots=True)
+class HintDo(MenuClick):
+    """Do it (under a hint): asks to confirm the hinted action, the ``action``-th of the
+    player's legal actions at ``version``."""
+
+    TEMPLATE = GAME + ":hint-do:" + VERSION + f":action:(?P<action>{ACTION})"
+
+    action: int = 0
+
+    def _text(self) -> str:
+        return f"{PREFIX}:{self.game}:hint-do:v{self.version}:action:{self.action}"
+
+    @classmethod
+    def _menu_fields(cls, game: int, version: int, match: re.Match[str]) -> Self:
+        return cls(game, version, int(match["action"]))
+
+
+@dataclass(frozen=True, slots=True)
+class HintConfirm(HintDo):
+    """Confirm Do it: play the hinted action."""
+
+    TEMPLATE = GAME + ":hint-confirm:" + VERSION + f":action:(?P<action>{ACTION})"
+
+    def _text(self) -> str:
+        return f"{PREFIX}:{self.game}:hint-confirm:v{self.version}:action:{self.action}"
+
+
+@dataclass(frozen=True, slots=True)
+class HintCancel(MenuClick):
+    """Do not play the hinted action after all."""
+
+    TEMPLATE = GAME + ":hint-cancel:" + VERSION
+
+    def _text(self) -> str:
+        return f"{PREFIX}:{self.game}:hint-cancel:v{self.version}"
+
+
 @dataclass(frozen=True, slots=True)
 class LogPage(Click):
     """A page of the move log: the log from turn record ``first`` on, page ``page`` (0-based;
@@ -422,6 +473,7 @@ KINDS: tuple[type[Click], ...] = (
     Join,
     Start,
     Rematch,
+    Hint,
     DrawCard,
     RoutePage,
     RoutePick,
@@ -434,6 +486,9 @@ KINDS: tuple[type[Click], ...] = (
     TunnelPay,
     TunnelGiveUp,
     Flag,
+    HintDo,
+    HintConfirm,
+    HintCancel,
     LogPage,
 )
 

@@ -9,10 +9,18 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from bot.services import PlayerView, PublicView, TicketPlan, TurnRecord, claims_by_turn
+from bot.services import (
+    GameAnalysis,
+    PlayerView,
+    PublicView,
+    TicketPlan,
+    TurnRecord,
+    claims_by_turn,
+)
 from render import (
     load_layout,
     render_board_png,
+    render_chance_png,
     render_final_png,
     render_hand_png,
     render_recap,
@@ -128,3 +136,20 @@ async def recap_gif(
 ) -> bytes:
     """The animated recap of a game from its turn log (public: only claims, which the board shows)."""
     return await asyncio.to_thread(_recap, map_id, tuple(records), names, lang)
+
+
+def _chance(analysis: GameAnalysis, names: Sequence[str], lang: str) -> bytes:
+    return render_chance_png(
+        analysis.series(),
+        list(names),
+        lang=lang,
+        marks=[p.turn for p in analysis.turning_points],
+        turns=[t.turn for t in analysis.turns],
+        rollouts=analysis.rollouts,
+    )
+
+
+async def chance_png(analysis: GameAnalysis, names: Sequence[str], lang: str) -> bytes:
+    """The analysis chart: each seat's chance to win after every turn, turning points numbered
+    (public, the table's language)."""
+    return await asyncio.to_thread(_chance, analysis, names, lang)

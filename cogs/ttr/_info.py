@@ -20,7 +20,8 @@ from words import LANGS, Words, words_for
 from . import _format as fmt
 from . import _ids as ids
 from . import _images as images
-from ._base import Base, CogError, display_names, resigned_seats, seat_names
+from ._base import Base, CogError, display_names, hints_taken, resigned_seats, seat_names
+from ._coach import CoachFlows
 from ._components import Btn, components
 
 log = logging.getLogger(__name__)
@@ -367,13 +368,14 @@ class InfoFlows(Base):
                 )
             )
         if len(games) == per_page:
-            lines.append(w.t("More: /ttr history page:{page}", page=page + 1))
+            lines.append(w.t("More: /ttr game page:{page}", page=page + 1))
         await self.reply(interaction, "\n".join(lines))
 
     async def game(self, interaction: discord.Interaction, game_id: int) -> None:
         """Any game of this server: a finished one with its final image, score table, every
-        ticket's result and (a rated game) each player's rating change; a running one with its
-        board and status."""
+        ticket's result and (a rated game) each player's rating change, then its analysis (the
+        chart and the turning points, or its place in the queue); a running one with its board
+        and status."""
         await self.defer(interaction)
         table = await self.read(interaction, game_id, here=False)
         if table.game.guild_id != (interaction.guild_id or 0):
@@ -386,7 +388,7 @@ class InfoFlows(Base):
         names = seat_names(table)
         lines = [
             w.t("Game {game} on **{map}**", game=game_id, map=self.map_name(table, w)),
-            fmt.score_table(public.result, names, w, resigned_seats(table)),
+            fmt.score_table(public.result, names, w, resigned_seats(table), hints_taken(table)),
         ]
         for s in public.result.seats:
             done = [fmt.ticket_text(table.rules, t, w) for t in s.completed]
@@ -410,3 +412,8 @@ class InfoFlows(Base):
                 discord.File(io.BytesIO(gif), filename="recap.gif"),
             ],
         )
+        analysis = await self.service.analysis(game_id)
+        text, chart = CoachFlows.analysis_message(table, analysis, w)
+        data = await chart() if chart is not None else None
+        charts = [self.png(data, "analysis.png")] if data else []
+        await self.reply(interaction, text, files=charts)

@@ -61,12 +61,15 @@ class LobbyFlows(Base):
         language: str | None = None,
         thread: bool = False,
         rated: bool | None = None,
+        hints: bool | None = None,
     ) -> None:
         """Open a lobby here, or in a new public thread (after checking the bot may post the board there).
 
         What the host leaves out comes from the server's settings (``/ttr admin config``):
         the table's language (else the server's preferred locale: German for ``de``, English
-        otherwise), the turn time (else 24 h), rated or casual (else rated).
+        otherwise), the turn time (else 24 h), rated or casual (else rated), and whether players
+        may ask ``/ttr hint`` (:func:`~bot.services.hints_by_default`: in casual games where the
+        server allows hints).
         """
         await self.defer(interaction)
         w = self.words(interaction)
@@ -102,6 +105,7 @@ class LobbyFlows(Base):
             language=lang,
             rated=rated,
             parent_id=parent,
+            hints=hints,
         )
         interaction.extras["committed"] = True
         table = await self.read(interaction, game.id, here=False)
@@ -151,6 +155,11 @@ class LobbyFlows(Base):
             tw.t("Rated: the result changes every player's rating.")
             if table.game.rated
             else tw.t("Casual: no rating changes.")
+        )
+        text += " " + (
+            tw.t("Hints: allowed (/ttr hint).")
+            if table.game.hints_allowed
+            else tw.t("Hints: off in this game.")
         )
         if ping:
             text = " ".join(f"<@{u}>" for u in ping) + " " + tw.t("Rematch!") + "\n" + text

@@ -9,19 +9,21 @@ the last round and the end ping every player. Posting goes through the
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 import discord
 
 from bot import stories
 from bot.services import Reminder, TableView
 from bot.services import events as ev_
+from bot.services.coach_text import analysis_words
 from words import Words
 
 from . import _format as fmt
 from . import _ids as ids
 from . import _images as images
 from ._announce import Delivery, Post, permission_names
-from ._base import Base, display_names, resigned_seats, seat_names, user_of
+from ._base import Base, display_names, hints_taken, resigned_seats, seat_names, user_of
 from ._components import Btn, components
 
 log = logging.getLogger(__name__)
@@ -90,7 +92,13 @@ def delivery_note(delivery: Delivery | None, w: Words) -> str:
 
 
 class Publisher(Base):
-    """Builds and posts the public messages of a game."""
+    """Builds and posts the public messages of a game.
+
+    ``on_final`` is awaited with the game's id once its game-over message is posted and
+    remembered (the coach then posts the analysis if it is ready).
+    """
+
+    on_final: Callable[[int], Awaitable[None]] | None = None
 
     async def turn(self, game_id: int, from_turn: int) -> Delivery | None:
         """Post the message of the turns from ``from_turn`` on (they just ended), or of the game's end.
@@ -171,8 +179,13 @@ class Publisher(Base):
         public = table.public
         assert public is not None and public.result is not None
         w = self.table_words(table)
-        scores = fmt.score_table(public.result, seat_names(table), w, resigned_seats(table))
+        scores = fmt.score_table(
+            public.result, seat_names(table), w, resigned_seats(table), hints_taken(table)
+        )
         ratings = stories.rating_changes(await self.service.game_ratings(table.game.id), w)
+        analysis = await self.service.analysis(table.game.id, queue=False)
+        if analysis.status in ("queued", "running"):  # the analysis follows as a reply
+            scores += "\n" + "\n".join(analysis_words(analysis, table.rules, w, ()))
         players = tuple(s.user_id for s in table.seats if s.user_id and not s.is_ai)
         g = table.game.id
         view = components(
@@ -195,7 +208,12 @@ class Publisher(Base):
             view=view,
             ping=players,
         )
-        return await self.announcer.post(post)
+        delivery = await self.announcer.post(post)
+        if delivery.message is not None:
+            await self.service.remember_final_message(g, delivery.message.id)
+            if self.on_final is not None:
+                await self.on_final(g)
+        return delivery
 
     async def _recap(self, table: TableView, w: Words) -> bytes:
         """The game's recap GIF (from the public turn log)."""

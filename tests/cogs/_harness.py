@@ -76,7 +76,10 @@ async def running_table(
         with pointed_at(fake):
             storage = await open_storage(tmp_path / "ttr.sqlite3")
             try:
-                service = GameService(storage, seed_source=lambda: seed)
+                # one short round of rollouts per turn: a game's analysis takes a second
+                service = GameService(
+                    storage, seed_source=lambda: seed, analysis_rollouts=8, analysis_budget_s=0.0
+                )
                 bot = create_bot(settings, service, guild_ready_timeout=0.05)
                 async with running_client(fake, bot):
                     await fake.wait_for_commands("ttr new", "ttr hand", timeout=TIMEOUT)

@@ -95,7 +95,7 @@ async def _finish_by_resigning(t: RunningTable) -> int:
 
 async def test_a_finished_game_stays_and_resigned_players_never_win(tmp_path: Path) -> None:
     """After the end the channel still shows the game; resigned players are marked and lose;
-    /ttr history and /ttr game id: show it with the final image and every ticket's result."""
+    /ttr game (the list) and /ttr game id: show it with the final image and every ticket's result."""
     async with running_table(tmp_path) as t:
         alice, bob = t.players["alice"], t.players["bob"]
         g = await _finish_by_resigning(t)
@@ -114,7 +114,7 @@ async def test_a_finished_game_stays_and_resigned_players_never_win(tmp_path: Pa
         assert "(resigned)" in status.content
         log = await alice.slash("log", {"count": 3})
         assert "**Turn" in log.content
-        history = await alice.slash("history")
+        history = await alice.slash("game")
         assert f"Game {g} · **USA**" in history.content and f"/ttr game id:{g}" in history.content
         shown = await bob.slash("game", {"id": g})
         assert shown.attachments and "✅" in shown.content and "❌" in shown.content

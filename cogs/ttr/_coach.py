@@ -1,0 +1,173 @@
+"""The coach on Discord: ``/ttr hint`` with its **Do it** button, and the analysis after the game.
+
+A hint is private, in the reader's language, for the player to act. The
+answer is deferred at once (Discord's 3 s) and comes when the service's worker
+has it (within its 4 s deadline). **Do it** asks to confirm, then plays the
+hinted action through the same path as every move (:meth:`PlayFlows.act`), at
+the hint's version only: when the game moved on meanwhile nothing is played,
+and the answer says so and offers a fresh hint.
+
+The analysis of a finished game is public, in the table's language: the chart
+and the turning points, posted as a reply to the game-over message when the
+service has made it (:meth:`CoachFlows.analysed`, the service's
+``on_analysis``), and shown by ``/ttr game id:``.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.client import TtrBot
+from bot.services import AnalysisView, GameServicePort, ServiceError, TableView
+from bot.services.coach_text import analysis_words, hint_words, move_words
+from words import Words
+
+from . import _format as fmt
+from . import _ids as ids
+from . import _images as images
+from ._announce import Announcer, FileFactory, Post
+from ._base import Base, display_names, seat_names
+from ._components import Btn, components
+from ._play import PlayFlows
+
+
+class CoachFlows(Base):
+    """``/ttr hint``, its buttons, and the analysis after the game."""
+
+    def __init__(
+        self, bot: TtrBot, service: GameServicePort, announcer: Announcer, play: PlayFlows
+    ) -> None:
+        super().__init__(bot, service, announcer)
+        self.play = play
+        #: games whose analysis this process posted (the queue and the game-over message
+        #: may both find it ready; it is posted once)
+        self._posted: set[int] = set()
+
+    # ------------------------------------------------------------ hints
+    async def hint(self, interaction: discord.Interaction, game_id: int) -> None:
+        """A suggested move for the player to act, why, and **Do it** (privately)."""
+        await self.defer(interaction)
+        table = await self.read(interaction, game_id)
+        self.need_turn(table)
+        answer = await self.service.hint(game_id, interaction.user.id)
+        interaction.extras["committed"] = True  # the hint is counted
+        w = self.words(interaction, table)
+        names = display_names(table)
+        text = "\n".join(hint_words(answer.hint, table.rules, w, names, used=answer.used))
+        do = ids.HintDo(game_id, answer.version, answer.index)
+        view = components([Btn(w.t("Do it"), do.custom_id, discord.ButtonStyle.success)])
+        await self.reply(interaction, text, view=view)
+
+    async def ask(self, interaction: discord.Interaction, click: ids.HintDo) -> None:
+        """Do it was clicked: name the move and ask to confirm (nothing is played yet)."""
+        table = await self.read(interaction, click.game)
+        self.need_seat(table)
+        w = self.words(interaction, table)
+        try:
+            action = await self.service.hinted(
+                click.game, interaction.user.id, version=click.version, index=click.action
+            )
+        except ServiceError as exc:
+            if exc.code != "stale_version":
+                raise
+            await self.update(interaction, *self._moved_on(table, w))
+            return
+        confirm = ids.HintConfirm(click.game, click.version, click.action)
+        cancel = ids.HintCancel(click.game, click.version)
+        text = w.t("Play this move now: {move}?", move=move_words(action, table.rules, w))
+        view = components(
+            [
+                Btn(w.t("Yes, play it"), confirm.custom_id, discord.ButtonStyle.success),
+                Btn(w.t("No"), cancel.custom_id),
+            ]
+        )
+        await self.update(interaction, text, view)
+
+    async def confirm(self, interaction: discord.Interaction, click: ids.HintConfirm) -> None:
+        """Play the hinted move, exactly, if the game is still where the hint saw it."""
+        table = await self.read(interaction, click.game)
+        self.need_seat(table)
+        w = self.words(interaction, table)
+        try:
+            action = await self.service.hinted(
+                click.game, interaction.user.id, version=click.version, index=click.action
+            )
+            await self.update(interaction, w.t("Playing the hinted move…"), None)
+            await self.play.act(interaction, table, action, version=click.version)
+        except ServiceError as exc:
+            if exc.code != "stale_version":
+                raise
+            fresh = await self.read(interaction, click.game)
+            text, view = self._moved_on(fresh, w)
+            if interaction.response.is_done():
+                await self.reply(interaction, text, view=view)
+            else:
+                await self.update(interaction, text, view)
+
+    async def cancel(self, interaction: discord.Interaction, click: ids.HintCancel) -> None:
+        """Do not play the hinted move after all."""
+        table = await self.read(interaction, click.game)
+        self.need_seat(table)
+        await self.update(interaction, self.words(interaction, table).t("Nothing was done."), None)
+
+    @staticmethod
+    def _moved_on(table: TableView, w: Words) -> tuple[str, discord.ui.View | None]:
+        """The game moved on since the hint: nothing was played; a fresh hint when it is the
+        reader's turn again."""
+        text = w.t("The game moved on since this hint; nothing was played.")
+        if table.menu is None or not table.game.hints_allowed:
+            return text, None
+        fresh = ids.Hint(table.game.id).custom_id
+        return text, components([Btn(w.t("Fresh hint"), fresh, discord.ButtonStyle.primary)])
+
+    # ------------------------------------------------------------ the analysis
+    async def analysed(self, view: AnalysisView) -> None:
+        """The service made a game's analysis: post it as a reply to the game-over message.
+
+        While the game-over message is not posted yet (an analysis can be quicker than the
+        final image) nothing is posted here: the game-over message posts it after itself
+        (:meth:`after_final`)."""
+        table = await self.service.table(view.game.id, 0)
+        final = table.game.board_message_id
+        if final is None or view.analysis is None or view.game.id in self._posted:
+            return
+        self._posted.add(view.game.id)
+        w = self.table_words(table)
+        text, chart = self.analysis_message(table, view, w)
+        post = Post(
+            table.game.id,
+            table.game.guild_id,
+            table.channel_id,
+            text,
+            w,
+            image=chart,
+            filename="analysis.png",
+            reply_to=final,
+        )
+        await self.announcer.post(post)
+
+    async def after_final(self, game_id: int) -> None:
+        """The game-over message is posted (and remembered): post the analysis now if the
+        queue made it before."""
+        view = await self.service.analysis(game_id, queue=False)
+        if view.status == "done":
+            await self.analysed(view)
+
+    @staticmethod
+    def analysis_message(
+        table: TableView, view: AnalysisView, w: Words
+    ) -> tuple[str, FileFactory | None]:
+        """The analysis in ``w``'s language and what draws its chart (None while it is not
+        made: the text then says where it stands)."""
+        text = fmt.clip("\n".join(analysis_words(view, table.rules, w, seat_names(table))))
+        analysis = view.analysis
+        if analysis is None:
+            return text, None
+
+        async def chart() -> bytes:
+            return await images.chance_png(analysis, display_names(table), w.lang)
+
+        return text, chart
+
+
+__all__ = ["CoachFlows"]

@@ -1,0 +1,145 @@
+"""The coach through the fake Discord (issue 33): /ttr hint, Do it, fair play, the analysis."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+from engine.codec import decode_action
+
+from ..e2e.fake_discord import SentMessage
+from ._driver import _button, _keep_offered
+from ._harness import RunningTable, running_table, started_game
+
+HINT_DO = re.compile(r"ttr:(\d+):hint-do:v(\d+):action:(\d+)")
+
+
+def _do_it(reply: SentMessage) -> tuple[str, int, int]:
+    """The Do it button of a hint reply: (its id, the version, the action's index)."""
+    found = [m for c in reply.custom_ids if (m := HINT_DO.fullmatch(c))]
+    assert found, reply.summary()
+    return found[0].group(0), int(found[0].group(2)), int(found[0].group(3))
+
+
+async def test_a_hint_is_private_explained_and_do_it_plays_exactly_it(tmp_path: Path) -> None:
+    """The player to act gets a private hint (the move, why, the alternative) with Do it; Do it
+    asks to confirm, and the confirm stores exactly the hinted action as the player's move; the
+    other player is refused privately."""
+    async with running_table(tmp_path) as t:
+        g = await started_game(t)
+        mover, idle = await t.active(g), await t.idle(g)
+        refused = await idle.slash("hint")
+        assert refused.ephemeral and "not your turn" in refused.content
+        reply = await mover.slash("hint")
+        assert reply.ephemeral and "**Hint** (1 hint taken in this game):" in reply.content
+        assert "• Why: " in reply.content
+        custom_id, version, index = _do_it(reply)
+        assert version == await t.version(g)
+        hinted = await t.service.hinted(g, mover.user.id, version=version, index=index)
+        ask = await mover.click(reply, custom_id, private=True)
+        assert ask.ephemeral and "Play this move now:" in ask.content
+        done = await mover.click(ask, _button(ask, "Yes"), private=True)
+        assert done.ephemeral and "Playing the hinted move" in done.content
+        await _moved(t, g, version)
+        (stored,) = await t.service.storage.actions(g, after_seq=version, limit=1)
+        assert decode_action(stored.action) == hinted
+        assert stored.source == "player" and stored.actor_user_id == mover.user.id
+        seats = await t.service.storage.seats(g)
+        counted = {s.user_id: s.hints_used for s in seats}
+        assert counted[mover.user.id] == 1 and counted[idle.user.id] == 0
+
+
+async def _moved(t: RunningTable, game_id: int, version: int) -> None:
+    """Wait until the game is past ``version`` (the confirm answers first, then plays)."""
+    for _ in range(400):
+        if await t.version(game_id) > version:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"game {game_id} stayed at version {version}")
+
+
+async def test_do_it_after_the_game_moved_on_plays_nothing_and_offers_a_fresh_hint(
+    tmp_path: Path,
+) -> None:
+    """A hint, then the player draws a card another way: Do it on the old hint says the game
+    moved on, plays nothing, and its Fresh hint button answers a new hint."""
+    async with running_table(tmp_path) as t:
+        g = await started_game(t)
+        mover = await t.active(g)
+        reply = await mover.slash("hint")
+        custom_id, _, _ = _do_it(reply)
+        await mover.slash("draw", {"source": "deck"})  # still their turn: the second card
+        version = await t.version(g)
+        stale = await mover.click(reply, custom_id, private=True)
+        assert "moved on since this hint; nothing was played" in stale.content
+        assert await t.version(g) == version
+        fresh = await mover.click(stale, _button(stale, "Fresh hint"), private=True)
+        assert fresh.ephemeral and "**Hint** (2 hints taken in this game):" in fresh.content
+        assert _do_it(fresh)[1] == version
+
+
+async def test_the_host_can_turn_hints_off(tmp_path: Path) -> None:
+    """/ttr new hints:False: the lobby says so and /ttr hint is refused, counting nothing."""
+    async with running_table(tmp_path) as t:
+        alice, bob = t.players["alice"], t.players["bob"]
+        await alice.slash("new", {"map": "usa", "hints": False})
+        g = await t.game_id()
+        lobby = next(m for m in t.fake.messages_in("games") if f"ttr:{g}:join" in m.custom_ids)
+        assert "Hints: off in this game." in lobby.content
+        await bob.slash("join")
+        await alice.slash("start")
+        for p in (alice, bob):
+            await _keep_offered(p, await p.slash("hand"))
+        mover = await t.active(g)
+        refused = await mover.slash("hint")
+        assert refused.ephemeral and "Hints are off in this game" in refused.content
+        assert all(s.hints_used == 0 for s in await t.service.storage.seats(g))
+
+
+async def _finish(t: RunningTable) -> tuple[int, SentMessage]:
+    """alice takes a hint, then alice and bob resign: the computer ends the game."""
+    alice, bob = t.players["alice"], t.players["bob"]
+    await alice.slash("new", {"map": "paris"})
+    await bob.slash("join")
+    await alice.slash("add_ai")
+    await alice.slash("start")
+    for p in (alice, bob):
+        await _keep_offered(p, await p.slash("hand"))
+    g = await t.game_id()
+    await (await t.active(g)).slash("hint")
+    await alice.slash("resign")
+    await bob.slash("resign")
+    final = await t.fake.wait_for_message(
+        lambda m: m.kind == "channel" and f"ttr:{g}:rematch" in m.custom_ids, timeout=20
+    )
+    return g, final
+
+
+async def test_the_analysis_follows_the_game_over_message_and_stays(tmp_path: Path) -> None:
+    """The game-over message shows the hints each player took and says the analysis follows;
+    then the chart and three turning points come as a reply to it; /ttr game id: shows them."""
+    async with running_table(tmp_path) as t:
+        g, final = await _finish(t)
+        hints = re.findall(r"· (\d+) hints?", final.content)
+        assert sorted(hints) == ["0", "0", "1"], final.content
+        assert f"The analysis of game {g} is" in final.content
+        follow = await t.fake.wait_for_message(
+            lambda m: (
+                m.kind == "channel" and any(a.filename == "analysis.png" for a in m.attachments)
+            ),
+            timeout=60,
+        )
+        reference = follow.payload.get("message_reference") or {}
+        assert int(reference.get("message_id", 0)) == final.message_id
+        assert f"**Analysis of game {g}**" in follow.content and "Turning points:" in follow.content
+        assert len(re.findall(r"^\d\. Turn \d+: ", follow.content, re.M)) == 3
+        assert follow.attachments[0].is_png
+        assert not (follow.payload.get("allowed_mentions") or {}).get("users")  # pings no one
+        shown = await t.players["bob"].slash("game", {"id": g})
+        assert shown.ephemeral
+        again = await t.fake.wait_for_message(
+            lambda m: m.ephemeral and any(a.filename == "analysis.png" for a in m.attachments),
+            timeout=20,
+        )
+        assert "Turning points:" in again.content

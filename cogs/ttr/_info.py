@@ -314,6 +314,9 @@ class InfoFlows(Base):
                 w.t(
                     "• Away? /ttr vacation pauses your clock; /ttr settings turns pings off or on."
                 ),
+                w.t(
+                    "• Stuck? /ttr hint suggests a move and says why (unless the host turned hints off); after the game, /ttr game id: shows each player's chance to win turn by turn."
+                ),
                 map_line,
             ]
         )

@@ -36,6 +36,7 @@ from maps import MapError, UnknownMap, available_maps, load_ruleset
 from words import LANGS, Words, words_for
 
 from . import stories
+from .coach_text import analysis_words, turning_point_words
 from .services import (
     ClassicRules,
     Event,
@@ -47,7 +48,6 @@ from .services import (
     replay_game,
     stored_state,
 )
-from .services.coach_text import analysis_words, turning_point_words
 from .storage import MigrationError, SeatRow, Storage, StorageUnavailable, open_storage
 
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 import discord
 
 from bot.client import TtrBot
-from bot.services import AnalysisView, GameServicePort, ServiceError, TableView
-from bot.services.coach_text import analysis_words, hint_words, move_words
+from bot.coach_text import analysis_words, hint_words, move_words
+from bot.services import Action, AnalysisView, GameServicePort, ServiceError, TableView
 from words import Words
 
 from . import _format as fmt
@@ -60,17 +60,8 @@ class CoachFlows(Base):
 
     async def ask(self, interaction: discord.Interaction, click: ids.HintDo) -> None:
         """Do it was clicked: name the move and ask to confirm (nothing is played yet)."""
-        table = await self.read(interaction, click.game)
-        self.need_seat(table)
-        w = self.words(interaction, table)
-        try:
-            action = await self.service.hinted(
-                click.game, interaction.user.id, version=click.version, index=click.action
-            )
-        except ServiceError as exc:
-            if exc.code != "stale_version":
-                raise
-            await self.update(interaction, *self._moved_on(table, w))
+        table, w, action = await self._still(interaction, click)
+        if action is None:
             return
         confirm = ids.HintConfirm(click.game, click.version, click.action)
         cancel = ids.HintCancel(click.game, click.version)
@@ -85,6 +76,23 @@ class CoachFlows(Base):
 
     async def confirm(self, interaction: discord.Interaction, click: ids.HintConfirm) -> None:
         """Play the hinted move, exactly, if the game is still where the hint saw it."""
+        table, w, action = await self._still(interaction, click)
+        if action is None:
+            return
+        await self.update(interaction, w.t("Playing the hinted move…"), None)
+        try:
+            await self.play.act(interaction, table, action, version=click.version)
+        except ServiceError as exc:  # someone moved the game on between the two reads
+            if exc.code != "stale_version":
+                raise
+            text, view = self._moved_on(await self.read(interaction, click.game), w)
+            await self.reply(interaction, text, view=view)
+
+    async def _still(
+        self, interaction: discord.Interaction, click: ids.HintDo
+    ) -> tuple[TableView, Words, Action | None]:
+        """The reader's table, words and the hinted action while the game is where the hint saw
+        it; the action is None after answering that the game moved on."""
         table = await self.read(interaction, click.game)
         self.need_seat(table)
         w = self.words(interaction, table)
@@ -92,17 +100,12 @@ class CoachFlows(Base):
             action = await self.service.hinted(
                 click.game, interaction.user.id, version=click.version, index=click.action
             )
-            await self.update(interaction, w.t("Playing the hinted move…"), None)
-            await self.play.act(interaction, table, action, version=click.version)
         except ServiceError as exc:
             if exc.code != "stale_version":
                 raise
-            fresh = await self.read(interaction, click.game)
-            text, view = self._moved_on(fresh, w)
-            if interaction.response.is_done():
-                await self.reply(interaction, text, view=view)
-            else:
-                await self.update(interaction, text, view)
+            await self.update(interaction, *self._moved_on(table, w))
+            return table, w, None
+        return table, w, action
 
     async def cancel(self, interaction: discord.Interaction, click: ids.HintCancel) -> None:
         """Do not play the hinted move after all."""

@@ -14,9 +14,9 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from bot import stories
+from bot.coach_text import analysis_words
 from bot.services import Reminder, TableView
 from bot.services import events as ev_
-from bot.services.coach_text import analysis_words
 from words import Words
 
 from . import _format as fmt

@@ -19,14 +19,14 @@ It never reads a :class:`~engine.state.GameState`: the RNG is seeded from public
 facts only (:func:`hint_rng`), so the suggestion is the same for every state the
 player cannot tell apart (``tests/engine/test_coach.py`` re-deals the hidden
 information and checks). The texts are made outside the engine, from the
-:class:`Hint`'s ids and counts (``bot.services.coach_text``).
+:class:`Hint`'s ids and counts (``bot.coach_text``).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..actions import (
@@ -178,8 +178,8 @@ def suggest(
     found = searcher.evaluate(rules, view, legal, hint_rng(view), options)
     action = found.choice
     alternative, worlds, ahead, behind = _alternative(rules.board, found, legal, view)
-    draft = _explain(rules, view, legal, options, action)
-    return draft.finish(alternative, worlds, ahead, behind)
+    hint = _explain(rules, view, legal, options, action)
+    return replace(hint, alternative=alternative, worlds=worlds, ahead=ahead, behind=behind)
 
 
 # ---------------------------------------------------------------- the alternative
@@ -249,13 +249,14 @@ def _explain(
     legal: Sequence[Action],
     options: Mapping[str, Any] | None,
     action: Action,
-) -> _Draft:
-    """Why ``action``: the tickets it concerns, then what those still need and the risk."""
+) -> Hint:
+    """Why ``action``: the tickets it concerns, then what those still need and the risk (the
+    alternative is filled in by :func:`suggest`)."""
     board = rules.board
     held = [t.id for t in view.tickets if not t.done]
     at = _Position(dict(view.public.owners), dict(view.hand), view.me.pieces, {})
     at.plans = _plans(rules, view, at.owners, held, at.pieces)
-    draft = _Draft(view.seat, view.public.version, action, "other")
+    draft: dict[str, Any] = {"reason": "other"}  # Hint's fields of the kind of move
     focus: list[str] = []
     if isinstance(action, ClaimRoute):
         focus = _explain_claim(rules, view, legal, options, action, draft, at, held)
@@ -268,24 +269,29 @@ def _explain(
             for p in at.plans.values()
             if p.possible and p.routes and _wants(board, p, card, at.hand)
         ]
-        draft.tickets, draft.reason = tuple(focus), "draw_cards"
+        draft.update(tickets=tuple(focus), reason="draw_cards")
     elif isinstance(action, KeepTickets):
         focus = list(action.tickets)
         at.plans.update(_plans(rules, view, at.owners, focus, at.pieces))
-        draft.tickets, draft.reason = tuple(focus), "keep_tickets"
+        draft.update(tickets=tuple(focus), reason="keep_tickets")
     elif isinstance(action, PayTunnel):
-        draft.reason = "tunnel_pay"
+        draft["reason"] = "tunnel_pay"
         focus = [p.ticket for p in at.plans.values() if p.possible and not p.done]
     else:
-        draft.reason = _OTHER_REASONS.get(type(action), "other")
+        draft["reason"] = _OTHER_REASONS.get(type(action), "other")
     focused = [at.plans[t] for t in focus if t in at.plans]
-    draft.missing = _missing(rules, focused, at.hand)
-    draft.cars = sum(
-        board.routes[r].length for r in dict.fromkeys(r for p in focused for r in p.routes)
-    )
     open_plans = [p for p in at.plans.values() if p.possible and not p.done and p.routes]
-    draft.risk = _risk(rules, view, at.owners, open_plans, at.pieces)
-    return draft
+    return Hint(
+        seat=view.seat,
+        version=view.public.version,
+        action=action,
+        missing=_missing(rules, focused, at.hand),
+        cars=sum(
+            board.routes[r].length for r in dict.fromkeys(r for p in focused for r in p.routes)
+        ),
+        risk=_risk(rules, view, at.owners, open_plans, at.pieces),
+        **draft,
+    )
 
 
 #: The reason of a move that concerns no ticket in particular, by kind.
@@ -312,7 +318,7 @@ def _explain_claim(
     legal: Sequence[Action],
     options: Mapping[str, Any] | None,
     action: ClaimRoute,
-    draft: _Draft,
+    draft: dict[str, Any],
     at: _Position,
     held: list[str],
 ) -> list[str]:
@@ -332,48 +338,14 @@ def _explain_claim(
         at.hand[color] = at.hand.get(color, 0) - n
     at.pieces -= route.length
     at.plans = _plans(rules, view, at.owners, held, at.pieces)
-    draft.tickets = tuple(along)
-    draft.completes = tuple(t for t in along if at.plans[t].done)
+    draft["tickets"] = tuple(along)
+    draft["completes"] = tuple(t for t in along if at.plans[t].done)
     if along:
-        draft.reason = "claim_ticket"
+        draft["reason"] = "claim_ticket"
     else:
-        draft.blocked = _blocked_seat(rules, view, legal, options, action)
-        draft.reason = "claim_points" if draft.blocked is None else "claim_block"
+        blocked = _blocked_seat(rules, view, legal, options, action)
+        draft.update(blocked=blocked, reason="claim_points" if blocked is None else "claim_block")
     return [t for t in along if not at.plans[t].done]
-
-
-@dataclass(slots=True)
-class _Draft:
-    """A :class:`Hint` being put together."""
-
-    seat: int
-    version: int
-    action: Action
-    reason: str
-    tickets: tuple[str, ...] = ()
-    completes: tuple[str, ...] = ()
-    missing: tuple[tuple[str, int], ...] = ()
-    cars: int = 0
-    risk: Risk | None = None
-    blocked: int | None = None
-
-    def finish(self, alternative: Action | None, worlds: int, ahead: int, behind: int) -> Hint:
-        return Hint(
-            seat=self.seat,
-            version=self.version,
-            action=self.action,
-            reason=self.reason,
-            tickets=self.tickets,
-            completes=self.completes,
-            missing=self.missing,
-            cars=self.cars,
-            risk=self.risk,
-            alternative=alternative,
-            worlds=worlds,
-            ahead=ahead,
-            behind=behind,
-            blocked=self.blocked,
-        )
 
 
 def _plans(

@@ -8,24 +8,11 @@ import pytest
 
 from bot.services import GameService, ServiceError, ThreadJobs, hints_default
 from bot.storage import Storage, open_storage
-from engine import KeepTickets, player_view
+from engine import player_view
 from engine.codec import decode_action
 
 from .conftest import BOB, HOST, STRANGER, FakeClock, lobby, state_of
-
-
-async def _in_play(service: GameService, storage: Storage, **kw) -> int:
-    """A started two-player game past the first ticket choice."""
-    gid = await lobby(service, **kw)
-    await service.start(gid, HOST)
-    while (await state_of(storage, gid)).phase == "setup":
-        st = await state_of(storage, gid)
-        seat = st.seats_to_act()[0]
-        user = (await storage.seats(gid))[seat].user_id
-        await service.act(
-            gid, user, KeepTickets(seat, tuple(st.players[seat].offer)), expected_version=None
-        )
-    return gid
+from .test_play import _in_play
 
 
 async def _mover(storage: Storage, gid: int) -> tuple[int, int]:

@@ -1,8 +1,8 @@
-"""The coach's words (bot/services/coach_text.py): hints and turning points in both languages."""
+"""The coach's words (bot/coach_text.py): hints and turning points in both languages."""
 
 from __future__ import annotations
 
-from bot.services.coach_text import hint_words, turning_point_words
+from bot.coach_text import hint_words, turning_point_words
 from engine import DrawBlind, player_view
 from engine.ai.analysis import TurningPoint, TurnMove
 from engine.ai.coach import suggest

@@ -2,12 +2,13 @@
 
 Pure functions over the service's results and :class:`words.Words` (the reader's
 language for a hint, the table's for the analysis); every sentence goes through
-the catalogs. Used by the cogs and by the demo (which prints the turning points).
+the catalogs. Used by the cogs and by the demo (which prints the turning points),
+beside :mod:`bot.stories` (the turns), whose names of places, routes and cards it uses.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from engine import (
     AbandonTunnel,
@@ -26,29 +27,14 @@ from engine.ai.analysis import TurningPoint, TurnMove
 from engine.ai.coach import Hint, Risk
 from words import Words
 
-from ._analysis import AnalysisView
-
-
-def _city(rules: Ruleset, city_id: str) -> str:
-    city = rules.board.cities.get(city_id)
-    return city.name if city is not None else city_id
-
-
-def route_words(rules: Ruleset, route_id: str) -> str:
-    """``Denver – Omaha``."""
-    route = rules.board.routes[route_id]
-    return f"{_city(rules, route.a)} – {_city(rules, route.b)}"
+from .services import AnalysisView
+from .stories import cards_text, city, route_name
 
 
 def ticket_words(rules: Ruleset, ticket_id: str) -> str:
     """``Denver – El Paso (4)``: the ticket's places and points."""
     ticket = rules.board.tickets[ticket_id]
-    return f"{_city(rules, ticket.a)} – {_city(rules, ticket.b)} ({ticket.points})"
-
-
-def cards_words(cards: Mapping[str, int], w: Words) -> str:
-    """``2× red, 1× locomotive``."""
-    return ", ".join(f"{n}× {w.color(c)}" for c, n in sorted(cards.items()) if n)
+    return f"{city(rules, ticket.a)} – {city(rules, ticket.b)} ({ticket.points})"
 
 
 def _listed(items: Sequence[str], w: Words) -> str:
@@ -63,8 +49,8 @@ def move_words(action: Action, rules: Ruleset, w: Words) -> str:
     if isinstance(action, ClaimRoute):
         return w.t(
             "Claim {route} with {cards}",
-            route=route_words(rules, action.route),
-            cards=cards_words(action.payment.to_dict(), w),
+            route=route_name(rules, action.route),
+            cards=cards_text(action.payment.to_dict(), w),
         )
     if isinstance(action, DrawFaceUp):
         return w.t("Take the face-up card in slot {slot}", slot=action.slot + 1)
@@ -79,7 +65,7 @@ def move_words(action: Action, rules: Ruleset, w: Words) -> str:
         cards = action.extra.to_dict()
         if not any(cards.values()):
             return w.t("Finish the tunnel: nothing more to pay")
-        return w.t("Pay the tunnel's extra cards: {cards}", cards=cards_words(cards, w))
+        return w.t("Pay the tunnel's extra cards: {cards}", cards=cards_text(cards, w))
     if isinstance(action, AbandonTunnel):
         return w.t("Give up the tunnel")
     if isinstance(action, KeepFlagCard):
@@ -163,7 +149,7 @@ def _missing(hint: Hint, w: Words) -> str | None:
 
 def risk_words(risk: Risk, rules: Ruleset, w: Words) -> str:
     """``Denver – Omaha is the last free track on your path to ...``."""
-    route, ticket = route_words(rules, risk.route), ticket_words(rules, risk.ticket)
+    route, ticket = route_name(rules, risk.route), ticket_words(rules, risk.ticket)
     if risk.fails:
         return w.t(
             "{route} is the last free track on your path to {ticket_name}: if someone claims it, "
@@ -221,10 +207,10 @@ def turn_move_words(move: TurnMove, who: str, rules: Ruleset, w: Words) -> str:
     """What a seat did in a turn, in the past: ``Björn claimed Denver – Kansas City``."""
     kind = move.kind
     if kind == "claim" and move.route:
-        return w.t("{player} claimed {route}", player=who, route=route_words(rules, move.route))
+        return w.t("{player} claimed {route}", player=who, route=route_name(rules, move.route))
     if kind == "tunnel_abandoned" and move.route:
         return w.t(
-            "{player} gave up the tunnel {route}", player=who, route=route_words(rules, move.route)
+            "{player} gave up the tunnel {route}", player=who, route=route_name(rules, move.route)
         )
     if kind == "cards":
         text = w.n(
@@ -313,11 +299,9 @@ def analysis_words(view: AnalysisView, rules: Ruleset, w: Words, names: Sequence
 
 __all__ = [
     "analysis_words",
-    "cards_words",
     "hint_words",
     "move_words",
     "risk_words",
-    "route_words",
     "ticket_words",
     "turn_move_words",
     "turning_point_words",

@@ -130,7 +130,12 @@ async def _finished_ai_game(service: GameService, channel: int = 8000, *, play: 
 def quiet(storage: Storage, clock: FakeClock) -> GameService:
     """A service that does not play AI seats on its own, with a small analysis budget."""
     return GameService(
-        storage, clock=clock, auto_ai=False, analysis_budget_s=0.0, analysis_jobs=ThreadJobs()
+        storage,
+        clock=clock,
+        seed_source=lambda: 11,
+        auto_ai=False,
+        analysis_budget_s=0.0,
+        analysis_jobs=ThreadJobs(),
     )
 
 
@@ -162,8 +167,9 @@ async def test_a_finished_game_is_analysed_once_and_told(
     exported = await export_game(storage, gid)  # a finished game's record carries it
     assert exported is not None and exported["analysis"] == analysis.to_json()
     final = (await state_of(storage, gid)).result
-    assert [t for t in analysis.turns[-1].chances] == [
-        1.0 if s in final.winners else 0.0 for s in range(2)
+    shared = 1 / len(final.winners)  # a tie splits the win
+    assert list(analysis.turns[-1].chances) == [
+        shared if s in final.winners else 0.0 for s in range(2)
     ]
 
 

@@ -139,7 +139,7 @@ def _missing(hint: Hint, w: Words) -> str | None:
     if not hint.missing:
         return w.t("You hold every card those routes still need.")
     parts = [
-        w.n("{count} of one colour", "{count} of one colour", n)
+        w.n("{count} card of one colour", "{count} cards of one colour", n)
         if color == "gray"
         else f"{n}× {w.color(color)}"
         for color, n in hint.missing
@@ -186,12 +186,22 @@ def hint_words(
         lines.append("• " + w.t("Risk: {risk}", risk=risk_words(hint.risk, rules, w)))
     if hint.alternative is not None:
         alt = w.t("Alternative: {move}.", move=move_words(hint.alternative, rules, w))
-        if hint.worlds:
+        if hint.worlds and hint.clear:
             alt += " " + w.n(
                 "In {count} game simulated from what you can see, the hint did better in "
                 "{ahead} and worse in {behind}.",
                 "In {count} games simulated from what you can see, the hint did better in "
                 "{ahead} and worse in {behind}.",
+                hint.worlds,
+                ahead=hint.ahead,
+                behind=hint.behind,
+            )
+        elif hint.worlds:
+            alt += " " + w.n(
+                "In {count} game simulated from what you can see the two came out close: the "
+                "hint better in {ahead}, worse in {behind}.",
+                "In {count} games simulated from what you can see the two came out close: the "
+                "hint better in {ahead}, worse in {behind}.",
                 hint.worlds,
                 ahead=hint.ahead,
                 behind=hint.behind,

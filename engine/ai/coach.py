@@ -46,7 +46,7 @@ from ..reducer import legal_actions
 from ..state import GameState
 from ..types import GRAY, LOCOMOTIVE
 from ..views import PlayerView, player_view
-from .hard import Evaluation, HardPlayer, blocking_claims
+from .hard import Z_SCORE, Evaluation, HardPlayer, blocking_claims
 from .world import ticket_weights, unseen_tickets
 
 if TYPE_CHECKING:
@@ -110,6 +110,10 @@ class Hint:
         worlds: sampled worlds in which the suggestion and the alternative were compared
             (0 when nothing was searched).
         ahead, behind: of those, the worlds in which the suggestion did better, worse.
+        clear: the suggestion's mean gain over the alternative in those worlds is above zero by
+            more than its standard error (else the two were close: the search keeps the
+            heuristic's move unless another is clearly better, see
+            :func:`engine.ai.hard.pick`).
         blocked: for ``claim_block``, the seat whose likely path the claim cuts.
     """
 
@@ -126,6 +130,7 @@ class Hint:
     worlds: int = 0
     ahead: int = 0
     behind: int = 0
+    clear: bool = False
     blocked: int | None = None
 
 
@@ -177,9 +182,27 @@ def suggest(
     searcher = HardPlayer(iterations=iterations, time_cap_s=time_cap_s)
     found = searcher.evaluate(rules, view, legal, hint_rng(view), options)
     action = found.choice
-    alternative, worlds, ahead, behind = _alternative(rules.board, found, legal, view)
+    alternative, diffs = _alternative(rules.board, found, legal, view)
     hint = _explain(rules, view, legal, options, action)
-    return replace(hint, alternative=alternative, worlds=worlds, ahead=ahead, behind=behind)
+    return replace(
+        hint,
+        alternative=alternative,
+        worlds=len(diffs),
+        ahead=sum(1 for d in diffs if d > 0),
+        behind=sum(1 for d in diffs if d < 0),
+        clear=_clearly_ahead(diffs),
+    )
+
+
+def _clearly_ahead(diffs: Sequence[float]) -> bool:
+    """True when the mean of the paired differences is above zero by more than one standard
+    error (:data:`engine.ai.hard.Z_SCORE` of them)."""
+    n = len(diffs)
+    if n < 2:
+        return False
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > 0 and mean > Z_SCORE * (var / n) ** 0.5
 
 
 # ---------------------------------------------------------------- the alternative
@@ -187,10 +210,11 @@ def suggest(
 
 def _alternative(
     board: Board, found: Evaluation, legal: Sequence[Action], view: PlayerView
-) -> tuple[Action | None, int, int, int]:
-    """``(alternative, worlds compared, worlds the choice did better in, worse in)``."""
+) -> tuple[Action | None, list[float]]:
+    """``(alternative, the choice's outcome minus the alternative's in each world both were
+    played in)``; no worlds where nothing was searched."""
     if not found.searched:
-        return _plain_alternative(legal, found.choice, view), 0, 0, 0
+        return _plain_alternative(legal, found.choice, view), []
     mine = found.values[found.chosen]
     best: tuple[float, int] | None = None
     for i in found.alive:
@@ -203,12 +227,9 @@ def _alternative(
         if best is None or mean > best[0]:
             best = (mean, i)
     if best is None:
-        return _plain_alternative(legal, found.choice, view), 0, 0, 0
+        return _plain_alternative(legal, found.choice, view), []
     other = found.values[best[1]]
-    n = min(len(other), len(mine))
-    ahead = sum(1 for k in range(n) if mine[k] > other[k])
-    behind = sum(1 for k in range(n) if mine[k] < other[k])
-    return found.candidates[best[1]], n, ahead, behind
+    return found.candidates[best[1]], [m - o for m, o in zip(mine, other, strict=False)]
 
 
 def _same_move(board: Board, a: Action, b: Action) -> bool:

@@ -167,3 +167,14 @@ def test_the_risk_is_the_last_free_track_on_the_path():
     free = build_state(rules, seats=2, seed=5, tickets={0: ["denver__el_paso"]})
     calm = suggest(rules, player_view(rules, free, 0), [DrawBlind(0)], free.options, **SMALL)
     assert calm.risk is None or not calm.risk.fails
+
+
+def test_the_comparison_with_the_alternative_says_whether_the_hint_was_clearly_ahead():
+    """Clearly ahead: a mean paired gain above zero by more than a standard error; a swinging
+    or negative gain is "close", so the words never claim more than the search found."""
+    from engine.ai.coach import _clearly_ahead
+
+    assert _clearly_ahead([0.1] * 10)
+    assert not _clearly_ahead([0.3, -0.28] * 5)
+    assert not _clearly_ahead([-0.1] * 10)
+    assert not _clearly_ahead([0.5])  # one world decides nothing

@@ -43,7 +43,7 @@ def test_a_hint_says_the_move_the_ticket_the_cards_and_the_risk():
     en = "\n".join(hint_words(hint, USA, words_for("en", USA.meta), NAMES, used=1))
     assert "Draw a card from the deck" in en
     assert "Denver – El Paso (4)" in en
-    assert "Still to collect: 3 of one colour." in en
+    assert "Still to collect: 3 cards of one colour." in en
     assert "El Paso – Santa Fe is the last free track on your path to Denver – El Paso" in en
     assert "1 hint taken" in en
     de = "\n".join(hint_words(hint, USA, words_for("de", USA.meta), NAMES, used=2))

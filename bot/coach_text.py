@@ -14,6 +14,7 @@ from engine import (
     AbandonTunnel,
     Action,
     ClaimRoute,
+    ClassicRules,
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
@@ -21,7 +22,6 @@ from engine import (
     KeepTickets,
     PayTunnel,
     Resign,
-    Ruleset,
 )
 from engine.ai.analysis import TurningPoint, TurnMove
 from engine.ai.coach import Hint, Risk
@@ -31,7 +31,7 @@ from .services import AnalysisView
 from .stories import cards_text, city, route_name
 
 
-def ticket_words(rules: Ruleset, ticket_id: str) -> str:
+def ticket_words(rules: ClassicRules, ticket_id: str) -> str:
     """``Denver – El Paso (4)``: the ticket's places and points."""
     ticket = rules.board.tickets[ticket_id]
     return f"{city(rules, ticket.a)} – {city(rules, ticket.b)} ({ticket.points})"
@@ -44,7 +44,7 @@ def _listed(items: Sequence[str], w: Words) -> str:
     return w.t("{items} and {last}", items=", ".join(items[:-1]), last=items[-1])
 
 
-def move_words(action: Action, rules: Ruleset, w: Words) -> str:
+def move_words(action: Action, rules: ClassicRules, w: Words) -> str:
     """What to do, as an instruction: ``Claim Denver – Omaha with 2× red``."""
     if isinstance(action, ClaimRoute):
         return w.t(
@@ -77,7 +77,7 @@ def move_words(action: Action, rules: Ruleset, w: Words) -> str:
     return w.t("Pass")
 
 
-def _why(hint: Hint, rules: Ruleset, w: Words, names: Sequence[str]) -> str:
+def _why(hint: Hint, rules: ClassicRules, w: Words, names: Sequence[str]) -> str:
     """The reason line of a hint."""
     tickets = [ticket_words(rules, t) for t in hint.tickets]
     count = len(tickets)
@@ -147,7 +147,7 @@ def _missing(hint: Hint, w: Words) -> str | None:
     return w.t("Still to collect: {cards}.", cards=", ".join(parts))
 
 
-def risk_words(risk: Risk, rules: Ruleset, w: Words) -> str:
+def risk_words(risk: Risk, rules: ClassicRules, w: Words) -> str:
     """``Denver – Omaha is the last free track on your path to ...``."""
     route, ticket = route_name(rules, risk.route), ticket_words(rules, risk.ticket)
     if risk.fails:
@@ -167,7 +167,7 @@ def risk_words(risk: Risk, rules: Ruleset, w: Words) -> str:
 
 
 def hint_words(
-    hint: Hint, rules: Ruleset, w: Words, names: Sequence[str], *, used: int
+    hint: Hint, rules: ClassicRules, w: Words, names: Sequence[str], *, used: int
 ) -> list[str]:
     """The hint as lines: the move, why, what is still missing, the risk, the alternative."""
     lines = [
@@ -213,7 +213,7 @@ def hint_words(
 # ---------------------------------------------------------------- the analysis
 
 
-def turn_move_words(move: TurnMove, who: str, rules: Ruleset, w: Words) -> str:
+def turn_move_words(move: TurnMove, who: str, rules: ClassicRules, w: Words) -> str:
     """What a seat did in a turn, in the past: ``Björn claimed Denver – Kansas City``."""
     kind = move.kind
     if kind == "claim" and move.route:
@@ -247,7 +247,9 @@ def _pct(chance: float, w: Words) -> str:
     return w.t("{percent}%", percent=round(100 * chance))
 
 
-def turning_point_words(point: TurningPoint, rules: Ruleset, w: Words, names: Sequence[str]) -> str:
+def turning_point_words(
+    point: TurningPoint, rules: ClassicRules, w: Words, names: Sequence[str]
+) -> str:
     """``Turn 42: Björn claimed Denver – Kansas City; Åsa's chance 48% → 21%``."""
     who = names[point.mover] if point.mover is not None and point.mover < len(names) else "?"
     seat = names[point.seat] if point.seat < len(names) else "?"
@@ -261,7 +263,9 @@ def turning_point_words(point: TurningPoint, rules: Ruleset, w: Words, names: Se
     )
 
 
-def analysis_words(view: AnalysisView, rules: Ruleset, w: Words, names: Sequence[str]) -> list[str]:
+def analysis_words(
+    view: AnalysisView, rules: ClassicRules, w: Words, names: Sequence[str]
+) -> list[str]:
     """The analysis as lines: what it is, how it was made, the turning points (numbered as on
     the chart); or where it stands (queued, running, failed)."""
     analysis = view.analysis

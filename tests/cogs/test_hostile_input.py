@@ -225,7 +225,7 @@ def test_hostile_options_are_answered_privately_within_limits(live: tuple[Live, 
     runner, records = live
     fake = runner.table.fake
     commands = _options(fake.command("ttr"))
-    assert {"claim", "board", "new", "rules", "tickets", "log", "game", "history"} <= set(commands)
+    assert {"claim", "board", "new", "rules", "tickets", "log", "game"} <= set(commands)
     public_before = [m.message_id for m in fake.sent if not m.ephemeral]
     seen: set[str] = set()
 

@@ -119,7 +119,9 @@ ERRORS: dict[str, str | Plural] = {
         "Hints are off in this game (rated games have none; a host or the server can turn"
         " them off)."
     ),
-    "hints_rated": N_("A rated game has no hints. Open a casual game (rated: False) to allow them."),
+    "hints_rated": N_(
+        "A rated game has no hints. Open a casual game (rated: False) to allow them."
+    ),
     "hints_off_here": N_(
         "This server allows no hints (a member with Manage Server can change that with"
         " /ttr admin config)."

@@ -16,8 +16,8 @@ from ._analysis import AnalysisView, OnAnalysis
 from ._clock import MAX_EXPIRIES
 from ._coach import HintAnswer
 from ._errors import ServiceError
-from ._ladder import favourite_map, hints_by_default
 from ._jobs import Jobs, ProcessJobs, ThreadJobs
+from ._ladder import favourite_map, hints_by_default
 from ._loading import ai_controlled, replay_game, stored_state, turn_key
 from ._lobby import AI_LEVEL_NAMES
 from ._menus import KeepChoice, RouteChoice, TunnelChoice, TurnMenu

@@ -78,12 +78,13 @@ class CoachOps(PlayOps):
 
         Counted as one hint for the player once made. Raises:
             ServiceError: ``game_not_found``, ``not_started``, ``game_finished``,
-                ``not_in_game``, ``is_ai``, ``hints_off`` (the host turned hints off),
+                ``not_in_game``, ``is_ai``, ``hints_off`` (hints are off in this game: the
+                host's or the server's choice, and always in a rated game),
                 ``not_your_turn``, ``hint_timeout`` (the workers are too busy right now;
                 nothing was counted).
         """
         game, seats, seat = await self._player_in_play(game_id, user_id)
-        if not game.hints_allowed:
+        if not game.hints_allowed or game.rated:  # a rated game's fairness: never hints
             raise ServiceError("hints_off")
         state = await self._state(game)
         if seat.seat not in state.seats_to_act():

@@ -60,8 +60,11 @@ async def lobby(
     ais: int = 0,
     channel: int = 5000,
     turn_seconds: int = 3600,
+    rated: bool | None = None,
+    hints: bool | None = None,
 ) -> int:
-    """A lobby with ``users`` (the first hosts) and ``ais`` AI seats; returns its id."""
+    """A lobby with ``users`` (the first hosts) and ``ais`` AI seats; returns its id.
+    ``rated`` and ``hints`` as the host chooses at ``/ttr new`` (None: the server's default)."""
     game = await service.create(
         guild_id=1,
         channel_id=channel,
@@ -69,6 +72,8 @@ async def lobby(
         host_name=f"u{users[0]}",
         map_id=map_id,
         turn_seconds=turn_seconds,
+        rated=rated,
+        hints=hints,
     )
     for u in users[1:]:
         await service.join(game.id, u, f"u{u}")

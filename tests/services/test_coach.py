@@ -6,13 +6,18 @@ import asyncio
 
 import pytest
 
-from bot.services import GameService, ServiceError, ThreadJobs, hints_default
+from bot.services import GameService, ServiceError, ThreadJobs
 from bot.storage import Storage, open_storage
 from engine import player_view
 from engine.codec import decode_action
 
 from .conftest import BOB, HOST, STRANGER, FakeClock, lobby, state_of
 from .test_play import _in_play
+
+
+async def _casual(service: GameService, storage: Storage, **kw) -> int:
+    """A casual two-player game in play (hints allowed by default)."""
+    return await _in_play(service, storage, rated=False, **kw)
 
 
 async def _mover(storage: Storage, gid: int) -> tuple[int, int]:
@@ -27,7 +32,7 @@ async def test_a_hint_is_for_the_player_to_act_and_is_counted(
 ) -> None:
     """The player to act gets a legal move with a reason naming their own tickets; each hint is
     counted for that seat only; others are refused and nothing is counted for them."""
-    gid = await _in_play(service, storage)
+    gid = await _casual(service, storage)
     user, seat = await _mover(storage, gid)
     other = BOB if user == HOST else HOST
     answer = await service.hint(gid, user)
@@ -54,7 +59,7 @@ async def test_do_it_plays_exactly_the_suggested_move(
     service: GameService, storage: Storage
 ) -> None:
     """Do it stores the hinted action itself, as the player's move, at the hint's version."""
-    gid = await _in_play(service, storage)
+    gid = await _casual(service, storage)
     user, seat = await _mover(storage, gid)
     answer = await service.hint(gid, user)
     before = (await storage.get_game(gid)).version
@@ -70,7 +75,7 @@ async def test_do_it_after_the_game_moved_on_plays_nothing(
 ) -> None:
     """A hint from an older version is refused as stale and nothing is stored; a bad index is
     refused too."""
-    gid = await _in_play(service, storage)
+    gid = await _casual(service, storage)
     user, _ = await _mover(storage, gid)
     answer = await service.hint(gid, user)
     await service.play_hint(gid, user, version=answer.version, index=answer.index)
@@ -86,25 +91,38 @@ async def test_do_it_after_the_game_moved_on_plays_nothing(
     assert (await storage.get_game(gid)).version == version
 
 
-async def test_hints_follow_the_host_choice_and_the_default(
+async def test_hints_follow_the_host_the_server_and_never_a_rated_game(
     service: GameService, storage: Storage
 ) -> None:
-    """Allowed by default (a casual game; rated ones will not be), off when the host says so,
-    and a rematch keeps the choice."""
-    assert hints_default() is True and hints_default(rated=True) is False
-    gid = await lobby(service)
-    assert (await storage.get_game(gid)).hints_allowed is True
-    game = await service.create(
-        guild_id=1, channel_id=7000, host_id=HOST, host_name="h", map_id="usa", hints=False
-    )
-    await service.join(game.id, BOB, "bob")
-    await service.start(game.id, HOST)
-    st = await state_of(storage, game.id)
-    seat = st.seats_to_act()[0]
+    """Fair play (issue 33 point 2): by default hints are allowed in casual games and never in
+    rated ones (the server's default is rated); a host may turn them off; asking for hints in a
+    rated game, or where the server turned hints off, is refused and opens nothing; a game
+    without hints refuses /ttr hint and counts nothing; a rematch keeps the choice."""
+    rated = await lobby(service, channel=7001)
+    casual = await lobby(service, channel=7002, rated=False)
+    off = await lobby(service, channel=7003, rated=False, hints=False)
+    allowed = {g: (await storage.get_game(g)).hints_allowed for g in (rated, casual, off)}
+    assert allowed == {rated: False, casual: True, off: False}
+    assert (await storage.get_game(rated)).rated
+    for kw, code in (({"rated": True}, "hints_rated"), ({}, "hints_rated")):
+        with pytest.raises(ServiceError) as err:
+            await lobby(service, channel=7004, hints=True, **kw)
+        assert err.value.code == code
+    await service.set_server_settings(1, HOST, manage_server=True, hints=False)
+    assert not (await storage.get_game(await lobby(service, channel=7005, rated=False))).hints_allowed
     with pytest.raises(ServiceError) as err:
-        await service.hint(game.id, (await storage.seats(game.id))[seat].user_id)
-    assert err.value.code == "hints_off"
-    assert all(s.hints_used == 0 for s in await storage.seats(game.id))
+        await lobby(service, channel=7004, rated=False, hints=True)
+    assert err.value.code == "hints_off_here"
+    assert await storage.active_game_in_channel(7004) is None
+    for gid in (rated, off):
+        await service.start(gid, HOST)
+        user, _ = await _mover(storage, gid)
+        with pytest.raises(ServiceError) as err:
+            await service.hint(gid, user)
+        assert err.value.code == "hints_off"
+        assert all(s.hints_used == 0 for s in await storage.seats(gid))
+    await service.cancel(off, HOST)
+    assert not (await storage.get_game((await service.rematch(off, BOB, "bob")).id)).hints_allowed
 
 
 async def _finished_ai_game(service: GameService, channel: int = 8000, *, play: bool = True) -> int:
@@ -198,7 +216,7 @@ async def test_an_older_finished_game_is_queued_when_asked_for(
     """A finished game without an analysis row (finished before analyses existed) is queued
     by the first look at it; a game still in the lobby has none; a failed one says so."""
     gid = await _finished_ai_game(quiet)
-    async with storage._write(gid) as tx:  # as a game finished before migration 4
+    async with storage._write(gid) as tx:  # as a game finished before the coach's migration
         await tx.execute("DELETE FROM analyses WHERE game_id = ?", gid)
     assert (await quiet.analysis(gid, queue=False)).status == "none"
     assert (await quiet.analysis(gid)).status == "queued"
@@ -248,7 +266,7 @@ async def test_a_process_pool_runs_hints_and_analyses(tmp_path, clock: FakeClock
         await _finished_ai_game(service)
         made = await service.analyse_next()
         assert made is not None and made.status == "done"
-        gid = await _in_play(service, storage, channel=8200)
+        gid = await _casual(service, storage, channel=8200)
         user, seat = await _mover(storage, gid)
         answer = await service.hint(gid, user)
         assert answer.seat == seat and answer.used == 1

@@ -112,6 +112,24 @@ async def test_version_1_database_upgrades_in_place(db_path: Path) -> None:
         conn.execute("DELETE FROM actions")  # the log's triggers came back with the rebuild
 
 
+async def test_rated_games_have_no_hints_after_the_coach_migration(db_path: Path) -> None:
+    """Games stored before the coach's migration: a rated one gets hints off (a rated game's
+    fairness), a casual one keeps them allowed."""
+    (coach,) = [m.version for m in load_migrations() if m.name.endswith("_coach.sql")]
+    db_path.parent.mkdir(parents=True)
+    async with aiosqlite.connect(db_path, isolation_level=None) as conn:
+        assert await migrate(conn, upto=coach - 1) == coach - 1
+        for game_id, rated in ((1, 1), (2, 0)):
+            await conn.execute(
+                "INSERT INTO games (id, guild_id, channel_id, host_user_id, map_id, status,"
+                " created_at, updated_at, rated) VALUES (?, 1, ?, 3, 'usa', 'lobby', 1.0, 1.0, ?)",
+                (game_id, 10 + game_id, rated),
+            )
+    async with await open_storage(db_path) as storage:
+        games = [await storage.get_game(g) for g in (1, 2)]
+        assert [(g.rated, g.hints_allowed) for g in games if g] == [(True, False), (False, True)]
+
+
 async def test_migrate_twice_is_a_no_op(db_path: Path) -> None:
     """Re-running migrate on an up-to-date file changes nothing."""
     db_path.parent.mkdir(parents=True)

@@ -1,6 +1,7 @@
 -- Version 5 (issue 33, the coach):
 -- * games.hints_allowed: whether players may ask /ttr hint in this game (the
---   host's choice at /ttr new);
+--   host's choice at /ttr new; never in a rated game, so rated games opened
+--   before this version get 0);
 -- * seats.hints_used: the hints each player took, shown in the final table;
 -- * analyses: the analysis of a finished game (each seat's chance to win
 --   after every turn), queued in the transaction that finishes the game,
@@ -9,6 +10,7 @@
 
 ALTER TABLE games ADD COLUMN hints_allowed INTEGER NOT NULL DEFAULT 1
     CHECK (hints_allowed IN (0, 1));
+UPDATE games SET hints_allowed = 0 WHERE rated = 1;
 
 ALTER TABLE seats ADD COLUMN hints_used INTEGER NOT NULL DEFAULT 0
     CHECK (hints_used >= 0);

@@ -4,6 +4,7 @@
 -- JSON).
 
 ALTER TABLE games ADD COLUMN hints_allowed BOOLEAN NOT NULL DEFAULT TRUE;
+UPDATE games SET hints_allowed = FALSE WHERE rated;  -- a rated game never has hints
 
 ALTER TABLE seats ADD COLUMN hints_used INTEGER NOT NULL DEFAULT 0
     CHECK (hints_used >= 0);

@@ -90,11 +90,12 @@ async def running_table(
                 await storage.close()
 
 
-async def started_game(table: RunningTable, map_id: str = "usa") -> int:
-    """Open, seat every player, start, and let everyone keep their offered tickets; returns the game id."""
+async def started_game(table: RunningTable, map_id: str = "usa", **new: object) -> int:
+    """Open (``new``: more options of /ttr new), seat every player, start, and let everyone keep
+    their offered tickets; returns the game id."""
     names = list(table.players)
     host = table.players[names[0]]
-    await host.slash("new", {"map": map_id})
+    await host.slash("new", {"map": map_id, **new})
     for name in names[1:]:
         await table.players[name].slash("join")
     await host.slash("start")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from engine.codec import decode_action
 
-from ..e2e.fake_discord import SentMessage
+from ..e2e.fake_discord import DEFERRED_CHANNEL_MESSAGE, SentMessage
 from ._driver import _button, _keep_offered
-from ._harness import RunningTable, running_table, started_game
+from ._harness import TIMEOUT, RunningTable, running_table, started_game
 
 HINT_DO = re.compile(r"ttr:(\d+):hint-do:v(\d+):action:(\d+)")
 
@@ -27,11 +27,13 @@ async def test_a_hint_is_private_explained_and_do_it_plays_exactly_it(tmp_path: 
     asks to confirm, and the confirm stores exactly the hinted action as the player's move; the
     other player is refused privately."""
     async with running_table(tmp_path) as t:
-        g = await started_game(t)
+        g = await started_game(t, rated=False)
         mover, idle = await t.active(g), await t.idle(g)
         refused = await idle.slash("hint")
         assert refused.ephemeral and "not your turn" in refused.content
-        reply = await mover.slash("hint")
+        asked = await t.fake.slash(mover.user, "ttr", "hint", {}, channel=mover.channel)
+        reply = await asked.message(timeout=TIMEOUT)
+        assert asked.ack_type == DEFERRED_CHANNEL_MESSAGE  # deferred at once, the search after
         assert reply.ephemeral and "**Hint** (1 hint taken in this game):" in reply.content
         assert "• Why: " in reply.content
         custom_id, version, index = _do_it(reply)
@@ -65,7 +67,7 @@ async def test_do_it_after_the_game_moved_on_plays_nothing_and_offers_a_fresh_hi
     """A hint, then the player draws a card another way: Do it on the old hint says the game
     moved on, plays nothing, and its Fresh hint button answers a new hint."""
     async with running_table(tmp_path) as t:
-        g = await started_game(t)
+        g = await started_game(t, rated=False)
         mover = await t.active(g)
         reply = await mover.slash("hint")
         custom_id, _, _ = _do_it(reply)
@@ -83,7 +85,7 @@ async def test_the_host_can_turn_hints_off(tmp_path: Path) -> None:
     """/ttr new hints:False: the lobby says so and /ttr hint is refused, counting nothing."""
     async with running_table(tmp_path) as t:
         alice, bob = t.players["alice"], t.players["bob"]
-        await alice.slash("new", {"map": "usa", "hints": False})
+        await alice.slash("new", {"map": "usa", "rated": False, "hints": False})
         g = await t.game_id()
         lobby = next(m for m in t.fake.messages_in("games") if f"ttr:{g}:join" in m.custom_ids)
         assert "Hints: off in this game." in lobby.content
@@ -97,10 +99,40 @@ async def test_the_host_can_turn_hints_off(tmp_path: Path) -> None:
         assert all(s.hints_used == 0 for s in await t.service.storage.seats(g))
 
 
+async def test_a_rated_game_has_no_hints(tmp_path: Path) -> None:
+    """The server's default is rated: the lobby says rated and hints off, and /ttr hint is
+    refused. Asking for hints in a rated game is refused privately and opens nothing."""
+    async with running_table(tmp_path) as t:
+        alice = t.players["alice"]
+        refused = await alice.slash("new", {"map": "usa", "rated": True, "hints": True})
+        assert refused.ephemeral and "A rated game has no hints" in refused.content
+        assert await t.service.game_in_channel(t.fake.channel("games").id) is None
+        g = await started_game(t)
+        lobby = next(m for m in t.fake.messages_in("games") if f"ttr:{g}:join" in m.custom_ids)
+        assert "Rated:" in lobby.content and "Hints: off in this game." in lobby.content
+        mover = await t.active(g)
+        hint = await mover.slash("hint")
+        assert hint.ephemeral and "Hints are off in this game" in hint.content
+        assert all(s.hints_used == 0 for s in await t.service.storage.seats(g))
+
+
+async def test_a_german_player_gets_the_hint_in_german(tmp_path: Path) -> None:
+    """The hint speaks the asking player's language (the table's is English here)."""
+    async with running_table(tmp_path) as t:
+        g = await started_game(t, rated=False, language="en")
+        mover = await t.active(g)
+        mover.user.locale = "de"
+        reply = await mover.slash("hint")
+        assert reply.ephemeral and "**Tipp** (1 Tipp in diesem Spiel):" in reply.content
+        assert "Hint" not in reply.content
+        assert [b["label"] for b in reply.buttons] == ["Ausführen"]
+        _do_it(reply)
+
+
 async def _finish(t: RunningTable) -> tuple[int, SentMessage]:
     """alice takes a hint, then alice and bob resign: the computer ends the game."""
     alice, bob = t.players["alice"], t.players["bob"]
-    await alice.slash("new", {"map": "paris"})
+    await alice.slash("new", {"map": "paris", "rated": False})
     await bob.slash("join")
     await alice.slash("add_ai")
     await alice.slash("start")

@@ -109,7 +109,9 @@ async def test_hints_follow_the_host_the_server_and_never_a_rated_game(
             await lobby(service, channel=7004, hints=True, **kw)
         assert err.value.code == code
     await service.set_server_settings(1, HOST, manage_server=True, hints=False)
-    assert not (await storage.get_game(await lobby(service, channel=7005, rated=False))).hints_allowed
+    assert not (
+        await storage.get_game(await lobby(service, channel=7005, rated=False))
+    ).hints_allowed
     with pytest.raises(ServiceError) as err:
         await lobby(service, channel=7004, rated=False, hints=True)
     assert err.value.code == "hints_off_here"

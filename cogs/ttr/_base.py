@@ -111,16 +111,21 @@ class Base:
         interaction.extras["game"] = game.id
         return game.id
 
-    async def game_shown(self, interaction: discord.Interaction) -> int:
+    async def game_last_shown(self, interaction: discord.Interaction) -> int | None:
         """The game this channel shows: the open one, else the last one (a finished game stays
-        until a new one starts); ``no_game`` when the channel never had one."""
+        until a new one starts); None when the channel never had one."""
         game = await self.service.game_in_channel(interaction.channel_id or 0)
         if game is None:
             game = await self.service.last_game_in_channel(interaction.channel_id or 0)
-        if game is None:
+        return None if game is None else game.id
+
+    async def game_shown(self, interaction: discord.Interaction) -> int:
+        """As :meth:`game_last_shown`; ``no_game`` when the channel never had one."""
+        game_id = await self.game_last_shown(interaction)
+        if game_id is None:
             raise CogError("no_game")
-        interaction.extras["game"] = game.id
-        return game.id
+        interaction.extras["game"] = game_id
+        return game_id
 
     # ------------------------------------------------------------ words
     @staticmethod

@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot import send, stories
 from bot.client import TtrBot
-from bot.services import AI_LEVELS, Outcome, Reminder
+from bot.services import AI_LEVELS
 
 from ._admin import AdminFlows
 from ._announce import Announcer
@@ -78,23 +78,13 @@ class TtrCog(
         self.ladder = LadderFlows(bot, service, self.announcer)
         self.admin = AdminFlows(bot, service, self.announcer, self.publisher)
         super().__init__()
-        service.on_turn = self.clock_moved
-        service.on_reminder = self.remind
+        service.on_turn = self.publisher.clock_moved
+        service.on_reminder = self.publisher.reminder
         service.on_analysis = self.coach.analysed
         self.publisher.on_final = self.coach.after_final
 
     async def cog_unload(self) -> None:
         await self.announcer.close()
-
-    # ------------------------------------------------------------ the clock's moves
-    async def clock_moved(self, game_id: int, outcome: Outcome) -> None:
-        """The service played on its own (a timeout, resumed AI seats): post the turn message."""
-        if outcome.turn_ended:
-            await self.publisher.turn(game_id, outcome.from_turn)
-
-    async def remind(self, reminder: Reminder) -> None:
-        """Half of a turn's time is gone."""
-        await self.publisher.reminder(reminder)
 
     # ------------------------------------------------------------ where
     async def here(self, interaction: discord.Interaction) -> int:
@@ -282,7 +272,7 @@ class TtrCog(
     @app_commands.command(name="rules", description="Show the rules of a map")
     @app_commands.describe(map="The map whose rules to show")
     async def rules(self, interaction: discord.Interaction, map: str | None = None) -> None:
-        await self.info.rules(interaction, map, await self._shown_game(interaction))
+        await self.info.rules(interaction, map, await self.lobby_flows.game_last_shown(interaction))
 
     rules.autocomplete("map")(map_names)
 
@@ -290,16 +280,7 @@ class TtrCog(
         name="help", description="How to play here: a turn, the commands and buttons"
     )
     async def help(self, interaction: discord.Interaction) -> None:
-        await self.info.help(interaction, await self._shown_game(interaction))
-
-    async def _shown_game(self, interaction: discord.Interaction) -> int | None:
-        """The id of the channel's open game, else of its last finished one (whose map /ttr rules
-        and /ttr help keep naming until a new game starts), else None."""
-        channel = interaction.channel_id or 0
-        game = await self.service.game_in_channel(channel)
-        if game is None:
-            game = await self.service.last_game_in_channel(channel)
-        return game.id if game is not None else None
+        await self.info.help(interaction, await self.lobby_flows.game_last_shown(interaction))
 
     @app_commands.command(name="maps", description="List the maps")
     async def maps(self, interaction: discord.Interaction) -> None:

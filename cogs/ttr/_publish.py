@@ -15,7 +15,7 @@ import discord
 
 from bot import stories
 from bot.coach_text import analysis_words
-from bot.services import Reminder, TableView
+from bot.services import Outcome, Reminder, TableView
 from bot.services import events as ev_
 from words import Words
 
@@ -99,6 +99,11 @@ class Publisher(Base):
     """
 
     on_final: Callable[[int], Awaitable[None]] | None = None
+
+    async def clock_moved(self, game_id: int, outcome: Outcome) -> None:
+        """The service played on its own (a timeout, resumed AI seats): post the turn message."""
+        if outcome.turn_ended:
+            await self.turn(game_id, outcome.from_turn)
 
     async def turn(self, game_id: int, from_turn: int) -> Delivery | None:
         """Post the message of the turns from ``from_turn`` on (they just ended), or of the game's end.

@@ -108,7 +108,11 @@ async def test_server_settings_for_everyone_to_see_and_managers_to_change(tmp_pa
         assert game is not None and not game.rated
         assert (game.language, game.turn_seconds) == ("de", 3600)
         lobby = next(m for m in t.fake.messages_in("games") if "Ungewertet" in m.content)
-        assert lobby.content.endswith("Ungewertet: Keine Wertungszahl ändert sich.")
+        # a casual game by the server's setting: hints allowed (hints_by_default)
+        assert lobby.content.endswith(
+            "Ungewertet: Keine Wertungszahl ändert sich. Tipps: erlaubt (/ttr tipp)."
+        )
+        assert game.hints_allowed
         season = await owner.slash("admin season")
         assert "Season 1 has no rated game yet, so it goes on." in season.content
 

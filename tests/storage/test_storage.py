@@ -178,7 +178,7 @@ async def test_last_game_in_channel_whatever_its_status(storage: Storage) -> Non
 async def test_finished_games_of_a_guild_newest_first_in_pages(
     storage: Storage, clock: FakeClock
 ) -> None:
-    """/ttr history: a guild's finished games, newest first, paged; others left out."""
+    """/ttr game without id: a guild's finished games, newest first, paged; others left out."""
     ids = []
     for i in range(5):
         clock.now += 10

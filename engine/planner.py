@@ -45,6 +45,7 @@ class TicketPlan:
         lost: routes of the best path ignoring others' claims that others took (or that closed).
         detour: extra car spaces the plan needs because of ``lost`` (0 when nothing was lost).
         enough_pieces: the reader has at least ``cars`` pieces left.
+        owned: the reader's own routes on the planned path (what the ticket already uses).
     """
 
     ticket: str
@@ -59,6 +60,7 @@ class TicketPlan:
     lost: tuple[str, ...] = ()
     detour: int = 0
     enough_pieces: bool = True
+    owned: int = 0
 
 
 def usable_routes(
@@ -157,6 +159,7 @@ def plan_ticket(
         lost=lost,
         detour=cars - ideal[0] if (lost and ideal) else 0,
         enough_pieces=cars <= pieces,
+        owned=len(path) - len(needed),
     )
 
 
@@ -181,6 +184,21 @@ def plan_tickets(
             pieces=pieces,
         )
         for tv in view.tickets
+    )
+
+
+def plan_offer(rules: ClassicRules, view: PlayerView) -> tuple[TicketPlan, ...]:
+    """One :class:`TicketPlan` per ticket on offer to the reader of ``view`` (a PlayerView), in
+    offer order: what each would still cost given the reader's network (for the choice of
+    which to keep)."""
+    public = view.public
+    doubles_open = public.num_seats >= rules.params.double_routes_min_players
+    pieces = public.players[view.seat].pieces
+    return tuple(
+        plan_ticket(
+            rules.board, public.owners, view.seat, tid, doubles_open=doubles_open, pieces=pieces
+        )
+        for tid in view.offer
     )
 
 

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from engine import player_view
+from engine import DrawTickets, apply, player_view
 from engine.board import Board
-from engine.planner import cheapest_path, plan_ticket, plan_tickets, usable_routes
+from engine.planner import cheapest_path, plan_offer, plan_ticket, plan_tickets, usable_routes
 
 from .test_render import _game
 
@@ -121,6 +121,45 @@ def test_lost_routes_and_detour() -> None:
     assert not blocked.possible and blocked.routes == ()
     half = plan_ticket(board, {"a__c": 0}, 0, "a__b", doubles_open=True, pieces=1)
     assert half.cars == 2 and not half.enough_pieces
+
+
+def test_a_plan_counts_the_routes_already_yours() -> None:
+    """``owned``: the reader's routes on the planned path (what an offered ticket would reuse)."""
+    board = Board.from_dict(
+        {
+            "cities": [{"id": c, "name": c, "lat": 0, "lon": 0} for c in "abcd"],
+            "routes": [
+                {"id": "a__b", "a": "a", "b": "b", "length": 2, "color": "red"},
+                {"id": "b__c", "a": "b", "b": "c", "length": 3, "color": "blue"},
+                {"id": "c__d", "a": "c", "b": "d", "length": 4, "color": "gray"},
+            ],
+            "tickets": [{"id": "a__d", "a": "a", "b": "d", "points": 9}],
+        }
+    )
+    fresh = plan_ticket(board, {}, 0, "a__d", doubles_open=True)
+    assert fresh.cars == 9 and fresh.owned == 0
+    half = plan_ticket(board, {"a__b": 0, "b__c": 0}, 0, "a__d", doubles_open=True)
+    assert half.cars == 4 and half.owned == 2 and half.routes == ("c__d",)
+
+
+def test_offered_tickets_are_planned_in_offer_order() -> None:
+    """plan_offer: one plan per ticket on offer, for the reader's own network."""
+    rules, states = _game("usa")
+    state = next(s for s in states if s.phase == "play" and s.step == "turn" and s.owners)
+    state = apply(rules, state, DrawTickets(state.active)).state
+    view = player_view(rules, state, state.active)
+    plans = plan_offer(rules, view)
+    assert [p.ticket for p in plans] == list(view.offer) and plans
+    for plan in plans:
+        again = plan_ticket(
+            rules.board,
+            view.public.owners,
+            view.seat,
+            plan.ticket,
+            doubles_open=view.public.num_seats >= rules.params.double_routes_min_players,
+            pieces=view.public.players[view.seat].pieces,
+        )
+        assert plan == again
 
 
 def test_countries_are_never_passed_through() -> None:

@@ -4,18 +4,23 @@ The cogs render a :class:`TurnMenu` and turn a click back into an engine action
 with its methods (:meth:`TurnMenu.draw`, :meth:`TurnMenu.claim`, ...), which
 refuse an index out of range with a :class:`ServiceError` that lists the
 choices that exist. Indexes are stable for a given game version: a route's
-index is its position in the map's route list; a payment's index is its place
-in :attr:`RouteChoice.payments`. So a button can carry ``(version, index)``
-and still mean the same thing after a restart.
+index is its position in the map's route list (a double route's entry takes the
+index of its first claimable track, and answers to the others' too); a
+payment's index is its place in :attr:`RouteChoice.payments`. So a button can
+carry ``(version, index)`` and still mean the same thing after a restart.
+
+The claim list never enumerates every exact payment (on Nordic's ferries a big
+hand has millions): routes come from the engine's bounded ("sensible") move
+list and each route's payments from :func:`engine.claims.payment_choices`; the
+reducer validates the one chosen.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine import (
-    LOCOMOTIVE,
     AbandonTunnel,
     Action,
     Cards,
@@ -29,35 +34,69 @@ from engine import (
     KeepTickets,
     PayTunnel,
     legal_actions,
+    player_view,
 )
+from engine.claims import MAX_CHOICES, payment_choices, payment_key
+from engine.payment import payment_fields
+from engine.planner import TicketPlan, plan_offer, plan_tickets
 
 from ._errors import ServiceError
 
 
 @dataclass(frozen=True, slots=True)
 class RouteChoice:
-    """A route the seat can claim now.
+    """A route the seat can claim now: one entry per route, the claimable tracks of a double
+    route together.
 
     Attributes:
-        index: the route's position in the map's route list (stable across versions).
-        route: the route id.
-        payments: the distinct ways to pay, one per (main colour, number of
-            locomotives), fewest locomotives and cards first.
+        index: the board position of the entry's first claimable track (stable across versions).
+        route: that track's id.
+        payments: the ways to pay, best first (fewest locomotives, then fewest cards, then the
+            one that keeps the hand's sets together: :func:`engine.claims.payment_key`), at most
+            :data:`engine.claims.MAX_CHOICES`. A double route's tracks that claim alike (same
+            length, colour, tunnel, ferry and cart symbols) share their payments; tracks that
+            differ each keep theirs.
+        tracks: the entry's claimable tracks, ``route`` first.
+        pay_tracks: per payment, the track it claims (empty: every payment claims ``route``).
+        planned: the route is on the planned path of one of the seat's tickets.
+        serves: the seat's tickets (ids) whose planned path uses it.
+        others: board positions of the entry's other claimable tracks.
     """
 
     index: int
     route: str
     payments: tuple[Cards, ...]
+    tracks: tuple[str, ...] = ()
+    pay_tracks: tuple[str, ...] = ()
+    planned: bool = False
+    serves: tuple[str, ...] = ()
+    others: tuple[int, ...] = ()
+
+    def track(self, payment: int) -> str:
+        """The track that payment ``payment`` claims."""
+        return self.pay_tracks[payment] if self.pay_tracks else self.route
+
+    @property
+    def single(self) -> bool:
+        """Exactly one way to pay exists: picking the route claims it, without a confirm step."""
+        return len(self.payments) == 1
+
+    @property
+    def tracks_differ(self) -> bool:
+        """Its payments claim different tracks (the buttons must say which)."""
+        return len(set(self.pay_tracks)) > 1
 
 
 @dataclass(frozen=True, slots=True)
 class KeepChoice:
-    """Destination tickets on offer: keep between ``least`` and ``most`` of ``offer`` (ticket ids)."""
+    """Destination tickets on offer: keep between ``least`` and ``most`` of ``offer`` (ticket ids);
+    ``plans``: per offered ticket, what it would still cost given the seat's network."""
 
     offer: tuple[str, ...]
     least: int
     most: int
     setup: bool
+    plans: tuple[TicketPlan, ...] = field(default=())
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,11 +158,16 @@ class TurnMenu:
         )
 
     def route(self, index: int) -> RouteChoice:
-        """The claimable route with this index; ServiceError ``bad_route`` when it is not claimable now."""
+        """The claimable route with this index (an entry's own, or one of its other tracks');
+        ServiceError ``bad_route`` when it is not claimable now."""
         for choice in self.claims:
-            if choice.index == index:
+            if choice.index == index or index in choice.others:
                 return choice
         raise ServiceError("bad_route", {"routes": len(self.claims)})
+
+    def route_named(self, route: str) -> RouteChoice | None:
+        """The entry that holds track ``route`` (a route id), or None when it is not claimable now."""
+        return next((c for c in self.claims if route in (c.route, *c.tracks)), None)
 
     def claim(self, index: int, payment: int) -> Action:
         """Claim route ``index`` paying its ``payment``-th option.
@@ -135,7 +179,7 @@ class TurnMenu:
             raise ServiceError(
                 "bad_payment", {"choices": len(choice.payments), "given": payment + 1}
             )
-        return ClaimRoute(self.seat, choice.route, choice.payments[payment])
+        return ClaimRoute(self.seat, choice.track(payment), choice.payments[payment])
 
     def draw_tickets(self, index: int = 0) -> Action:
         """The ``index``-th allowed ticket draw; ServiceError ``bad_ticket_draw`` when none is."""
@@ -183,52 +227,98 @@ class TurnMenu:
         return KeepFlagCard(self.seat, color)
 
 
-def _main_color(cards: Cards) -> str | None:
-    colours = [(n, c) for c, n in cards.items() if c != LOCOMOTIVE]
-    return max(colours)[1] if colours else None
-
-
-def group_payments(payments: Sequence[Cards]) -> tuple[Cards, ...]:
-    """One payment per (main colour, locomotives), keeping the first of each in the given order."""
-    seen: set[tuple[str | None, int]] = set()
-    out: list[Cards] = []
-    for pay in sorted(payments, key=lambda p: (p.get(LOCOMOTIVE), p.total, tuple(p.items()))):
-        key = (_main_color(pay), pay.get(LOCOMOTIVE))
-        if key not in seen:
-            seen.add(key)
-            out.append(pay)
+def _claims(
+    rules: ClassicRules,
+    state: GameState,
+    seat: int,
+    routes: Sequence[str],
+    plans: Sequence[TicketPlan] | None,
+) -> tuple[RouteChoice, ...]:
+    """The claim entries of ``routes`` (claimable now): double routes merged, each with its
+    bounded payments; the routes on the seat's ticket plans (``plans``; None: planned here)
+    first, then the longest."""
+    board = rules.board
+    position = {rid: i for i, rid in enumerate(board.routes)}
+    hand = state.players[seat].hand
+    if plans is None:
+        plans = plan_tickets(rules, player_view(rules, state, seat))
+    serves: dict[str, list[str]] = {}
+    for plan in plans:
+        for rid in plan.routes:
+            serves.setdefault(rid, []).append(plan.ticket)
+    claimable = set(routes)
+    groups: dict[str, list[str]] = {}
+    for rid in sorted(claimable, key=position.__getitem__):
+        first = min(
+            (s for s in (rid, *board.siblings(rid)) if s in claimable), key=position.__getitem__
+        )
+        groups.setdefault(first, []).append(rid)
+    out = []
+    for first, tracks in groups.items():
+        paid: dict[tuple[Cards, tuple[object, ...]], str] = {}
+        for rid in tracks:
+            route = board.routes[rid]
+            alike = (*payment_fields(route), route.carts)  # tracks that claim alike share
+            for pay in payment_choices(rules.params, route, hand):
+                paid.setdefault((pay, alike), rid)
+        ordered = sorted(paid, key=lambda pk: (payment_key(pk[0], hand), position[paid[pk]]))
+        ordered = ordered[:MAX_CHOICES]
+        if not ordered:
+            continue
+        tickets = tuple(dict.fromkeys(t for rid in tracks for t in serves.get(rid, ())))
+        out.append(
+            RouteChoice(
+                position[first],
+                first,
+                tuple(p for p, _ in ordered),
+                tuple(tracks),
+                tuple(paid[pk] for pk in ordered) if len(tracks) > 1 else (),
+                planned=bool(tickets),
+                serves=tickets,
+                others=tuple(position[r] for r in tracks[1:]),
+            )
+        )
+    out.sort(key=lambda c: (not c.planned, -board.routes[c.route].length, c.index))
     return tuple(out)
 
 
-def build_menu(rules: ClassicRules, state: GameState, seat: int, game_id: int) -> TurnMenu | None:
-    """The menu of ``seat`` now, or None when it has nothing to decide (not its move, game over)."""
+def build_menu(
+    rules: ClassicRules,
+    state: GameState,
+    seat: int,
+    game_id: int,
+    *,
+    plans: Sequence[TicketPlan] | None = None,
+) -> TurnMenu | None:
+    """The menu of ``seat`` now, or None when it has nothing to decide (not its move, game over).
+    ``plans``: the seat's ticket plans when the caller has them (:func:`engine.planner.plan_tickets`
+    of the seat's view), else they are made here when routes are claimable.
+
+    CPU work bounded whatever the hand (see the module docstring); the service runs it in a
+    worker thread.
+    """
     if seat not in state.seats_to_act():
         return None
-    legal = legal_actions(rules, state, seat)
+    legal = legal_actions(rules, state, seat, payments="sensible")
     player = state.players[seat]
     step = (
         state.step
         if state.phase == "play"
         else ("announce_mix" if player.needs_mix else "keep_tickets")
     )
-    route_index = {rid: i for i, rid in enumerate(rules.board.routes)}
-    pays: dict[str, list[Cards]] = {}
+    routes: dict[str, None] = {}
     slots: list[int] = []
     deck = False
     draws: list[tuple[tuple[str, int], ...]] = []
     for action in legal:
         if isinstance(action, ClaimRoute):
-            pays.setdefault(action.route, []).append(action.payment)
+            routes[action.route] = None
         elif isinstance(action, DrawFaceUp):
             slots.append(action.slot)
         elif isinstance(action, DrawBlind):
             deck = True
         elif isinstance(action, DrawTickets):
             draws.append(action.mix)
-    claims = tuple(
-        RouteChoice(route_index[rid], rid, group_payments(p))
-        for rid, p in sorted(pays.items(), key=lambda kv: route_index[kv[0]])
-    )
     keep = None
     if player.offer:
         deal = rules.params.initial_tickets if state.phase == "setup" else rules.params.draw_tickets
@@ -237,6 +327,7 @@ def build_menu(rules: ClassicRules, state: GameState, seat: int, game_id: int) -
             min(deal.keep, len(player.offer)),
             len(player.offer),
             state.phase == "setup",
+            plan_offer(rules, player_view(rules, state, seat)),
         )
     tunnel = None
     if state.tunnel is not None and step == "tunnel":
@@ -251,7 +342,7 @@ def build_menu(rules: ClassicRules, state: GameState, seat: int, game_id: int) -
         step=step,
         draw_deck=deck,
         draw_slots=tuple(slots),
-        claims=claims,
+        claims=_claims(rules, state, seat, list(routes), plans) if routes else (),
         ticket_draws=tuple(draws),
         keep=keep,
         tunnel=tunnel,

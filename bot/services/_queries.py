@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from engine import (
+    ClassicRules,
     Event,
+    GameState,
+    PlayerView,
     apply,
     new_game,
     player_view,
     public_view,
 )
 from engine.codec import decode_action
-from engine.planner import plan_tickets
+from engine.planner import TicketPlan, plan_tickets
 from maps.loader import load_ruleset
 
 from ..storage import (
@@ -23,11 +27,22 @@ from ..storage import (
 )
 from ._errors import ServiceError
 from ._loading import ai_controlled, turn_number
-from ._menus import build_menu
+from ._menus import TurnMenu, build_menu
 from ._models import TableView, TurnRecord, UserGame, redacted
 from ._recording import MoveRecorder
 
 log = logging.getLogger(__name__)
+
+
+def _private(
+    rules: ClassicRules, state: GameState, seat: int, game_id: int, *, menu: bool, plans: bool
+) -> tuple[PlayerView, TurnMenu | None, tuple[TicketPlan, ...]]:
+    """The seat's view, its menu (with ``menu``) and its ticket plans (with ``plans``; else
+    empty), the tickets planned once for both."""
+    mine = player_view(rules, state, seat)
+    planned = tuple(plan_tickets(rules, mine)) if plans else None
+    built = build_menu(rules, state, seat, game_id, plans=planned) if menu else None
+    return mine, built, planned or ()
 
 
 class QueryOps(MoveRecorder):
@@ -50,19 +65,12 @@ class QueryOps(MoveRecorder):
         seat = self._seat_of(seats, user_id) if user_id else None
         if seat is None:
             return TableView(game, seats, public_view(rules, state), None, None)
-        menu = None
-        if game.status == "active" and not ai_controlled(seat):
-            menu = build_menu(rules, state, seat.seat, game_id)
-        mine = player_view(rules, state, seat.seat)
-        return TableView(
-            game,
-            seats,
-            public_view(rules, state),
-            mine,
-            seat.seat,
-            menu,
-            plan_tickets(rules, mine) if plans else (),
+        acts = game.status == "active" and not ai_controlled(seat)
+        # bounded, but the planner and the payments of every route are CPU work: off the loop
+        mine, menu, planned = await asyncio.to_thread(
+            _private, rules, state, seat.seat, game_id, menu=acts, plans=plans
         )
+        return TableView(game, seats, public_view(rules, state), mine, seat.seat, menu, planned)
 
     async def turn_log(self, game_id: int) -> list[TurnRecord]:
         """Every turn of the game so far, oldest first, as the table may see it (secrets cut out).

@@ -71,6 +71,6 @@ def test_every_claimable_route_is_on_some_page() -> None:
             assert parse(forward.custom_id) == RoutePage(9, menu.version, page + 1)
         ids = [c.custom_id for c in _view(table, menu, page).children if isinstance(c, Custom)]
         assert len(ids) == len(set(ids)), ids  # Discord refuses a message with one id twice
-    assert sorted(seen, key=int) == [str(c.index) for c in claims]
+    assert seen == [str(c.index) for c in claims]  # every route once, in the menu's order
     # a page number past the end shows the last page instead of an empty select
     assert _page(table, menu, pages + 3)[0] == _page(table, menu, pages - 1)[0]

@@ -25,11 +25,19 @@ from ._board import base_layer, blocked_routes, label_boxes, name_layer, render_
 from ._chart import render_chance_png
 from ._draw import recorded_text
 from ._final import longest_routes, render_final_png
-from ._hand import render_hand_png
+from ._hand import render_hand_png, render_offer_png
 from ._layout import Car, Layout, RouteShape, auto_positions, build_layout, load_layout
 from ._rating import render_rating_png
 from ._recap import render_recap
-from ._theme import CARD_COLORS, SEAT_COLORS, SEAT_SYMBOLS, card_color, seat_color, seat_symbol
+from ._theme import (
+    CARD_COLORS,
+    CARD_SYMBOLS,
+    SEAT_COLORS,
+    SEAT_SYMBOLS,
+    card_color,
+    seat_color,
+    seat_symbol,
+)
 from ._zoom import phone_names, render_phone_png, render_zoom_png, zoom_box
 
 
@@ -47,6 +55,7 @@ def warm_up(map_ids: list[str] | tuple[str, ...] | None = None) -> None:
 
 __all__ = [
     "CARD_COLORS",
+    "CARD_SYMBOLS",
     "SEAT_COLORS",
     "SEAT_SYMBOLS",
     "blocked_routes",
@@ -71,6 +80,7 @@ __all__ = [
     "render_chance_png",
     "render_final_png",
     "render_hand_png",
+    "render_offer_png",
     "seat_color",
     "warm_up",
 ]

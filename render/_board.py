@@ -304,7 +304,7 @@ def _panel_title(
     elif public.phase == "finished":
         status = th.word("finished", w)
     else:
-        status = th.word("turn", w, n=public.turn + 1)
+        status = th.word("round", w, n=public.turn // max(1, public.num_seats) + 1)
     d.text((x, y), status, font=th.font(16), fill=th.MUTED)
     y += 30
     if public.last_round and public.phase == "play":

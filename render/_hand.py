@@ -11,10 +11,10 @@ from engine.planner import TicketPlan, needed_routes, plan_tickets
 from words import Words
 
 from . import _draw as dr
+from . import _minimap as mm
 from . import _theme as th
-from ._board import base_layer, draw_claims, faded_layer, mark_new, paste_names
+from ._board import base_layer, draw_claims, faded_layer, mark_new
 from ._layout import Layout, load_layout
-from ._zoom import zoom_box
 
 WIDTH = 1000
 MAP_WIDTH = 440
@@ -39,47 +39,115 @@ def _ticket_line(layout: Layout, tid: str) -> tuple[str, int]:
     return f"{board.cities[t.a].name} – {board.cities[t.b].name}", t.points
 
 
+def _network_image(
+    layout: Layout, mine: PlayerView, planned: Sequence[str], high_contrast: bool
+) -> Image.Image:
+    """The whole board (no names) with the reader's routes and ``planned`` routes (gold frames)."""
+    img = (faded_layer(layout) if high_contrast else base_layer(layout)).copy()
+    draw = dr.canvas(img)
+    draw_claims(
+        draw,
+        layout,
+        {r: s for r, s in mine.public.owners.items() if s == mine.seat},
+        high_contrast=high_contrast,
+    )
+    mark_new(draw, layout, planned)
+    return img
+
+
+def _ends(layout: Layout, routes: Sequence[str]) -> list[str]:
+    board = layout.rules.board
+    return [c for r in routes if r in board.routes for c in (board.routes[r].a, board.routes[r].b)]
+
+
+def _rings(layout: Layout, mine: PlayerView) -> dict[str, th.RGB]:
+    """Ticket city id -> its ring's colour: green done, red not yet, gold on offer."""
+    board = layout.rules.board
+    rings: dict[str, th.RGB] = {}
+    for tid in mine.offer:
+        for cid in (board.tickets[tid].a, board.tickets[tid].b):
+            rings[cid] = th.GOLD
+    for tv in sorted(mine.tickets, key=lambda t: t.done):
+        for cid in (tv.a, tv.b):
+            rings[cid] = th.GOOD if tv.done else th.BAD
+    return rings
+
+
+def network_places(layout: Layout, mine: PlayerView, plans: Sequence[TicketPlan]) -> list[str]:
+    """The places the hand image's small map frames and names, most important first: the
+    reader's ticket cities (kept and on offer), the ends of the planned routes (``plans``), the
+    ends of the reader's own routes (city ids, each once; empty: the whole board is shown)."""
+    own = [r for r, s in mine.public.owners.items() if s == mine.seat]
+    planned = needed_routes(plans)
+    ticket_cities = _rings(layout, mine)
+    return list(dict.fromkeys([*ticket_cities, *_ends(layout, planned), *_ends(layout, own)]))
+
+
 def _mini_map(
     layout: Layout,
     mine: PlayerView,
     plans: Sequence[TicketPlan],
     high_contrast: bool,
 ) -> Image.Image:
-    """The board around the reader's ticket cities (the whole board without tickets), at most
-    ``MAP_WIDTH`` x ``MAP_MAX_HEIGHT``, with the reader's routes, the planned routes (gold frames)
-    and the ticket cities marked."""
-    public = mine.public
-    img = (faded_layer(layout) if high_contrast else base_layer(layout)).copy()
-    draw = dr.canvas(img)
-    draw_claims(
-        draw,
-        layout,
-        {r: s for r, s in public.owners.items() if s == mine.seat},
-        high_contrast=high_contrast,
+    """The reader's network, planned routes (gold frames) and ticket cities (rings: green done,
+    red not yet, gold on offer), framed to fit them all (the whole board when there are none),
+    at most ``MAP_WIDTH`` x ``MAP_MAX_HEIGHT``, with the names of those places placed for
+    this size."""
+    planned = needed_routes(plans)
+    rings = _rings(layout, mine)
+    places = network_places(layout, mine, plans)
+    framed = mm.fit(
+        _network_image(layout, mine, planned, high_contrast),
+        mm.frame(layout, places, MAP_WIDTH / MAP_MAX_HEIGHT),
+        MAP_WIDTH,
+        MAP_MAX_HEIGHT,
     )
-    mark_new(draw, layout, needed_routes(plans))
-    paste_names(img, layout)
+    img = framed.image
+    draw = dr.canvas(img)
+    for cid, color in rings.items():
+        mm.ring(draw, framed.at(layout, cid), color)
+    mm.draw_names(draw, layout, framed, mm.place_names(layout, framed, places))
+    return img
+
+
+def render_offer_png(
+    player_view: PlayerView,
+    plans: Sequence[TicketPlan],
+    *,
+    lang: str = "en",
+    layout: Layout | None = None,
+    high_contrast: bool = False,
+    width: int = 640,
+    height: int = 420,
+) -> bytes:
+    """A small map of the tickets on offer to the reader of ``player_view`` as PNG bytes: each
+    offered ticket's two cities ringed in gold with its number (1, 2, 3 in offer order, as the
+    private message lists them), the planned path of each (``plans``:
+    :func:`engine.planner.plan_offer`) in gold frames, the reader's own routes, and the names
+    of those places placed for this size; framed to fit them, at most ``width`` x ``height``.
+    ``lang`` is accepted for symmetry with the other images (only place names are drawn).
+    Only for ephemeral replies: it shows hidden information."""
+    mine = player_view
+    layout = layout or load_layout(mine.public.map_id)
     board = layout.rules.board
-    for tv in mine.tickets:
-        ring = th.GOOD if tv.done else th.BAD
-        for cid in (tv.a, tv.b):
-            x, y = layout.cities[cid]
-            draw.ellipse((x - 16, y - 16, x + 16, y + 16), outline=ring, width=6)
-    for tid in mine.offer:
-        t = board.tickets[tid]
-        for cid in (t.a, t.b):
-            x, y = layout.cities[cid]
-            draw.ellipse((x - 16, y - 16, x + 16, y + 16), outline=th.GOLD, width=6)
-    cities = [c for tv in mine.tickets for c in (tv.a, tv.b)] + [
-        c for tid in mine.offer for c in (board.tickets[tid].a, board.tickets[tid].b)
-    ]
-    if cities:  # the part of the board the reader's tickets span, so that it stays legible
-        img = img.crop(zoom_box(layout, cities))
-    w, h = img.size
-    f = min(MAP_WIDTH / w, MAP_MAX_HEIGHT / h)
-    size = (max(1, round(w * f)), max(1, round(h * f)))
-    method = Image.Resampling.BOX if f < 1 else Image.Resampling.BICUBIC
-    return img.resize(size, method)
+    planned = needed_routes(plans)
+    offered = [c for tid in mine.offer for c in (board.tickets[tid].a, board.tickets[tid].b)]
+    places = list(dict.fromkeys([*offered, *_ends(layout, planned)]))
+    framed = mm.fit(
+        _network_image(layout, mine, planned, high_contrast),
+        mm.frame(layout, places, width / height),
+        width,
+        height,
+    )
+    img = framed.image
+    draw = dr.canvas(img)
+    for cid in offered:
+        mm.ring(draw, framed.at(layout, cid), th.GOLD)
+    for number, tid in enumerate(mine.offer, start=1):
+        for cid in (board.tickets[tid].a, board.tickets[tid].b):
+            mm.badge(draw, framed.at(layout, cid), str(number))
+    mm.draw_names(draw, layout, framed, mm.place_names(layout, framed, places))
+    return dr.encode(img)
 
 
 def _plan_line(layout: Layout, plan: TicketPlan, w: Words) -> tuple[str, th.RGB]:

@@ -90,7 +90,7 @@ def recap_frames(
         frame = running.copy()
         _frame_gold(dr.canvas(frame), layout, list(claims), k)
         frame.paste(labels, (0, 0), labels)
-        _caption(frame, th.word("turn", w, n=number), names, sorted(set(claims.values())))
+        _caption(frame, th.word("move", w, n=number), names, sorted(set(claims.values())))
         frames.append(frame)
     return frames
 

@@ -125,7 +125,8 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 #: Image words: key -> English msgid, translated through the gettext catalog in the context
 #: "image"; the map's nouns fill ``{tickets}``, ``{pieces}``... (see :mod:`words`).
 WORDS: dict[str, str] = {
-    "turn": NP_("image", "Turn {n}"),
+    "round": NP_("image", "Round {n}"),
+    "move": NP_("image", "Move {n}"),
     "setup": NP_("image", "Setup: choosing {tickets}"),
     "to_move": NP_("image", "to move"),
     "face_up": NP_("image", "Face-up cards"),

@@ -77,7 +77,7 @@ def _strip(
     elif public.phase == "setup":
         status = th.word("setup", w)
     else:
-        status = th.word("turn", w, n=public.turn + 1)
+        status = th.word("round", w, n=public.turn // max(1, public.num_seats) + 1)
         if public.last_round:
             status += " · " + th.word("last_round", w)
     d.text((10, 6), status, font=th.font(14, True), fill=th.PAPER)

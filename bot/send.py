@@ -322,6 +322,54 @@ async def update(
     )
 
 
+async def rewrite(
+    interaction: discord.Interaction,
+    content: str,
+    view: discord.ui.View | None,
+    *,
+    files: Sequence[discord.File] | None = None,
+) -> None:
+    """Rewrite the private message whose component was clicked (a panel that moves on in
+    place), acknowledging the click first when that is still to do (a silent update, no
+    "thinking"). ``files``: the new attachments (empty: none); None keeps the message's own.
+
+    When Discord refuses the components (400) the text is shown alone with the commands that
+    still work; when the message is gone (404: the player dismissed it) the answer comes as a
+    new private message. Raises discord.HTTPException for anything else Discord refuses.
+    """
+    if not interaction.response.is_done():
+        await interaction.response.defer()
+    fitted = fit_view(view)
+    kwargs: dict[str, Any] = {
+        "content": content_of(content),
+        "view": fitted,
+        "allowed_mentions": mentions(),
+    }
+    if files is not None:
+        kwargs["attachments"] = list(files)[:MAX_FILES]
+    try:
+        await interaction.edit_original_response(**kwargs)
+    except discord.NotFound:
+        for file in files or ():
+            file.reset()
+        await reply(interaction, content, view=view, files=list(files or [])[:MAX_FILES])
+    except discord.HTTPException as exc:
+        if fitted is None or exc.status != 400:
+            raise
+        log.error(
+            "Discord refused a panel's components (%s %s); showing its text alone",
+            exc.status,
+            exc.code,
+        )
+        w = _words(interaction)
+        kwargs["content"] = content_of(
+            "\n".join([w.t(MENU_REFUSED) + " " + still_works(w), content_of(content)])
+        )
+        kwargs["view"] = None
+        kwargs.pop("attachments", None)  # a file is read once; the first attempt used it
+        await interaction.edit_original_response(**kwargs)
+
+
 async def post(
     channel: discord.abc.Messageable,
     content: str,
@@ -365,6 +413,7 @@ __all__ = [
     "content_of",
     "direct",
     "echo",
+    "rewrite",
     "fit_embeds",
     "fit_view",
     "mentions",

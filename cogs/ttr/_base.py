@@ -164,6 +164,45 @@ class Base:
         await send.reply(interaction, content, view=view, files=files)
 
     @staticmethod
+    def on_panel(interaction: discord.Interaction) -> bool:
+        """The click came from one of the reader's private messages (a panel that moves on in
+        place), not from a public message or a command."""
+        message = interaction.message
+        return (
+            interaction.type == discord.InteractionType.component
+            and message is not None
+            and message.flags.ephemeral
+        )
+
+    @classmethod
+    async def acknowledge(cls, interaction: discord.Interaction) -> None:
+        """Acknowledge at once: silently when the answer rewrites the clicked panel, else with a
+        private "thinking" state (see :meth:`defer`)."""
+        if interaction.response.is_done():
+            return
+        if cls.on_panel(interaction):
+            await interaction.response.defer()
+        else:
+            await cls.defer(interaction)
+
+    @classmethod
+    async def answer(
+        cls,
+        interaction: discord.Interaction,
+        content: str,
+        view: discord.ui.View | None = None,
+        *,
+        files: Sequence[discord.File] | None = None,
+    ) -> None:
+        """The answer of a turn's click: the clicked panel rewritten in place (``files`` None
+        keeps its attachments), or a new private message when the click came from a public
+        message or a command."""
+        if cls.on_panel(interaction):
+            await send.rewrite(interaction, content, view, files=files)
+        else:
+            await send.reply(interaction, content, view=view, files=files or ())
+
+    @staticmethod
     async def update(
         interaction: discord.Interaction, content: str, view: discord.ui.View | None
     ) -> None:

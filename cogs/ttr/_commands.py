@@ -16,10 +16,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import send, stories
+from bot import send
 from bot.client import TtrBot
 from bot.services import AI_LEVELS
 
+from . import _format as fmt
 from ._admin import AdminFlows
 from ._announce import Announcer
 from ._base import Base
@@ -188,10 +189,10 @@ class TtrCog(
         w = Base.words(interaction, table)
         needle = current.lower()
         out = []
-        for choice in table.menu.claims:
-            label = stories.route_label(table.rules, choice.route, w)
-            if needle in label.lower() or needle in choice.route:
-                out.append((label, choice.route))
+        for choice in table.menu.claims:  # the routes on the player's plans first (★)
+            label = fmt.claim_label(table.rules, choice, w)
+            if needle in label.lower() or any(needle in r for r in choice.tracks):
+                out.append((("★ " if choice.planned else "") + label, choice.route))
         return send.choices(out)
 
     @claim.autocomplete("color")

@@ -30,13 +30,15 @@ class Btn:
 
 @dataclass(frozen=True, slots=True)
 class Pick:
-    """A select to send: options as ``(label, value, preselected)``, how many may be chosen."""
+    """A select to send: options as ``(label, value, preselected)``, how many may be chosen;
+    ``descriptions``: a second line per option (by position; missing or empty: none)."""
 
     custom_id: str
     options: tuple[tuple[str, str, bool], ...]
     placeholder: str = ""
     least: int = 1
     most: int = 1
+    descriptions: tuple[str, ...] = ()
 
 
 def components(*rows: Sequence[Btn] | Pick) -> discord.ui.View:
@@ -48,9 +50,15 @@ def components(*rows: Sequence[Btn] | Pick) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for row, content in enumerate(rows[:MAX_ROWS]):
         if isinstance(content, Pick):
+            notes = list(content.descriptions) + [""] * len(content.options)
             opts = [
-                discord.SelectOption(label=label[:100], value=value, default=chosen)
-                for label, value, chosen in content.options[:25]
+                discord.SelectOption(
+                    label=label[:100],
+                    value=value,
+                    default=chosen,
+                    description=notes[i][:100] or None,
+                )
+                for i, (label, value, chosen) in enumerate(content.options[:25])
             ]
             if not opts:
                 continue

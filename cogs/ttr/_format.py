@@ -18,15 +18,19 @@ from bot.services import (
     LadderLine,
     PlayerView,
     PublicView,
+    RouteChoice,
+    TicketPlan,
 )
 from bot.stories import (
     breakdown_name,
-    cards_text,
     city,
     player_name,
     rated_player,
     rating_text,
+    route_label,
+    route_name,
 )
+from render import CARD_SYMBOLS
 from words import Words
 
 #: Discord's limit for a message's content, and for options in one select.
@@ -59,6 +63,82 @@ def fit(told: Sequence[str], tail: Sequence[str], w: Words, limit: int = MAX_CON
     return clip("\n".join(tail), limit)
 
 
+#: The order cards are listed in (as the hand image draws them): the wild card, the rainbow.
+CARD_ORDER = (
+    "locomotive",
+    "red",
+    "orange",
+    "yellow",
+    "green",
+    "blue",
+    "purple",
+    "pink",
+    "white",
+    "black",
+)
+
+
+def card_name(color: str, w: Words) -> str:
+    """A card by its symbol and name, readable without colour: ``♥ Red``, ``★ Locomotive``."""
+    symbol = CARD_SYMBOLS.get(color, "")
+    return f"{symbol} {w.color(color)}" if symbol else w.color(color)
+
+
+def _ordered(cards: Mapping[str, int]) -> list[tuple[str, int]]:
+    return sorted(
+        ((c, n) for c, n in cards.items() if n),
+        key=lambda cn: (CARD_ORDER.index(cn[0]) if cn[0] in CARD_ORDER else 99, cn[0]),
+    )
+
+
+def cards_line(cards: Mapping[str, int], w: Words) -> str:
+    """Cards with counts, symbols and names: ``2× ★ Locomotive · 3× ♥ Red``; none: ``–``."""
+    return " · ".join(f"{n}× {card_name(c, w)}" for c, n in _ordered(cards)) or "–"
+
+
+def round_of(public: PublicView) -> int:
+    """The round in play as players count it (every seat's turn once), from 1."""
+    return public.turn // max(1, public.num_seats) + 1
+
+
+def claim_label(rules: ClassicRules, choice: RouteChoice, w: Words) -> str:
+    """A claim entry: the route (``Atlanta – Miami (5, blue)``), or a double route's claimable
+    tracks once (``Kansas City – Omaha (1, gray)``, ``Helsinki – Stockholm (4, gray / yellow)``)."""
+    if len(choice.tracks) <= 1:
+        return route_label(rules, choice.route, w)
+    first = rules.board.routes[choice.route]
+    kinds = dict.fromkeys(track_text(rules, r, w) for r in choice.tracks)
+    return f"{route_name(rules, choice.route)} ({first.length}, {' / '.join(kinds)})"
+
+
+def track_text(rules: ClassicRules, route_id: str, w: Words) -> str:
+    """One track of a route by what tells it apart: its colour, tunnel and ferry marks."""
+    r = rules.board.routes[route_id]
+    parts = [w.color(r.color) if r.color != "gray" else w.t("gray")]
+    if r.tunnel:
+        parts.append(w.t("tunnel"))
+    if r.locomotives:
+        parts.append(w.n("{count} ferry {wild}", "{count} ferry {wilds}", r.locomotives))
+    return ", ".join(parts)
+
+
+def offer_cost(plan: TicketPlan, w: Words) -> str:
+    """What an offered ticket would still cost given the reader's network:
+    ``needs 6 more trains, 2 routes already yours`` (the map's own noun for the pieces)."""
+    if plan.done:
+        return w.t("already joined by your routes")
+    if not plan.possible:
+        return w.t("can no longer be joined")
+    text = w.n("needs {count} more {piece}", "needs {count} more {pieces}", plan.cars)
+    if plan.owned:
+        text += ", " + w.n(
+            "{count} route already yours", "{count} routes already yours", plan.owned
+        )
+    if not plan.enough_pieces:
+        text += " " + w.t("(more than you have left)")
+    return text
+
+
 def ticket_text(rules: ClassicRules, ticket_id: str, w: Words, *, done: bool = False) -> str:
     """``Boston – Miami (12)``, with a done mark when completed."""
     tk = rules.board.tickets[ticket_id]
@@ -72,7 +152,7 @@ def hand_text(
     """The private hand: cards, pieces left and tickets with their state."""
     lines = [
         w.t("Your hand (game {game}, **{map}**)", game=game_id, map=map_name),
-        w.t("Your {cards}: {list}", list=cards_text(view.hand, w)),
+        w.t("Your {cards}: {list}", list=cards_line(view.hand, w)),
         w.n("{count} {piece} left", "{count} {pieces} left", view.me.pieces),
         w.t("Your {tickets}:"),
     ]
@@ -143,10 +223,11 @@ def status_text(
     after the end, the score table."""
     if public.phase == "play":
         head = w.t(
-            "Game {game} on **{map}**, turn {turn}: {player} to move.",
+            "Game {game} on **{map}**, round {round} (move {move}): {player} to move.",
             game=game_id,
             map=map_name,
-            turn=public.turn + 1,
+            round=round_of(public),
+            move=public.turn + 1,
             player=player_name(names, public.active),
         )
     elif public.phase == "setup":
@@ -194,8 +275,8 @@ def mix_text(mix: Sequence[tuple[str, int]], w: Words) -> str:
 
 
 def payment_text(payment: Cards, w: Words) -> str:
-    """A payment as words."""
-    return cards_text(payment.to_dict(), w)
+    """A payment as words, each card with its symbol: ``2× ♥ Red · 1× ★ Locomotive``."""
+    return cards_line(payment.to_dict(), w)
 
 
 def ladder_line(line: LadderLine, w: Words) -> str:

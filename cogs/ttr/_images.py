@@ -23,6 +23,7 @@ from render import (
     render_chance_png,
     render_final_png,
     render_hand_png,
+    render_offer_png,
     render_recap,
     render_zoom_png,
 )
@@ -58,6 +59,10 @@ def _hand(
     plans: Sequence[TicketPlan],
 ) -> bytes:
     return render_hand_png(mine, list(names), lang=lang, high_contrast=high_contrast, plans=plans)
+
+
+def _offer(mine: PlayerView, lang: str, plans: Sequence[TicketPlan], high_contrast: bool) -> bytes:
+    return render_offer_png(mine, plans, lang=lang, high_contrast=high_contrast)
 
 
 def _zoom(
@@ -109,6 +114,14 @@ async def hand_png(
 ) -> bytes:
     """The reader's hand, tickets and ``plans`` (the ticket planner; private replies only)."""
     return await asyncio.to_thread(_hand, mine, names, lang, high_contrast, tuple(plans))
+
+
+async def offer_png(
+    mine: PlayerView, lang: str, plans: Sequence[TicketPlan] = (), *, high_contrast: bool = False
+) -> bytes:
+    """A small map of the tickets on offer to the reader (numbered as the message lists them)
+    with each one's planned path (``plans``); private replies only."""
+    return await asyncio.to_thread(_offer, mine, lang, tuple(plans), high_contrast)
 
 
 async def zoom_png(

@@ -2,11 +2,12 @@
 
 Every menu click carries the game version its menu was made at. A click on
 an older version changes nothing: it is answered with the current menu
-(:meth:`~._play.PlayFlows.stale`). A current click either plays (through
-:meth:`~._play.PlayFlows.act`, which defers first) or shows the menu's next
-step by updating the clicked message (a select changed: nothing was played).
-An index that is not on the menu is refused by the service's
-:class:`~bot.services.TurnMenu` with the choices that exist.
+(:meth:`~._play.PlayFlows.stale`: an older panel becomes the current one). A
+current click either plays (through :meth:`~._play.PlayFlows.act`, which
+rewrites the clicked panel) or shows the menu's next step by updating the
+clicked message (a select changed: nothing was played). An index that is not
+on the menu is refused by the service's :class:`~bot.services.TurnMenu` with
+the choices that exist.
 """
 
 from __future__ import annotations
@@ -37,11 +38,13 @@ class MenuClicks(Base):
         self, interaction: discord.Interaction, click: ids.MenuClick
     ) -> tuple[TableView, TurnMenu] | None:
         """The reader's table and menu when ``click`` was made on the current version; else
-        None, after answering with the current menu."""
+        None, after answering with the current menu. A click on the current turn message's
+        cards by a seat that may not act now is refused with the reason (not your turn)."""
         table = await self.read(interaction, click.game)
         self.need_seat(table)
+        if table.menu is None and click.version == table.version:
+            self.need_turn(table)
         if table.menu is None or click.version != table.version:
-            await self.defer(interaction)
             await self.play.stale(interaction, table)
             return None
         return table, table.menu
@@ -64,16 +67,23 @@ class MenuClicks(Base):
     async def route_pick(
         self, interaction: discord.Interaction, click: ids.RoutePick, values: tuple[int, ...]
     ) -> None:
-        """A route was chosen (``values``: its index): how to pay for it."""
+        """A route was chosen (``values``: its index): claimed at once when one payment fits,
+        else the choice of payments."""
         if found := await self._current(interaction, click):
             table, menu = found
+            choice = menu.route(_one(values))
+            if choice.single:
+                action = menu.claim(choice.index, 0)
+                await self.play.act(interaction, table, action, version=table.version)
+                return
             w = self.words(interaction, table)
-            await self.update(interaction, *prompts.payments(table, menu, w, _one(values)))
+            await self.update(interaction, *prompts.payments(table, menu, w, choice.index))
 
     async def payment_pick(
         self, interaction: discord.Interaction, click: ids.PaymentPick, values: tuple[int, ...]
     ) -> None:
-        """A payment was chosen for the route of ``click``: the confirm step with it preselected."""
+        """The payment select of older releases: the payment buttons, the chosen one first in
+        colour (a button claims)."""
         if found := await self._current(interaction, click):
             table, menu = found
             w = self.words(interaction, table)

@@ -21,6 +21,7 @@ from bot.services import (
     Event,
     GameServicePort,
     Outcome,
+    RouteChoice,
     ServiceError,
     TableView,
 )
@@ -56,10 +57,11 @@ def private_lines(events: Sequence[Event], table: TableView, w: Words) -> list[s
         elif isinstance(ev, ev_.RouteClaimed):
             out.append(
                 w.n(
-                    "You claimed {route} for {count} point.",
-                    "You claimed {route} for {count} points.",
+                    "You claimed {route} for {count} point, paying {cards}.",
+                    "You claimed {route} for {count} points, paying {cards}.",
                     ev.points,
                     route=stories.route_label(table.rules, ev.route, w),
+                    cards=fmt.payment_text(ev.payment, w),
                 )
             )
         elif isinstance(ev, ev_.TunnelAbandoned):
@@ -108,28 +110,78 @@ class PlayFlows(Base):
         *,
         version: int | None,
     ) -> None:
-        """Apply ``action`` for the clicking user, then answer privately: what happened and what is next."""
-        await self.defer(interaction)
+        """Apply ``action`` for the clicking user, then answer privately: what happened and what
+        is next. A click on a panel rewrites that panel (one private message per turn); a click
+        on a public message or a command answers with a new private message."""
+        await self.acknowledge(interaction)
         w = self.words(interaction, table)
         outcome = await self.service.act(
             table.game.id, interaction.user.id, action, expected_version=version
         )
         interaction.extras["committed"] = True
         note = await self.publish(outcome)
-        fresh = await self.service.table(table.game.id, interaction.user.id)
+        fresh = await self.service.table(table.game.id, interaction.user.id, plans=True)
         seat = table.seat if table.seat is not None else -1
         mine = [
             e for e in outcome.events if e.seat_of == seat and not isinstance(e, ev_.TurnStarted)
         ]
-        lines = private_lines(mine, fresh, w) or [w.t("Your move was made.")]
-        if note:
-            lines.append(delivery_note(note, w))
+        lines = private_lines(mine, fresh, w)
+        if told := delivery_note(note, w):
+            lines.append(told)
         prompt, view = prompts.pending(fresh, w)
-        if prompt and fresh.menu is not None and fresh.menu.step != "turn":
+        going_on = fresh.menu is not None and fresh.menu.step != "turn"
+        if going_on and prompt:
             lines.append(prompt)
         else:
             view = None
-        await self.reply(interaction, "\n".join(lines), view=view)
+            if fresh.mine is not None and fresh.game.status == "active":
+                if table.public is not None and table.public.phase == "play":
+                    lines.append(w.t("Your turn is over."))
+                lines.append(w.t("Your {cards}: {list}", list=fmt.cards_line(fresh.mine.hand, w)))
+        files = await self._panel_files(interaction, fresh, w)
+        await self.answer(
+            interaction, "\n".join(lines or [w.t("Your move was made.")]), view, files=files
+        )
+
+    async def _panel_files(
+        self, interaction: discord.Interaction, table: TableView, w: Words
+    ) -> list[discord.File] | None:
+        """The images a panel shows after a move: the offered tickets' map while a choice is
+        open; a hand image the panel had, drawn again for the new hand; an offer map the panel
+        had, gone once the choice is made; None: the panel's attachments stay as they are."""
+        if table.menu is not None and table.menu.keep is not None and table.mine is not None:
+            return [self.png(await self._offer_png(interaction, table, w), "tickets.png")]
+        message = interaction.message if self.on_panel(interaction) else None
+        had = {a.filename for a in message.attachments} if message is not None else set()
+        if "hand.png" in had and table.mine is not None:
+            return [self.png(await self._hand_png(interaction, table, w), "hand.png")]
+        if "tickets.png" in had:
+            return []
+        return None
+
+    async def _hand_png(
+        self, interaction: discord.Interaction, table: TableView, w: Words
+    ) -> bytes:
+        """The reader's hand image in their contrast setting."""
+        assert table.mine is not None
+        settings = await self.service.user_settings(interaction.user.id)
+        return await images.hand_png(
+            table.mine,
+            display_names(table),
+            w.lang,
+            high_contrast=settings.high_contrast,
+            plans=table.plans,
+        )
+
+    async def _offer_png(
+        self, interaction: discord.Interaction, table: TableView, w: Words
+    ) -> bytes:
+        """A small map of the offered tickets' cities and the reader's network."""
+        assert table.mine is not None and table.menu is not None and table.menu.keep is not None
+        settings = await self.service.user_settings(interaction.user.id)
+        return await images.offer_png(
+            table.mine, w.lang, table.menu.keep.plans, high_contrast=settings.high_contrast
+        )
 
     async def publish(self, outcome: Outcome) -> Delivery | None:
         """Post the turn message when a turn ended (or the game ended); None when nothing was posted."""
@@ -138,17 +190,24 @@ class PlayFlows(Base):
         return await self.publisher.turn(outcome.game.id, outcome.from_turn)
 
     async def stale(self, interaction: discord.Interaction, table: TableView) -> None:
-        """A click on a menu of an older version: show the current one instead (nothing was done)."""
+        """A click made on an older version (an older panel of this turn, a turn message of
+        before): nothing is played; the clicked panel becomes the current one (a public
+        message's click gets it as a new private message)."""
+        await self.acknowledge(interaction)
         w = self.words(interaction, table)
         prompt, view = prompts.pending(table, w) if table.menu is not None else ("", None)
         text = w.t("This menu is out of date; nothing was done.")
         if prompt:
             text += "\n" + w.t("Here is the current one:") + "\n" + prompt
-        await self.reply(interaction, text, view=view)
+        files = None
+        if table.menu is not None and table.menu.keep is not None and table.mine is not None:
+            files = [self.png(await self._offer_png(interaction, table, w), "tickets.png")]
+        await self.answer(interaction, text, view, files=files)
 
     # ------------------------------------------------------------ opening menus
     async def hand(self, interaction: discord.Interaction, game_id: int) -> None:
-        """Private: cards, tickets (text and image) and the pending decision."""
+        """Private: cards, tickets (text and image) and the pending decision: on a fresh turn the
+        turn panel (face-up cards, deck, Claim, {tickets:cap})."""
         await self.defer(interaction)
         table = await self.read(interaction, game_id, plans=True)
         self.need_seat(table)
@@ -159,23 +218,22 @@ class PlayFlows(Base):
         )
         if table.plans:
             text += "\n\n" + planner_text(w, table.plans, table.rules.board)
-        prompt, view = prompts.pending(table, w)
+        menu = table.menu
+        if menu is not None and menu.step in ("turn", "second_card") and menu.keep is None:
+            prompt, view = prompts.panel(table, menu, w, cards=False)
+        else:
+            prompt, view = prompts.pending(table, w)
         if prompt:
             text += "\n\n" + prompt
-        settings = await self.service.user_settings(interaction.user.id)
-        png = await images.hand_png(
-            table.mine,
-            display_names(table),
-            w.lang,
-            high_contrast=settings.high_contrast,
-            plans=table.plans,
-        )
+        files = [self.png(await self._hand_png(interaction, table, w), "hand.png")]
+        if menu is not None and menu.keep is not None:
+            files.append(self.png(await self._offer_png(interaction, table, w), "tickets.png"))
         view = with_zoom(view, game_id, w)
-        await self.reply(interaction, text, view=view, files=[self.png(png, "hand.png")])
+        await self.reply(interaction, text, view=view, files=files)
 
     async def open_draw(self, interaction: discord.Interaction, game_id: int) -> None:
-        """The card-draw menu (or the pending decision, when that must come first)."""
-        await self.defer(interaction)
+        """The turn panel (or the pending decision, when that must come first)."""
+        await self.acknowledge(interaction)
         table = await self.read(interaction, game_id)
         self.need_turn(table)
         assert table.menu is not None
@@ -185,8 +243,8 @@ class PlayFlows(Base):
         elif not (table.menu.draw_deck or table.menu.draw_slots):
             raise CogError("deck_empty")
         else:
-            text, view = prompts.draw(table, table.menu, w)
-        await self.reply(interaction, text, view=view)
+            text, view = prompts.panel(table, table.menu, w)
+        await self.answer(interaction, text, view)
 
     async def draw_now(self, interaction: discord.Interaction, game_id: int, source: str) -> None:
         """``/ttr draw source:``: the deck or face-up slot 1-5, at once."""
@@ -206,22 +264,21 @@ class PlayFlows(Base):
         color: str | None = None,
         locomotives: int | None = None,
     ) -> None:
-        """The route picker, or (``route`` given) the payment step for that route."""
-        await self.defer(interaction)
+        """The route picker; or (``route`` given) that route claimed at once when one payment
+        fits (``color``/``locomotives`` narrow them), else the choice of payments."""
+        await self.acknowledge(interaction)
         table = await self.read(interaction, game_id)
         self.need_turn(table)
         menu = table.menu
         assert menu is not None
         w = self.words(interaction, table)
         if menu.step != "turn":
-            text, view = prompts.pending(table, w)
-            await self.reply(interaction, text, view=view)
+            await self.answer(interaction, *prompts.pending(table, w))
             return
         if route is None:
-            text, view = prompts.routes(table, menu, w)
-            await self.reply(interaction, text, view=view)
+            await self.answer(interaction, *prompts.routes(table, menu, w))
             return
-        choice = next((c for c in menu.claims if c.route == route), None)
+        choice = menu.route_named(route)
         if choice is None:
             raise CogError(
                 "cannot_claim",
@@ -231,23 +288,18 @@ class PlayFlows(Base):
                     else send.echo(route)
                 },
             )
-        allowed = [
-            i
-            for i, p in enumerate(choice.payments)
-            if (
-                color is None
-                or p.get(color, 0) > 0
-                or (color == "locomotive" and set(p) == {"locomotive"})
-            )
-            and (locomotives is None or p.get("locomotive", 0) == locomotives)
-        ]
+        allowed = _payments_like(choice, route, color, locomotives)
         if not allowed:
             raise CogError(
                 "no_such_payment",
                 {"choices": "; ".join(fmt.payment_text(p, w) for p in choice.payments[:10])},
             )
+        if len(allowed) == 1:
+            action = menu.claim(choice.index, allowed[0])
+            await self.act(interaction, table, action, version=table.version)
+            return
         text, view = prompts.payments(table, menu, w, choice.index, allowed[0], allowed)
-        await self.reply(interaction, text, view=view)
+        await self.answer(interaction, text, view)
 
     async def open_tickets(
         self,
@@ -256,33 +308,32 @@ class PlayFlows(Base):
         short: int | None = None,
         long: int | None = None,
     ) -> None:
-        """The ticket draw (Germany: with its short/long mix; given in the command, it is drawn at once)."""
-        await self.defer(interaction)
+        """Draw destination tickets at once (the choice of which to keep follows); Germany: the
+        short/long mix first, unless one mix is possible or the command names it."""
+        await self.acknowledge(interaction)
         table = await self.read(interaction, game_id)
         self.need_turn(table)
         menu = table.menu
         assert menu is not None
         w = self.words(interaction, table)
         if menu.step not in ("turn", "announce_mix"):
-            text, view = prompts.pending(table, w)
-            await self.reply(interaction, text, view=view)
+            await self.answer(interaction, *prompts.pending(table, w))
             return
+        draws = menu.ticket_draws
         if short is not None or long is not None:
             wanted = tuple((d, n) for d, n in (("short", short or 0), ("long", long or 0)) if n)
-            if wanted not in menu.ticket_draws:
+            if wanted not in draws:
                 raise CogError(
                     "bad_mix_choice",
-                    {"choices": "; ".join(fmt.mix_text(m, w) for m in menu.ticket_draws) or "-"},
+                    {"choices": "; ".join(fmt.mix_text(m, w) for m in draws) or "-"},
                 )
-            await self.act(
-                interaction,
-                table,
-                menu.draw_tickets(menu.ticket_draws.index(wanted)),
-                version=table.version,
-            )
+            action = menu.draw_tickets(draws.index(wanted))
+            await self.act(interaction, table, action, version=table.version)
             return
-        text, view = prompts.ticket_draws(table, menu, w)
-        await self.reply(interaction, text, view=view)
+        if len(draws) == 1:
+            await self.act(interaction, table, menu.draw_tickets(0), version=table.version)
+            return
+        await self.answer(interaction, *prompts.ticket_draws(table, menu, w))
 
     # ------------------------------------------------------------ leaving the table
     async def resign(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -325,6 +376,25 @@ class PlayFlows(Base):
                 days,
             ),
         )
+
+
+def _payments_like(
+    choice: RouteChoice, route: str, color: str | None, locomotives: int | None
+) -> list[int]:
+    """The positions of ``choice``'s payments that claim track ``route`` (when its tracks are
+    paid apart) and use ``color`` (``locomotive``: only locomotives) and ``locomotives``."""
+    apart = route in choice.pay_tracks and choice.tracks_differ
+    return [
+        i
+        for i, p in enumerate(choice.payments)
+        if (not apart or choice.track(i) == route)
+        and (
+            color is None
+            or p.get(color, 0) > 0
+            or (color == "locomotive" and set(p) == {"locomotive"})
+        )
+        and (locomotives is None or p.get("locomotive", 0) == locomotives)
+    ]
 
 
 __all__ = ["DRAW_SOURCES", "PlayFlows", "ServiceError", "delivery_note", "private_lines"]

@@ -8,10 +8,12 @@ are paged (a select holds at most 25 options), never cut.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 from bot import stories
-from bot.services import TableView, TurnMenu
+from bot.services import RouteChoice, TableView, TurnMenu
 from words import Words
 
 from . import _format as fmt
@@ -24,10 +26,13 @@ DANGER = discord.ButtonStyle.danger
 SECONDARY = discord.ButtonStyle.secondary
 
 Prompt = tuple[str, discord.ui.View | None]
+#: Payment buttons at most (three rows; the fourth holds Other route and Cancel).
+MAX_PAY_BUTTONS = 15
 
 
 def pending(table: TableView, w: Words) -> Prompt:
-    """The decision the reader must make now (tickets, second card, tunnel, flag), or their turn's choices."""
+    """The decision the reader must make now (tickets, second card, tunnel, flag), or their
+    turn's panel."""
     menu = table.menu
     if menu is None:
         return "", None
@@ -35,64 +40,85 @@ def pending(table: TableView, w: Words) -> Prompt:
         return keep_tickets(table, menu, w, chosen=None)
     if menu.step == "announce_mix":
         return ticket_draws(table, menu, w)
-    if menu.step == "second_card":
-        return draw(table, menu, w)
     if menu.step == "tunnel" and menu.tunnel is not None:
         return tunnel(table, menu, w)
     if menu.step == "flag":
         return flag(table, menu, w)
-    return turn_choices(table, menu, w)
+    return panel(table, menu, w)
 
 
-def turn_choices(table: TableView, menu: TurnMenu, w: Words) -> Prompt:
-    """It is the reader's turn: draw cards, claim a route or draw destination tickets."""
-    g = table.game.id
-    row = [
-        Btn(
-            w.t("Draw cards"),
-            ids.Draw(g).custom_id,
-            PRIMARY,
-            disabled=not (menu.draw_deck or menu.draw_slots),
-        ),
-        Btn(w.t("Claim a route"), ids.Claim(g).custom_id, SUCCESS, disabled=not menu.claims),
-        Btn(
-            w.t("Draw {tickets}"),
-            ids.Tickets(g).custom_id,
-            SECONDARY,
-            disabled=not menu.ticket_draws,
-        ),
-    ]
-    return w.t("It is your turn: draw cards, claim a route or draw {tickets}."), components(row)
-
-
-def draw(table: TableView, menu: TurnMenu, w: Words) -> Prompt:
-    """Card draw buttons: the deck and each face-up card that may be taken now."""
-    g, v = table.game.id, menu.version
+def card_buttons(
+    table: TableView, w: Words, version: int, slots: Sequence[int] | None
+) -> list[Btn]:
+    """The face-up cards as buttons (symbol and name, so they read without colour): the
+    ``slots`` that may be taken now, or (None) every slot, an empty one disabled."""
     public = table.public
     assert public is not None
-    buttons = []
-    if menu.draw_deck:
-        buttons.append(
+    g = table.game.id
+    shown = range(len(public.face_up)) if slots is None else slots
+    out = []
+    for slot in shown:
+        color = public.face_up[slot]
+        label = fmt.card_name(color, w) if color else "–"
+        out.append(Btn(label, ids.DrawCard(g, version, slot).custom_id, disabled=color is None))
+    return out
+
+
+def deck_button(table: TableView, w: Words, version: int) -> Btn:
+    """Take the deck's top card (blind)."""
+    public = table.public
+    assert public is not None
+    size = public.deck_size
+    return Btn(
+        w.n("Deck ({count} card)", "Deck ({count} cards)", size),
+        ids.DrawCard(table.game.id, version).custom_id,
+        PRIMARY,
+    )
+
+
+def panel(table: TableView, menu: TurnMenu, w: Words, *, cards: bool = True) -> Prompt:
+    """The reader's turn panel, one private message that moves on in place: their cards (with
+    ``cards``), the face-up cards and the deck to take now, and on a fresh turn Claim and
+    {tickets:cap} under the same names as the turn message's buttons."""
+    g, v = table.game.id, menu.version
+    public, mine = table.public, table.mine
+    assert public is not None
+    lines = []
+    if menu.step == "second_card":
+        barred = "locomotive" in public.face_up and table.rules.params.face_up_wild_restricted
+        lines.append(
+            w.t("Take your second card (a face-up {wild} is not allowed now):")
+            if barred
+            else w.t("Take your second card:")
+        )
+    else:
+        lines.append(w.t("**Your turn.** Take two cards, claim a route or draw {tickets}."))
+    if cards and mine is not None:
+        lines.append(w.t("Your {cards}: {list}", list=fmt.cards_line(mine.hand, w)))
+    rows: list[list[Btn] | Pick] = []
+    face_up = card_buttons(table, w, v, menu.draw_slots)
+    if face_up:
+        rows.append(face_up)
+    actions = [deck_button(table, w, v)] if menu.draw_deck else []
+    if menu.step == "turn":
+        actions.append(Btn(w.t("Claim"), ids.Claim(g).custom_id, SUCCESS, disabled=not menu.claims))
+        actions.append(
             Btn(
-                w.n("Deck ({count} card)", "Deck ({count} cards)", public.deck_size),
-                ids.DrawCard(g, v).custom_id,
-                PRIMARY,
+                w.t("{tickets:cap}"),
+                ids.Tickets(g).custom_id,
+                SECONDARY,
+                disabled=not menu.ticket_draws,
             )
         )
-    for slot in menu.draw_slots:
-        color = public.face_up[slot]
-        buttons.append(Btn(f"{slot + 1}: {w.color(color)}", ids.DrawCard(g, v, slot).custom_id))
-    if menu.step == "second_card":
-        text = w.t("Take your second card (a face-up {wild} is not allowed now):")
-        if not (public.face_up and "locomotive" in public.face_up):
-            text = w.t("Take your second card:")
-    else:
-        text = w.t("Draw a card: from the deck, or one of the face-up cards.")
-    return text, components(*button_rows(buttons))
+    if actions:
+        rows.append(actions)
+    return "\n".join(lines), components(*rows) if rows else None
 
 
 def routes(table: TableView, menu: TurnMenu, w: Words, page: int = 0) -> Prompt:
-    """A select of the claimable routes, 25 per page, with page buttons when more fit."""
+    """A select of the claimable routes, the ones on the reader's ticket plans first (★) and
+    then the longest, 25 per page, with page buttons when more fit. Picking a route that can be
+    paid one way only claims it."""
     g, v = table.game.id, menu.version
     if not menu.claims:
         return w.t("You cannot pay for any route right now."), None
@@ -100,11 +126,19 @@ def routes(table: TableView, menu: TurnMenu, w: Words, page: int = 0) -> Prompt:
     pages = (len(menu.claims) + per - 1) // per
     page = max(0, min(page, pages - 1))
     shown = menu.claims[page * per : (page + 1) * per]
+    rules = table.rules
     options = tuple(
-        (stories.route_label(table.rules, c.route, w), str(c.index), False) for c in shown
+        (("★ " if c.planned else "") + fmt.claim_label(rules, c, w), str(c.index), False)
+        for c in shown
     )
+    notes = tuple(_route_note(table, c, w) for c in shown)
     rows: list[list[Btn] | Pick] = [
-        Pick(ids.RoutePick(g, v, page).custom_id, options, placeholder=w.t("Choose a route"))
+        Pick(
+            ids.RoutePick(g, v, page).custom_id,
+            options,
+            placeholder=w.t("Choose a route"),
+            descriptions=notes,
+        )
     ]
     if pages > 1:
         rows.append(
@@ -123,7 +157,31 @@ def routes(table: TableView, menu: TurnMenu, w: Words, page: int = 0) -> Prompt:
         "You can claim {count} routes now. Choose one (or type its name in /ttr claim):",
         len(menu.claims),
     )
+    if any(c.planned for c in menu.claims):
+        text += "\n" + w.t("★ on the way of one of your {tickets}, listed first; then the longest.")
     return text, components(*rows)
+
+
+def _route_note(table: TableView, choice: RouteChoice, w: Words) -> str:
+    """The second line of a route option: the ticket it serves, then the best payment (and
+    how many ways there are)."""
+    rules = table.rules
+    parts = []
+    if choice.serves:
+        parts.append(w.t("for {ticket}", ticket=fmt.ticket_text(rules, choice.serves[0], w)))
+    pay = fmt.payment_text(choice.payments[0], w)
+    if choice.single:
+        parts.append(w.t("pays {cards}", cards=pay))
+    else:
+        parts.append(
+            w.n(
+                "pays {cards} or {count} other way",
+                "pays {cards} or {count} other ways",
+                len(choice.payments) - 1,
+                cards=pay,
+            )
+        )
+    return " · ".join(parts)
 
 
 def payments(
@@ -132,37 +190,37 @@ def payments(
     w: Words,
     index: int,
     chosen: int = 0,
-    allowed: list[int] | None = None,
+    allowed: Sequence[int] | None = None,
 ) -> Prompt:
-    """How to pay for route ``index``: a select of the payments (``chosen`` preselected) and Confirm."""
+    """How to pay for route ``index``: one button per payment (best first: fewest {wilds},
+    sets kept together; ``chosen`` highlighted) that claims at once, and Cancel."""
     g, v = table.game.id, menu.version
     choice = menu.route(index)
-    label = stories.route_label(table.rules, choice.route, w)
-    positions = allowed if allowed is not None else list(range(len(choice.payments)))
+    label = fmt.claim_label(table.rules, choice, w)
+    positions = list(allowed) if allowed is not None else list(range(len(choice.payments)))
     chosen = chosen if chosen in positions else positions[0]
-    confirm = Btn(w.t("Confirm"), ids.ClaimConfirm(g, v, index, chosen).custom_id, SUCCESS)
-    cancel = Btn(w.t("Cancel"), ids.ClaimCancel(g, v).custom_id)
-    if len(positions) == 1:
-        text = w.t(
-            "Claim **{route}** paying {cards}?",
-            route=label,
-            cards=fmt.payment_text(choice.payments[chosen], w),
+    differ = choice.tracks_differ
+    buttons = [
+        Btn(
+            fmt.payment_text(choice.payments[p], w)
+            + (f" → {fmt.track_text(table.rules, choice.track(p), w)}" if differ else ""),
+            ids.ClaimConfirm(g, v, choice.index, p).custom_id,
+            SUCCESS if p == chosen else SECONDARY,
         )
-        return text, components([confirm, cancel])
-    options = tuple(
-        (fmt.payment_text(choice.payments[p], w), str(p), p == chosen)
-        for p in positions[: fmt.MAX_OPTIONS]
+        for p in positions[:MAX_PAY_BUTTONS]
+    ]
+    rows: list[list[Btn] | Pick] = list(button_rows(buttons))
+    rows.append(
+        [
+            Btn(w.t("Other route"), ids.RoutePage(g, v, 0).custom_id),
+            Btn(w.t("Cancel"), ids.ClaimCancel(g, v).custom_id),
+        ]
     )
-    text = w.t("Choose how to pay for **{route}**, then confirm:", route=label)
-    if len(positions) > fmt.MAX_OPTIONS:
-        text += "\n" + w.n(
-            "{count} way to pay is not listed: narrow it with /ttr claim color: locomotives:.",
-            "{count} ways to pay are not listed: narrow them with /ttr claim color: locomotives:.",
-            len(positions) - fmt.MAX_OPTIONS,
-        )
-    return text, components(
-        Pick(ids.PaymentPick(g, v, index).custom_id, options), [confirm, cancel]
+    text = w.t(
+        "Claim **{route}**: choose how to pay (the first spends the fewest {wilds} and keeps your sets together).",
+        route=label,
     )
+    return text, components(*rows)
 
 
 def ticket_draws(table: TableView, menu: TurnMenu, w: Words) -> Prompt:
@@ -185,29 +243,44 @@ def ticket_draws(table: TableView, menu: TurnMenu, w: Words) -> Prompt:
 
 
 def keep_tickets(table: TableView, menu: TurnMenu, w: Words, chosen: list[int] | None) -> Prompt:
-    """The offered tickets: a select (all preselected), and Keep with the choice in its custom_id."""
+    """The offered tickets, each with what it would still cost given the reader's network: a
+    select (all preselected), and Keep with the choice in its custom_id."""
     keep = menu.keep
     assert keep is not None
     g, v = table.game.id, menu.version
+    rules = table.rules
     picked = list(range(len(keep.offer))) if chosen is None else sorted(set(chosen))
-    options = tuple(
-        (fmt.ticket_text(table.rules, t, w), str(i), i in picked) for i, t in enumerate(keep.offer)
+    plans = {p.ticket: p for p in keep.plans}
+    options = tuple(  # numbered as the offer's map numbers them
+        (f"{i + 1}. {fmt.ticket_text(rules, t, w)}", str(i), i in picked)
+        for i, t in enumerate(keep.offer)
     )
+    notes = tuple(fmt.offer_cost(plans[t], w) if t in plans else "" for t in keep.offer)
+    costs = [
+        f"{label}: {note}" if note else label
+        for (label, _, _), note in zip(options, notes, strict=True)
+    ]
     lines = [
         w.n(
-            "Choose the {tickets} to keep (at least {count}):",
-            "Choose the {tickets} to keep (at least {count}):",
+            "Choose which {tickets} to keep (at least {count}):",
+            "Choose which {tickets} to keep (at least {count}):",
             keep.least,
         )
     ]
-    lines += ["• " + label for label, _, _ in options]
+    lines += costs
     keep_button = Btn(
         w.n("Keep {count} {ticket}", "Keep {count} {tickets}", len(picked)),
         ids.Keep(g, v, tuple(picked)).custom_id,
         SUCCESS,
         disabled=len(picked) < keep.least,
     )
-    select = Pick(ids.KeepPick(g, v).custom_id, options, least=keep.least, most=keep.most)
+    select = Pick(
+        ids.KeepPick(g, v).custom_id,
+        options,
+        least=keep.least,
+        most=keep.most,
+        descriptions=notes,
+    )
     return "\n".join(lines), components(select, [keep_button])
 
 

@@ -22,6 +22,7 @@ from words import Words
 from . import _format as fmt
 from . import _ids as ids
 from . import _images as images
+from . import _prompts as prompts
 from ._announce import Delivery, Post, permission_names
 from ._base import Base, display_names, hints_taken, resigned_seats, seat_names, user_of
 from ._components import Btn, components
@@ -30,7 +31,11 @@ log = logging.getLogger(__name__)
 
 
 def turn_buttons(table: TableView) -> discord.ui.View:
-    """The persistent buttons under a turn message, labelled in the table's language."""
+    """The persistent buttons under a turn message, labelled in the table's language: My hand,
+    Draw, Claim, {tickets:cap}, Board; in play also the five face-up cards and the deck, so a
+    draw takes two clicks (the first card here, the second on the private panel it opens).
+    The card buttons carry the version they were posted at: a click after the game moved on
+    takes nothing and shows the current panel."""
     w = Base.table_words(table)
     g = table.game.id
     primary, success, secondary = (
@@ -38,7 +43,7 @@ def turn_buttons(table: TableView) -> discord.ui.View:
         discord.ButtonStyle.success,
         discord.ButtonStyle.secondary,
     )
-    return components(
+    rows: list[list[Btn]] = [
         [
             Btn(w.t("My hand"), ids.Hand(g).custom_id, primary),
             Btn(w.t("Draw"), ids.Draw(g).custom_id, secondary),
@@ -46,7 +51,13 @@ def turn_buttons(table: TableView) -> discord.ui.View:
             Btn(w.t("{tickets:cap}"), ids.Tickets(g).custom_id, secondary),
             Btn(w.t("Board"), ids.Board(g).custom_id, secondary),
         ]
-    )
+    ]
+    public = table.public
+    if public is not None and public.phase == "play" and table.game.status == "active":
+        rows.append(prompts.card_buttons(table, w, table.version, None))
+        if public.deck_size or public.discard_size:
+            rows.append([prompts.deck_button(table, w, table.version)])
+    return components(*rows)
 
 
 def delivery_note(delivery: Delivery | None, w: Words) -> str:

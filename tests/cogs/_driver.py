@@ -71,11 +71,10 @@ async def _play_turn(player: Player, turn_message: SentMessage, n: int) -> None:
     if choices:
         reply = await player.slash("claim", {"route": choices[0]["value"]})
         assert reply.ephemeral, reply.summary()
-        if reply.selects:  # several ways to pay: the first is preselected
-            done = await player.click(reply, _button(reply, "Confirm"), private=True)
-        else:
-            done = await player.click(reply, _button(reply, "Confirm"), private=True)
-        assert done.ephemeral
+        done = reply
+        if reply.buttons:  # several ways to pay: the first button is the best
+            done = await player.click(reply, reply.buttons[0]["custom_id"], private=True)
+        assert done.ephemeral and "You claimed" in done.content, done.summary()
         if (
             done.selects
         ):  # the claim asks nothing more on the USA map, but a ticket draw could follow

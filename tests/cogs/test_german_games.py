@@ -81,8 +81,8 @@ async def _turn(
     """One turn of the German player: now and then draw tickets, else claim the first route the
     claim list offers, else draw cards."""
     if n % 7 == 3:
-        reply = await player.slash("tickets")
-        if _enabled(reply, "ticket-draw"):
+        reply = await player.slash("tickets")  # drawn at once, or (Germany) the mix first
+        if _enabled(reply, "ticket-draw") or _enabled(reply, "keep"):
             await _settle(player, reply)
             return
     choices = await (

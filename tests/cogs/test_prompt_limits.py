@@ -1,12 +1,15 @@
-"""Every prompt the bot can build fits Discord's component rules (issue 28 point 0).
+"""Every prompt the bot can build fits Discord's component rules (issue 28 point 0, issue 31).
 
-Each menu of :mod:`cogs.ttr._prompts` (every page of the route list, every
-route's payments, the draw, ticket, keep, tunnel and flag menus), the public
-buttons and the move log's pager are built on every map, from states made to
-make the lists long (hands holding most of the deck, from
-``engine.testing.build_state``) and from random play, and checked with the
-fake Discord's own validator: the same rules it answers with 400 / 50035
-(duplicate custom ids, rows, widths, option counts and lengths, min/max values).
+Each menu of :mod:`cogs.ttr._prompts` (the turn panel on a fresh turn and for the
+second card, as the hand shows it too; every page of the route list with its
+descriptions, every route's payment buttons, the ticket, keep, tunnel and flag
+menus), the public buttons with the face-up cards and the move log's pager are
+built on every map, from states made to make the lists long (hands holding most of
+the deck, from ``engine.testing.build_state``; on Nordic that is some 10 cards of
+every kind, millions of exact payments, which the claim menu never enumerates) and
+from random play, and checked with the fake Discord's own validator: the same rules
+it answers with 400 / 50035 (duplicate custom ids, rows, widths, option counts and
+lengths, min/max values).
 """
 
 from __future__ import annotations
@@ -112,6 +115,8 @@ class Seen:
         self.steps: Counter[str] = Counter()
         self.route_pages = 0
         self.long_payments = 0
+        self.doubles = 0
+        self.turn_cards = 0
 
     def check(self, what: str, prompt: tuple[str, discord.ui.View | None]) -> None:
         self.problems += _check(what, *prompt)
@@ -125,6 +130,9 @@ def _every_prompt(table: TableView, seen: Seen, *, deep: bool) -> None:
         return
     key = f"{table.rules.map_id}/{menu.step}{'/setup' if menu.keep and menu.keep.setup else ''}"
     seen.steps[key] += 1
+    public = turn_buttons(table)  # the turn message, with the face-up cards and the deck
+    seen.check(key + " turn message", ("turn", public))
+    seen.turn_cards += sum(":card:" in str(getattr(c, "custom_id", "")) for c in public.children)
     for lang in ("en", "de"):
         w = words_for(lang, table.rules.meta)
         where = f"{key} ({lang}, v{menu.version})"
@@ -137,7 +145,9 @@ def _every_prompt(table: TableView, seen: Seen, *, deep: bool) -> None:
             seen.check(where + " keep least", prompts.keep_tickets(table, menu, w, least))
         if menu.step not in ("turn", "second_card"):
             continue
-        seen.check(where + " draw", prompts.draw(table, menu, w))
+        seen.check(where + " panel", prompts.panel(table, menu, w))
+        hand = prompts.panel(table, menu, w, cards=False)
+        seen.check(where + " hand panel", (hand[0], with_zoom(hand[1], GAME, w)))
         if menu.step != "turn":
             continue
         seen.check(where + " tickets", prompts.ticket_draws(table, menu, w))
@@ -149,22 +159,22 @@ def _every_prompt(table: TableView, seen: Seen, *, deep: bool) -> None:
             )
         for claim in menu.claims if deep else menu.claims[:3]:
             n = len(claim.payments)
-            seen.long_payments += n > 25
+            seen.long_payments = max(seen.long_payments, n)
+            seen.doubles += len(claim.tracks) > 1
             for chosen in {0, n - 1}:
                 seen.check(
                     f"{where} pay {claim.route} ({n} ways, {chosen})",
                     prompts.payments(table, menu, w, claim.index, chosen),
                 )
-
-
-#: Nordic's "any 3 cards" ferry substitutes make payments explode with the hand: 3 cards of each
-#: colour already give 38,913 legal moves (5 of each: 2.3 million), so its rich hand is capped.
-RICH_CAP = {"nordic": 3}
+            seen.check(
+                f"{where} pay {claim.route} (the last way alone)",
+                prompts.payments(table, menu, w, claim.index, n - 1, [n - 1]),
+            )
 
 
 def _rich_state(map_id: str, seed: int) -> GameState:
-    """Seat 0 holds every card but the face-up row and a few for the others (Nordic: at most
-    :data:`RICH_CAP` of each, the rest in the deck): the longest lists."""
+    """Seat 0 holds every card but the face-up row and a few for the others: the longest lists
+    (on Nordic millions of exact payments: the menus must not enumerate them)."""
     rules = load_ruleset(map_id)
     base = new_game(rules, seats=rules.params.min_players, seed=seed)
     total: Counter[str] = Counter()
@@ -186,11 +196,6 @@ def _rich_state(map_id: str, seed: int) -> GameState:
     for colour, _ in Counter(rich).most_common(3):  # a few cards left to draw blind
         rich[colour] -= 1
         deck.append(colour)
-    cap = RICH_CAP.get(map_id)
-    if cap is not None:
-        for colour, n in list(rich.items()):
-            deck += [colour] * max(0, n - cap)
-            rich[colour] = min(n, cap)
     random.Random(seed).shuffle(deck)
     return build_state(
         rules,
@@ -210,7 +215,7 @@ def _states_from(map_id: str, state: GameState, rng: random.Random) -> Iterator[
     rules = load_ruleset(map_id)
     yield state
     seat = state.active
-    legal = legal_actions(rules, state, seat)
+    legal = legal_actions(rules, state, seat, payments="sensible")
     for kind in (DrawBlind, DrawTickets):
         action = next((a for a in legal if isinstance(a, kind)), None)
         if action is not None:
@@ -245,6 +250,8 @@ def test_every_prompt_of_a_long_list_fits_discord(map_id: str) -> None:
     rules = load_ruleset(map_id)
     if len(rules.board.routes) > 60:  # the lists are long: the route menu pages
         assert seen.route_pages > 1, seen.route_pages
+    assert seen.long_payments > 1 and seen.doubles, (seen.long_payments, seen.doubles)
+    assert seen.turn_cards, "the turn message's face-up cards were checked"
 
 
 @pytest.mark.parametrize("map_id", MAPS)
@@ -269,6 +276,7 @@ def test_every_prompt_of_a_random_game_fits_discord(map_id: str) -> None:
         state = apply(rules, state, rng.choice(pool)).state
     assert not seen.problems, "\n".join(seen.problems[:20])
     assert any(k.endswith("/setup") for k in seen.steps), seen.steps
+    assert seen.turn_cards, "the turn message's face-up cards were checked"
 
 
 @pytest.mark.parametrize("map_id", MAPS)

@@ -94,11 +94,12 @@ async def test_used_and_stale_menus_are_answered(tmp_path: Path) -> None:
         mover = await t.active(g)
         turn = t.turn_messages(g)[-1]
         menu = await mover.click(turn, f"ttr:{g}:draw")
+        older = await mover.click(turn, f"ttr:{g}:draw")  # a second panel of the same turn
         deck = next(b["custom_id"] for b in menu.buttons if b["label"].startswith("Deck"))
         first = await mover.click(menu, deck, private=True)
-        assert "You drew" in first.content
+        assert "You drew" in first.content and first.message_id == menu.message_id
         version = await t.version(g)
-        again = await mover.click(menu, deck, private=True)  # the same, now stale, button
+        again = await mover.click(older, deck, private=True)  # the same, now stale, button
         assert "out of date" in again.content and again.buttons, again.summary()
         assert await t.version(g) == version
         second = await mover.click(again, again.buttons[0]["custom_id"], private=True)

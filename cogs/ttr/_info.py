@@ -106,14 +106,14 @@ class InfoFlows(Base):
     async def board(
         self, interaction: discord.Interaction, game_id: int, region: str | None = None
     ) -> None:
-        """The board image and the status, privately, in the reader's contrast setting; with
-        ``region`` (a city name, or "tickets" for the reader's ticket cities) a zoomed view."""
+        """The board image with a one-line caption (the scores, hands and clock are /ttr
+        status's), privately, in the reader's contrast setting; with ``region`` (a city name, or
+        "tickets" for the reader's ticket cities) a zoomed view captioned with what it shows."""
         await self.defer(interaction)
         table = await self.read(interaction, game_id)
         if table.public is None:
             raise CogError("not_started")
         w = self.words(interaction, table)
-        text = self._status_text(table, w)
         settings = await self.service.user_settings(interaction.user.id)
         if region:
             cities, marks = self._region(table, region)
@@ -126,6 +126,7 @@ class InfoFlows(Base):
                 marks,
                 high_contrast=settings.high_contrast,
             )
+            text = self._zoom_caption(table, w, cities, tickets=marks == cities and len(marks) > 1)
             await self.reply(interaction, text, files=[self.png(png, "zoom.png")])
             return
         png = await images.board_png(
@@ -135,7 +136,31 @@ class InfoFlows(Base):
             w.lang,
             high_contrast=settings.high_contrast,
         )
-        await self.reply(interaction, text, files=[self.png(png, "board.png")])
+        await self.reply(
+            interaction, self._board_caption(table, w), files=[self.png(png, "board.png")]
+        )
+
+    def _board_caption(self, table: TableView, w: Words) -> str:
+        """What the board image is: the game, its map and round (the rest is in the image)."""
+        public = table.public
+        assert public is not None
+        where = {"game": table.game.id, "map": self.map_name(table, w)}
+        if public.phase == "finished":
+            return w.t("Game {game} on **{map}**: the final board.", **where)
+        if public.phase == "setup":
+            return w.t("Game {game} on **{map}**: the board before the first round.", **where)
+        return w.t(
+            "Game {game} on **{map}**: the board in round {round}. Scores and the clock: /ttr status.",
+            round=fmt.round_of(public),
+            **where,
+        )
+
+    @staticmethod
+    def _zoom_caption(table: TableView, w: Words, cities: list[str], *, tickets: bool) -> str:
+        """What a zoom shows: the reader's ticket cities (ringed), or one place."""
+        if tickets:
+            return w.t("The board around the cities of your {tickets} (gold rings).")
+        return w.t("The board around {city}.", city=table.rules.board.cities[cities[0]].name)
 
     @staticmethod
     def _region(table: TableView, region: str) -> tuple[list[str], list[str]]:
@@ -242,7 +267,8 @@ class InfoFlows(Base):
 
     @staticmethod
     def _log_lines(records: list[TurnRecord], table: TableView, w: Words) -> list[str]:
-        """``**Turn 12** · Alice drew ...`` per turn (``**Start**`` for the ticket choice)."""
+        """``**Move 12** · Alice drew ...`` per turn (``**Start**`` for the ticket choice): a
+        move is one player's turn, counted as /ttr status counts them."""
         names = seat_names(table)
         out = []
         for record in records:
@@ -252,7 +278,7 @@ class InfoFlows(Base):
             label = (
                 w.t("**Start**")
                 if record.number == 0
-                else w.t("**Turn {turn}**", turn=record.number)
+                else w.t("**Move {turn}**", turn=record.number)
             )
             out.append(f"{label} · " + " ".join(told))
         return out

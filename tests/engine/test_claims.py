@@ -7,13 +7,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine import LOCOMOTIVE, Cards, Ruleset, claims
+from engine import LOCOMOTIVE, Cards, ClassicRules, claims
 from engine.claims import MAX_CHOICES, count_payments, payment_choices, payment_key
 from engine.payment import _submultisets, check_payment, payment_options
 from maps import available_maps, load_ruleset
 
 
-def _hand(rules: Ruleset, rng: random.Random, most: int) -> dict[str, int]:
+def _hand(rules: ClassicRules, rng: random.Random, most: int) -> dict[str, int]:
     colors = [*rules.params.colors, LOCOMOTIVE]
     return {c: rng.randint(0, most) for c in colors}
 

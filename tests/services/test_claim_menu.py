@@ -15,11 +15,21 @@ from collections.abc import Iterator
 import pytest
 
 from bot.services._menus import build_menu
-from engine import LOCOMOTIVE, ClaimRoute, GameState, apply, legal, new_game, player_view
+from engine import (
+    LOCOMOTIVE,
+    ClaimRoute,
+    GameState,
+    apply,
+    legal,
+    new_game,
+    payment_table,
+    player_view,
+)
 from engine import claims as claims_module
 from engine.ai import choose_action
 from engine.payment import _submultisets, check_payment
 from engine.planner import needed_routes, plan_tickets
+from engine.rules import classic
 from engine.testing import build_state
 from maps import available_maps, load_ruleset
 
@@ -130,7 +140,8 @@ def test_a_big_nordic_hand_gives_a_bounded_menu(each: int, monkeypatch: pytest.M
         raise AssertionError("every exact payment was enumerated")
 
     monkeypatch.setattr(claims_module, "_submultisets", counted)
-    monkeypatch.setattr(legal, "_substitute_payments", never)
+    monkeypatch.setattr(payment_table, "substitute_payments", never)
+    monkeypatch.setattr(classic, "payment_options", never)
     menu = build_menu(rules, state, 0, 1)
     assert menu is not None and menu.claims
     assert max(len(c.payments) for c in menu.claims) == claims_module.MAX_CHOICES

@@ -67,8 +67,11 @@ def _with_substitutes(base: dict[str, int], hand: Mapping[str, int], need: int) 
     return None if need else Cards(pay)
 
 
-def _shaped(params: RuleParams, route: Route, hand: Mapping[str, int]) -> Iterator[Cards]:
-    """One payment per shape and colour of ``route`` that ``hand`` can make."""
+def _bases(
+    params: RuleParams, route: Route, hand: Mapping[str, int]
+) -> Iterator[tuple[dict[str, int], int]]:
+    """Per shape and colour of ``route`` that ``hand`` can start: the coloured cards and
+    locomotives it takes, and how many "any" cards must still be added to them."""
     locos = hand.get(LOCOMOTIVE, 0)
     for x, y, z, n_any in _shapes(params, route):
         if y + z > locos:
@@ -81,9 +84,15 @@ def _shaped(params: RuleParams, route: Route, hand: Mapping[str, int]) -> Iterat
                 base[color] = x
             if y + z:
                 base[LOCOMOTIVE] = y + z
-            pay = _with_substitutes(base, hand, n_any) if n_any else Cards(base)
-            if pay is not None:
-                yield pay
+            yield base, n_any
+
+
+def _shaped(params: RuleParams, route: Route, hand: Mapping[str, int]) -> Iterator[Cards]:
+    """One payment per shape and colour of ``route`` that ``hand`` can make."""
+    for base, n_any in _bases(params, route, hand):
+        pay = _with_substitutes(base, hand, n_any) if n_any else Cards(base)
+        if pay is not None:
+            yield pay
 
 
 def exact_payments(params: RuleParams, route: Route, hand: Mapping[str, int]) -> Iterator[Cards]:
@@ -91,30 +100,19 @@ def exact_payments(params: RuleParams, route: Route, hand: Mapping[str, int]) ->
     :func:`engine.payment.payment_options`, in shape order). Take only what you need: on
     substitution routes with a big hand there are millions."""
     seen: set[Cards] = set()
-    locos = hand.get(LOCOMOTIVE, 0)
-    for x, y, z, n_any in _shapes(params, route):
-        if y + z > locos:
-            continue
-        for color in route_colors(params, route) if x else (None,):
-            if color is not None and hand.get(color, 0) < x:
-                continue
-            base: dict[str, int] = {}
-            if color is not None:
-                base[color] = x
-            if y + z:
-                base[LOCOMOTIVE] = y + z
-            if not n_any:
-                extras: Iterator[dict[str, int]] = iter(({},))
-            else:
-                extras = _submultisets({c: n - base.get(c, 0) for c, n in hand.items()}, n_any)
-            for extra in extras:
-                merged = dict(base)
-                for c, n in extra.items():
-                    merged[c] = merged.get(c, 0) + n
-                pay = Cards(merged)
-                if pay not in seen:
-                    seen.add(pay)
-                    yield pay
+    for base, n_any in _bases(params, route, hand):
+        if not n_any:
+            extras: Iterator[dict[str, int]] = iter(({},))
+        else:
+            extras = _submultisets({c: n - base.get(c, 0) for c, n in hand.items()}, n_any)
+        for extra in extras:
+            merged = dict(base)
+            for c, n in extra.items():
+                merged[c] = merged.get(c, 0) + n
+            pay = Cards(merged)
+            if pay not in seen:
+                seen.add(pay)
+                yield pay
 
 
 def count_payments(

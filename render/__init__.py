@@ -25,7 +25,7 @@ from ._board import base_layer, blocked_routes, label_boxes, name_layer, render_
 from ._chart import render_chance_png
 from ._draw import recorded_text
 from ._final import longest_routes, render_final_png
-from ._hand import render_hand_png, render_offer_png
+from ._hand import CARD_ORDER, render_hand_png, render_offer_png
 from ._layout import Car, Layout, RouteShape, auto_positions, build_layout, load_layout
 from ._rating import render_rating_png
 from ._recap import render_recap
@@ -54,6 +54,7 @@ def warm_up(map_ids: list[str] | tuple[str, ...] | None = None) -> None:
 
 
 __all__ = [
+    "CARD_ORDER",
     "CARD_COLORS",
     "CARD_SYMBOLS",
     "SEAT_COLORS",

@@ -30,7 +30,7 @@ from bot.stories import (
     route_label,
     route_name,
 )
-from render import CARD_SYMBOLS
+from render import CARD_ORDER, CARD_SYMBOLS
 from words import Words
 
 #: Discord's limit for a message's content, and for options in one select.
@@ -61,21 +61,6 @@ def fit(told: Sequence[str], tail: Sequence[str], w: Words, limit: int = MAX_CON
         told.pop(0)
         dropped += 1
     return clip("\n".join(tail), limit)
-
-
-#: The order cards are listed in (as the hand image draws them): the wild card, the rainbow.
-CARD_ORDER = (
-    "locomotive",
-    "red",
-    "orange",
-    "yellow",
-    "green",
-    "blue",
-    "purple",
-    "pink",
-    "white",
-    "black",
-)
 
 
 def card_name(color: str, w: Words) -> str:

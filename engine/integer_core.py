@@ -102,6 +102,7 @@ from .state import STEPS, FinalResult, GameState, PlayerState, TunnelPending
 from .types import LOCOMOTIVE, Cards
 
 if TYPE_CHECKING:
+    from .params import TicketDeal
     from .rules.classic import ClassicRules
 
 SETUP, PLAY, FINISHED = 0, 1, 2
@@ -475,7 +476,14 @@ class Core:
             if p.initial_tickets.announce_mix:
                 core.needs_mix[seat] = True
             else:
-                core.offers[seat] = core._draw_tickets(p.initial_tickets.count)
+                core.offers[seat] = core._deal(p.initial_tickets)[0]
+        retired = p.draw_tickets.mix
+        if retired is not None:  # engine.reducer._retire_undrawn_decks
+            drawn = {name for name, _ in retired}
+            for name, deck in core.ticket_decks.items():
+                if name not in drawn and deck:
+                    core.removed.extend(deck)
+                    deck.clear()
         return core
 
     # ------------------------------------------------------------- cards
@@ -530,11 +538,24 @@ class Core:
                     self.events.append(FaceUpRefilled(slot, self._name(face[slot])))
         self._reset_face_up()
 
-    def _draw_tickets(self, count: int) -> list[int]:
-        for deck in self.ticket_decks.values():
-            if deck:
-                return [deck.pop() for _ in range(min(count, len(deck)))]
-        return []
+    def _deal(self, deal: TicketDeal) -> tuple[list[int], tuple[tuple[str, int], ...]]:
+        """The tickets of a deal or draw that is not announced, and its mix (as
+        :func:`engine.reducer._deal_mix`: the fixed mix, else the first deck with tickets)."""
+        if deal.mix is None:
+            for name, deck in self.ticket_decks.items():
+                if deck:
+                    k = min(deal.count, len(deck))
+                    return [deck.pop() for _ in range(k)], ((name, k),)
+            return [], ()
+        out: list[int] = []
+        mix: list[tuple[str, int]] = []
+        for name, n in deal.mix:
+            deck = self.ticket_decks.get(name, [])
+            k = min(n, len(deck))
+            if k:
+                out.extend([deck.pop() for _ in range(k)])
+                mix.append((name, k))
+        return out, tuple(mix)
 
     def _draw_mix(self, action: int) -> list[int]:
         out: list[int] = []
@@ -757,7 +778,7 @@ class Core:
         pass, ticket mixes and keeps, the rule set's own actions)."""
         t = self.t
         if action == t.draw_tickets:
-            self._drawn(seat, self._draw_tickets(t.rules.params.draw_tickets.count))
+            self._drawn(seat, *self._deal(t.rules.params.draw_tickets))
             self.step_ = KEEP_TICKETS
         elif action == t.pass_turn:
             if self.events is not None:

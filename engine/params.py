@@ -21,12 +21,32 @@ class TicketDeal:
         keep: the minimum to keep (fewer when fewer were drawn: all of them).
         unkept: ``"bottom"`` (under their deck) or ``"remove"`` (out of the game, Nordic).
         announce_mix: the player announces how many come from each deck (Germany).
+        mix: a fixed mix, ``((deck, count), ...)`` in data order (Europe: setup
+            ``(("long", 1), ("main", 3))``, draws ``(("main", 3),)``; rules digest,
+            "Setup"), or None: the first ticket deck that has tickets.
     """
 
     count: int
     keep: int
     unkept: str = "bottom"
     announce_mix: bool = False
+    mix: tuple[tuple[str, int], ...] | None = None
+
+
+@dataclass(frozen=True)
+class StationParams:
+    """Train stations (Europe rules digest, "Train stations").
+
+    Attributes:
+        count: stations per player (3).
+        costs: cards paid for the 1st, 2nd, ... station, of one colour with
+            locomotives wild (1, 2, 3).
+        points_unbuilt: points for every station not built at the end (4).
+    """
+
+    count: int
+    costs: tuple[int, ...]
+    points_unbuilt: int
 
 
 @dataclass(frozen=True)
@@ -54,8 +74,10 @@ class RuleParams:
         merchandise: Amsterdam ``{"cards": 16, "points": {"2": [8, 4], ...}}`` or None.
         french_flags: Paris ``{"colors": [...], "points": 4}`` or None.
         ferry_locomotive_substitute: any N cards may replace one ferry locomotive (Nordic 3).
-        tiebreaks: ordered tie-break keys after points
-            (``"tickets_completed"``, ``"longest_path"``).
+        stations: Europe's train stations (:class:`StationParams`) or None.
+        tiebreaks: ordered tie-break keys after points (``"tickets_completed"``: most;
+            ``"longest_path"``: longest path; ``"fewest_stations"``: fewest train
+            stations built; ``"longest_path_bonus"``: holds the longest-path bonus).
     """
 
     min_players: int
@@ -78,6 +100,7 @@ class RuleParams:
     merchandise: Mapping[str, Any] | None = None
     french_flags: Mapping[str, Any] | None = None
     ferry_locomotive_substitute: int | None = None
+    stations: StationParams | None = None
     tiebreaks: tuple[str, ...] = ("tickets_completed",)
 
     @property
@@ -106,7 +129,17 @@ class RuleParams:
                 keep=int(d["keep"]),
                 unkept=d.get("unkept", "bottom"),
                 announce_mix=bool(d.get("announce_mix", False)),
+                mix=tuple((str(k), int(n)) for k, n in d["mix"].items()) if d.get("mix") else None,
             )
+
+        st = data.get("stations")
+        stations = (
+            StationParams(
+                int(st["count"]), tuple(int(c) for c in st["costs"]), int(st["points_unbuilt"])
+            )
+            if st
+            else None
+        )
 
         return cls(
             min_players=int(data["players"]["min"]),
@@ -131,5 +164,6 @@ class RuleParams:
             merchandise=data.get("merchandise"),
             french_flags=data.get("french_flags"),
             ferry_locomotive_substitute=data.get("ferry_locomotive_substitute"),
+            stations=stations,
             tiebreaks=tuple(data.get("tiebreaks", ("tickets_completed",))),
         )

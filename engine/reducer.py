@@ -73,6 +73,7 @@ from .legal import (
     route_payments,
     tickets_left,
 )
+from .params import TicketDeal
 from .payment import PaymentPlan, tunnel_extra, tunnel_extra_options
 from .payment_table import payment_table
 from .scoring import final_scores
@@ -144,7 +145,8 @@ def new_game(
         if deal.announce_mix:
             player.needs_mix = True
         else:
-            player.offer = _draw_tickets(st, _single_deck_mix(st, deal.count))
+            player.offer = _draw_tickets(st, _deal_mix(st, deal))
+    _retire_undrawn_decks(rules, st)
     return st
 
 
@@ -239,6 +241,28 @@ def _single_deck_mix(st: GameState, count: int) -> tuple[tuple[str, int], ...]:
         if deck:
             return ((name, min(count, len(deck))),)
     return ()
+
+
+def _deal_mix(st: GameState, deal: TicketDeal) -> tuple[tuple[str, int], ...]:
+    """The mix of a deal or draw that is not announced: its fixed mix (as far as the
+    decks have the tickets), else the first ticket deck with tickets."""
+    if deal.mix is None:
+        return _single_deck_mix(st, deal.count)
+    out = ((name, min(n, len(st.ticket_decks.get(name, ())))) for name, n in deal.mix)
+    return tuple((name, n) for name, n in out if n)
+
+
+def _retire_undrawn_decks(rules: ClassicRules, st: GameState) -> None:
+    """After the setup deal, the tickets of decks the draws never use leave the game
+    unseen (Europe rules digest, "Setup": undealt long tickets go back in the box)."""
+    mix = rules.params.draw_tickets.mix
+    if mix is None:
+        return
+    drawn = {name for name, _ in mix}
+    for name, deck in st.ticket_decks.items():
+        if name not in drawn and deck:
+            st.removed_tickets.extend(deck)
+            deck.clear()
 
 
 def _draw_tickets(st: GameState, mix: Sequence[tuple[str, int]]) -> list[str]:
@@ -529,9 +553,7 @@ def _play_draw_tickets(
         raise IllegalAction("no_tickets_left")
     deal = rules.params.draw_tickets
     mix = (
-        _check_mix(rules, st, action.mix, deal.count)
-        if deal.announce_mix
-        else _single_deck_mix(st, deal.count)
+        _check_mix(rules, st, action.mix, deal.count) if deal.announce_mix else _deal_mix(st, deal)
     )
     if not deal.announce_mix and action.mix:
         raise IllegalAction("bad_mix", {"mix": [list(m) for m in action.mix]})

@@ -2,7 +2,7 @@
 
 Score = route points (+ in-game bonuses such as French flags) + completed
 ticket points - failed ticket points + end bonuses. Winner: most points, then
-the map's tie-breaks in order (``tickets_completed``, ``longest_path``); seats
+the map's tie-breaks in order (:func:`tiebreak_value`); seats
 still tied all win. A resigned seat never wins: its breakdown is computed as
 for anyone, but it is ranked after every seat that did not resign and is never
 among the winners (no winner at all when every seat resigned; issue 14.6).
@@ -63,10 +63,7 @@ def final_scores(rules: ClassicRules, state: GameState) -> FinalResult:
         s.score = sum(s.breakdown.values())
 
     def key(s: SeatScore) -> tuple[int, ...]:
-        k = [s.score]
-        for tb in rules.params.tiebreaks:
-            k.append(s.tickets_completed if tb == "tickets_completed" else s.longest_path)
-        return tuple(k)
+        return (s.score, *(tiebreak_value(tb, s) for tb in rules.params.tiebreaks))
 
     resigned = [p.resigned for p in state.players]
     ranking = sorted(
@@ -78,6 +75,28 @@ def final_scores(rules: ClassicRules, state: GameState) -> FinalResult:
         top = key(scores[contenders[0]])
         winners = sorted(i for i in contenders if key(scores[i]) == top)
     return FinalResult(winners=winners, seats=scores, ranking=ranking)
+
+
+def tiebreak_value(key: str, score: SeatScore) -> int:
+    """A seat's value for one tie-break key of :attr:`engine.params.RuleParams.tiebreaks`,
+    larger is better: ``tickets_completed`` (most completed tickets), ``longest_path``
+    (longest continuous path), ``fewest_stations`` (fewest train stations built: the
+    negated count), ``longest_path_bonus`` (1 for a holder of the longest-path bonus,
+    Europe's European Express). Europe's order (tickets, fewest stations, European
+    Express) is the rulebook's as remembered in the rules digest, "Tie-break".
+
+    Raises:
+        ValueError: an unknown key.
+    """
+    if key == "tickets_completed":
+        return score.tickets_completed
+    if key == "longest_path":
+        return score.longest_path
+    if key == "fewest_stations":
+        return -len(score.stations)
+    if key == "longest_path_bonus":
+        return 1 if score.breakdown.get("longest_path", 0) > 0 else 0
+    raise ValueError(f"unknown tie-break {key!r}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from .actions import (
     AbandonTunnel,
     Action,
+    BuildStation,
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
@@ -39,7 +40,7 @@ from .reducer import (
 )
 from .rules import RULESETS, ClassicRules, build_ruleset
 from .scoring import ScoreSheet, score_sheets
-from .state import FinalResult, GameState, PlayerState, SeatScore
+from .state import FinalResult, GameState, PlayerState, SeatScore, StationUse
 from .types import GRAY, LOCOMOTIVE, Cards
 from .views import PlayerView, PublicView, player_view, public_view
 
@@ -59,6 +60,7 @@ __all__ = [
     "AbandonTunnel",
     "Action",
     "Board",
+    "BuildStation",
     "Cards",
     "City",
     "ClaimRoute",
@@ -85,6 +87,7 @@ __all__ = [
     "ScoreSheet",
     "SeatScore",
     "SetupError",
+    "StationUse",
     "Ticket",
     "Transition",
     "apply",

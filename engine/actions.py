@@ -84,6 +84,17 @@ class KeepFlagCard(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class BuildStation(Action):
+    """Europe: build a train station in ``city`` paying ``payment``: as many cards as the
+    seat's next station costs (1, 2, 3), of one colour with locomotives wild (rules
+    digest, "Train stations"). A whole turn."""
+
+    city: str = ""
+    payment: Cards = Cards()
+    kind: ClassVar[str] = "build_station"
+
+
+@dataclass(frozen=True, slots=True)
 class Pass(Action):
     """End the turn doing nothing; legal only when no other action is."""
 
@@ -114,6 +125,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         DrawTickets,
         KeepTickets,
         KeepFlagCard,
+        BuildStation,
         Pass,
         Resign,
     )

@@ -20,6 +20,7 @@ from typing import Any
 from .actions import (
     ACTION_TYPES,
     Action,
+    BuildStation,
     ClaimRoute,
     DrawFaceUp,
     DrawTickets,
@@ -52,6 +53,9 @@ def encode_action(action: Action) -> dict[str, Any]:
         out["tickets"] = list(action.tickets)
     elif isinstance(action, KeepFlagCard):
         out["color"] = action.color
+    elif isinstance(action, BuildStation):
+        out["city"] = action.city
+        out["payment"] = action.payment.to_dict()
     return out
 
 
@@ -109,6 +113,11 @@ def _decode_fields(cls: type[Action], seat: int, data: dict[str, Any]) -> Action
         if color is not None and not isinstance(color, str):
             raise TypeError("color")
         return KeepFlagCard(seat, color)
+    if cls is BuildStation:
+        city = data["city"]
+        if not isinstance(city, str):
+            raise TypeError("city")
+        return BuildStation(seat, city, _cards(data["payment"]))
     return cls(seat)
 
 

@@ -312,6 +312,18 @@ class FlagScored(EventBase):
     kind: ClassVar[str] = "flag_scored"
 
 
+@dataclass(frozen=True, slots=True)
+class StationBuilt(EventBase):
+    """Europe: ``seat`` built a train station in ``city`` paying exactly ``payment``
+    (rules digest, "Train stations"); ``stations_left``: the seat's stations not built yet."""
+
+    seat: int
+    city: str
+    payment: Cards
+    stations_left: int
+    kind: ClassVar[str] = "station_built"
+
+
 # ------------------------------------------------------------------ turns and game
 @dataclass(frozen=True, slots=True)
 class PlayStarted(EventBase):
@@ -383,6 +395,7 @@ EngineEvent: TypeAlias = (
     | FlagCardKept
     | FlagCardDeclined
     | FlagScored
+    | StationBuilt
     | PlayStarted
     | TurnStarted
     | Passed
@@ -413,6 +426,7 @@ EVENT_TYPES: dict[str, type[EventBase]] = {
         FlagCardKept,
         FlagCardDeclined,
         FlagScored,
+        StationBuilt,
         PlayStarted,
         TurnStarted,
         Passed,
@@ -442,6 +456,7 @@ __all__ = [
     "PlayStarted",
     "Resigned",
     "RouteClaimed",
+    "StationBuilt",
     "TicketsDrawn",
     "TicketsKept",
     "TunnelAbandoned",

@@ -125,6 +125,31 @@ class TunnelPending:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class StationUse:
+    """What one train station did at the end (Europe rules digest, "Train stations").
+
+    Attributes:
+        city: the station's city id.
+        route: the route of another player it let its owner use (None: none was
+            of use, or there was none to use).
+        tickets: the owner's tickets completed only thanks to that route.
+    """
+
+    city: str
+    route: str | None
+    tickets: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"city": self.city, "route": self.route, "tickets": list(self.tickets)}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> StationUse:
+        """Inverse of :meth:`to_dict`."""
+        return cls(d["city"], d["route"], tuple(d["tickets"]))
+
+
 @dataclass(slots=True)
 class SeatScore:
     """Final score of one seat with its breakdown.
@@ -137,6 +162,8 @@ class SeatScore:
         tickets_completed, tickets_failed: counts.
         completed, failed: ticket ids.
         longest_path: length in spaces of the seat's longest continuous path.
+        stations: Europe: the seat's built train stations in build order and
+            what each did (:class:`StationUse`); empty elsewhere.
     """
 
     seat: int
@@ -147,10 +174,11 @@ class SeatScore:
     completed: list[str]
     failed: list[str]
     longest_path: int
+    stations: list[StationUse] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
+        """JSON form (``stations`` only where there are any)."""
+        out: dict[str, Any] = {
             "seat": self.seat,
             "score": self.score,
             "breakdown": dict(self.breakdown),
@@ -160,6 +188,9 @@ class SeatScore:
             "failed": list(self.failed),
             "longest_path": self.longest_path,
         }
+        if self.stations:
+            out["stations"] = [u.to_dict() for u in self.stations]
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> SeatScore:
@@ -173,6 +204,7 @@ class SeatScore:
             list(d["completed"]),
             list(d["failed"]),
             d["longest_path"],
+            [StationUse.from_dict(u) for u in d.get("stations", ())],
         )
 
 
@@ -226,6 +258,8 @@ class GameState:
         tunnel: the pending tunnel claim, or None.
         flag_colors: Paris: colours the active seat may set aside now.
         merchandise_left: Amsterdam merchandise cards left.
+        stations: Europe: city id -> the seat whose train station stands there, in
+            build order (public; one per city).
         passes: consecutive turns ended with Pass (a full round of them ends the game).
         result: the final result once finished.
     """
@@ -254,6 +288,7 @@ class GameState:
     flag_colors: list[str] = field(default_factory=list)
     merchandise_left: int = 0
     passes: int = 0
+    stations: dict[str, int] = field(default_factory=dict)
     result: FinalResult | None = None
 
     def clone(self) -> GameState:
@@ -284,6 +319,7 @@ class GameState:
             list(self.flag_colors),
             self.merchandise_left,
             self.passes,
+            dict(self.stations),
             self.result,
         )
 

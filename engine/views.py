@@ -78,6 +78,8 @@ class PublicView:
     waiting_for: tuple[int, ...]
     cards_drawn: int
     result: FinalResult | None = None
+    #: Europe: city id -> the seat whose train station stands there, in build order
+    stations: dict[str, int] = field(default_factory=dict)
 
     @property
     def last_round(self) -> bool:
@@ -169,6 +171,7 @@ def public_view(rules: ClassicRules, state: GameState) -> PublicView:
         waiting_for=tuple(st.seats_to_act()),
         cards_drawn=st.cards_drawn,
         result=st.result,
+        stations=dict(st.stations),
     )
 
 

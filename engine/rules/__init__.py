@@ -1,6 +1,6 @@
 """Rule sets: :class:`ClassicRules` (USA and every generic rule) plus one module per rule set.
 
-A map's data names its rule set (``"ruleset": "classic" | "amsterdam" | "paris"``);
+A map's data names its rule set (``"ruleset": "classic" | "amsterdam" | "paris" | "europe"``);
 :func:`build_ruleset` looks it up in :data:`RULESETS`. Maps differ as data first
 (see :class:`engine.params.RuleParams`) and override named hooks second
 (model: python-chess ``chess/variant.py``).
@@ -38,12 +38,14 @@ from typing import Any
 
 from .amsterdam import AmsterdamRules
 from .classic import ClassicRules
+from .europe import EuropeRules
 from .paris import ParisRules
 
 RULESETS: dict[str, type[ClassicRules]] = {
     "classic": ClassicRules,
     "amsterdam": AmsterdamRules,
     "paris": ParisRules,
+    "europe": EuropeRules,
 }
 
 
@@ -59,4 +61,11 @@ def build_ruleset(map_data: Mapping[str, Any]) -> ClassicRules:
     return RULESETS[name](map_data)
 
 
-__all__ = ["RULESETS", "AmsterdamRules", "ClassicRules", "ParisRules", "build_ruleset"]
+__all__ = [
+    "RULESETS",
+    "AmsterdamRules",
+    "ClassicRules",
+    "EuropeRules",
+    "ParisRules",
+    "build_ruleset",
+]

@@ -63,6 +63,7 @@ def build_state(
     tickets: Mapping[int, Sequence[str]] | None = None,
     ticket_decks: Mapping[str, Sequence[str]] | None = None,
     pieces: Mapping[int, int] | None = None,
+    stations: Mapping[str, int] | None = None,
     active: int = 0,
     turn: int = 0,
     conserve_cards: bool = True,
@@ -89,6 +90,8 @@ def build_state(
             of the options not held by anyone, shuffled by ``seed``.
         pieces: seat -> pieces left; default: the map's pieces minus the owned
             routes' lengths.
+        stations: Europe: city id -> the seat whose train station stands there, in
+            build order (paid for outside this state: no cards are taken).
         active: the seat to move; turn: completed turns so far (``state.turn``).
         conserve_cards: check that hands, row, deck and discard hold exactly
             the map's cards (at most the map's cards when False).
@@ -100,7 +103,8 @@ def build_state(
         StateBuildError: with every problem found (unknown colour, route or
             ticket; more cards of a colour than the map has; card totals not
             conserved; a route owned twice or against the double-route rule;
-            negative pieces; bad seat numbers).
+            negative pieces; bad seat numbers; a station on an unknown city, on a
+            map without stations, or more of one seat's than the map gives).
         engine.SetupError: bad player count or options.
     """
     from .reducer import new_game
@@ -122,6 +126,7 @@ def build_state(
         merchandise_left=base.merchandise_left,
     )
     _place_routes(rules, st, owned or {}, pieces or {}, problems)
+    _place_stations(rules, st, stations or {}, problems)
     _place_tickets(rules, st, tickets or {}, ticket_decks, problems)
     _place_cards(rules, st, hands or {}, face_up, deck, discard, conserve_cards, problems)
     if problems:
@@ -183,6 +188,23 @@ def _place_routes(
     for player in st.players:
         if player.pieces < 0:
             problems.append(f"seat {player.seat} has {player.pieces} pieces left")
+
+
+def _place_stations(
+    rules: ClassicRules, st: GameState, stations: Mapping[str, int], problems: list[str]
+) -> None:
+    count = rules.params.stations.count if rules.params.stations else 0
+    for city, seat in stations.items():
+        if city not in rules.board.cities:
+            problems.append(f"unknown city {city!r} for a station")
+        elif not (isinstance(seat, int) and 0 <= seat < st.num_seats):
+            problems.append(f"station seat {seat!r} is not in 0..{st.num_seats - 1}")
+        else:
+            st.stations[city] = seat
+    for seat in range(st.num_seats):
+        built = sum(1 for s in st.stations.values() if s == seat)
+        if built > count:
+            problems.append(f"seat {seat} has {built} stations; the map gives {count}")
 
 
 def _place_tickets(

@@ -26,7 +26,7 @@ from engine.reducer import can_resign
 from engine.rules import ClassicRules
 from maps import load_ruleset
 
-CORE_MAPS = ("usa", "germany", "nordic", "amsterdam", "paris")
+CORE_MAPS = ("usa", "germany", "nordic", "amsterdam", "paris", "europe")
 
 
 def pure_source() -> ModuleType:

@@ -8,6 +8,12 @@ Plan (recomputed every decision from the player's view):
    locomotives), otherwise draw the colours the plan needs (face-up first).
 3. With every ticket done or impossible: draw new tickets while many pieces
    are left, else claim the longest route it can pay for points.
+
+Train stations (Europe): a station is built only when an open ticket is
+blocked and one other player's route next to a free city would unblock it
+(:func:`station_move`); the others are kept for their points. Routes of
+other players at the player's own stations plan as free (one is borrowed at
+the end).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from typing import TYPE_CHECKING
 from ..actions import (
     AbandonTunnel,
     Action,
+    BuildStation,
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
@@ -36,9 +43,65 @@ if TYPE_CHECKING:
 
 
 def route_costs(rules: ClassicRules, view: PlayerView) -> dict[str, int | None]:
-    """Route id -> planning cost for the viewer: 0 own, length if claimable, None if not usable."""
+    """Route id -> planning cost for the viewer: 0 own, length if claimable, None if not
+    usable; other players' routes at the viewer's own train stations cost 0 (Europe)."""
     pub = view.public
-    return seat_route_costs(rules, pub.owners, pub.num_seats, view.seat, view.me.pieces)
+    costs = seat_route_costs(rules, pub.owners, pub.num_seats, view.seat, view.me.pieces)
+    mine = {city for city, seat in pub.stations.items() if seat == view.seat}
+    if mine:
+        for rid, owner in pub.owners.items():
+            route = rules.board.routes[rid]
+            if owner != view.seat and (route.a in mine or route.b in mine):
+                costs[rid] = 0
+    return costs
+
+
+#: Planning cost of a route another player owns, when looking for a station to build:
+#: high enough that a path borrows as few routes as it can.
+BORROW_COST = 1000
+
+
+def station_move(
+    rules: ClassicRules,
+    view: PlayerView,
+    stations: Sequence[BuildStation],
+    costs: Mapping[str, int | None],
+) -> BuildStation | None:
+    """A train station that unblocks an open ticket, or None (Europe rules digest,
+    "Train stations").
+
+    For the open tickets, most points first, that no path over own and free routes
+    joins: the cheapest path that may also use other players' routes; when it uses
+    exactly one, and the rest fits in the pieces left, a station at one of that
+    route's free ends (the payment with the fewest locomotives, then of the colour
+    the plan needs least). Stations that unblock nothing are kept: each one not
+    built scores 4 points.
+    """
+    if not stations:
+        return None
+    board = rules.board
+    owners = view.public.owners
+    free_cities = {a.city for a in stations}
+    borrow = dict(costs)
+    for rid, owner in owners.items():
+        if owner != view.seat and costs.get(rid) is None:
+            borrow[rid] = BORROW_COST + board.routes[rid].length
+    blocked = [t for t in view.tickets if not t.done]
+    for t in sorted(blocked, key=lambda t: -t.points):
+        if board.shortest_path(t.a, t.b, dict(costs)) is not None:
+            continue
+        found = board.shortest_path(t.a, t.b, borrow)
+        if found is None or found[0] >= 2 * BORROW_COST:
+            continue
+        lent = [r for r in found[1] if r in owners and owners[r] != view.seat]
+        if sum(costs.get(r) or 0 for r in found[1] if r not in lent) > view.me.pieces:
+            continue
+        ends = [c for r in lent for c in (board.routes[r].a, board.routes[r].b)]
+        for city in ends:
+            if city in free_cities:
+                pays = [a for a in stations if a.city == city]
+                return min(pays, key=lambda a: (a.payment.get(LOCOMOTIVE), a.payment.total))
+    return None
 
 
 def seat_route_costs(
@@ -143,6 +206,10 @@ class HeuristicPlayer:
         costs = route_costs(rules, view)
         open_tickets = [(t.a, t.b) for t in view.tickets if not t.done]
         needed, _, _ = plan_routes(rules, view, open_tickets, costs)
+        stations = [a for a in by_kind.get("build_station", []) if isinstance(a, BuildStation)]
+        station = station_move(rules, view, stations, costs)
+        if station is not None:
+            return station
         claims = [a for a in by_kind.get("claim_route", []) if isinstance(a, ClaimRoute)]
         move = self._claim_or_tickets(rules, view, by_kind, needed, claims)
         if move is not None:

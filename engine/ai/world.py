@@ -266,4 +266,5 @@ def sample_world(
         tunnel=tunnel,
         flag_colors=list(pub.flag_colors),
         merchandise_left=pub.merchandise_left,
+        stations=dict(pub.stations),
     )

@@ -276,7 +276,7 @@ class EuropeCoreState:
     order: list[int]
 
 
-class EuropeCoreHooks(CoreHooks):
+class EuropeCoreHooks(CoreHooks["Core", "CoreTable"]):
     """:class:`EuropeRules` on the integer core. Action ints, from ``base``:
     ``((city * M + cost - 1) * S) + colour * (M + 1) + wild`` builds a station
     costing ``cost`` (M: the largest cost) in ``city`` paying ``cost - wild`` cards

@@ -123,6 +123,7 @@ async def _seat_and_start(
         host_name="demo",
         map_id=map_id,
         host_plays=False,
+        preview=True,
     )
     for i in range(players):
         await service.add_ai(game.id, host, level=levels[min(i, len(levels) - 1)])
@@ -247,8 +248,10 @@ def _write_result(
     analysis: GameAnalysis | None,
 ) -> Path:
     """``OUT/result.json``: the map, seed, turns, winners, every seat's score, breakdown and
-    hints taken, how the game moved each seat's rating (overall, this season; empty when not
-    rated) and the analysis (see :func:`_analysis_doc`)."""
+    hints taken (on a map with train stations also what each built station did: its city, the
+    route it used and the tickets it served), how the game moved each seat's rating (overall,
+    this season; empty when not rated) and the analysis (see :func:`_analysis_doc`)."""
+    stations = demo.rules.params.stations is not None
     doc = {
         "map": demo.rules.map_id,
         "seed": seed,
@@ -264,6 +267,7 @@ def _write_result(
                 "tickets_failed": s.tickets_failed,
                 "hints": seats[s.seat].hints_used,
             }
+            | ({"stations": [u.to_dict() for u in s.stations]} if stations else {})
             for s in result.seats
         ],
         "ratings": [

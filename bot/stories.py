@@ -160,6 +160,18 @@ def _flag_scored(story: Story, ev: ev_.FlagScored, rules: ClassicRules, w: Words
     )
 
 
+def _station(story: Story, ev: ev_.StationBuilt, rules: ClassicRules, w: Words) -> None:
+    story.parts.append(
+        w.n(
+            "built a {station} in {city} with {cards} ({count} left)",
+            "built a {station} in {city} with {cards} ({count} left)",
+            ev.stations_left,
+            city=city(rules, ev.city),
+            cards=cards_text(ev.payment, w),
+        )
+    )
+
+
 def _passed(story: Story, ev: ev_.Passed, rules: ClassicRules, w: Words) -> None:
     story.parts.append(w.t("passed (nothing else was possible)"))
 
@@ -189,6 +201,7 @@ PHRASES: dict[type[ev_.EventBase], Callable[[Story, Any, ClassicRules, Words], N
     ev_.FlagCardKept: _flag_kept,
     ev_.FlagCardDeclined: _flag_declined,
     ev_.FlagScored: _flag_scored,
+    ev_.StationBuilt: _station,
     ev_.Passed: _passed,
     ev_.Resigned: _resigned,
     ev_.LastRound: _last_round,
@@ -272,6 +285,7 @@ def breakdown_name(key: str, w: Words) -> str:
         "globetrotter": N_("{globetrotter}"),
         "merchandise": N_("{merchandise_cards}"),
         "flags": N_("{flags}"),
+        "stations": N_("unbuilt {stations}"),
     }
     return w.t(names[key]) if key in names else key
 

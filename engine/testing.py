@@ -85,26 +85,23 @@ def build_state(
         owned: seat -> route ids the seat has claimed (in claim order); route
             points come from the map's table; on Amsterdam each cart route
             drew a merchandise card (in seat order while cards are left).
-        tickets: seat -> kept ticket ids.
-        ticket_decks: deck name -> ticket ids, top last; default: the tickets
-            of the options not held by anyone, shuffled by ``seed``.
+        tickets: seat -> kept ticket ids; ticket_decks: deck name -> ticket ids, top
+            last (default: the tickets nobody holds, shuffled by ``seed``).
         pieces: seat -> pieces left; default: the map's pieces minus the owned
             routes' lengths.
-        stations: Europe: city id -> the seat whose train station stands there, in
-            build order (paid for outside this state: no cards are taken).
-        active: the seat to move; turn: completed turns so far (``state.turn``).
+        stations: Europe: city id -> seat of its train station; active: the seat to
+            move; turn: completed turns so far (``state.turn``).
         conserve_cards: check that hands, row, deck and discard hold exactly
             the map's cards (at most the map's cards when False).
 
-    The last round is not started whatever the pieces (set ``last_round_by``
-    and ``turns_left`` on the result for that); no Paris flag cards are set aside.
+    The last round is not started whatever the pieces (set ``last_round_by`` and
+    ``turns_left`` for that); no Paris flag cards are set aside.
 
     Raises:
         StateBuildError: with every problem found (unknown colour, route or
             ticket; more cards of a colour than the map has; card totals not
             conserved; a route owned twice or against the double-route rule;
-            negative pieces; bad seat numbers; a station on an unknown city, on a
-            map without stations, or more of one seat's than the map gives).
+            negative pieces; bad seat numbers; bad or too many stations).
         engine.SetupError: bad player count or options.
     """
     from .reducer import new_game

@@ -3,8 +3,8 @@
 :func:`registry` validates every map folder (built-in and ``TTR_MAPS_DIR``)
 and lists the valid ones as typed :class:`MapEntry` rows; a broken map is left
 out and kept in :attr:`MapRegistry.refused` with every problem, so one broken
-extra map never takes the others down. A valid map whose rule set the engine
-does not play yet (:data:`maps.schema.PENDING_RULESETS`) is kept apart in
+extra map never takes the others down. A valid map not offered to players yet
+(:data:`maps.schema.PENDING_RULESETS`) is kept apart in
 :attr:`MapRegistry.pending`: never offered, never refused. A map is validated
 again only when its ``map.json`` changes (size or modification time), so
 calling :func:`registry` on every autocomplete keystroke is cheap.
@@ -42,8 +42,8 @@ class MapEntry:
         status: provenance ``"exact"`` or ``"provisional"`` (a board not read from
             the printed one, or partly so).
         notes: the provenance's one-sentence note (why it is provisional).
-        ruleset: ``classic``, ``amsterdam`` or ``paris`` (a pending map: the rule set it
-            waits for, such as ``europe``).
+        ruleset: ``classic``, ``amsterdam``, ``paris`` or ``europe`` (a pending map:
+            possibly a rule set the engine does not play yet).
         source: ``"builtin"`` or ``"extra"`` (from ``TTR_MAPS_DIR``).
         folder: the map's folder.
     """
@@ -76,7 +76,7 @@ class MapEntry:
 
     @property
     def pending(self) -> bool:
-        """True when the engine does not play the map's rule set yet (never offered)."""
+        """True when the map is not offered to players yet (:data:`maps.schema.PENDING_RULESETS`)."""
         return is_pending(self.ruleset)
 
     @property
@@ -111,8 +111,8 @@ class MapRegistry:
         entries: every valid map.
         refused: map id -> the :class:`MapError` that keeps a broken map out
             (every problem, each naming the file and the path in it).
-        pending: map id -> the entry of a valid map whose rule set the engine
-            does not play yet (see :attr:`MapEntry.pending`); not in ``entries``.
+        pending: map id -> the entry of a valid map not offered to players yet
+            (see :attr:`MapEntry.pending`); not in ``entries``.
     """
 
     entries: tuple[MapEntry, ...]

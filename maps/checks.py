@@ -394,36 +394,31 @@ def fixed_mixes(parts: Parts) -> list[MapProblem]:
 
 
 #: The rule sets that play train stations, fixed ticket mixes and the tie-breaks that
-#: come with stations (Europe). Today only pending: the engine plays none of these yet.
+#: come with stations (Europe; engine/rules/europe.py).
 STATION_RULESETS = frozenset({"europe"})
 #: Tie-break keys only the station rule sets read.
 STATION_TIEBREAKS = ("fewest_stations", "longest_path_bonus")
 
 
 def station_parameters(parts: Parts) -> list[MapProblem]:
-    """Train stations and what comes with them, in both directions.
+    """What comes with train stations, in both directions (``rules.stations`` itself is
+    Europe's own parameter: :func:`hook_parameters`).
 
-    A station rule set needs ``rules.stations``; stations, a fixed ticket mix and
-    the tie-breaks ``fewest_stations`` / ``longest_path_bonus`` are read by the
-    station rule sets only (another rule set would silently play without them);
-    ``longest_path_bonus`` needs a longest-path bonus. Europe rules digest,
-    "Train stations", "Setup", "Tie-break for the win".
+    A fixed ticket mix and the tie-breaks ``fewest_stations`` / ``longest_path_bonus``
+    are read by the station rule sets only (another rule set would silently play
+    without them); ``longest_path_bonus`` needs a longest-path bonus. Europe rules
+    digest, "Setup", "Tie-break for the win".
     """
     if parts.ruleset is None:
         return []
     r = parts.rules
     if parts.ruleset in STATION_RULESETS:
-        out = []
-        if "stations" not in r.given:
-            out.append(
-                MapProblem("rules.stations", f"missing: the rule set {parts.ruleset!r} needs it")
-            )
         if "longest_path_bonus" in (r.tiebreaks or []) and "longest_path_bonus" not in r.given:
-            out.append(
+            return [
                 MapProblem("rules.tiebreaks", "'longest_path_bonus' needs rules.longest_path_bonus")
-            )
-        return out
-    found = [("rules.stations", "train stations")] if "stations" in r.given else []
+            ]
+        return []
+    found: list[tuple[str, str]] = []
     deals = (("initial_tickets", r.initial_tickets), ("draw_tickets", r.draw_tickets))
     found += [
         (f"rules.{name}.mix", "a fixed ticket mix")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine.rules import RULESETS
+
 
 @dataclass(frozen=True, slots=True)
 class MapProblem:
@@ -72,9 +74,10 @@ class UnknownMap(KeyError):
 
 
 class PendingMap(UnknownMap):
-    """A map whose rule set the engine does not play yet (see :data:`maps.schema.PENDING_RULESETS`).
+    """A map not offered to players yet (see :data:`maps.schema.PENDING_RULESETS`).
 
-    Its data is valid, but it is not usable: it is not offered and has no rule set.
+    Its data is valid, but players cannot choose it; while the engine lacks its rule
+    set it has none (the message says which).
     ``ruleset`` names the missing rule set; ``known`` lists the usable maps, as for
     any :class:`UnknownMap`.
     """
@@ -82,7 +85,9 @@ class PendingMap(UnknownMap):
     def __init__(self, map_id: str, ruleset: str, known: list[str]) -> None:
         super().__init__(map_id, known)
         self.ruleset = ruleset
-        self.args = (
-            f"map {map_id!r} waits for the engine's rule set {ruleset!r} and cannot be played "
-            f"yet; available: {', '.join(known)}",
+        waits = (
+            "is not offered to players yet"
+            if ruleset in RULESETS
+            else f"waits for the engine's rule set {ruleset!r} and cannot be played yet"
         )
+        self.args = (f"map {map_id!r} {waits}; available: {', '.join(known)}",)

@@ -8,8 +8,9 @@ and the checks between its parts (:mod:`maps.checks`); every problem is
 reported at once, each naming the file and the path in it
 (``maps/usa/map.json: routes[12].length: ...``). A broken map is refused,
 never half-loaded. A map whose rule set the engine does not play yet is
-pending: valid, not offered, no rule set (:func:`load_stand_in` gives its
-board under classic rules, for previews).
+pending: valid, not offered (:data:`maps.schema.PENDING_RULESETS`); while the
+engine lacks its rule set :func:`load_stand_in` gives its board under classic
+rules, for previews.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from .folders import (
     map_dirs,
     map_folders,
 )
-from .schema import is_pending
+from .schema import engine_plays, is_pending
 from .standin import stand_in
 
 
@@ -76,11 +77,14 @@ def read_map_data(map_id: str) -> dict[str, Any]:
 def load_ruleset(map_id: str) -> ClassicRules:
     """The validated, immutable rule set of ``map_id`` (cached per process).
 
+    A pending map (not offered to players) whose rule set the engine plays loads
+    like any other, for the engine's tests, the demo and the render samples.
+
     Raises UnknownMap (PendingMap, a subclass, for a map whose rule set the
     engine does not play yet) or MapError.
     """
     data = read_map_data(map_id)
-    if is_pending(data["ruleset"]):
+    if is_pending(data["ruleset"]) and not engine_plays(data["ruleset"]):
         raise PendingMap(map_id, data["ruleset"], available_maps())
     return build_ruleset(data)
 
@@ -96,7 +100,7 @@ def load_stand_in(map_id: str) -> ClassicRules:
     it is :func:`load_ruleset`. Raises UnknownMap or MapError.
     """
     data = read_map_data(map_id)
-    if is_pending(data["ruleset"]):
+    if not engine_plays(data["ruleset"]):
         return build_ruleset(stand_in(data))
     return load_ruleset(map_id)
 

@@ -43,19 +43,28 @@ from .errors import MapProblem
 #: The languages every map speaks (names, words, rules text); English is the fallback.
 LANGUAGES = ("en", "de")
 
-#: Rule sets whose map data ships before the engine plays them. A map naming one is
-#: validated like any other (schema, checks, and its board built by a classic stand-in,
-#: see :mod:`maps.standin`) but is *pending*: :func:`maps.registry` keeps it apart from
-#: the usable maps, so it is never offered, and :func:`maps.load_ruleset` refuses it with
-#: :class:`maps.errors.PendingMap`. The day ``engine.rules.RULESETS`` gains the name, the
-#: map is offered like the others: nothing here has to change (the name may then be
-#: removed from this set). ``europe``: train stations (issue 30), map data first.
+#: Rule sets whose maps ship before players are offered them. A map naming one is
+#: validated like any other but is *pending*: :func:`maps.registry` keeps it apart from
+#: the usable maps, so it is never offered (no lobby, no autocomplete, no ladder).
+#: While the engine does not play the rule set, :func:`maps.load_ruleset` refuses the
+#: map with :class:`maps.errors.PendingMap` and its board is previewed through a
+#: classic stand-in (:mod:`maps.standin`); once ``engine.rules.RULESETS`` has it,
+#: ``load_ruleset`` builds the real rule set (engine tests, the demo, the render
+#: samples) and the map is offered the day its name leaves this set, when players can
+#: play it in Discord. ``europe``: train stations (issue 30); the engine plays them,
+#: the Discord side (``/ttr station``, the Station button, stations on the board and in
+#: the score table) is not finished.
 PENDING_RULESETS = frozenset({"europe"})
 
 
 def is_pending(ruleset: str) -> bool:
-    """True when ``ruleset`` is announced by map data but not yet played by the engine."""
-    return ruleset in PENDING_RULESETS and ruleset not in RULESETS
+    """True when maps of ``ruleset`` are not offered to players yet (:data:`PENDING_RULESETS`)."""
+    return ruleset in PENDING_RULESETS
+
+
+def engine_plays(ruleset: str) -> bool:
+    """True when the engine has the rule set ``ruleset`` (``engine.rules.RULESETS``)."""
+    return ruleset in RULESETS
 
 
 def _not_blank(value: str) -> str:

@@ -51,7 +51,7 @@ FORBIDDEN: tuple[Term, ...] = (
         rf"{_L}(ge)?[Bb]au(en|e|st|t|te|test|ten)?{_R}",
         "claiming a route is 'eine Strecke nutzen' (000, 001, 003, 004) or 'in Anspruch nehmen' "
         "(001, 003); no rulebook says 'bauen' (only a Europe station is built)",
-        unless=r"Bahnh[oö]f",
+        unless=r"Bahnh[oö]f|\{stations?(:\w+)?\}",
     ),
     Term(
         rf"{_L}Gleis(e|es)?{_R}",

@@ -108,6 +108,7 @@ GERMAN_GENDER_ASSUMED: dict[str, str] = {
     "ticket": "f",
     "merchandise_card": "f",
     "flag": "f",
+    "station": "m",
 }
 
 

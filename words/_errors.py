@@ -51,6 +51,13 @@ ERRORS: dict[str, str | Plural] = {
     "double_route_own": N_("You already own the other track of this route."),
     "cannot_pay": N_("Those cards cannot pay for this route."),
     "cannot_pay_tunnel": N_("You cannot pay the tunnel's extra cards."),
+    "station_taken": N_("A {station} already stands in that city."),
+    "no_stations_left": N_("You have built all your {stations}."),
+    "cannot_pay_station": NN_(
+        "Your next {station} costs {cost} card of one colour ({wilds} count as any colour).",
+        "Your next {station} costs {cost} cards of one colour ({wilds} count as any colour).",
+        "cost",
+    ),
     "cards_not_in_hand": N_("You do not hold those cards."),
     "not_enough_pieces": N_("You have too few {pieces} left for this route."),
     "must_keep_at_least": NN_(

@@ -43,6 +43,7 @@ class GameServicePort(Protocol):
         rated: bool | None = None,
         parent_id: int | None = None,
         hints: bool | None = None,
+        preview: bool = False,
     ) -> GameRow: ...
 
     async def open_here(self, guild_id: int, *channels: int | None) -> GuildSettings: ...

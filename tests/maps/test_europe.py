@@ -1,8 +1,10 @@
 """Europe as data: the board the reference's checks describe, its train station parameters, and
-the gate that keeps it out of play until the engine has a ``europe`` rule set.
+the gate that keeps it away from players until Discord plays its stations.
 
-Until then the map is *pending*: valid, never offered, refused by ``load_ruleset``, and
-previewed through its classic stand-in (``load_stand_in``: no stations, no long tickets).
+The engine plays the ``europe`` rule set (engine/rules/europe.py), so ``load_ruleset`` and
+``load_stand_in`` give it; the map stays *pending* (valid, never offered: no lobby, no
+autocomplete) while ``maps.schema.PENDING_RULESETS`` names it. The classic stand-in
+(``maps.standin``) still previews a pending map whose rule set the engine lacks.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import pytest
 import maps
 from engine import apply, new_game
 from engine.ai import choose_action
-from engine.rules import RULESETS, ClassicRules
+from engine.rules import RULESETS, ClassicRules, build_ruleset
 from maps import PendingMap, UnknownMap, load_ruleset, load_stand_in, read_map_data, registry
 from maps.checks import check_map_data
 from maps.standin import stand_in
@@ -39,8 +41,8 @@ def problems(data: Any) -> list[tuple[str, str]]:
 
 
 # ------------------------------------------------------------------ the gate
-def test_europe_is_pending_until_the_engine_plays_stations():
-    """Valid, listed as pending, never offered; load_ruleset refuses it with a clear reason."""
+def test_europe_is_played_by_the_engine_but_not_offered_to_players():
+    """Valid, listed as pending, never offered; the engine's rule set loads for the demo."""
     reg = registry()
     assert "europe" not in reg and "europe" not in maps.available_maps()
     assert "europe" not in reg.refused and maps.validate_all()["europe"] == []
@@ -49,27 +51,39 @@ def test_europe_is_pending_until_the_engine_plays_stations():
     assert dict(entry.names) == {"en": "Europe", "de": "Europa"}
     assert (entry.min_players, entry.max_players) == (2, 5)
     assert [e.id for e in maps.pending_maps()] == ["europe"]
+    assert type(load_ruleset("europe")) is RULESETS["europe"]
+    assert load_stand_in("europe") is load_ruleset("europe")
     with pytest.raises(PendingMap) as caught:
-        load_ruleset("europe")
-    assert isinstance(caught.value, UnknownMap) and caught.value.ruleset == "europe"
-    assert "waits for the engine's rule set 'europe'" in str(caught.value)
-    with pytest.raises(PendingMap):
         reg.get("europe")
+    assert isinstance(caught.value, UnknownMap) and caught.value.ruleset == "europe"
+    assert "'europe' is not offered to players yet" in str(caught.value)
     assert [e.id for e in reg.search("eur")] == []  # autocomplete never offers it
 
 
-def test_the_day_the_engine_registers_europe_the_map_is_offered(monkeypatch):
-    """The flip needs no change in maps/: registering the rule set makes the map usable."""
-    monkeypatch.setitem(RULESETS, "europe", ClassicRules)
+def test_without_its_rule_set_a_pending_map_is_refused_and_previewed_by_the_stand_in(
+    monkeypatch,
+):
+    """A pending map whose rule set the engine lacks: load_ruleset refuses it with the
+    reason, load_stand_in previews it under classic rules."""
+    monkeypatch.delitem(RULESETS, "europe")
     load_ruleset.cache_clear()
+    load_stand_in.cache_clear()
     try:
-        reg = registry()
-        assert reg.ids()[-1] == "europe" and "europe" not in reg.pending
-        assert load_ruleset("europe").map_id == "europe"
-        assert len(load_stand_in("europe").board.tickets) == 46  # the map's own data now
+        with pytest.raises(PendingMap) as caught:
+            load_ruleset("europe")
+        assert "waits for the engine's rule set 'europe'" in str(caught.value)
+        assert type(load_stand_in("europe")) is ClassicRules
     finally:
         load_ruleset.cache_clear()
         load_stand_in.cache_clear()
+
+
+def test_the_day_europe_leaves_the_pending_set_the_map_is_offered(monkeypatch):
+    """The flip is one name out of maps.schema.PENDING_RULESETS."""
+    monkeypatch.setattr(maps.schema, "PENDING_RULESETS", frozenset())
+    reg = registry()
+    assert reg.ids()[-1] == "europe" and "europe" not in reg.pending
+    assert len(load_ruleset("europe").board.tickets) == 46
 
 
 # ------------------------------------------------------------------ the board
@@ -200,7 +214,7 @@ def test_words_and_rules_text_name_stations_and_the_choice_of_tie_break(data):
 def test_the_stand_in_plays_classic_on_the_same_board():
     """No stations, the 40 regular tickets (3 dealt, keep 2), known tie-breaks; a whole seeded
     game runs to the end on it."""
-    rules = load_stand_in("europe")
+    rules = build_ruleset(stand_in(read_map_data("europe")))
     assert type(rules) is ClassicRules and rules.map_id == "europe"
     assert len(rules.board.routes) == 101 and len(rules.board.tickets) == 40
     deal = rules.params.initial_tickets
@@ -273,7 +287,7 @@ def test_stations_belong_to_the_europe_rule_set_in_both_directions():
     data["ruleset"] = "classic"
     only = "is played only by the rule set 'europe', not 'classic'"
     assert problems(data) == [
-        ("rules.stations", f"train stations {only}"),
+        ("rules.stations", "only the rule set 'europe' uses it; this map's rule set is 'classic'"),
         ("rules.initial_tickets.mix", f"a fixed ticket mix {only}"),
         ("rules.draw_tickets.mix", f"a fixed ticket mix {only}"),
         ("rules.tiebreaks", f"the tie-break 'fewest_stations' {only}"),

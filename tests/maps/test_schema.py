@@ -279,7 +279,7 @@ def test_unknown_ruleset_and_provenance_status():
     data["ruleset"] = "monopoly"
     data["provenance"]["status"] = "probably"
     assert problems(data) == [
-        ("ruleset", "unknown rule set 'monopoly' (known: amsterdam, classic, paris)"),
+        ("ruleset", "unknown rule set 'monopoly' (known: amsterdam, classic, europe, paris)"),
         ("provenance.status", "Input should be 'exact' or 'provisional' (got \"probably\")"),
     ]
 

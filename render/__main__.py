@@ -10,9 +10,10 @@ and writes, for its middle and its end:
 - ``final.png``: the end with the score explained;
 - ``recap.gif``: the board filling in, turn by turn.
 
-A pending map (its rule set not in the engine yet: Europe, until train
-stations are played) is sampled with its classic stand-in: the same board,
-played without stations and long tickets (:func:`maps.load_stand_in`).
+A pending map (not offered to players yet: Europe, while its Discord side is
+unfinished) is sampled with its own rules when the engine plays them (Europe's
+train stations drawn on the board), else with its classic stand-in: the same
+board, played without what classic lacks (:func:`maps.load_stand_in`).
 
 This command is a tool (it plays a game and writes files); the renderer's
 functions themselves stay pure.
@@ -27,7 +28,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from engine import apply, new_game, player_view, public_view
+from engine import ClassicRules, apply, new_game, player_view, public_view
 from engine.ai import choose_action
 from maps import available_maps, load_stand_in, pending_maps
 
@@ -113,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--lang", default="en", choices=("en", "de"))
     s.add_argument("--small", action="store_true", help="256-colour PNGs, 400 px recap (docs)")
     args = parser.parse_args(argv)
-    if args.map in pending:
+    if args.map in pending and type(load_stand_in(args.map)) is ClassicRules:
         print(
             f"{args.map}: the engine does not play its rule set yet; "
             "sampled with classic rules on its board (no train stations, no long tickets)"

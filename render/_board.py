@@ -7,7 +7,7 @@ render copies it, draws the claimed routes and the panel, and encodes the PNG.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -196,6 +196,34 @@ def draw_claims(
         for c in shape.cars:
             dr.car(draw, c, fill, outline=th.INK, width=3 if high_contrast else 2)
             dr.symbol(draw, c.centre, seat, 4.6 if high_contrast else 3.6, ink)
+
+
+def draw_stations(
+    draw: ImageDraw.ImageDraw,
+    layout: Layout,
+    stations: Mapping[str, int],
+    *,
+    high_contrast: bool = False,
+) -> None:
+    """Train stations (Europe): a small house on the station's city in the owner's colour, with a
+    dark border and the owner's symbol (● ▲ ■ ◆ ★) inside, so it reads without colour too."""
+    scale = 1.25 if high_contrast else 1.0
+    for city, seat in stations.items():
+        at = layout.cities.get(city)
+        if at is None:
+            continue
+        x, y = at
+        w, roof, base = 10.0 * scale, 13.5 * scale, 9.0 * scale
+        house = [
+            (x - w, y + base),
+            (x + w, y + base),
+            (x + w, y - 2),
+            (x, y - roof),
+            (x - w, y - 2),
+        ]
+        fill = th.seat_color(seat)
+        draw.polygon(house, fill=fill, outline=th.INK, width=3 if high_contrast else 2)
+        dr.symbol(draw, (x, y + 2.0 * scale), seat, 4.6 * scale, th.text_on(fill))
 
 
 def blocked_routes(layout: Layout, public: PublicView) -> list[str]:
@@ -477,6 +505,7 @@ def map_image(
     draw_blocked(draw, layout, blocked_routes(layout, public))
     mark_new(draw, layout, [r for r in highlight if r in public.owners])
     draw_claims(draw, layout, public.owners, high_contrast=high_contrast)
+    draw_stations(draw, layout, public.stations, high_contrast=high_contrast)
     if names:
         paste_names(img, layout)
     return img

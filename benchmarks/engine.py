@@ -51,7 +51,7 @@ from engine.core import COMPILED, FINISHED, Core
 from engine.rules import ClassicRules
 from maps import load_ruleset
 
-MAPS = ("usa", "germany", "nordic", "amsterdam", "paris")
+MAPS = ("usa", "germany", "nordic", "amsterdam", "paris", "europe")
 #: The headline figure: one 4-player USA game, legal moves and rules together.
 HEADLINE = ("usa", 4)
 #: ``--clock`` choices: wall-clock seconds, or this thread's CPU seconds.

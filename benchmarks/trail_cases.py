@@ -1,7 +1,7 @@
 """Hard longest-path cases: legal route sets of one player (at most one track of a double,
 no more trains than a player has) found by an adversarial local search that maximised the
 engine's longest-path time on each map (``python -m benchmarks engine --search-longest-path
-SECONDS``; the last Paris case was found by it).
+SECONDS``; the last Paris case was found by it, and the Europe case in a 60 s search).
 
 Used by the engine benchmark (worst-case time) and by the tests (exact results).
 """
@@ -340,6 +340,32 @@ LONGEST_PATH_CASES: list[tuple[str, tuple[str, ...]]] = [
             "louvre__saint_germain__1",
             "notre_dame__pantheon__1",
             "notre_dame__saint_germain__1",
+        ),
+    ),
+    (
+        "europe",
+        (
+            "amsterdam__bruxelles__1",
+            "amsterdam__essen__1",
+            "amsterdam__frankfurt__1",
+            "berlin__essen__1",
+            "brest__dieppe__1",
+            "bruxelles__dieppe__1",
+            "bruxelles__frankfurt__1",
+            "bruxelles__paris__1",
+            "budapest__wien__2",
+            "dieppe__london__1",
+            "dieppe__paris__1",
+            "essen__frankfurt__1",
+            "essen__kobenhavn__1",
+            "frankfurt__munchen__1",
+            "frankfurt__paris__1",
+            "munchen__venezia__1",
+            "munchen__zurich__1",
+            "venezia__zagrab__1",
+            "venezia__zurich__1",
+            "warszawa__wien__1",
+            "warszawa__wilno__1",
         ),
     ),
 ]

@@ -64,6 +64,7 @@ def _samples() -> list[ev.EngineEvent]:
         ev.FlagCardKept(0, "blue"),
         ev.FlagCardDeclined(0),
         ev.FlagScored(0, 4, 1),
+        ev.StationBuilt(1, "paris", Cards(red=1, locomotive=1), 1),
         ev.PlayStarted(1),
         ev.TurnStarted(2, 7),
         ev.Passed(1),

@@ -29,7 +29,7 @@ from engine import Action, DrawBlind, DrawFaceUp, GameState, Resign, apply, new_
 from engine.ai import choose_action
 from engine.codec import encode_action, encode_state
 from engine.reducer import can_resign, legal_actions
-from maps import available_maps, load_ruleset
+from maps import available_maps, load_ruleset, pending_maps
 
 CORPUS = Path(__file__).with_name("replay_corpus.json")
 
@@ -38,6 +38,11 @@ def state_digest(state: GameState) -> str:
     """SHA-256 of a state's canonical JSON form (:func:`engine.codec.encode_state`)."""
     text = json.dumps(encode_state(state), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def engine_maps() -> list[str]:
+    """Every map the engine plays: the offered ones and the pending ones with a rule set (Europe)."""
+    return [*available_maps(), *(e.id for e in pending_maps())]
 
 
 def games_of(map_id: str) -> list[dict[str, Any]]:
@@ -91,9 +96,7 @@ def record(map_id: str, game: dict[str, Any]) -> dict[str, Any]:
 def main() -> int:
     """Record every game of every map into :data:`CORPUS` (one JSON object per line)."""
     lines = [
-        json.dumps(record(m, g), separators=(",", ":"))
-        for m in available_maps()
-        for g in games_of(m)
+        json.dumps(record(m, g), separators=(",", ":")) for m in engine_maps() for g in games_of(m)
     ]
     CORPUS.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"{len(lines)} games written to {CORPUS}")

@@ -18,8 +18,8 @@ import pytest
 from engine import apply, new_game
 from engine.codec import decode_action
 from engine.core import Core, core_table
-from maps import available_maps, load_ruleset
-from tests.engine.replay_corpus import CORPUS, state_digest
+from maps import load_ruleset
+from tests.engine.replay_corpus import CORPUS, engine_maps, state_digest
 
 GAMES: list[dict[str, Any]] = [json.loads(line) for line in CORPUS.read_text().splitlines()]
 
@@ -31,7 +31,7 @@ def _name(game: dict[str, Any]) -> str:
 def test_every_map_has_its_games() -> None:
     """Random, AI and deck-exhausting play on every map (Germany: both ticket sets)."""
     styles = {(g["map"], g["style"]) for g in GAMES}
-    assert {(m, s) for m in available_maps() for s in ("random", "ai", "drawing")} <= styles
+    assert {(m, s) for m in engine_maps() for s in ("random", "ai", "drawing")} <= styles
     assert any(g["options"] == {"tickets": "2017"} for g in GAMES)
     assert all(len(g["actions"]) > 50 for g in GAMES)
 

@@ -13,6 +13,10 @@ Pure functions of engine views (never the state) plus the map's geometry::
     png = render_chance_png(chances_per_seat, names, marks=turning_point_turns)
     with recorded_text() as drawn: ...                       # every text drawn meanwhile (tests)
 
+Every PNG is a 256-colour image (``encode``), at most ``MAX_IMAGE_BYTES`` (200 KB) on every
+map; ``board_image``, ``phone_image``, ``zoom_image``, ``hand_image`` and ``final_image`` give
+the same pictures in full colour, before encoding.
+
 ``python -m render sample --map usa --out DIR`` writes one of each.
 
 They are CPU-bound: call them in a worker thread (``asyncio.to_thread``), never
@@ -21,11 +25,18 @@ on the event loop.
 
 from __future__ import annotations
 
-from ._board import base_layer, blocked_routes, label_boxes, name_layer, render_board_png
+from ._board import (
+    base_layer,
+    blocked_routes,
+    board_image,
+    label_boxes,
+    name_layer,
+    render_board_png,
+)
 from ._chart import render_chance_png
-from ._draw import recorded_text
-from ._final import longest_routes, render_final_png
-from ._hand import CARD_ORDER, render_hand_png, render_offer_png
+from ._draw import MAX_IMAGE_BYTES, encode, recorded_text
+from ._final import final_image, longest_routes, render_final_png
+from ._hand import CARD_ORDER, hand_image, render_hand_png, render_offer_png
 from ._layout import Car, Layout, RouteShape, auto_positions, build_layout, load_layout
 from ._rating import render_rating_png
 from ._recap import render_recap
@@ -38,7 +49,14 @@ from ._theme import (
     seat_color,
     seat_symbol,
 )
-from ._zoom import phone_names, render_phone_png, render_zoom_png, zoom_box
+from ._zoom import (
+    phone_image,
+    phone_names,
+    render_phone_png,
+    render_zoom_png,
+    zoom_box,
+    zoom_image,
+)
 
 
 def warm_up(map_ids: list[str] | tuple[str, ...] | None = None) -> None:
@@ -55,6 +73,13 @@ def warm_up(map_ids: list[str] | tuple[str, ...] | None = None) -> None:
 
 __all__ = [
     "CARD_ORDER",
+    "MAX_IMAGE_BYTES",
+    "board_image",
+    "encode",
+    "final_image",
+    "hand_image",
+    "phone_image",
+    "zoom_image",
     "CARD_COLORS",
     "CARD_SYMBOLS",
     "SEAT_COLORS",

@@ -14,9 +14,23 @@ from PIL import Image, ImageDraw, ImageFont
 from . import _theme as th
 from ._layout import Car, Point
 
-#: PNG settings used for every image (and by the benchmark's bare encode): level 1 encodes in
-#: half the time of level 6 for about 12 % more bytes (a USA board: 590 KB instead of 530 KB).
-PNG_OPTIONS: dict[str, int] = {"compress_level": 1}
+#: Colours of every image sent: a 256-colour palette from Pillow's fast octree quantizer, which
+#: keeps flat areas flat (no dithering) so they compress, at a colour difference too small to see
+#: (CAM02-UCS: mean <= 1, see tests/render/test_light_images.py). A USA board: 130 KB instead
+#: of 590 KB as full-colour PNG, in less time (quantizing costs less than the bytes it saves).
+PALETTE_COLORS = 256
+#: PNG settings of every image (and of the benchmark's bare encode): zlib's default level 6.
+#: On the 256-colour images level 1 gives about 25 % more bytes for a few ms less, level 9 about
+#: 5 % fewer for 4-6 times the encoding time (``python -m benchmarks render``).
+PNG_OPTIONS: dict[str, int] = {"compress_level": 6}
+#: What Discord is sent at most per image, bytes (issue 36): every board, zoom, hand and final
+#: image of every map stays under it (tests/render/test_light_images.py).
+MAX_IMAGE_BYTES = 200 * 1024
+
+
+def light(img: Image.Image) -> Image.Image:
+    """``img`` reduced to :data:`PALETTE_COLORS` colours (mode ``P``): what :func:`encode` writes."""
+    return img.quantize(PALETTE_COLORS, method=Image.Quantize.FASTOCTREE)
 
 
 #: Lists that :func:`recorded_text` is filling (from any thread), and the lock guarding them.
@@ -59,9 +73,9 @@ def recorded_text() -> Iterator[list[str]]:
 
 
 def encode(img: Image.Image) -> bytes:
-    """PNG bytes of ``img``."""
+    """PNG bytes of ``img`` with a 256-colour palette (see :data:`PALETTE_COLORS`)."""
     buf = io.BytesIO()
-    img.save(buf, "PNG", **PNG_OPTIONS)
+    light(img).save(buf, "PNG", **PNG_OPTIONS)
     return buf.getvalue()
 
 

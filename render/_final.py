@@ -212,7 +212,14 @@ def _ticket_rows(
 def render_final_png(
     layout: Layout, public_view: PublicView, names: Sequence[str] | None = None, *, lang: str = "en"
 ) -> bytes:
-    """The end of the game as PNG bytes: the board with each longest-path winner's path framed in gold,
+    """:func:`final_image` as PNG bytes (arguments the same)."""
+    return dr.encode(final_image(layout, public_view, names, lang=lang))
+
+
+def final_image(
+    layout: Layout, public_view: PublicView, names: Sequence[str] | None = None, *, lang: str = "en"
+) -> Image.Image:
+    """The end of the game as an RGB image: the board with each longest-path winner's path framed in gold,
     then the ranking with every seat's breakdown (routes, tickets, the map's bonuses, total), a line
     of facts per seat (route points, tickets completed ✓ / failed ✗ with their net points, longest
     path length and bonus, Globetrotter and other bonuses), a ⚑ mark on seats that resigned, and
@@ -221,7 +228,7 @@ def render_final_png(
     public = public_view
     board = board_image(layout, public, names, lang)
     if public.result is None:
-        return dr.encode(board)
+        return board
     draw = dr.canvas(board)
     for routes in longest_routes(layout, public).values():
         highlight(draw, layout, routes, width=4)
@@ -229,4 +236,4 @@ def render_final_png(
     out = Image.new("RGB", (board.width, board.height + table.height), th.PAPER)
     out.paste(board, (0, 0))
     out.paste(table, (0, board.height))
-    return dr.encode(out)
+    return out

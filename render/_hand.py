@@ -269,7 +269,31 @@ def render_hand_png(
     planner: bool = True,
     plans: Sequence[TicketPlan] | None = None,
 ) -> bytes:
-    """The reader's private hand as PNG bytes (1000 px wide): cards grouped by colour with a symbol
+    """:func:`hand_image` as PNG bytes (arguments the same)."""
+    return dr.encode(
+        hand_image(
+            player_view,
+            names,
+            lang=lang,
+            layout=layout,
+            high_contrast=high_contrast,
+            planner=planner,
+            plans=plans,
+        )
+    )
+
+
+def hand_image(
+    player_view: PlayerView,
+    names: Sequence[str] | None = None,
+    *,
+    lang: str = "en",
+    layout: Layout | None = None,
+    high_contrast: bool = False,
+    planner: bool = True,
+    plans: Sequence[TicketPlan] | None = None,
+) -> Image.Image:
+    """The reader's private hand as an RGB image (1000 px wide): cards grouped by colour with a symbol
     each (♥ red, ✚ orange, ☀ yellow, ♣ green, ♠ blue, ♦ purple, ✿ pink, ○ white, ● black,
     ★ locomotive) and counts, kept tickets with points and a done (✓) / not yet (○) mark, under each
     open ticket the planner's line (cars and colours still needed, routes lost to others and the
@@ -305,4 +329,4 @@ def render_hand_png(
     y += max(150, _cards(d, mine, x, y, w))
     _tickets(d, layout, mine, {p.ticket: p for p in plans}, w, (x, y))
     img.paste(mini, (WIDTH - MAP_WIDTH - 20, 20))
-    return dr.encode(img)
+    return img

@@ -28,8 +28,12 @@ PHONE_WIDTH = 500
 PHONE_LABEL = 11
 #: Free pixels kept around the zoomed places.
 ZOOM_MARGIN = 110
-#: The zoom crop is enlarged to at least this width.
+#: The zoom crop is enlarged to at least this width (at most 2x) ...
 ZOOM_MIN_WIDTH = 900
+#: ... but not beyond this height: Discord fits an image into the window's height, so a taller
+#: enlargement (a Germany crop 800 px tall, doubled) is scaled down again on screen and only costs
+#: bytes (issue 36: every image <= 200 KB).
+ZOOM_MAX_HEIGHT = 1200
 ROW = 26
 #: Free routes of at least this many spaces show their length on the phone board (their car
 #: spaces are too small to count there).
@@ -232,8 +236,8 @@ def zoom_image(
             draw.ellipse((x - 15, y - 15, x + 15, y + 15), outline=th.INK, width=7)
             draw.ellipse((x - 14, y - 14, x + 14, y + 14), outline=th.GOLD, width=4)
     crop = board.crop(zoom_box(layout, cities))
-    if crop.width < ZOOM_MIN_WIDTH:
-        f = min(2.0, ZOOM_MIN_WIDTH / crop.width)
+    f = min(2.0, ZOOM_MIN_WIDTH / crop.width, ZOOM_MAX_HEIGHT / crop.height)
+    if f > 1.0:
         crop = crop.resize(
             (round(crop.width * f), round(crop.height * f)), Image.Resampling.BICUBIC
         )
@@ -245,16 +249,22 @@ def zoom_image(
 
 
 def _legend(public: PublicView, names: list[str], width: int) -> Image.Image:
-    img = Image.new("RGB", (width, 34), th.PANEL)
-    d = dr.canvas(img)
-    x = 10.0
+    """One badge and name per seat, in as many rows of 34 px as ``width`` needs (every seat shown)."""
+    font = th.font(14, True)
+    probe = dr.canvas(Image.new("RGB", (1, 1)))
+    entries, row, x = [], 0, 10.0
     for p in public.players:
-        dr.seat_badge(d, (x + 11, 17), p.seat, r=11)
-        text = dr.fit_text(d, names[p.seat], th.font(14, True), 150)
-        d.text((x + 27, 8), text, font=th.font(14, True), fill=th.PAPER)
-        x += 27 + d.textlength(text, font=th.font(14, True)) + 18
-        if x > width - 60:
-            break
+        text = dr.fit_text(probe, names[p.seat], font, 150)
+        step = 27 + probe.textlength(text, font=font) + 18
+        if x > 10 and x + step - 18 > width - 10:
+            row, x = row + 1, 10.0
+        entries.append((p.seat, text, x, row))
+        x += step
+    img = Image.new("RGB", (width, 34 * (row + 1)), th.PANEL)
+    d = dr.canvas(img)
+    for seat, text, x, r in entries:
+        dr.seat_badge(d, (x + 11, 17 + 34 * r), seat, r=11)
+        d.text((x + 27, 8 + 34 * r), text, font=font, fill=th.PAPER)
     return img
 
 
@@ -270,7 +280,8 @@ def render_zoom_png(
     marks: Sequence[str] = (),
 ) -> bytes:
     """A zoomed board as PNG bytes: the full-resolution map around ``cities`` (city ids; unknown ids
-    are skipped, none known raises ValueError), enlarged up to 2x to about 900 px wide, a seat
+    are skipped, none known raises ValueError), enlarged up to 2x to about 900 px wide (not beyond
+    1200 px tall), a seat
     legend on top; ``marks``: city ids ringed in gold (the reader's ticket cities in private zooms);
     ``high_contrast`` as :func:`render.render_board_png`."""
     return dr.encode(

@@ -30,7 +30,7 @@ from ._board import (
     blocked_routes,
     board_image,
     label_boxes,
-    name_layer,
+    name_pieces,
     render_board_png,
 )
 from ._chart import render_chance_png
@@ -67,7 +67,7 @@ def warm_up(map_ids: list[str] | tuple[str, ...] | None = None) -> None:
     for map_id in map_ids or available_maps():
         layout = load_layout(map_id)
         base_layer(layout)
-        name_layer(layout)
+        name_pieces(layout)
         phone_names(layout)
 
 

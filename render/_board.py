@@ -134,10 +134,9 @@ def base_layer(layout: Layout) -> Image.Image:
     return img.resize((w, h), Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=16)
 def name_layer(layout: Layout) -> Image.Image:
-    """City names with their halo (and leader lines) on a transparent layer (RGBA, cached); pasted
-    over claimed routes."""
+    """City names with their halo (and leader lines) on a transparent layer (RGBA) of the board's
+    size; :func:`name_pieces` keeps the parts of it that hold a name."""
     w, h = layout.size
     k = SUPER
     img = Image.new("RGBA", (w * k, h * k), (0, 0, 0, 0))
@@ -162,10 +161,13 @@ def name_layer(layout: Layout) -> Image.Image:
     return img.resize((w, h), Image.Resampling.LANCZOS)
 
 
-def paste_names(img: Image.Image, layout: Layout) -> None:
-    """Put the city names on ``img`` (only their boxes are touched, so this is cheap)."""
+@lru_cache(maxsize=16)
+def name_pieces(layout: Layout) -> tuple[tuple[tuple[int, int], Image.Image], ...]:
+    """The parts of :func:`name_layer` around each name and its leader line, with where they go
+    (cached: a tenth of the whole layer's memory, which is mostly empty)."""
     names = name_layer(layout)
     w, h = layout.size
+    pieces = []
     for cid, lab in place_labels(layout).items():
         x0, y0, x1, y1 = lab.box
         line = leader(lab, layout.cities[cid])
@@ -173,8 +175,14 @@ def paste_names(img: Image.Image, layout: Layout) -> None:
             (ax, ay), (bx, by) = line
             x0, y0, x1, y1 = min(x0, ax, bx), min(y0, ay, by), max(x1, ax, bx), max(y1, ay, by)
         box = (max(0, int(x0) - 4), max(0, int(y0) - 4), min(w, int(x1) + 5), min(h, int(y1) + 6))
-        piece = names.crop(box)
-        img.paste(piece, box[:2], piece)
+        pieces.append((box[:2], names.crop(box)))
+    return tuple(pieces)
+
+
+def paste_names(img: Image.Image, layout: Layout) -> None:
+    """Put the city names on ``img`` (only their boxes are touched, so this is cheap)."""
+    for corner, piece in name_pieces(layout):
+        img.paste(piece, corner, piece)
 
 
 # ---------------------------------------------------------------- claimed routes

@@ -21,6 +21,7 @@ from .config import Settings
 from .health import HEARTBEAT_MAX_AGE, Health
 from .health import read as read_heartbeat
 from .logs import GameContext, JsonFormatter, install
+from .malloc import tune_malloc
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +57,7 @@ def run(settings: Settings) -> int:
         )
         return 2
     configure_logging(settings)
+    tune_malloc()
     if settings.maps_dir is not None:
         os.environ.setdefault("TTR_MAPS_DIR", str(settings.maps_dir))
     try:
@@ -70,13 +72,16 @@ def run(settings: Settings) -> int:
 async def build_service(storage: Any, settings: Settings) -> Any:
     """The GameService over ``storage``, its timers limited to this process's shards; the timer
     loop (and the queue of post-game analyses) starts when the bot is ready
-    (``TtrBot.on_ready``). Hints are computed in a worker process, analyses in another one
-    at a lower priority, so neither holds the event loop; ``service.close()`` stops them."""
+    (``TtrBot.on_ready``). The hard AI's decisions are made in ``settings.ai_workers`` worker
+    processes (started at the first one), hints in a worker process, analyses in another one
+    at a lower priority, so none holds the event loop; ``service.close()`` stops them."""
+    from .ai_workers import AiWorkers
     from .services import GameService, ProcessJobs
 
     return GameService(
         storage,
         shards=settings.shards,
+        ai_workers=AiWorkers.from_settings(settings),
         hint_jobs=ProcessJobs(1),
         analysis_jobs=ProcessJobs(1, niceness=10),
     )

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .ai_workers import DEFAULT_MAX_MB as DEFAULT_AI_WORKER_MAX_MB
+from .ai_workers import DEFAULT_WORKERS as DEFAULT_AI_WORKERS
 from .storage import ShardFilter, database_url, sqlite_path
 
 log = logging.getLogger(__name__)
@@ -110,6 +112,30 @@ def _shards(
     return count, ids
 
 
+def _count(name: str, raw: str | None, default: int) -> int:
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise ValueError(f"{name} must be a whole number >= 0, got {raw!r}")
+    return value
+
+
+def _mib(name: str, raw: str | None, default: float) -> float:
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise ValueError(f"{name} must be a positive number of MiB, got {raw!r}")
+    return value
+
+
 def _int_or_none(name: str, raw: str | None) -> int | None:
     if raw is None or not raw.strip():
         return None
@@ -141,6 +167,11 @@ class Settings:
         cdn_base: ``DISCORD_CDN_BASE``: a CDN other than Discord's.
         maps_dir: ``TTR_MAPS_DIR``: an extra folder of maps.
         heartbeat_path: ``TTR_HEARTBEAT_PATH`` (default: next to the database).
+        ai_workers: ``TTR_AI_WORKERS``: processes that make the hard AI's decisions
+            (default 1; 0 makes them in the bot process, whose memory then grows with
+            play, see README "Running the bot").
+        ai_worker_max_mb: ``TTR_AI_WORKER_MAX_MB``: a worker above this resident size
+            (MiB) is replaced after its decision (default 100).
     """
 
     token: Secret = field(default_factory=lambda: Secret(""))
@@ -155,6 +186,8 @@ class Settings:
     cdn_base: str | None = None
     maps_dir: Path | None = None
     heartbeat_path: Path | None = None
+    ai_workers: int = DEFAULT_AI_WORKERS
+    ai_worker_max_mb: float = DEFAULT_AI_WORKER_MAX_MB
 
     @property
     def database(self) -> str:
@@ -242,4 +275,8 @@ class Settings:
             cdn_base=get("DISCORD_CDN_BASE"),
             maps_dir=Path(maps_dir) if maps_dir else None,
             heartbeat_path=Path(heartbeat) if heartbeat else None,
+            ai_workers=_count("TTR_AI_WORKERS", get("TTR_AI_WORKERS"), DEFAULT_AI_WORKERS),
+            ai_worker_max_mb=_mib(
+                "TTR_AI_WORKER_MAX_MB", get("TTR_AI_WORKER_MAX_MB"), DEFAULT_AI_WORKER_MAX_MB
+            ),
         )

@@ -10,6 +10,7 @@ from engine import (
     Event,
 )
 
+from ..ai_workers import AiWorkerError
 from ..storage import CorruptGame, SeatChanges, VersionConflict
 from ._errors import ServiceError
 from ._loading import ai_controlled, turn_key
@@ -69,6 +70,8 @@ class ClockOps(MoveRecorder):
         except CorruptGame as exc:
             await self._quarantine(game_id, exc.reason)
             return None
+        except AiWorkerError as exc:
+            log.warning("game %s: the %s timer found no AI worker (%s)", game_id, kind, exc)
         except Exception:  # noqa: BLE001 - logged with the game id, the loop goes on
             log.exception("game %s: the %s timer failed; retrying in a minute", game_id, kind)
         await self._retry_later(game_id, kind)
@@ -184,9 +187,11 @@ class ClockOps(MoveRecorder):
                 await asyncio.wait_for(self._wake.wait(), timeout=delay)
 
     async def close(self) -> None:
-        """Stop the timer loop (the storage is closed by its owner)."""
+        """Stop the timer loop and the AI workers (the storage is closed by its owner)."""
         task, self._timer_task = self._timer_task, None
         if task is not None:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        if self.ai_workers is not None:
+            await asyncio.to_thread(self.ai_workers.close)

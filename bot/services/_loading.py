@@ -24,6 +24,7 @@ from engine import EngineError, GameState, apply, replay
 from engine.codec import decode_action, decode_state
 from maps.loader import load_ruleset
 
+from ..ai_workers import AiWorkers
 from ..storage import (
     SNAPSHOT_EVERY,
     ActionRow,
@@ -86,8 +87,10 @@ class GameLoader:
         on_reminder: OnReminder | None = None,
         on_quarantine: OnQuarantine | None = None,
         shards: ShardFilter | None = None,
+        ai_workers: AiWorkers | None = None,
     ) -> None:
         self.storage = storage
+        self.ai_workers = ai_workers
         self.clock = clock
         self.seed_source = seed_source or (lambda: secrets.randbits(63))
         self.auto_ai = auto_ai

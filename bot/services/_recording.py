@@ -30,6 +30,7 @@ from engine.codec import encode_action, encode_state
 from maps.loader import load_ruleset
 
 from .. import ratings
+from ..ai_workers import WORKER_LEVELS
 from ..ratings import ai_player, user_player
 from ..storage import (
     SNAPSHOT_EVERY,
@@ -197,8 +198,12 @@ class MoveRecorder(GameLoader):
 
         The choosing runs in a worker thread: a hard AI seat thinks up to about 1.4 s per
         move, and the event loop must keep answering every other interaction meanwhile.
-        The caller holds the game's lock, so nothing else touches this game (the engine's
-        shared caches only hold derived values and are safe to fill from two threads).
+        With ``ai_workers`` the hard AI's decisions are made in a worker process (the thread
+        waits for it), so its caches never fill this process. The caller holds the game's
+        lock, so nothing else touches this game (the engine's shared caches only hold
+        derived values and are safe to fill from two threads). Raises
+        :class:`~bot.ai_workers.AiWorkerError` when no worker could decide: nothing is
+        stored then.
         """
         return await asyncio.to_thread(
             self._ai_moves_now, game, seats, state, events, limit=limit, source=source, only=only
@@ -232,7 +237,11 @@ class MoveRecorder(GameLoader):
             if seat is None:
                 break
             kind = seats[seat].ai_kind or "heuristic"
-            action = choose_action(rules, state, seat, kind)
+            workers = self.ai_workers
+            if workers is not None and ai_level(kind) in WORKER_LEVELS:
+                action = workers.choose(game.map_id, state, seat, kind)
+            else:
+                action = choose_action(rules, state, seat, kind)
             transition = apply(rules, state, action)
             moves.append(Move(action, source))
             events.extend(transition.events)

@@ -46,6 +46,9 @@ class GameService(LobbyOps, CoachOps, AnalysisOps, QueryOps, LadderOps):
         on_analysis: awaited with each analysis once stored (the cog posts it).
         analysis_budget_s: CPU seconds of rollouts per analysis (default 40).
         analysis_rollouts: rollouts per turn at most (default 128; the demo uses fewer).
+        ai_workers: worker processes for the hard AI's decisions
+            (:class:`bot.ai_workers.AiWorkers`; None: every AI move in a thread of
+            this process); :meth:`close` stops them.
 
     Errors: :class:`ServiceError` (typed code), engine ``IllegalAction`` /
     ``SetupError`` (typed code); in every case nothing was written.

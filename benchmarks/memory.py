@@ -1,42 +1,57 @@
-"""Memory of AI play: the resident size of a process that plays hard-vs-normal games.
+"""Memory of a bot hosting hard AI seats: the bot process and its AI workers together.
 
 ``python -m benchmarks memory [--json] [--games N] [--maps usa,paris] [--workers K]
-[--iterations I] [--time-cap-s T]``
+[--ai-workers W] [--minutes M] [--iterations I] [--time-cap-s T]``
 
-The hard AI's rollouts fill the engine's caches (legal claims per position and
-payment kind, the integer core's claim lists, the longest-path memo), which are
-bounded by entry counts, so a process grows while it plays and then levels off.
-This benchmark shows how fast: for each map a fresh process plays ``N``
-2-player games hard vs normal (hard takes seat 0 and seat 1 in turn), and one
-more fresh process plays ``N`` games of every map in turn, as a bot does that
-hosts games on all maps. Each process reports its resident size after loading
-the maps (``start_mb``), after every game (``after_game_mb``) and its peak
-(``peak_mb``), in MiB. With ``--json`` the last line is one JSON object keyed
-by map and ``"all"``::
+Each measurement is a fresh process that is the bot without Discord: it imports
+what ``python -m bot`` imports, warms the renderer as the bot does at start, and
+builds the game service as ``bot.run.build_service`` does, with the AI workers of
+the settings (``TTR_AI_WORKERS``, ``TTR_AI_WORKER_MAX_MB``; ``--ai-workers``
+overrides the count, 0 being the former design that decides every AI move in the
+bot process). On a SQLite database of its own it plays 2-player games hard vs
+normal (hard takes seat 0 and seat 1 in turn) through the service, one AI move per
+call of ``play_ai`` (the path of every AI reply and timed-out turn in the bot: the
+service's ``_ai_moves``, the worker pool, one transaction per call), and renders
+the board of every turn and the final image through the cogs' image functions.
 
-    {"usa": {"games": 4, "start_mb": 61.0, "peak_mb": 420.5,
-             "after_game_mb": [200.1, 300.4, 380.2, 420.5]}, ..., "settings": {...}}
+It measures the process and all its descendants (the AI workers and
+multiprocessing's resource tracker): ``*_mb`` is the sum of their resident sizes
+(RSS, MiB: a shared library counts once per process, so this is an upper bound),
+``*_pss_mb`` the sum of their proportional set sizes (shared pages split among
+the processes that map them: what a container's memory limit sees). Reported:
+after start (``start_mb``), after every game (``after_game_mb``), and the peak
+(``peak_mb``, sampled every 0.2 s). For each map a process plays ``N`` games on
+it alone; one more plays ``N`` rounds of every map in turn, as a bot does that
+hosts all maps (``"all"``). ``--minutes M`` runs only ``"all"`` and keeps playing
+rounds until M minutes have passed, with the total sampled every minute
+(``samples``: ``[minutes, MiB, PSS MiB]``). With ``--json`` the last line is one
+JSON object keyed by map and ``"all"``, plus ``"settings"``.
 
-Linux reads the current size from ``/proc/self/statm``; elsewhere only the
-peak (``getrusage``) is known and stands for it. The figures are a floor for a
-long-running bot: the caches fill further over hours of play (see the README).
+Linux only for the totals (``/proc``); elsewhere only this process's peak
+(``getrusage``) is known and stands for every figure.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import multiprocessing
 import os
 import resource
 import sys
+import tempfile
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from benchmarks.ai import play_arguments, play_one
+from benchmarks.ai import play_arguments
 
 MIB = 1024 * 1024
+#: ``"iterations,time_cap_s"`` of the hard AI, for the bot process and its workers (set by
+#: ``--iterations`` / ``--time-cap-s``; unset: the bot's own budget).
+BUDGET_ENV = "TTR_BENCH_HARD_BUDGET"
 
 
 def peak_mib() -> float:
@@ -55,45 +70,263 @@ def resident_mib() -> float:
     return peak_mib()
 
 
-def measure(maps: list[str], games: int, iterations: int, time_cap_s: float) -> dict[str, Any]:
-    """Play ``games`` 2-player games hard vs normal on each of ``maps`` (map by map in
-    turn, seeds 0..games-1) in this process; return its sizes in MiB:
-    ``{"games", "start_mb", "after_game_mb": [...], "peak_mb", "seconds"}``. Meant
-    to run in a fresh process (see :func:`run`)."""
-    from maps import load_ruleset
+def _children() -> dict[int, list[int]]:
+    """Parent pid -> child pids, from ``/proc/*/stat``."""
+    kids: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = Path(entry.path, "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        kids.setdefault(ppid, []).append(int(entry.name))
+    return kids
 
-    for map_id in maps:
+
+def _sizes(pid: int) -> tuple[float, float]:
+    """``(RSS, PSS)`` of one process, MiB (0, 0 when it is gone)."""
+    try:
+        text = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    except OSError:
+        return 0.0, 0.0
+    fields = {}
+    for line in text.splitlines()[1:]:
+        name, _, rest = line.partition(":")
+        fields[name] = rest.split()[0] if rest.split() else "0"
+    return int(fields.get("Rss", 0)) / 1024, int(fields.get("Pss", 0)) / 1024
+
+
+def tree_mib(pid: int | None = None) -> tuple[float, float, int]:
+    """``(sum of RSS, sum of PSS, processes)`` of ``pid`` (default: this process) and all its
+    descendants, MiB. Without ``/proc``: this process's peak for both."""
+    root = os.getpid() if pid is None else pid
+    if not Path("/proc/self/smaps_rollup").exists():
+        peak = peak_mib()
+        return peak, peak, 1
+    kids = _children()
+    todo, rss, pss, count = [root], 0.0, 0.0, 0
+    while todo:
+        p = todo.pop()
+        r, s = _sizes(p)
+        rss, pss, count = rss + r, pss + s, count + 1
+        todo += kids.get(p, [])
+    return rss, pss, count
+
+
+class _PeakSampler:
+    """Samples :func:`tree_mib` every ``interval`` seconds in a thread; keeps the peaks."""
+
+    def __init__(self, interval: float = 0.2) -> None:
+        self.interval = interval
+        self.peak = (0.0, 0.0)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="memory-sampler", daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.take()
+            self._stop.wait(self.interval)
+
+    def take(self) -> tuple[float, float]:
+        rss, pss, _ = tree_mib()
+        self.peak = (max(self.peak[0], rss), max(self.peak[1], pss))
+        return rss, pss
+
+    def __enter__(self) -> _PeakSampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def _budget() -> tuple[int, float] | None:
+    raw = os.environ.get(BUDGET_ENV)
+    if not raw:
+        return None
+    iterations, cap = raw.split(",")
+    return int(iterations), float(cap)
+
+
+def _use_budget() -> None:
+    """Give the hard AI of this process the benchmark's budget (when one is set)."""
+    budget = _budget()
+    if budget is not None:
+        from engine.ai import PLAYERS, HardPlayer
+
+        PLAYERS["hard"] = HardPlayer(iterations=budget[0], time_cap_s=budget[1])
+
+
+def decide_with_budget(map_id: str, state: Any, seat: int, kind: str) -> Any:
+    """The AI workers' decision (:func:`bot.ai_workers.decide`) with the benchmark's budget."""
+    from bot.ai_workers import decide
+
+    _use_budget()
+    return decide(map_id, state, seat, kind)
+
+
+def _bot_like() -> None:
+    """Load what the bot process loads: discord.py, the cogs, the service, the maps, and the
+    renderer's cached layers (``TtrBot.setup_hook`` warms them up at start), with the
+    allocator settings of ``python -m bot``."""
+    import bot.client  # noqa: F401 - discord.py and the bot class
+    from bot.malloc import tune_malloc
+
+    tune_malloc()  # as bot.run.run does before anything starts a thread
+    import cogs.ttr  # noqa: F401 - the cogs
+    from maps.loader import available_maps, load_ruleset
+    from render import warm_up
+
+    for map_id in available_maps():
         load_ruleset(map_id)
-    start = resident_mib()
-    t0 = time.perf_counter()
-    after: list[float] = []
-    for seed in range(games):
-        for map_id in maps:
-            play_one(map_id, 2, seed, seed % 2, iterations, time_cap_s)
-            after.append(round(resident_mib(), 1))
-    return {
-        "games": len(after),
-        "start_mb": round(start, 1),
-        "after_game_mb": after,
-        "peak_mb": round(peak_mib(), 1),
-        "seconds": round(time.perf_counter() - t0, 1),
-    }
+    warm_up()
+
+
+async def _play(service: Any, map_id: str, seed: int, channel: int) -> None:
+    """One hard-vs-normal game through the service, with the turn boards and the final image."""
+    from cogs.ttr._images import board_png, final_png
+
+    game = await service.create(
+        guild_id=0,
+        channel_id=channel,
+        host_id=0,
+        host_name="bench",
+        map_id=map_id,
+        host_plays=False,
+    )
+    levels = ["normal", "normal"]
+    levels[seed % 2] = "hard"
+    for level in levels:
+        await service.add_ai(game.id, 0, level=level)
+    await service.start(game.id, 0, seed=seed)
+    names = ["A", "B"]
+    claimed: list[str] = []
+    while True:
+        outcome = await service.play_ai(game.id, max_actions=1)
+        claimed += [e.public["route"] for e in outcome.public_events if e.kind == "route_claimed"]
+        if outcome.result is not None:
+            public = (await service.views(game.id, 0)).public
+            await final_png(map_id, public, names, "en")
+            return
+        if outcome.turn_ended:
+            public = (await service.views(game.id, 0)).public
+            await board_png(map_id, public, names, "en", claimed)
+            claimed = []
+
+
+async def _measure(
+    maps: list[str], games: int, ai_workers: int | None, minutes: float | None
+) -> dict[str, Any]:
+    from dataclasses import replace
+
+    from bot.ai_workers import AiWorkers
+    from bot.config import Settings
+    from bot.services import GameService
+    from bot.storage import open_storage
+
+    settings = Settings.from_env(env_file=None)
+    if ai_workers is not None:
+        settings = replace(settings, ai_workers=ai_workers)
+    _use_budget()
+    decide_fn = decide_with_budget if _budget() else None
+    workers = (
+        AiWorkers.from_settings(settings, decide_fn=decide_fn)
+        if decide_fn
+        else AiWorkers.from_settings(settings)
+    )
+    with tempfile.TemporaryDirectory(prefix="ttr-memory-") as tmp:
+        storage = await open_storage(Path(tmp) / "ttr.sqlite3")
+        # as bot.run.build_service builds it; AI seats are stepped one move per call
+        service = GameService(storage, shards=settings.shards, ai_workers=workers, auto_ai=False)
+        try:
+            start = tree_mib()
+            t0 = time.perf_counter()
+            after: list[float] = []
+            after_pss: list[float] = []
+            samples: list[list[float]] = []
+            channel = 0
+            with _PeakSampler() as sampler:
+                next_sample = 0.0
+                seed = 0
+                while True:
+                    for map_id in maps:
+                        channel += 1
+                        await _play(service, map_id, seed, channel)
+                        rss, pss = sampler.take()
+                        after.append(round(rss, 1))
+                        after_pss.append(round(pss, 1))
+                        elapsed = (time.perf_counter() - t0) / 60
+                        if minutes is not None and elapsed >= next_sample:
+                            samples.append([round(elapsed, 1), round(rss, 1), round(pss, 1)])
+                            print(f"  {elapsed:.1f} min: {rss:.0f} MiB (PSS {pss:.0f})", flush=True)
+                            next_sample = elapsed + 1
+                    seed += 1
+                    if minutes is None and seed >= games:
+                        break
+                    if minutes is not None and (time.perf_counter() - t0) / 60 >= minutes:
+                        break
+            result: dict[str, Any] = {
+                "games": len(after),
+                "start_mb": round(start[0], 1),
+                "start_pss_mb": round(start[1], 1),
+                "after_game_mb": after,
+                "after_game_pss_mb": after_pss,
+                "peak_mb": round(sampler.peak[0], 1),
+                "peak_pss_mb": round(sampler.peak[1], 1),
+                "bot_mb": round(resident_mib(), 1),
+                "processes": tree_mib()[2],
+                "worker_pools": 0 if workers is None else workers.pools_started,
+                "seconds": round(time.perf_counter() - t0, 1),
+            }
+            if minutes is not None:
+                result["samples"] = samples
+            return result
+        finally:
+            await service.close()
+            await storage.close()
+
+
+def measure(
+    maps: list[str],
+    games: int,
+    iterations: int | None = None,
+    time_cap_s: float | None = None,
+    ai_workers: int | None = None,
+    minutes: float | None = None,
+) -> dict[str, Any]:
+    """In this (fresh) process: be the bot, play ``games`` rounds of ``maps`` (or for
+    ``minutes``), and return its sizes with its workers' (see the module docstring).
+    ``iterations`` / ``time_cap_s``: the hard AI's budget (default: the bot's)."""
+    if iterations is not None and time_cap_s is not None:
+        os.environ[BUDGET_ENV] = f"{iterations},{time_cap_s}"
+    _bot_like()
+    return asyncio.run(_measure(maps, games, ai_workers, minutes))
 
 
 def run(
-    maps: list[str], games: int, workers: int, iterations: int, time_cap_s: float
+    maps: list[str],
+    games: int,
+    workers: int,
+    iterations: int | None = None,
+    time_cap_s: float | None = None,
+    ai_workers: int | None = None,
+    minutes: float | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """Measure each map alone and then all of ``maps`` together, every measurement in a
-    fresh spawned process (``workers`` at a time); keyed by map and ``"all"``."""
-    groups = {m: [m] for m in maps}
-    if len(maps) > 1:
+    """Measure each map alone and then all of ``maps`` together (only that with ``minutes``),
+    every measurement in a fresh spawned process (``workers`` at a time); keyed by map and
+    ``"all"``."""
+    groups = {} if minutes is not None else {m: [m] for m in maps}
+    if len(maps) > 1 or minutes is not None:
         groups["all"] = list(maps)
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(
         max_workers=max(1, workers), mp_context=context, max_tasks_per_child=1
     ) as pool:
         futures = {
-            key: pool.submit(measure, group, games, iterations, time_cap_s)
+            key: pool.submit(measure, group, games, iterations, time_cap_s, ai_workers, minutes)
             for key, group in groups.items()
         }
         return {key: future.result() for key, future in futures.items()}
@@ -102,25 +335,54 @@ def run(
 def main(argv: list[str]) -> int:
     """Run the benchmark; print a table and, with --json, one JSON object last."""
     ap = play_arguments("python -m benchmarks memory", 4, "games per map")
+    ap.add_argument(
+        "--ai-workers",
+        type=int,
+        default=None,
+        help="AI worker processes of the bot (default: TTR_AI_WORKERS, else 1; 0: none)",
+    )
+    ap.add_argument(
+        "--minutes", type=float, default=None, help="play all maps for this long (only 'all')"
+    )
     args = ap.parse_args(argv)
     maps = [m for m in args.maps.split(",") if m]
-    results = run(maps, args.games, args.workers, args.iterations, args.time_cap_s)
-    print(
-        f"resident size (MiB) of a fresh process playing hard (iterations {args.iterations},"
-        f" cap {args.time_cap_s} s) vs normal, 2 players"
+    from engine.ai import HardPlayer
+
+    bot_budget = (HardPlayer().iterations, HardPlayer().time_cap_s)
+    own = (args.iterations, args.time_cap_s) != bot_budget  # else the bot's decide(), unchanged
+    results = run(
+        maps,
+        args.games,
+        args.workers,
+        args.iterations if own else None,
+        args.time_cap_s if own else None,
+        args.ai_workers,
+        args.minutes,
     )
-    print(f"{'maps':<10}{'games':>7}{'start':>8}{'after 1':>9}{'last':>8}{'peak':>8}{'s':>7}")
+    print(
+        f"total MiB (RSS, PSS) of a bot process and its AI workers, hard (iterations "
+        f"{args.iterations}, cap {args.time_cap_s} s) vs normal, 2 players"
+    )
+    print(
+        f"{'maps':<10}{'games':>6}{'start':>11}{'after 1':>11}{'last':>11}{'peak':>11}"
+        f"{'bot':>6}{'pools':>6}{'s':>7}"
+    )
     for key, r in results.items():
-        first, last = r["after_game_mb"][0], r["after_game_mb"][-1]
         print(
-            f"{key:<10}{r['games']:>7}{r['start_mb']:>8.0f}{first:>9.0f}{last:>8.0f}"
-            f"{r['peak_mb']:>8.0f}{r['seconds']:>7.0f}"
+            f"{key:<10}{r['games']:>6}"
+            f"{r['start_mb']:>6.0f}/{r['start_pss_mb']:<4.0f}"
+            f"{r['after_game_mb'][0]:>6.0f}/{r['after_game_pss_mb'][0]:<4.0f}"
+            f"{r['after_game_mb'][-1]:>6.0f}/{r['after_game_pss_mb'][-1]:<4.0f}"
+            f"{r['peak_mb']:>6.0f}/{r['peak_pss_mb']:<4.0f}"
+            f"{r['bot_mb']:>6.0f}{r['worker_pools']:>6}{r['seconds']:>7.0f}"
         )
     if args.json:
         settings = {
             "games_per_map": args.games,
             "iterations": args.iterations,
             "time_cap_s": args.time_cap_s,
+            "ai_workers": args.ai_workers,
+            "minutes": args.minutes,
         }
         print(json.dumps({**results, "settings": settings}))
     return 0

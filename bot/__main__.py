@@ -1,6 +1,7 @@
-"""``python -m bot [run|demo|health|verify|export|migrate|ratings]``: the bot (default), the AI demo,
-the container health check, and the operator tools (replay-verify a database, export a game's log,
-copy every game to another database, print or recompute the rating tables)."""
+"""``python -m bot [run|demo|health|verify|export|migrate|ratings|backup]``: the bot (default), the
+AI demo, the container health check, and the operator tools (replay-verify a database, export a
+game's log, copy every game to another database, print or recompute the rating tables, back the
+database up while the bot runs)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,10 @@ def main(argv: list[str]) -> int:
             "ratings": ops.main_ratings,
         }
         return tools[command](rest)
+    if command == "backup":
+        from .backup import main_backup
+
+        return main_backup(rest)
     if command in ("run", "health"):
         from .config import Settings
         from .run import health, run
@@ -38,7 +43,8 @@ def main(argv: list[str]) -> int:
             return run(settings)
         return health(settings, ready="--ready" in rest)
     print(
-        f"unknown command {command!r}; use run, demo, health, verify, export, migrate or ratings",
+        f"unknown command {command!r}; use run, demo, health, verify, export, migrate, ratings or"
+        " backup",
         file=sys.stderr,
     )
     return 2

@@ -26,7 +26,8 @@ def test_compose_runs_postgres_and_bots_on_complementary_shard_ranges() -> None:
     db = services["db"]
     assert db["image"].startswith("postgres:")
     assert "pg_isready" in " ".join(db["healthcheck"]["test"])
-    bots = {name: s for name, s in services.items() if name != "db"}
+    # the default set: the services of an optional profile start only when asked for
+    bots = {n: s for n, s in services.items() if n != "db" and "profiles" not in s}
     assert len(bots) >= 2
     count = None
     covered: list[int] = []
@@ -54,6 +55,33 @@ def test_compose_keeps_the_database_in_a_named_volume() -> None:
     assert any(v.endswith(":/var/lib/postgresql/data") for v in volumes)
     password = doc["services"]["db"]["environment"]["POSTGRES_PASSWORD"]
     assert password.startswith("${POSTGRES_PASSWORD:?"), "no default password in the file"
+
+
+def test_compose_offers_sqlite_with_litestream_as_an_option() -> None:
+    """Optional profiles: one bot on SQLite in a named volume, and Litestream replicating that
+    same file with the repository's litestream.yml (Litestream is no dependency of the bot)."""
+    doc = _compose()
+    services = doc["services"]
+    bot, stream = services["bot-sqlite"], services["litestream"]
+    assert "litestream" in bot["profiles"] and stream["profiles"] == ["litestream"]
+    settings = Settings.from_env({k: str(v) for k, v in bot["environment"].items()}, env_file=None)
+    assert settings.uses_sqlite and settings.shards is None
+    volume, mount = bot["volumes"][0].split(":")
+    assert volume in doc["volumes"] and settings.database_path.parent == Path(mount)
+    assert f"{volume}:{mount}" in stream["volumes"]
+    assert bot["healthcheck"]["test"] == ["CMD", "python", "-m", "bot", "health"]
+    assert stream["image"].startswith("litestream/litestream:")
+    assert stream["command"][0] == "replicate" and stream["depends_on"] == ["bot-sqlite"]
+    config_mount = next(v for v in stream["volumes"] if v.startswith("./litestream.yml:"))
+    config_path = config_mount.split(":")[1]
+    assert stream["command"][1:] == ["-config", config_path]
+    config = yaml.safe_load((ROOT / "litestream.yml").read_text(encoding="utf-8"))
+    (db,) = config["dbs"]
+    assert Path(db["path"]) == settings.database_path
+    assert db["replicas"][0]["url"] == "${LITESTREAM_REPLICA_URL}"
+    assert "LITESTREAM_REPLICA_URL" in stream["environment"]
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8").lower()
+    assert "litestream" not in pyproject
 
 
 def test_the_image_has_the_postgres_driver_and_every_package() -> None:

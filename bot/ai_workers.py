@@ -130,6 +130,7 @@ class AiWorkers:
         self._lock = threading.Lock()
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False
+        self._warned = False
         #: pools started so far (the first one included), and decisions made
         self.pools_started = 0
         self.decisions = 0
@@ -156,12 +157,22 @@ class AiWorkers:
         pool.submit(_warm)
         return pool
 
-    def _current(self) -> ProcessPoolExecutor:
+    def _current(self) -> ProcessPoolExecutor | None:
+        """The pool (started if need be); None where no worker process can be started (no
+        working ``sem_open``, no processes left): the caller decides in this process then."""
         with self._lock:
             if self._closed:
                 raise AiWorkerError("the AI workers are closed")
             if self._pool is None:
-                self._pool = self._new_pool()
+                try:
+                    self._pool = self._new_pool()
+                except (OSError, ImportError, NotImplementedError) as exc:
+                    if not self._warned:
+                        log.warning(
+                            "AI workers cannot start (%s): deciding in the bot process", exc
+                        )
+                        self._warned = True
+                    return None
             return self._pool
 
     def _renew(self, old: ProcessPoolExecutor, reason: str, *, kill: bool = False) -> None:
@@ -178,7 +189,10 @@ class AiWorkers:
         old.shutdown(wait=True, cancel_futures=False)
         with self._lock:
             if self._pool is None and not self._closed:
-                self._pool = self._new_pool()
+                try:
+                    self._pool = self._new_pool()
+                except (OSError, ImportError, NotImplementedError):
+                    pass  # the next decision tries again (and says so when it cannot)
 
     def pids(self) -> list[int]:
         """The process ids of the current pool's workers (for tests and the benchmark)."""
@@ -191,12 +205,17 @@ class AiWorkers:
         """The action AI ``kind`` takes for ``seat`` in ``state``, decided in a worker; blocks the
         calling thread (never call it on the event loop).
 
+        Where no worker process can start at all, the decision is made in the calling thread
+        (as without workers; one warning in the log).
+
         Raises:
             AiWorkerError: the worker died (or took longer than ``timeout_s``) and so did a
                 fresh one asked again; or the pool is closed.
         """
         for attempt in (1, 2):
             pool = self._current()
+            if pool is None:
+                return decide(map_id, state, seat, kind)[0]
             try:
                 future: Future[tuple[Action, float]] = pool.submit(
                     self._decide, map_id, state, seat, kind

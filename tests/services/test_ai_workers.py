@@ -228,6 +228,30 @@ def test_a_wedged_worker_is_killed(pools: list[AiWorkers], marker: Path) -> None
     assert workers.pools_started == 3
 
 
+def test_without_worker_processes_the_bot_decides_itself(
+    pools: list[AiWorkers], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Where no process can be started (no sem_open in a locked-down container), the decision
+    is made in the calling thread, as without workers, and the log says so once."""
+    import bot.ai_workers as module
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise OSError("this platform lacks a functioning sem_open")
+
+    monkeypatch.setattr(module, "ProcessPoolExecutor", refuse)
+    monkeypatch.setitem(module.__dict__, "decide", faults.cheap)
+    workers = _pool(pools, faults.dies)
+    rules = load_ruleset(MAP)
+    st = new_game(rules, seats=2, seed=3)
+    player = HardPlayer(iterations=faults.ITERATIONS, time_cap_s=1e9)
+    for seat in (0, 1):
+        assert workers.choose(MAP, st, seat, "hard") == choose_action(
+            rules, st, seat, "hard", player=player
+        )
+    warnings = [r for r in caplog.records if "cannot start" in r.getMessage()]
+    assert len(warnings) == 1 and workers.pools_started == 0
+
+
 async def test_normal_and_easy_seats_never_wait_for_a_worker(
     game_service: GameService, storage: Storage, pools: list[AiWorkers], marker: Path
 ) -> None:

@@ -36,7 +36,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -71,6 +71,7 @@ class Backup:
     seconds: float
     problems: tuple[str, ...] = ()
     note: str = ""
+    verify_seconds: float | None = None
 
 
 def backup_name(now: datetime, suffix: str, folder: Path) -> Path:
@@ -304,14 +305,12 @@ async def make_backup(
     else:
         made = await _backup_postgres(url, folder, now, pg_dump)
     if verify and made.path.suffix == ".sqlite3":
+        t0 = time.perf_counter()
         found = await verify_copy(made.path)
-        made = Backup(
-            made.path,
-            made.method,
-            made.size,
-            made.games,
-            made.seconds,
-            made.problems + tuple(found),
+        made = replace(
+            made,
+            problems=made.problems + tuple(found),
+            verify_seconds=time.perf_counter() - t0,
         )
     return made
 
@@ -329,7 +328,7 @@ async def _backup_postgres(url: str, folder: Path, now: datetime, pg_dump: str |
     else:
         note = "no pg_dump on PATH: made the project's own copy"
     made = await backup_copy(url, backup_name(now, "sqlite3", folder))
-    return Backup(made.path, made.method, made.size, made.games, made.seconds, made.problems, note)
+    return replace(made, note=note)
 
 
 def _describe(made: Backup, removed: Sequence[Path], keep: int | None) -> str:
@@ -337,6 +336,8 @@ def _describe(made: Backup, removed: Sequence[Path], keep: int | None) -> str:
     size = f"{made.size / 1e6:.1f} MB" if made.size >= 1e6 else f"{made.size / 1e3:.0f} kB"
     how = {"sqlite": "SQLite backup API", "pg_dump": "pg_dump", "copy": "own copy, verified"}
     line = f"backed up {games}{size} to {made.path} in {made.seconds:.2f} s ({how[made.method]})"
+    if made.verify_seconds is not None:
+        line += f"; every game replayed in {made.verify_seconds:.1f} s"
     if keep is not None:
         line += f"; kept the newest {keep}, removed {len(removed)}"
     return line

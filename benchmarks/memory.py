@@ -15,17 +15,20 @@ service's ``_ai_moves``, the worker pool, one transaction per call), and renders
 the board of every turn and the final image through the cogs' image functions.
 
 It measures the process and all its descendants (the AI workers and
-multiprocessing's resource tracker): ``*_mb`` is the sum of their resident sizes
-(RSS, MiB: a shared library counts once per process, so this is an upper bound),
-``*_pss_mb`` the sum of their proportional set sizes (shared pages split among
-the processes that map them: what a container's memory limit sees). Reported:
-after start (``start_mb``), after every game (``after_game_mb``), and the peak
-(``peak_mb``, sampled every 0.2 s). For each map a process plays ``N`` games on
-it alone; one more plays ``N`` rounds of every map in turn, as a bot does that
-hosts all maps (``"all"``). ``--minutes M`` runs only ``"all"`` and keeps playing
-rounds until M minutes have passed, with the total sampled every minute
-(``samples``: ``[minutes, MiB, PSS MiB]``). With ``--json`` the last line is one
-JSON object keyed by map and ``"all"``, plus ``"settings"``.
+multiprocessing's resource tracker, which the bot starts with them): ``*_mb`` is
+the sum of their proportional set sizes (PSS, MiB: a page shared by several of
+them, such as the Python library's code, is split among them, so the sum counts
+every page once: what a container's memory limit sees), ``*_rss_mb`` the sum of
+their resident sizes (an upper bound: shared pages count once per process).
+Reported: after start (``start_mb``), after every game (``after_game_mb``), and
+the peak (``peak_mb``, sampled every 0.2 s); ``bot_rss_mb`` is the bot process
+alone at the end and ``loop_lag_ms`` how late its event loop woke a 10 ms sleep
+(p50, p99, max) during the run. For each map a process plays ``N`` games on it
+alone; one more plays ``N`` rounds of every map in turn, as a bot does that hosts
+all maps (``"all"``). ``--minutes M`` runs only ``"all"`` and keeps playing rounds
+until M minutes have passed, with the total sampled after the first game of every
+minute (``samples``: ``[minutes, PSS MiB, RSS MiB]``). With ``--json`` the last
+line is one JSON object keyed by map and ``"all"``, plus ``"settings"``.
 
 Linux only for the totals (``/proc``); elsewhere only this process's peak
 (``getrusage``) is known and stands for every figure.
@@ -35,14 +38,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import multiprocessing
 import os
 import resource
+import subprocess
 import sys
 import tempfile
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -141,6 +144,38 @@ class _PeakSampler:
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join()
+
+
+class _LoopLag:
+    """How late the event loop wakes a task that sleeps 10 ms, over a whole run (what every
+    other interaction waits while AI seats think and boards render)."""
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        while True:
+            t0 = time.perf_counter()
+            await asyncio.sleep(0.01)
+            self.lags.append(max(0.0, time.perf_counter() - t0 - 0.01))
+
+    def __enter__(self) -> _LoopLag:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    def summary(self) -> dict[str, float]:
+        """``{"p50", "p99", "max"}`` of the lags, ms."""
+        ordered = sorted(self.lags) or [0.0]
+
+        def at(q: float) -> float:
+            return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 1)
+
+        return {"p50": at(0.5), "p99": at(0.99), "max": round(ordered[-1] * 1000, 1)}
 
 
 def _budget() -> tuple[int, float] | None:
@@ -245,10 +280,11 @@ async def _measure(
             start = tree_mib()
             t0 = time.perf_counter()
             after: list[float] = []
-            after_pss: list[float] = []
+            after_rss: list[float] = []
             samples: list[list[float]] = []
             channel = 0
-            with _PeakSampler() as sampler:
+            lag = _LoopLag()
+            with _PeakSampler() as sampler, lag:
                 next_sample = 0.0
                 seed = 0
                 while True:
@@ -256,12 +292,16 @@ async def _measure(
                         channel += 1
                         await _play(service, map_id, seed, channel)
                         rss, pss = sampler.take()
-                        after.append(round(rss, 1))
-                        after_pss.append(round(pss, 1))
+                        after.append(round(pss, 1))
+                        after_rss.append(round(rss, 1))
                         elapsed = (time.perf_counter() - t0) / 60
                         if minutes is not None and elapsed >= next_sample:
-                            samples.append([round(elapsed, 1), round(rss, 1), round(pss, 1)])
-                            print(f"  {elapsed:.1f} min: {rss:.0f} MiB (PSS {pss:.0f})", flush=True)
+                            samples.append([round(elapsed, 1), round(pss, 1), round(rss, 1)])
+                            print(
+                                f"  {elapsed:.1f} min: {pss:.0f} MiB (RSS {rss:.0f})",
+                                file=sys.stderr,
+                                flush=True,
+                            )
                             next_sample = elapsed + 1
                     seed += 1
                     if minutes is None and seed >= games:
@@ -270,15 +310,16 @@ async def _measure(
                         break
             result: dict[str, Any] = {
                 "games": len(after),
-                "start_mb": round(start[0], 1),
-                "start_pss_mb": round(start[1], 1),
+                "start_mb": round(start[1], 1),
                 "after_game_mb": after,
-                "after_game_pss_mb": after_pss,
-                "peak_mb": round(sampler.peak[0], 1),
-                "peak_pss_mb": round(sampler.peak[1], 1),
-                "bot_mb": round(resident_mib(), 1),
+                "peak_mb": round(sampler.peak[1], 1),
+                "start_rss_mb": round(start[0], 1),
+                "after_game_rss_mb": after_rss,
+                "peak_rss_mb": round(sampler.peak[0], 1),
+                "bot_rss_mb": round(resident_mib(), 1),
                 "processes": tree_mib()[2],
                 "worker_pools": 0 if workers is None else workers.pools_started,
+                "loop_lag_ms": lag.summary(),
                 "seconds": round(time.perf_counter() - t0, 1),
             }
             if minutes is not None:
@@ -316,20 +357,35 @@ def run(
     minutes: float | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Measure each map alone and then all of ``maps`` together (only that with ``minutes``),
-    every measurement in a fresh spawned process (``workers`` at a time); keyed by map and
-    ``"all"``."""
+    every measurement in a fresh Python process of its own (``workers`` at a time; started as
+    a program, not by multiprocessing, so that it starts its own helper processes as the bot
+    does); keyed by map and ``"all"``."""
     groups = {} if minutes is not None else {m: [m] for m in maps}
     if len(maps) > 1 or minutes is not None:
         groups["all"] = list(maps)
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
-        max_workers=max(1, workers), mp_context=context, max_tasks_per_child=1
-    ) as pool:
-        futures = {
-            key: pool.submit(measure, group, games, iterations, time_cap_s, ai_workers, minutes)
-            for key, group in groups.items()
-        }
+
+    def one(group: list[str]) -> dict[str, Any]:
+        job = json.dumps([group, games, iterations, time_cap_s, ai_workers, minutes])
+        done = subprocess.run(
+            [sys.executable, "-c", "import benchmarks.memory as m; m.child()", job],
+            stdout=subprocess.PIPE,
+            text=True,
+            check=True,
+        )
+        result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+        return result
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        futures = {key: pool.submit(one, group) for key, group in groups.items()}
         return {key: future.result() for key, future in futures.items()}
+
+
+def child() -> None:
+    """A measurement process: :func:`measure` with the JSON arguments of ``argv[1]``; prints
+    the result as the last line."""
+    group, games, iterations, time_cap_s, ai_workers, minutes = json.loads(sys.argv[1])
+    result = measure(group, games, iterations, time_cap_s, ai_workers, minutes)
+    print(json.dumps(result), flush=True)
 
 
 def main(argv: list[str]) -> int:
@@ -360,21 +416,22 @@ def main(argv: list[str]) -> int:
         args.minutes,
     )
     print(
-        f"total MiB (RSS, PSS) of a bot process and its AI workers, hard (iterations "
+        f"total MiB (PSS / RSS) of a bot process and its helper processes, hard (iterations "
         f"{args.iterations}, cap {args.time_cap_s} s) vs normal, 2 players"
     )
     print(
         f"{'maps':<10}{'games':>6}{'start':>11}{'after 1':>11}{'last':>11}{'peak':>11}"
-        f"{'bot':>6}{'pools':>6}{'s':>7}"
+        f"{'bot':>6}{'pools':>6}{'lag p99':>8}{'s':>7}"
     )
     for key, r in results.items():
         print(
             f"{key:<10}{r['games']:>6}"
-            f"{r['start_mb']:>6.0f}/{r['start_pss_mb']:<4.0f}"
-            f"{r['after_game_mb'][0]:>6.0f}/{r['after_game_pss_mb'][0]:<4.0f}"
-            f"{r['after_game_mb'][-1]:>6.0f}/{r['after_game_pss_mb'][-1]:<4.0f}"
-            f"{r['peak_mb']:>6.0f}/{r['peak_pss_mb']:<4.0f}"
-            f"{r['bot_mb']:>6.0f}{r['worker_pools']:>6}{r['seconds']:>7.0f}"
+            f"{r['start_mb']:>6.0f}/{r['start_rss_mb']:<4.0f}"
+            f"{r['after_game_mb'][0]:>6.0f}/{r['after_game_rss_mb'][0]:<4.0f}"
+            f"{r['after_game_mb'][-1]:>6.0f}/{r['after_game_rss_mb'][-1]:<4.0f}"
+            f"{r['peak_mb']:>6.0f}/{r['peak_rss_mb']:<4.0f}"
+            f"{r['bot_rss_mb']:>6.0f}{r['worker_pools']:>6}{r['loop_lag_ms']['p99']:>8}"
+            f"{r['seconds']:>7.0f}"
         )
     if args.json:
         settings = {

@@ -46,8 +46,11 @@ MIB = 1024 * 1024
 #: Worker processes by default: one is enough for the hard AI seats of a bot on two cores
 #: (a decision takes at most about 1.4 s; games wait their turn behind it).
 DEFAULT_WORKERS = 1
-#: A worker whose resident size passes this (MiB) is replaced after its decision.
-DEFAULT_MAX_MB = 100.0
+#: A worker whose resident size passes this (MiB) is replaced after its decision. A fresh
+#: worker holds about 37 MiB (the engine and the maps); the rest is cache, and clearing the
+#: caches every 15 decisions cost 2-3 % CPU per decision on Nordic. 64 keeps a bot with its
+#: worker within 200 MiB after four hard games on every map (README, "Running the bot").
+DEFAULT_MAX_MB = 64.0
 #: ... and so is one that has made this many decisions (a bound independent of /proc).
 DEFAULT_MAX_DECISIONS = 2_000
 #: A decision that runs longer than this (seconds) means a wedged worker: it is killed.

@@ -171,7 +171,7 @@ class Settings:
             (default 1; 0 makes them in the bot process, whose memory then grows with
             play, see README "Running the bot").
         ai_worker_max_mb: ``TTR_AI_WORKER_MAX_MB``: a worker above this resident size
-            (MiB) is replaced after its decision (default 100).
+            (MiB) is replaced after its decision (default 64).
     """
 
     token: Secret = field(default_factory=lambda: Secret(""))

@@ -271,7 +271,7 @@ async def test_the_settings_build_the_pool(storage: Storage) -> None:
     ``python -m bot`` builds; bad values stop the bot with one line."""
     service = await build_service(storage, Settings.from_env({}, env_file=None))
     assert service.ai_workers is not None
-    assert (service.ai_workers.workers, service.ai_workers.max_mb) == (1, 100.0)
+    assert (service.ai_workers.workers, service.ai_workers.max_mb) == (1, 64.0)
     env = {"TTR_AI_WORKERS": "2", "TTR_AI_WORKER_MAX_MB": "80"}
     service = await build_service(storage, Settings.from_env(env, env_file=None))
     assert service.ai_workers is not None

@@ -237,7 +237,8 @@ class AiWorkers:
                     raise AiWorkerError("the AI workers are closed") from exc
                 self._renew(pool, f"the pool refused work ({exc})")
                 continue
-            self.decisions += 1
+            with self._lock:
+                self.decisions += 1
             if size > self.max_mb:
                 self._renew(pool, f"a worker grew to {size:.0f} MiB (ceiling {self.max_mb:.0f})")
             return action

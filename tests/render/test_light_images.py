@@ -5,8 +5,8 @@ The colour difference is colorspacious' ``deltaE`` (Euclidean distance in CAM02-
 about 1 is a just-noticeable difference), per pixel between the full-colour image and the
 decoded PNG. The bounds we hold, for every image kind on every map:
 
-- the mean over all pixels: <= 1.0 (measured 0.3-0.75);
-- the 99th percentile: <= 6.5 (measured up to 5.6: anti-aliased edges between two colours);
+- the mean over all pixels: <= 1.0 (measured 0.2-0.66);
+- the 99th percentile: <= 6.5 (measured up to 4.6: anti-aliased edges between two colours);
 - every colour that covers at least 0.1 % of the image (land, sea, routes, seat colours, the
   panel, text): <= 5.0 (measured up to 4.4, on the phone board: the quantizer gives a flat
   colour the mean of its bucket; seat colours stay >= 30 apart, see test_colors.py).

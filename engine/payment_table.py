@@ -40,8 +40,14 @@ from .types import GRAY, LOCOMOTIVE, Cards
 if TYPE_CHECKING:
     from .rules.classic import ClassicRules
 
-#: Entries per payment cache before it is cleared (bounds memory; about 100 bytes each).
-CACHE_LIMIT = 100_000
+#: Entries of all payment caches together (every kind of every rule set) before all are
+#: cleared (:func:`forget_payments`); also the entries of each integer core table's claim
+#: lists. Bounds memory (issue 36): an entry is about 1 KB (far more for Nordic's "any N
+#: cards" kinds), so about 20-40 MB in all; 100,000 per cache let a process that played hard
+#: AI seats on every map grow to about 2 GiB. Emptying them changes no move.
+CACHE_LIMIT = 20_000
+#: Entries in all payment caches now (see :data:`CACHE_LIMIT`).
+_cached = 0
 
 #: Payments of a route, each an exact card set (see :func:`kind_payments`).
 Payments = tuple[Cards, ...]
@@ -151,8 +157,8 @@ def kind_payments(
 
     ``sensible=False``: exactly :func:`engine.payment.payment_options`, in its
     order; ``True``: :func:`engine.payment.sensible_payments`. The result is
-    cached on the kind (at most :data:`CACHE_LIMIT` entries per cache, then
-    started afresh), keyed by the part of the hand that can matter: for routes
+    cached on the kind (at most :data:`CACHE_LIMIT` entries in all the caches
+    of every rule set together, then all are started afresh), keyed by the part of the hand that can matter: for routes
     without "any N cards" substitutes only the candidate colours and the
     locomotives, each capped at the route length (a payment never uses more);
     otherwise the whole hand. Equal hands give the same tuple object.
@@ -186,10 +192,23 @@ def kind_payments(
             found = substitute_payments(rules, kind.route, view)
         else:
             found = plain_payments(kind, view)
-        if len(cache) >= CACHE_LIMIT:
-            cache.clear()
+        global _cached
+        if _cached >= CACHE_LIMIT:
+            forget_payments()
         cache[key] = found
+        _cached += 1
     return found
+
+
+def forget_payments() -> None:
+    """Empty the payment caches of every rule set's table (all of them together hold
+    :data:`CACHE_LIMIT` entries at the most)."""
+    global _cached
+    for table in list(_TABLES.values()):
+        for kind in table.kinds:
+            kind.all.clear()
+            kind.sensible.clear()
+    _cached = 0
 
 
 def plain_payments(kind: PaymentKind, hand: dict[str, int]) -> Payments:
@@ -261,6 +280,7 @@ def substitute_payments(rules: ClassicRules, route: Route, hand: dict[str, int])
 
 __all__ = [
     "CACHE_LIMIT",
+    "forget_payments",
     "PaymentKind",
     "PaymentTable",
     "Payments",

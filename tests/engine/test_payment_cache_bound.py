@@ -1,0 +1,58 @@
+"""The payment caches of engine.payment_table (both engines read them) are bounded all together (issue 36: a process that plays
+for months must not grow without end): never more than CACHE_LIMIT entries across every kind
+of every rule set, and emptying them changes no legal move."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine.payment_table as payment_table
+from engine import apply, legal_actions, new_game
+from engine.ai import choose_action
+from engine.legal import legal_actions_reference
+from maps.loader import load_ruleset
+
+MAPS = ("usa", "nordic")
+
+
+def _entries() -> int:
+    kinds = [kind for table in list(payment_table._TABLES.values()) for kind in table.kinds]
+    return sum(len(k.all) + len(k.sensible) for k in kinds)
+
+
+def test_the_caches_never_hold_more_than_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a limit of 300, games on two maps keep at most 300 entries in all the caches
+    together (the count the module keeps is the true one), and they are used: they fill up
+    to the limit again after each clearing."""
+    monkeypatch.setattr(payment_table, "CACHE_LIMIT", 300)
+    payment_table.forget_payments()
+    most = 0
+    for map_id in MAPS:
+        rules = load_ruleset(map_id)
+        st = new_game(rules, seats=3, seed=4)
+        for _ in range(150):
+            if st.finished:
+                break
+            st = apply(rules, st, choose_action(rules, st, st.seats_to_act()[0])).state
+            assert _entries() == payment_table._cached <= 300
+            most = max(most, _entries())
+    assert most >= 250
+
+
+def test_emptied_caches_give_the_same_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With caches emptied every few entries, every legal list equals the reference generator's
+    (the slow one, without caches) along random games on both maps."""
+    monkeypatch.setattr(payment_table, "CACHE_LIMIT", 7)
+    rng = random.Random(36)
+    for map_id in MAPS:
+        rules = load_ruleset(map_id)
+        st = new_game(rules, seats=2, seed=9)
+        for _ in range(60):
+            if st.finished:
+                break
+            seat = st.seats_to_act()[0]
+            fast = legal_actions(rules, st, seat)
+            assert fast == legal_actions_reference(rules, st, seat)
+            st = apply(rules, st, rng.choice(fast)).state

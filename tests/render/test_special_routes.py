@@ -148,4 +148,6 @@ def test_a_hand_of_all_nine_kinds_keeps_its_cards_in_one_row() -> None:
     black = img.getpixel((495, 75))
     assert all(abs(p - c) <= 30 for p, c in zip(black, card_color("black"), strict=True)), black
     # ...and nothing wrapped to a second row, where the ninth card used to cover the heading
-    assert img.getpixel((45, 185)) == th.PANEL
+    # (the panel's ground, within the 256-colour palette's rounding)
+    ground = img.getpixel((45, 185))
+    assert all(abs(p - c) <= 3 for p, c in zip(ground, th.PANEL, strict=True)), ground

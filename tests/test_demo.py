@@ -98,6 +98,28 @@ def test_demo_plays_a_whole_game_and_writes_result_json(tmp_path):
         timeout=120,
     )
     assert export.returncode == 0 and len(json.loads(export.stdout)["actions"]) == logged
+    # a backup of the demo's database (issue 36) is one file that passes verify on its own
+    backup = subprocess.run(
+        [sys.executable, "-m", "bot", "backup", "--db", str(out / "ttr.sqlite3")]
+        + ["--to", str(tmp_path / "backups"), "--verify"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert backup.returncode == 0, backup.stderr
+    (copy,) = (tmp_path / "backups").iterdir()
+    assert copy.name.startswith("ttr-") and copy.suffix == ".sqlite3"
+    verify = subprocess.run(
+        [sys.executable, "-m", "bot", "verify", "--db", str(copy)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert verify.returncode == 0 and "1 games checked, 0 mismatches" in verify.stdout
+    with sqlite3.connect(copy) as db:
+        assert db.execute("SELECT COUNT(*) FROM actions").fetchone() == (logged,)
 
 
 def test_demo_same_seed_same_game(tmp_path):

@@ -243,11 +243,11 @@ async def _play(service: Any, map_id: str, seed: int, channel: int) -> None:
         outcome = await service.play_ai(game.id, max_actions=1)
         claimed += [e.public["route"] for e in outcome.public_events if e.kind == "route_claimed"]
         if outcome.result is not None:
-            public = (await service.views(game.id, 0)).public
+            public = (await service.table(game.id, 0)).public
             await final_png(map_id, public, names, "en")
             return
         if outcome.turn_ended:
-            public = (await service.views(game.id, 0)).public
+            public = (await service.table(game.id, 0)).public
             await board_png(map_id, public, names, "en", claimed)
             claimed = []
 

@@ -33,12 +33,10 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from engine import Action, GameState
-
-    from .config import Settings
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +56,17 @@ DECISION_TIMEOUT_S = 60.0
 #: AI levels decided in the workers; the others (easy, normal: milliseconds, small caches)
 #: are decided in a thread of the bot process as before.
 WORKER_LEVELS = frozenset({"hard"})
+
+
+class WorkerSettings(Protocol):
+    """What :meth:`AiWorkers.from_settings` reads (:class:`bot.config.Settings` has it; a
+    protocol, so that the settings may import this module's defaults without a cycle)."""
+
+    @property
+    def ai_workers(self) -> int: ...
+
+    @property
+    def ai_worker_max_mb(self) -> float: ...
 
 
 class AiWorkerError(RuntimeError):
@@ -139,7 +148,9 @@ class AiWorkers:
         self.decisions = 0
 
     @classmethod
-    def from_settings(cls, settings: Settings, *, decide_fn: Any = decide) -> AiWorkers | None:
+    def from_settings(
+        cls, settings: WorkerSettings, *, decide_fn: Any = decide
+    ) -> AiWorkers | None:
         """The pool ``settings`` ask for (``TTR_AI_WORKERS``, ``TTR_AI_WORKER_MAX_MB``); None
         when ``TTR_AI_WORKERS=0`` (every AI decision in the bot process)."""
         if settings.ai_workers < 1:

@@ -270,9 +270,9 @@ class CopyReport:
 
 
 async def copy_database(source: Storage, target: Storage) -> CopyReport:
-    """Copy every game (all rows, same ids, its ratings history included), all user settings
-    and the server-wide tables (server settings, seasons, ratings) from ``source`` into the
-    empty ``target``, then verify the copy: each game's rows read back equal, and each game
+    """Copy every game (all rows, same ids, its ratings history included), all user settings,
+    the server-wide tables (server settings, seasons, ratings) and the servers that removed the
+    bot (when, for the retention period) from ``source`` into the empty ``target``, then verify the copy: each game's rows read back equal, and each game
     replays (see :func:`verify_storage`).
 
     Raises:
@@ -304,6 +304,10 @@ async def copy_database(source: Storage, target: Storage) -> CopyReport:
         problems.append(
             Mismatch(0, "the server settings, seasons or ratings differ after the copy")
         )
+    departures = await source.departures()
+    await target.restore_departures(departures)
+    if await target.departures() != departures:
+        problems.append(Mismatch(0, "the servers that removed the bot differ after the copy"))
     _, found = await verify_storage(target)
     return CopyReport(games, actions, len(settings), tuple(problems + found))
 

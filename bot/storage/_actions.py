@@ -207,7 +207,8 @@ async def advance_in(
     assignments = ", ".join(f"{column} = ?" for column in changes)
     row = await tx.fetchrow(
         f"UPDATE games SET {assignments}"
-        f" WHERE id = ? AND version = ? AND status = 'active' RETURNING {GAME_COLUMNS}",
+        " WHERE id = ? AND version = ? AND status = 'active' AND paused_at IS NULL"
+        f" RETURNING {GAME_COLUMNS}",
         *changes.values(),
         game_id,
         expected_version,
@@ -220,10 +221,13 @@ async def advance_in(
 
 
 def _refusal(head: Row, expected_version: int) -> GameStatusError | VersionConflict:
-    """Why a game whose header is ``head`` refused actions at ``expected_version``."""
+    """Why a game whose header is ``head`` refused actions at ``expected_version`` (not active,
+    paused because its server removed the bot, or moved on)."""
     game_id = int(head["id"])
     if head["status"] != "active":
         return GameStatusError(game_id, head["status"], "only an active game takes actions")
+    if head["paused_at"] is not None:
+        return GameStatusError(game_id, "paused", "a paused game takes no actions")
     return VersionConflict(game_id, expected_version, int(head["version"]))
 
 

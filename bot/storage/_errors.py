@@ -112,6 +112,22 @@ class GameStatusError(StorageRefusal):
         self.status = status
 
 
+class UserInOpenGames(StorageRefusal):
+    """A user cannot be forgotten while they play: they sit in a lobby or a running game
+    (``forget_open_games``; ``game_ids`` names them). Nothing was changed."""
+
+    code = "forget_open_games"
+
+    def __init__(self, user_id: int, game_ids: tuple[int, ...]) -> None:
+        names = ", ".join(str(g) for g in game_ids)
+        super().__init__(
+            f"user {user_id} still plays in games {names}",
+            {"games": names, "count": len(game_ids)},
+        )
+        self.user_id = user_id
+        self.game_ids = game_ids
+
+
 class StorageUnavailable(StorageError):
     """The database cannot be opened or reached: the path is a directory or
     not a database, permission is denied, the server refuses or is down.

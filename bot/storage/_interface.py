@@ -9,18 +9,19 @@ dicts handed in by the service and come back as fresh dicts.
 The interface is one protocol per thing stored (:class:`GameStore`,
 :class:`SeatStore`, :class:`ActionLog`, :class:`TimerStore`,
 :class:`ResultStore`, :class:`RatingStore`, :class:`SettingsStore`,
-:class:`GuildSettingsStore`, :class:`GameCopier`, :class:`CoachStore`); :class:`Storage`
-is all of them.
+:class:`GuildSettingsStore`, :class:`GameCopier`, :class:`CoachStore`,
+:class:`PrivacyStore`); :class:`Storage` is all of them.
 
 Errors: every error raised on purpose is a :class:`~bot.storage.StorageError`
 (``GameNotFound``, ``VersionConflict``, ``GameStatusError``, ``ChannelBusy``,
 ``SeatTaken``, ``SeatNotFound``, ``ConstraintError``, ``CorruptGame``,
-``StorageFull``, ``StorageUnavailable``); a write that raised wrote nothing.
+``StorageFull``, ``StorageUnavailable``, ``UserInOpenGames``); a write that raised
+wrote nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, Self, runtime_checkable
 
 from ._rows import (
@@ -29,9 +30,11 @@ from ._rows import (
     ActionSource,
     AnalysisRow,
     Checkpoint,
+    ForgetReport,
     GameDump,
     GameRow,
     GameStatus,
+    GuildDeparture,
     GuildDump,
     GuildSettings,
     LeaderboardRow,
@@ -39,6 +42,7 @@ from ._rows import (
     NewSeat,
     NextTimer,
     PlayerResult,
+    PurgeReport,
     QuarantinedGame,
     RatedGame,
     RatingChange,
@@ -48,6 +52,7 @@ from ._rows import (
     SeatChanges,
     SeatRow,
     ShardFilter,
+    UserData,
     UserSettings,
 )
 from ._sql import UNSET, Unset
@@ -620,6 +625,60 @@ class CoachStore(Protocol):
         ...
 
 
+class PrivacyStore(Protocol):
+    """What is stored about a user and forgetting it; the servers that removed the bot (issue 35)."""
+
+    async def user_data(self, user_id: int) -> UserData:
+        """What is stored about ``user_id``, in counts, with the games in which they still
+        play (read in one consistent look; nothing is changed)."""
+        ...
+
+    async def forget_user(self, user_id: int, seat_name: Callable[[str, int], str]) -> ForgetReport:
+        """Forget a user in ONE transaction: delete their settings; in every game they sat in,
+        their seat keeps its number, moves and score under ``seat_name(language, seat)`` (the
+        game's table language) and no user id, and their id leaves the action log
+        (``actor_user_id``), the results and the games they hosted (host id 0). In a paused game
+        (its server removed the bot) the computer takes their seat over. Other players' rows,
+        the moves and the seeds are untouched, so every game still replays. Forgetting someone
+        twice (or someone never seen) changes nothing and reports zeros.
+
+        Raises:
+            UserInOpenGames: they sit in a lobby (or host one), or in a running game whose seat
+                they still play (not resigned, not lost to timeouts); nothing was changed.
+        """
+        ...
+
+    async def depart_guild(self, guild_id: int) -> GuildDeparture:
+        """The server removed the bot: in ONE transaction, record when (the first removal
+        counts), cancel its lobbies and pause its running games (their timers cleared: they
+        never fire, and a paused game takes no move until :meth:`return_guild`)."""
+        ...
+
+    async def return_guild(self, guild_id: int) -> list[GameRow]:
+        """The bot is back in the server: in ONE transaction, forget its departure and resume
+        its paused games, each game's turn clock (and any vacation) moved on by its pause.
+        Returns the resumed games (empty, after one read, when the server never left)."""
+        ...
+
+    async def departures(self) -> dict[int, float]:
+        """Every server that removed the bot and is not purged yet: guild id -> when it left."""
+        ...
+
+    async def restore_departures(self, departures: Mapping[int, float]) -> None:
+        """Store these departures as they are (for copying a database)."""
+        ...
+
+    async def guild_ids(self) -> list[int]:
+        """The servers that have stored games, ascending."""
+        ...
+
+    async def purge_guild(self, guild_id: int) -> PurgeReport:
+        """Delete everything of a server in ONE transaction: its games (lobbies, running,
+        finished: seats, log, snapshots, results) and its departure. Purging twice (or a
+        server never seen) deletes nothing and reports zeros."""
+        ...
+
+
 @runtime_checkable
 class Storage(
     GameStore,
@@ -632,10 +691,11 @@ class Storage(
     GuildSettingsStore,
     GameCopier,
     CoachStore,
+    PrivacyStore,
     Protocol,
 ):
     """Games, seats, the action log, timers, results, ratings, user and server settings,
-    whole-game copies and the coach's hints and analyses, on
+    whole-game copies, the coach's hints and analyses, and privacy, on
     SQLite or PostgreSQL (see :func:`~bot.storage.open_storage`); each part is its own
     protocol above. Usable as an async context manager that closes it."""
 

@@ -48,6 +48,7 @@ moved AS (
         updated_at = $7
     FROM game_lock
     WHERE games.id = $1 AND games.version = $2 AND games.status = 'active'
+        AND games.paused_at IS NULL
     RETURNING {", ".join(f"games.{c.strip()}" for c in GAME_COLUMNS.split(","))}
 ),
 logged AS (
@@ -233,6 +234,13 @@ class PostgresStorage(SqlStorage):
                 raise _translate(exc) from exc
         _faults.point("committed")
         return row
+
+    async def _lock_games(self, tx: Tx, game_ids: Sequence[int]) -> None:
+        if game_ids:
+            await tx.fetch(
+                "SELECT pg_advisory_xact_lock(g) FROM unnest(?::bigint[]) AS g ORDER BY g",
+                sorted(set(game_ids)),
+            )
 
     async def _after_restore(self, tx: Tx) -> None:
         await tx.fetch(

@@ -12,6 +12,7 @@ from ._actions import SqlActionLog
 from ._coach import SqlCoachStore
 from ._copies import SqlGameCopier
 from ._games import SqlGameStore
+from ._privacy import SqlPrivacyStore
 from ._ratings import SqlRatingStore
 from ._results import SqlResultStore
 from ._seats import SqlSeatStore
@@ -30,6 +31,7 @@ class SqlStorage(
     SqlGuildSettingsStore,
     SqlGameCopier,
     SqlCoachStore,
+    SqlPrivacyStore,
 ):
     """The repository over a driver; see :class:`~bot.storage.Storage` for what every method
     does. Subclasses supply ``_read``, ``_consistent_read``, ``_write``, ``close``,

@@ -86,10 +86,16 @@ async def replace_results(
     game = await game_header(tx, game_id)
     finished_at = game["finished_at"] if game["finished_at"] is not None else now
     await tx.execute("DELETE FROM results WHERE game_id = ?", game_id)
+    # a user id is stored only while the seat still has it: a user forgotten since the seats
+    # were read keeps no result under their id (see _privacy.py)
     await tx.executemany(
-        f"INSERT INTO results ({RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT INTO results ({RESULT_COLUMNS}) VALUES (?, ?,"
+        " (SELECT user_id FROM seats WHERE game_id = ? AND seat = ? AND user_id = ?),"
+        " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
+                game_id,
+                r.seat,
                 game_id,
                 r.seat,
                 r.user_id,

@@ -49,8 +49,11 @@ class GameRow:
     ``language`` is the table's language (one of :data:`LANGUAGES`);
     ``rematch_of`` the game this lobby is a rematch of; ``status_note`` why a
     game was quarantined; ``rated``: the game updates its players' ratings when
-    it finishes; ``hints_allowed`` whether players may ask ``/ttr hint``.
-    ``seed`` is secret and left out of ``repr``.
+    it finishes; ``hints_allowed`` whether players may ask ``/ttr hint``;
+    ``paused_at`` when a running game was paused because its server removed the
+    bot (None while it plays: a paused game keeps its status ``active``, its
+    timers never fire and it takes no move). ``seed`` is secret and left out of
+    ``repr``.
     """
 
     id: int
@@ -78,6 +81,7 @@ class GameRow:
     status_note: str | None
     rated: bool = False
     hints_allowed: bool = True
+    paused_at: float | None = None
 
     @property
     def started(self) -> bool:
@@ -481,3 +485,110 @@ class AnalysisRow:
     attempts: int = 0
     data: dict[str, Any] | None = field(default=None, repr=False)
     note: str | None = None
+
+
+# -- privacy (issue 35): what is stored about a user, forgetting, servers that removed the bot
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRef:
+    """A game a user sits in, as forgetting sees it: where it lives, its status and the seat.
+
+    ``host``: the user hosts it (a lobby's host cancels it instead of leaving);
+    ``paused``: its server removed the bot (see :attr:`GameRow.paused_at`).
+    """
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    status: GameStatus
+    seat: int
+    host: bool
+    paused: bool
+
+    @property
+    def channel(self) -> int:
+        """Where the game lives: its thread, or its channel."""
+        return self.thread_id or self.channel_id
+
+
+@dataclass(frozen=True, slots=True)
+class UserData:
+    """What is stored about one user (``/ttr forget_me`` shows it before asking).
+
+    ``games``: games with a seat of theirs (any status), ``finished`` of them
+    finished; ``results``: result rows with their id; ``settings``: they have
+    stored settings; ``open_games``: lobbies and running games in which they
+    still play (not paused, the seat not played by the computer): these stop
+    a forget until they leave, resign or finish.
+    """
+
+    user_id: int
+    games: int
+    finished: int
+    results: int
+    settings: bool
+    open_games: tuple[SeatRef, ...] = ()
+
+    @property
+    def anything(self) -> bool:
+        """True when anything at all is stored about the user."""
+        return bool(self.games or self.results or self.settings)
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetReport:
+    """What :meth:`~bot.storage.Storage.forget_user` removed, in counts.
+
+    ``games``: games in which the user's seat now has an anonymous name and no
+    id (``handed_to_ai`` of them paused games whose seat the computer plays
+    from now on); ``actions``: log entries whose actor id was cleared;
+    ``results``: result rows whose user id was cleared; ``hosted``: games
+    whose host id was cleared; ``settings``: settings rows deleted (0 or 1).
+    All zero when nothing was stored (forgetting twice is harmless).
+    """
+
+    user_id: int
+    games: int = 0
+    actions: int = 0
+    results: int = 0
+    hosted: int = 0
+    settings: int = 0
+    handed_to_ai: int = 0
+
+    @property
+    def anything(self) -> bool:
+        """True when something was removed."""
+        return bool(self.games or self.actions or self.results or self.hosted or self.settings)
+
+
+@dataclass(frozen=True, slots=True)
+class GuildDeparture:
+    """A server that removed the bot: since when (``left_at``, the first removal counts),
+    and the lobbies cancelled and running games paused by this removal."""
+
+    guild_id: int
+    left_at: float
+    cancelled: tuple[int, ...] = ()
+    paused: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PurgeReport:
+    """What :meth:`~bot.storage.Storage.purge_guild` deleted, in counts: the server's games
+    (``running`` of them lobbies or running games), their seats, log entries and results,
+    and whether its departure was recorded. All zero when nothing was stored."""
+
+    guild_id: int
+    games: int = 0
+    running: int = 0
+    seats: int = 0
+    actions: int = 0
+    results: int = 0
+    departure: bool = False
+
+    @property
+    def anything(self) -> bool:
+        """True when something was deleted."""
+        return bool(self.games or self.departure)

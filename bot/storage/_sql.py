@@ -86,7 +86,7 @@ GAME_COLUMNS = (
     "id, guild_id, channel_id, thread_id, lobby_message_id, board_message_id, host_user_id,"
     " map_id, options, status, seed, engine_version, version, snapshot_version, language,"
     " rematch_of, turn_seconds, deadline_at, reminder_at, created_at, updated_at, finished_at,"
-    " status_note, timer_at, rated, hints_allowed"
+    " status_note, timer_at, rated, hints_allowed, paused_at"
 )
 SEAT_COLUMNS = (
     "game_id, seat, user_id, display_name, color, is_ai, ai_kind, joined_at,"
@@ -189,6 +189,10 @@ class SqlBase:
     async def _after_restore(self, tx: Tx) -> None:
         """Backend work after games were inserted with explicit ids."""
 
+    async def _lock_games(self, tx: Tx, game_ids: Sequence[int]) -> None:
+        """Hold the write locks of several games until ``tx`` ends (PostgreSQL's advisory locks,
+        taken in id order; SQLite's one writer needs none)."""
+
     async def close(self) -> None:
         raise NotImplementedError
 
@@ -215,11 +219,11 @@ async def existing_game(tx: Tx, game_id: int) -> GameRow:
 
 
 async def game_header(tx: Tx, game_id: int) -> Row:
-    """id, status, version, guild_id, map_id, finished_at, deadline_at, reminder_at, rated (no
-    JSON decoded)."""
+    """id, status, version, guild_id, map_id, finished_at, deadline_at, reminder_at, rated,
+    paused_at (no JSON decoded)."""
     row = await tx.fetchrow(
         "SELECT id, status, version, guild_id, map_id, finished_at, deadline_at, reminder_at,"
-        " rated FROM games WHERE id = ?",
+        " rated, paused_at FROM games WHERE id = ?",
         game_id,
     )
     if row is None:
@@ -282,6 +286,7 @@ def game_row(r: Row) -> GameRow:
         status_note=r["status_note"],
         rated=bool(r["rated"]),
         hints_allowed=bool(r["hints_allowed"]),
+        paused_at=r["paused_at"],
     )
 
 

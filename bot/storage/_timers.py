@@ -10,7 +10,7 @@ from ._sql import SqlBase, game_header, timer_at
 
 NEXT_TIMER_SQL = """
 SELECT id, timer_at, deadline_at FROM games
-WHERE status = 'active' AND timer_at IS NOT NULL{shards}
+WHERE status = 'active' AND timer_at IS NOT NULL AND paused_at IS NULL{shards}
 ORDER BY timer_at
 LIMIT 1
 """

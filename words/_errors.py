@@ -137,6 +137,17 @@ ERRORS: dict[str, str | Plural] = {
     "hint_timeout": N_(
         "The coach is busy right now; ask again in a moment (this hint was not counted)."
     ),
+    # privacy: servers that removed the bot, forgetting a player
+    "game_paused": N_(
+        "This game is paused: its server removed the bot. It goes on if the bot is invited back."
+    ),
+    "forget_open_games": NN_(
+        "You still play in game {games}: leave or resign there first (or let it finish), "
+        "then ask again.",
+        "You still play in games {games}: leave or resign there first (or let them finish), "
+        "then ask again.",
+        "count",
+    ),
     # cogs and menus: wrong input names the choices that exist
     "wrong_channel": N_("This belongs to a game in another channel: {channel}."),
     "unknown_component": N_(

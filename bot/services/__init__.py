@@ -36,6 +36,7 @@ from ._models import (
 )
 from ._play import VACATION_DAYS
 from ._port import GameServicePort
+from ._privacy import DEFAULT_RETENTION_DAYS, former_player
 from ._recording import player_results, rating_identity, rating_places
 from ._service import GameService
 from .events import Event
@@ -43,6 +44,7 @@ from .events import Event
 __all__ = [
     "AI_LEVELS",
     "AI_LEVEL_NAMES",
+    "DEFAULT_RETENTION_DAYS",
     "Action",
     "AnalysisView",
     "Board",
@@ -86,6 +88,7 @@ __all__ = [
     "claims_by_turn",
     "favourite_map",
     "hints_by_default",
+    "former_player",
     "player_results",
     "rating_identity",
     "rating_places",

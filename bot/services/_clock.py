@@ -15,7 +15,8 @@ from ..storage import CorruptGame, SeatChanges, VersionConflict
 from ._errors import ServiceError
 from ._loading import ai_controlled, turn_key
 from ._models import Outcome, Reminder
-from ._recording import MAX_AI_ACTIONS, MoveRecorder, with_changes
+from ._privacy import PrivacyOps
+from ._recording import MAX_AI_ACTIONS, with_changes
 
 log = logging.getLogger(__name__)
 
@@ -25,8 +26,9 @@ MAX_EXPIRIES = 3
 MAX_SLEEP = 60.0
 
 
-class ClockOps(MoveRecorder):
-    """Timer operations of :class:`~bot.services.GameService`."""
+class ClockOps(PrivacyOps):
+    """Timer operations of :class:`~bot.services.GameService`; its loop also deletes the data of
+    servers that removed the bot long enough ago (:meth:`~._privacy.PrivacyOps.purge_due`)."""
 
     async def run_due(self, now: float | None = None) -> list[Outcome | Reminder]:
         """Handle every timer due at ``now`` (default: the clock): reminders, timeouts, pending AI
@@ -109,6 +111,7 @@ class ClockOps(MoveRecorder):
             game = await self._game(game_id)
             if (
                 game.status != "active"
+                or game.paused_at is not None  # its server removed the bot: no timer fires
                 or game.reminder_at is None
                 or game.reminder_at > self.clock()
             ):
@@ -129,6 +132,7 @@ class ClockOps(MoveRecorder):
             game = await self._game(game_id)
             if (
                 game.status != "active"
+                or game.paused_at is not None  # its server removed the bot: no timer fires
                 or game.deadline_at is None
                 or game.deadline_at > self.clock()
             ):
@@ -175,6 +179,7 @@ class ClockOps(MoveRecorder):
         while True:
             try:
                 await self.run_due()
+                await self.purge_due()
                 nxt = await self.storage.next_deadline(self.shards)
             except asyncio.CancelledError:
                 raise

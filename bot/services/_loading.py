@@ -46,6 +46,9 @@ log = logging.getLogger(__name__)
 #: is a few KB, so 4,096 keeps every running game of a busy process warm: a miss costs a
 #: snapshot decode plus the replay of up to SNAPSHOT_EVERY actions (issue 12.8).
 STATE_CACHE = 4096
+#: How long a server's data is kept after it removed the bot, by default (days;
+#: ``TTR_GUILD_RETENTION_DAYS``).
+DEFAULT_RETENTION_DAYS = 30
 
 OnTurn = Callable[[int, Outcome], Awaitable[None]]
 OnReminder = Callable[[Reminder], Awaitable[None]]
@@ -88,6 +91,7 @@ class GameLoader:
         on_quarantine: OnQuarantine | None = None,
         shards: ShardFilter | None = None,
         ai_workers: AiWorkers | None = None,
+        retention_days: float = DEFAULT_RETENTION_DAYS,
     ) -> None:
         self.storage = storage
         self.ai_workers = ai_workers
@@ -98,6 +102,8 @@ class GameLoader:
         self.on_reminder = on_reminder
         self.on_quarantine = on_quarantine
         self.shards = shards
+        #: How long a server's data is kept after it removed the bot, in seconds.
+        self.retention_s = float(retention_days) * 86_400.0
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._states: OrderedDict[int, tuple[int, GameState]] = OrderedDict()
         self._wake = asyncio.Event()
@@ -195,7 +201,10 @@ class GameLoader:
     def _need_status(game: GameRow, *wanted: str) -> None:
         """Refuse a game whose status is not one of ``wanted``: ServiceError ``not_started``
         (a lobby), ``game_over`` (finished or cancelled), ``game_quarantined`` or
-        ``already_started`` (running)."""
+        ``already_started`` (running); ``game_paused`` for a running game whose server removed
+        the bot."""
+        if game.status == "active" and game.paused_at is not None and "active" in wanted:
+            raise ServiceError("game_paused", {"game": game.id})
         if game.status in wanted:
             return
         detail = {"status": game.status}

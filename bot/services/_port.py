@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, Protocol
 
 from engine import Action, Event
 
-from ..storage import GameRow, GuildSettings, Season, SeatRow, UserSettings
+from ..storage import (
+    ForgetReport,
+    GameRow,
+    GuildDeparture,
+    GuildSettings,
+    Season,
+    SeatRow,
+    UserData,
+    UserSettings,
+)
 from ._analysis import AnalysisView, OnAnalysis
 from ._coach import HintAnswer
 from ._loading import OnReminder, OnTurn
@@ -117,5 +126,14 @@ class GameServicePort(Protocol):
     async def analysis(self, game_id: int, *, queue: bool = True) -> AnalysisView: ...
 
     async def remember_final_message(self, game_id: int, message_id: int) -> None: ...
+    async def user_data(self, user_id: int) -> UserData: ...
+
+    async def forget_user(self, user_id: int) -> ForgetReport: ...
+
+    async def guild_removed(self, guild_id: int) -> GuildDeparture: ...
+
+    async def guild_returned(self, guild_id: int) -> list[GameRow]: ...
+
+    async def guilds_present(self, guild_ids: Collection[int]) -> list[GuildDeparture]: ...
 
     def start_timers(self) -> None: ...

@@ -65,7 +65,7 @@ class QueryOps(MoveRecorder):
         seat = self._seat_of(seats, user_id) if user_id else None
         if seat is None:
             return TableView(game, seats, public_view(rules, state), None, None)
-        acts = game.status == "active" and not ai_controlled(seat)
+        acts = game.status == "active" and game.paused_at is None and not ai_controlled(seat)
         # bounded, but the planner and the payments of every route are CPU work: off the loop
         mine, menu, planned = await asyncio.to_thread(
             _private, rules, state, seat.seat, game_id, menu=acts, plans=plans

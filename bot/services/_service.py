@@ -6,8 +6,10 @@ the recording of moves (:mod:`._recording`: AI seats, timers, one
 transaction per move, outcomes):
 lobby (:mod:`._lobby`), play (:mod:`._play`), the clock (:mod:`._clock`),
 reading (:mod:`._queries`), the ladder (:mod:`._ladder`: server settings,
-seasons, ratings, statistics) and the coach: hints (:mod:`._coach`) and the
-analysis after the game (:mod:`._analysis`). Nothing here imports discord: methods take
+seasons, ratings, statistics), the coach: hints (:mod:`._coach`) and the
+analysis after the game (:mod:`._analysis`), and privacy (:mod:`._privacy`:
+forgetting a player, servers that removed the bot; the clock's loop runs its
+purge). Nothing here imports discord: methods take
 Discord ids and return dataclasses (:mod:`._models`).
 """
 
@@ -25,7 +27,8 @@ from ._queries import QueryOps
 
 
 class GameService(LobbyOps, CoachOps, AnalysisOps, QueryOps, LadderOps):
-    """Games in channels: lobby, play, clocks, ratings, statistics, hints and analyses. Methods take Discord ids and return dataclasses.
+    """Games in channels: lobby, play, clocks, ratings, statistics, hints and analyses, privacy.
+    Methods take Discord ids and return dataclasses.
 
     Args:
         storage: an open :class:`~bot.storage.Storage`.
@@ -49,6 +52,8 @@ class GameService(LobbyOps, CoachOps, AnalysisOps, QueryOps, LadderOps):
         ai_workers: worker processes for the hard AI's decisions
             (:class:`bot.ai_workers.AiWorkers`; None: every AI move in a thread of
             this process); :meth:`close` stops them.
+        retention_days: how long a server's data is kept after it removed the
+            bot (``TTR_GUILD_RETENTION_DAYS``, default 30); then it is deleted.
 
     Errors: :class:`ServiceError` (typed code), engine ``IllegalAction`` /
     ``SetupError`` (typed code); in every case nothing was written.

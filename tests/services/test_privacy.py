@@ -1,0 +1,236 @@
+"""Privacy through the game service, on both backends (issue 35).
+
+Forgetting a player who finished real games with others leaves the others' results,
+statistics and every replay whole (``verify`` finds nothing); a server that removes the bot
+has its lobbies cancelled and its games paused (no timer fires), invited back within the
+retention period its games resume with their clocks moved, and after it everything of the
+server is deleted while another server's games go on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.services import GameService, ServiceError, former_player, replay_game, stored_state
+from bot.services.ops import export_game, verify_storage
+from bot.storage import ShardFilter, Storage, UserInOpenGames, open_storage
+
+from .conftest import FakeClock, lobby, play_for
+
+ALICE, BOB, CAROL = 711_111_111_111_111_111, 722_222_222_222_222_222, 733_333_333_333_333_333
+DAY = 86_400.0
+HOUR = 3600
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database on each backend."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'ttr.sqlite3'}"
+    return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+async def store(store_url: str, clock: FakeClock) -> AsyncIterator[Storage]:
+    storage = await open_storage(store_url, clock=clock)
+    try:
+        yield storage
+    finally:
+        await storage.close()
+
+
+@pytest.fixture
+def svc(store: Storage, clock: FakeClock) -> GameService:
+    return GameService(store, clock=clock, seed_source=lambda: 5, retention_days=30)
+
+
+async def _next(service: GameService, storage: Storage, gid: int) -> None:
+    """The human seat that must act plays the heuristic AI's choice."""
+    seat = (await service.game_state(gid)).seats_to_act()[0]
+    user = (await storage.seats(gid))[seat].user_id
+    assert user is not None
+    await play_for(service, storage, gid, user)
+
+
+async def _finished(
+    service: GameService, storage: Storage, users: tuple[int, ...], channel: int, guild: int = 1
+) -> int:
+    """A whole Amsterdam game between ``users`` (the first hosts), every move theirs."""
+    gid = await service.create(
+        guild_id=guild, channel_id=channel, host_id=users[0], host_name=f"name{users[0]}",
+        map_id="amsterdam",
+    )  # fmt: skip
+    for user in users[1:]:
+        await service.join(gid.id, user, f"name{user}")
+    await service.start(gid.id, users[0])
+    while (await service.game_state(gid.id)).result is None:
+        await _next(service, storage, gid.id)
+    return gid.id
+
+
+async def _running(service: GameService, guild: int, channel: int) -> int:
+    """A started USA game of ALICE (host) and BOB with a 1-hour turn, both tickets kept."""
+    game = await service.create(
+        guild_id=guild, channel_id=channel, host_id=ALICE, host_name="a", map_id="usa",
+        turn_seconds=HOUR,
+    )  # fmt: skip
+    await service.join(game.id, BOB, "b")
+    await service.start(game.id, ALICE)
+    for _ in range(2):
+        await _next(service, service.storage, game.id)
+    return game.id
+
+
+async def test_forgetting_a_player_keeps_the_others_results_stats_and_every_replay(
+    svc: GameService, store: Storage
+) -> None:
+    """ALICE finished two games with BOB and CAROL; after forget_user the others' results,
+    statistics and leaderboard are unchanged, every game replays from its seed to its stored
+    state, verify finds nothing, and the export names her only as 'Former player N'."""
+    g1 = await _finished(svc, store, (ALICE, BOB, CAROL), channel=1)
+    g2 = await _finished(svc, store, (BOB, ALICE), channel=2)
+    g3 = await _finished(svc, store, (BOB, CAROL), channel=3)
+    await svc.set_user_settings(ALICE, dm_turns=True)
+    others = {u: await svc.stats(1, u) for u in (BOB, CAROL)}
+    board = [r for r in await svc.leaderboard(1) if r.user_id != ALICE]
+    results = {g: await store.results(g) for g in (g1, g2, g3)}
+    checked, problems = await verify_storage(store)
+    assert (checked, problems) == (3, [])
+    exported = json.dumps(await export_game(store, g1))
+    assert f"name{ALICE}" in exported and str(ALICE) in exported
+
+    report = await svc.forget_user(ALICE)
+    assert (report.games, report.results, report.settings, report.hosted) == (2, 2, 1, 1)
+    assert report.actions > 10  # every move she made
+
+    assert {u: await svc.stats(1, u) for u in (BOB, CAROL)} == others
+    assert [r for r in await svc.leaderboard(1)] == board
+    assert (await svc.stats(1, ALICE)).games == 0
+    for gid in (g1, g2, g3):
+        after = await store.results(gid)
+        assert [(r.seat, r.score, r.rank, r.won) for r in after] == [
+            (r.seat, r.score, r.rank, r.won) for r in results[gid]
+        ]
+        assert ALICE not in {r.user_id for r in after}
+        game = await store.get_game(gid)
+        assert game is not None
+        assert await replay_game(store, game) == await stored_state(store, game)
+    assert await verify_storage(store) == (3, [])
+    seat = next(s for s in await store.seats(g1) if s.user_id is None)
+    assert seat.display_name == former_player("en", seat.seat) == f"Former player {seat.seat + 1}"
+    exported = json.dumps(await export_game(store, g1))
+    assert f"name{ALICE}" not in exported and str(ALICE) not in exported
+    assert f"Former player {seat.seat + 1}" in exported
+    assert not (await svc.forget_user(ALICE)).anything
+
+
+async def test_a_player_who_still_plays_is_told_first_and_forgotten_after_resigning(
+    svc: GameService, store: Storage, clock: FakeClock
+) -> None:
+    """Forgetting ALICE while she plays is refused, naming the game; after she resigns, her
+    seat is the computer's and anonymous, and the game plays on to a result without her id."""
+    gid = await _running(svc, 1, channel=10)
+    with pytest.raises(UserInOpenGames) as refused:
+        await svc.forget_user(ALICE)
+    assert refused.value.game_ids == (gid,)
+    assert [g.game_id for g in (await svc.user_data(ALICE)).open_games] == [gid]
+    await svc.resign(gid, ALICE)
+    assert (await svc.user_data(ALICE)).open_games == ()
+    report = await svc.forget_user(ALICE)
+    assert report.games == 1 and report.handed_to_ai == 0
+    while (await svc.game_state(gid)).result is None:
+        await _next(svc, store, gid)
+    assert {r.user_id for r in await store.results(gid)} == {None, BOB}
+    assert await verify_storage(store) == (1, [])
+
+
+async def test_removed_then_invited_back_within_the_period_the_game_resumes(
+    svc: GameService, store: Storage, clock: FakeClock
+) -> None:
+    """The server removes the bot: the lobby is cancelled, the running game paused; its
+    deadline passes and no timer fires, no move is taken. Invited back two days later, the
+    game resumes with its clock moved by the pause, and plays on."""
+    gid = await _running(svc, 1, channel=10)
+    open_lobby = await lobby(svc, users=(CAROL,), channel=20)
+    before = await store.get_game(gid)
+    assert before is not None and before.deadline_at is not None
+    fired: list[object] = []
+
+    async def on_turn(game_id: int, outcome: object) -> None:
+        fired.append(outcome)
+
+    svc.on_turn = on_turn
+    clock.advance(60)
+    departure = await svc.guild_removed(1)
+    assert (departure.cancelled, departure.paused) == ((open_lobby,), (gid,))
+    clock.advance(2 * DAY)  # far past the turn's deadline
+    assert await svc.run_due() == [] and fired == []
+    with pytest.raises(ServiceError) as refused:
+        await _next(svc, store, gid)
+    assert refused.value.code == "game_paused"
+    assert await svc.purge_due() == []  # within the 30 days
+    paused = await store.get_game(gid)
+    assert paused is not None and paused.version == before.version
+
+    [resumed] = await svc.guild_returned(1)
+    assert resumed.id == gid and resumed.paused_at is None
+    assert resumed.deadline_at == before.deadline_at + 2 * DAY  # paused for exactly 2 days
+    assert await svc.run_due() == []  # the moved deadline is not due yet
+    await _next(svc, store, gid)
+    clock.advance(HOUR + 1)
+    assert len(await svc.run_due()) >= 1  # the clock runs again
+    assert await svc.guild_returned(1) == []
+    lobby_row = await store.get_game(open_lobby)
+    assert lobby_row is not None and lobby_row.status == "cancelled"  # a lobby does not come back
+    assert await verify_storage(store) == (1, [])
+
+
+async def test_after_the_period_the_server_is_purged_while_another_plays_on(
+    svc: GameService, store: Storage, clock: FakeClock
+) -> None:
+    """Server 1 removed the bot: 29 days later nothing is deleted; at 30 days everything of
+    it is, in the timer loop, while server 2's game is played on and verifies."""
+    done = await _finished(svc, store, (ALICE, BOB), channel=1, guild=1)
+    paused = await _running(svc, 1, channel=10)
+    other = await _running(svc, 2, channel=30)
+    await svc.guild_removed(1)
+    clock.advance(29 * DAY)
+    assert await svc.purge_due() == []
+    clock.advance(DAY)
+    svc.start_timers()
+    for _ in range(200):
+        await asyncio.sleep(0.01)
+        if await store.departures() == {}:
+            break
+    await svc.close()
+    assert await store.departures() == {}
+    assert await store.get_game(done) is None and await store.get_game(paused) is None
+    assert await store.guild_ids() == [2]
+    await _next(svc, store, other)
+    assert await verify_storage(store) == (1, [])
+    assert not (await svc.purge_guild(1)).anything
+
+
+async def test_a_server_that_removed_the_bot_while_it_was_away_is_noticed(
+    store: Storage, clock: FakeClock
+) -> None:
+    """At connect, servers with stored games that the bot is no longer in (of this process's
+    shards) are treated as removed; the bot's own servers, direct-message games and servers
+    of other shards are left alone."""
+    mine, gone, elsewhere = 1 << 22, 3 << 22, 2 << 22  # shards 1, 1 and 0 of 2
+    svc = GameService(store, clock=clock, shards=ShardFilter(2, frozenset({1})))
+    ids = {}
+    for n, guild in enumerate((mine, gone, elsewhere, 0)):
+        game = await svc.create(
+            guild_id=guild, channel_id=100 + n, host_id=ALICE, host_name="a", map_id="usa"
+        )
+        ids[guild] = game.id
+    departed = await svc.guilds_present({mine})
+    assert [d.guild_id for d in departed] == [gone]
+    assert await store.departures() == {gone: clock.now}
+    assert await svc.guilds_present({mine}) == []  # once

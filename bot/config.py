@@ -21,6 +21,8 @@ log = logging.getLogger(__name__)
 DEFAULT_DATABASE_PATH = "data/ttr.sqlite3"
 #: Where the heartbeat goes when the database is not a local file (PostgreSQL).
 DEFAULT_HEARTBEAT_PATH = "data/ttr.heartbeat"
+#: Days the data of a server that removed the bot is kept (``TTR_GUILD_RETENTION_DAYS``).
+DEFAULT_GUILD_RETENTION_DAYS = 30
 
 
 class Secret:
@@ -145,6 +147,20 @@ def _int_or_none(name: str, raw: str | None) -> int | None:
         raise ValueError(f"{name} must be an integer id, got {raw!r}") from None
 
 
+def _retention_days(raw: str | None) -> int:
+    if raw is None:
+        return DEFAULT_GUILD_RETENTION_DAYS
+    try:
+        days = int(raw)
+    except ValueError:
+        days = -1
+    if days < 0:
+        raise ValueError(
+            f"TTR_GUILD_RETENTION_DAYS must be a whole number of days (0 or more), got {raw!r}"
+        )
+    return days
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the bot reads from its environment.
@@ -172,6 +188,8 @@ class Settings:
             play, see README "Running the bot").
         ai_worker_max_mb: ``TTR_AI_WORKER_MAX_MB``: a worker above this resident size
             (MiB) is replaced after its decision (default 64).
+        guild_retention_days: ``TTR_GUILD_RETENTION_DAYS`` (default 30): how long the data of
+            a server that removed the bot is kept (its games paused) before it is deleted.
     """
 
     token: Secret = field(default_factory=lambda: Secret(""))
@@ -188,6 +206,7 @@ class Settings:
     heartbeat_path: Path | None = None
     ai_workers: int = DEFAULT_AI_WORKERS
     ai_worker_max_mb: float = DEFAULT_AI_WORKER_MAX_MB
+    guild_retention_days: int = DEFAULT_GUILD_RETENTION_DAYS
 
     @property
     def database(self) -> str:
@@ -279,4 +298,5 @@ class Settings:
             ai_worker_max_mb=_mib(
                 "TTR_AI_WORKER_MAX_MB", get("TTR_AI_WORKER_MAX_MB"), DEFAULT_AI_WORKER_MAX_MB
             ),
+            guild_retention_days=_retention_days(get("TTR_GUILD_RETENTION_DAYS")),
         )

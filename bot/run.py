@@ -71,7 +71,8 @@ def run(settings: Settings) -> int:
 
 async def build_service(storage: Any, settings: Settings) -> Any:
     """The GameService over ``storage``, its timers limited to this process's shards; the timer
-    loop (and the queue of post-game analyses) starts when the bot is ready
+    loop (and the queue of post-game analyses and the purge of servers past the retention
+    period, ``TTR_GUILD_RETENTION_DAYS``) starts when the bot is ready
     (``TtrBot.on_ready``). The hard AI's decisions are made in ``settings.ai_workers`` worker
     processes (started at the first one), hints in a worker process, analyses in another one
     at a lower priority, so none holds the event loop; ``service.close()`` stops them."""
@@ -84,6 +85,7 @@ async def build_service(storage: Any, settings: Settings) -> Any:
         ai_workers=AiWorkers.from_settings(settings),
         hint_jobs=ProcessJobs(1),
         analysis_jobs=ProcessJobs(1, niceness=10),
+        retention_days=settings.guild_retention_days,
     )
 
 

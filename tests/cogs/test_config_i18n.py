@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
+import pytest
+
 from bot.config import Settings
+from bot.run import build_service
 from words import error_text, lang_of, words_for
 
 
@@ -25,6 +29,28 @@ def test_env_file_is_read_and_environment_wins(tmp_path: Path) -> None:
     )
     s = Settings.from_env({"TTR_LOG_LEVEL": "WARNING"}, env_file=env)
     assert s.token.get() == "file-token" and s.dev_guild_id == 42 and s.log_level == "WARNING"
+
+
+def test_the_retention_period_of_removed_servers_is_a_setting(tmp_path: Path) -> None:
+    """TTR_GUILD_RETENTION_DAYS: 30 by default, any whole number of days from 0; anything else
+    stops the bot with one line (a ValueError naming the setting)."""
+    none = tmp_path / "none"
+    assert Settings.from_env({}, env_file=none).guild_retention_days == 30
+    assert (
+        Settings.from_env({"TTR_GUILD_RETENTION_DAYS": "7"}, env_file=none).guild_retention_days
+        == 7
+    )
+    assert (
+        Settings.from_env({"TTR_GUILD_RETENTION_DAYS": "0"}, env_file=none).guild_retention_days
+        == 0
+    )
+    service = asyncio.run(
+        build_service(object(), Settings.from_env({"TTR_GUILD_RETENTION_DAYS": "7"}, env_file=none))
+    )
+    assert service.retention_s == 7 * 86_400  # the bot's service keeps servers that long
+    for bad in ("-1", "two", "1.5"):
+        with pytest.raises(ValueError, match="TTR_GUILD_RETENTION_DAYS"):
+            Settings.from_env({"TTR_GUILD_RETENTION_DAYS": bad}, env_file=none)
 
 
 def test_map_words_are_used() -> None:

@@ -1,7 +1,7 @@
-"""``python -m bot [run|demo|health|verify|export|migrate|ratings|backup]``: the bot (default), the
-AI demo, the container health check, and the operator tools (replay-verify a database, export a
-game's log, copy every game to another database, print or recompute the rating tables, back the
-database up while the bot runs)."""
+"""``python -m bot [run|demo|health|verify|export|migrate|ratings|backup|forget|purge]``: the bot
+(default), the AI demo, the container health check, and the operator tools (replay-verify a
+database, export a game's log, copy every game to another database, print or recompute the rating
+tables, back the database up while the bot runs, forget a user, purge a server)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,10 @@ def main(argv: list[str]) -> int:
         from .demo import main as demo_main
 
         return demo_main(rest)
+    if command in ("forget", "purge"):
+        from .services import privacy_ops
+
+        return (privacy_ops.main_forget if command == "forget" else privacy_ops.main_purge)(rest)
     if command in ("verify", "export", "migrate", "ratings"):
         from .services import ops
 
@@ -43,8 +47,8 @@ def main(argv: list[str]) -> int:
             return run(settings)
         return health(settings, ready="--ready" in rest)
     print(
-        f"unknown command {command!r}; use run, demo, health, verify, export, migrate, ratings or"
-        " backup",
+        f"unknown command {command!r}; use run, demo, health, verify, export, migrate, ratings,"
+        " backup, forget or purge",
         file=sys.stderr,
     )
     return 2

@@ -106,7 +106,6 @@ REQUIRED: dict[tuple[str | None, str], tuple[str, str]] = {
     (None, "Board"): (r"^Spielplan$", "all five: 'Spielplan'"),
     ("command", "board"): (r"^spielplan$", "all five"),
     ("command", "map"): (r"^spielplan$", "all five"),
-    ("command", "maps"): (r"^spielpläne$", "all five"),
     ("command", "tickets"): (r"^zielkarten$", "001-004: 'Zielkarten ziehen'"),
     ("command edition", "tickets"): (r"^ausgabe$", "the Germany ticket edition, not the command"),
     (None, "With fewer than {min_players} players only one track of a double route may be used."): (

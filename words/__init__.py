@@ -46,6 +46,7 @@ from ._catalog import (
     words_for,
 )
 from ._errors import ERRORS, Refusal, error_text, refusal
+from ._notice import privacy_notice
 
 __all__ = [
     "DOMAIN",
@@ -67,6 +68,7 @@ __all__ = [
     "lang_of",
     "plural_name",
     "plural_rule",
+    "privacy_notice",
     "refusal",
     "translations",
     "words_for",

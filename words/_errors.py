@@ -141,6 +141,7 @@ ERRORS: dict[str, str | Plural] = {
     "game_paused": N_(
         "This game is paused: its server removed the bot. It goes on if the bot is invited back."
     ),
+    "not_your_button": N_("This button belongs to someone else."),
     "forget_open_games": NN_(
         "You still play in game {games}: leave or resign there first (or let it finish), "
         "then ask again.",

@@ -17,17 +17,21 @@ from bot.client import TtrBot
 
 from ._clicks import ITEMS
 from ._commands import TtrCog
+from ._privacy import GuildEvents
 
 
 async def setup(bot: commands.Bot) -> None:
-    """Extension entry point: the cog over the bot's game service, and the click classes.
+    """Extension entry point: the cog over the bot's game service, the click classes, and the
+    listeners of servers adding and removing the bot.
 
     Raises TypeError for a bot that is not a :class:`~bot.client.TtrBot` (it has no service).
     """
     if not isinstance(bot, TtrBot):
         raise TypeError(f"the /ttr cog needs a TtrBot, not {type(bot).__name__}")
     bot.add_dynamic_items(*ITEMS)
-    await bot.add_cog(TtrCog(bot))
+    cog = TtrCog(bot)
+    await bot.add_cog(cog)
+    await bot.add_cog(GuildEvents(bot, bot.service, cog.publisher))
 
 
-__all__ = ["ITEMS", "TtrCog", "setup"]
+__all__ = ["ITEMS", "GuildEvents", "TtrCog", "setup"]

@@ -367,6 +367,18 @@ class HintCancelButton(ClickItem, kind=ids.HintCancel):
         await cog.coach.cancel(interaction, ids.HintCancel.read(match))
 
 
+# ====================================================================== a player's own data
+class ForgetMeButton(ClickItem, kind=ids.ForgetMe):
+    """The forgetting buttons of /ttr privacy: what would go, forget me, resign and leave first,
+    or keep my data."""
+
+    @staticmethod
+    async def answer(
+        cog: TtrCog, interaction: discord.Interaction, match: re.Match[str], values: Sequence[str]
+    ) -> None:
+        await cog.privacy.forget_click(interaction, ids.ForgetMe.read(match))
+
+
 #: One class per kind of click, in the order of :data:`._ids.KINDS`.
 KIND_ITEMS: tuple[type[ClickItem], ...] = (
     HandButton,
@@ -396,6 +408,7 @@ KIND_ITEMS: tuple[type[ClickItem], ...] = (
     HintConfirmButton,
     HintCancelButton,
     LogPageButton,
+    ForgetMeButton,
 )
 
 #: Every id that no kind's template takes in full.

@@ -5,7 +5,9 @@ here once; each command hands over to its family (:mod:`._lobby`,
 :mod:`._play`, :mod:`._info`, :mod:`._players`, :mod:`._ladder`, :mod:`._admin`). Names
 and descriptions are English here and translated by ``bot.translator`` from the catalogs.
 Discord allows 25 commands and groups under ``/ttr``: the server's settings, its
-seasons and the permission check are one group, ``/ttr admin``.
+seasons and the permission check are one group, ``/ttr admin``; the privacy notice
+and forgetting another, ``/ttr privacy``. ``/ttr maps`` is folded into ``/ttr rules``
+(without a map) and ``/ttr history`` into ``/ttr game`` (without an id).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from ._lobby import TURN_TIMES, LobbyFlows
 from ._menu_clicks import MenuClicks
 from ._play import DRAW_SOURCES, PlayFlows
 from ._players import PlayerFlows
+from ._privacy import PrivacyFlows
 from ._publish import Publisher
 
 log = logging.getLogger(__name__)
@@ -78,6 +81,7 @@ class TtrCog(
         self.players = PlayerFlows(bot, service, self.announcer)
         self.ladder = LadderFlows(bot, service, self.announcer)
         self.admin = AdminFlows(bot, service, self.announcer, self.publisher)
+        self.privacy = PrivacyFlows(bot, service, self.announcer, self.publisher, self.play)
         super().__init__()
         service.on_turn = self.publisher.clock_moved
         service.on_reminder = self.publisher.reminder
@@ -270,7 +274,9 @@ class TtrCog(
     ) -> None:
         await self.info.log(interaction, await self.shown(interaction), count)
 
-    @app_commands.command(name="rules", description="Show the rules of a map")
+    @app_commands.command(
+        name="rules", description="Show the rules of a map (without one: the list of maps)"
+    )
     @app_commands.describe(map="The map whose rules to show")
     async def rules(self, interaction: discord.Interaction, map: str | None = None) -> None:
         await self.info.rules(interaction, map, await self.lobby_flows.game_last_shown(interaction))
@@ -282,10 +288,6 @@ class TtrCog(
     )
     async def help(self, interaction: discord.Interaction) -> None:
         await self.info.help(interaction, await self.lobby_flows.game_last_shown(interaction))
-
-    @app_commands.command(name="maps", description="List the maps")
-    async def maps(self, interaction: discord.Interaction) -> None:
-        await self.info.maps(interaction)
 
     @app_commands.command(name="mygames", description="List your games")
     async def mygames(self, interaction: discord.Interaction) -> None:
@@ -331,6 +333,16 @@ class TtrCog(
         high_contrast: bool | None = None,
     ) -> None:
         await self.players.settings(interaction, turn_pings, dm_turns, high_contrast)
+
+    privacy_group = app_commands.Group(name="privacy", description="What the bot stores about you")
+
+    @privacy_group.command(name="show", description="What the bot stores about you, why, how long")
+    async def privacy_show(self, interaction: discord.Interaction) -> None:
+        await self.privacy.privacy(interaction, forget_me=False)
+
+    @privacy_group.command(name="forget_me", description="Delete what the bot stores about you")
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        await self.privacy.privacy(interaction, forget_me=True)
 
     @app_commands.command(
         name="game",

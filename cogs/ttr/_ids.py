@@ -15,7 +15,9 @@ that reads it back (``TEMPLATE``, the template of its
   ``ttr:42:card:v17:deck``, ``ttr:42:claim-confirm:v17:route:5:payment:2``,
   ``ttr:42:hint-do:v17:action:12`` (Do it under a hint).
   The version is the game version the menu was made at: a click made on
-  another version is stale and is answered with the current menu.
+  another version is stale and is answered with the current menu;
+- a player's own data, not a game's: ``ttr:forget-me:user:{user}:{step}``
+  (only that user may click it).
 
 Older releases wrote private ids with two-letter verbs
 (``ttr:{game}:{verb}:{version}:{arg}``, e.g. ``ttr:42:dr:17:d``); menus with
@@ -461,6 +463,47 @@ class LogPage(Click):
         return cls(game, int(match["first"]), int(match["page"]))
 
 
+# ====================================================================== a player's own data
+@dataclass(frozen=True, slots=True)
+class AccountClick(Click):
+    """A click about a player's own data, not about a game (``game`` is 0): it names the
+    ``user`` it was made for, and only that user may click it."""
+
+    user: int = 0
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> Self:
+        """The click from a fullmatch of ``TEMPLATE`` (BadComponentId ``unknown_component``
+        for a user id that cannot exist)."""
+        user = int(match["user"] or 0)
+        if not 0 < user <= MAX_INT:
+            raise BadComponentId("unknown_component", match.string)
+        return cls._account_fields(user, match)
+
+    @classmethod
+    def _account_fields(cls, user: int, match: re.Match[str]) -> Self:
+        return cls(0, user)
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetMe(AccountClick):
+    """The buttons of forgetting (``/ttr privacy``): ``step`` ``ask`` (what would be deleted?),
+    ``confirm`` (forget me now), ``resign`` (resign and leave my games first, then forget me)
+    or ``keep`` (delete nothing)."""
+
+    TEMPLATE = PREFIX + r":forget-me:user:(?P<user>[0-9]{1,19}):(?P<step>ask|confirm|resign|keep)"
+    STEPS: ClassVar[tuple[str, ...]] = ("ask", "confirm", "resign", "keep")
+
+    step: str = "keep"
+
+    def _text(self) -> str:
+        return f"{PREFIX}:forget-me:user:{self.user}:{self.step}"
+
+    @classmethod
+    def _account_fields(cls, user: int, match: re.Match[str]) -> Self:
+        return cls(0, user, match["step"])
+
+
 #: Every kind of click, each read by its own template.
 KINDS: tuple[type[Click], ...] = (
     Hand,
@@ -490,6 +533,7 @@ KINDS: tuple[type[Click], ...] = (
     HintConfirm,
     HintCancel,
     LogPage,
+    ForgetMe,
 )
 
 

@@ -286,11 +286,14 @@ class InfoFlows(Base):
     async def rules(
         self, interaction: discord.Interaction, map_id: str | None, game_id: int | None
     ) -> None:
-        """A map's rules text (this channel's game's map by default)."""
+        """A map's rules text (this channel's game's map by default); without a map and a game
+        here, the list of maps."""
         await self.defer(interaction)
         if map_id is None and game_id is not None:
             map_id = (await self.read(interaction, game_id)).rules.map_id
-        map_id = map_id or "usa"
+        if map_id is None:
+            await self.maps(interaction)
+            return
         if map_id not in available_maps():
             raise CogError("unknown_map", {"maps": ", ".join(available_maps())})
         meta = load_ruleset(map_id).meta
@@ -314,7 +317,7 @@ class InfoFlows(Base):
             )
             if table is not None
             else w.t(
-                "Every map has its own rules: /ttr maps lists them, /ttr rules map: shows one."
+                "Every map has its own rules: /ttr rules lists them, /ttr rules map: shows one."
             )
         )
         text = "\n".join(
@@ -349,7 +352,8 @@ class InfoFlows(Base):
         await self.reply(interaction, text)
 
     async def maps(self, interaction: discord.Interaction) -> None:
-        """Every loaded map (built-in and added through ``TTR_MAPS_DIR``) with its player range."""
+        """Every loaded map (built-in and added through ``TTR_MAPS_DIR``) with its player range
+        (``/ttr rules`` without a map where no game is)."""
         await self.defer(interaction)
         w = self.words(interaction)
         lines = []
@@ -365,6 +369,7 @@ class InfoFlows(Base):
                     provisional=provisional_note(meta, w),
                 )
             )
+        lines.append(w.t("/ttr rules map: shows how a map's rules differ from the USA map."))
         await self.reply(interaction, "\n".join(lines))
 
     async def history(self, interaction: discord.Interaction, page: int) -> None:

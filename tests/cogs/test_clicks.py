@@ -44,6 +44,10 @@ EXAMPLES: list[ids.Click] = [
     ids.Flag(7, 12, 1),
     ids.Flag(7, 12),
     ids.LogPage(7, 4, 2),
+    ids.ForgetMe(0, 123456789012345678, "ask"),
+    ids.ForgetMe(0, 123456789012345678, "confirm"),
+    ids.ForgetMe(0, 7, "resign"),
+    ids.ForgetMe(0, 7, "keep"),
 ]
 
 #: Ids older releases sent (two-letter verbs in private menus) -> what they mean now.
@@ -102,10 +106,12 @@ def test_each_id_goes_to_exactly_its_kind_and_reads_back(click: ids.Click) -> No
 
 
 def test_templates_read_like_the_ids_they_take() -> None:
-    """Each template names its fields (game; version for menus) and its kind in words."""
+    """Each template names its fields (game, or the user for a player's own data; version for
+    menus) and its kind in words."""
     for kind in ids.KINDS:
         groups = set(re.compile(kind.TEMPLATE).groupindex)
-        assert "game" in groups, kind
+        assert ("game" in groups) != issubclass(kind, ids.AccountClick), kind
+        assert ("user" in groups) == issubclass(kind, ids.AccountClick), kind
         assert ("version" in groups) == issubclass(kind, ids.MenuClick), kind
         words = re.sub(r"\(\?P<\w+>[^)]*\)|\(\?:|[()|?*{}\[\]\\.0-9,+-]", " ", kind.TEMPLATE)
         assert re.search(r"[a-z]{3,}", words.replace("ttr", "")), kind.TEMPLATE
@@ -141,6 +147,9 @@ def test_ids_no_game_can_have_are_refused_by_code() -> None:
         ("ttr:99999999999999999999:hand", "unknown_component"),
         ("ttr:7:kt:12:zz", "unknown_component"),
         ("ttr:7:qq:12:0", "unknown_component"),
+        ("ttr:forget-me:user:0:confirm", "unknown_component"),
+        ("ttr:forget-me:user:9999999999999999999:keep", "unknown_component"),
+        ("ttr:forget-me:user:7:everything", "unknown_component"),
     ]:
         with pytest.raises(ids.BadComponentId) as err:
             ids.parse(text)

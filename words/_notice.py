@@ -1,0 +1,67 @@
+"""The privacy notice: what the bot stores about a player, why, for how long, and how to have it
+deleted (``/ttr privacy``, ``python -m bot privacy``, the README's "Privacy" section).
+
+One text in the catalogs, in every language the bot speaks; the README's English section is
+this text (``tests/test_privacy_notice.py`` holds the two equal), so the notice and the
+documentation cannot drift apart. It must stay true to what ``bot.storage`` keeps: a new
+table that holds user data needs its line here (and in forgetting, ``bot/storage/_privacy.py``).
+"""
+
+from __future__ import annotations
+
+from ._catalog import Words
+
+
+def privacy_notice(w: Words, retention_days: int) -> str:
+    """The privacy notice in ``w``'s language, as Markdown that Discord and GitHub both show
+    (bold headings, ``-`` lists); ``retention_days``: how long a server's data is kept after it
+    removed the bot (``TTR_GUILD_RETENTION_DAYS``). Well within Discord's 2,000 characters."""
+    return "\n".join(
+        [
+            w.t("**What this bot stores about you, and why**"),
+            w.t(
+                "- **Your Discord user id** and the name you had when you joined a game, which "
+                "the other players of that game see: to give you your seat, to mention you when "
+                "it is your turn and to show your hand to you alone."
+            ),
+            w.t(
+                "- **Your moves** in every game, with their time, and **your results** (score, "
+                "rank, {tickets} completed): so that every game can be replayed and checked, and "
+                "for /ttr history, /ttr stats and /ttr leaderboard."
+            ),
+            w.t("- **Your settings** from /ttr settings, if you changed any: to keep them."),
+            w.t("- For every game, the ids of its server, channel and messages: to run it there."),
+            w.t(
+                "The bot reads none of your messages and stores no e-mail address, IP address or "
+                "anything else about you."
+            ),
+            "",
+            w.t("**For how long**"),
+            w.n(
+                "Finished games and their results are kept while the bot is in their server, so "
+                "that history and statistics work. When a server removes the bot, its games that "
+                "have not started are cancelled and its running games paused at once, and "
+                "{count} day later everything of that server is deleted (if the bot is invited "
+                "back before, its games go on).",
+                "Finished games and their results are kept while the bot is in their server, so "
+                "that history and statistics work. When a server removes the bot, its games that "
+                "have not started are cancelled and its running games paused at once, and "
+                "{count} days later everything of that server is deleted (if the bot is invited "
+                "back before, its games go on).",
+                retention_days,
+            ),
+            "",
+            w.t("**How to have it deleted**"),
+            w.t(
+                "With /ttr privacy forget_me: the bot deletes your settings and, in every game, "
+                'replaces your id and name with "Former player" and a number, so that the other '
+                "players' results and every game's replay stay as they were. Leave your games "
+                "that have not started and resign from your running ones first, or let it do "
+                "that for you."
+            ),
+            w.t(
+                "Messages the bot has already posted in a channel belong to that server: its "
+                "moderators can delete them. The bot's operator can also forget you on request."
+            ),
+        ]
+    )

@@ -6,9 +6,10 @@
 - ``kill_random``: SIGKILL a process playing games through the service at a
   random moment, ``--kills`` times; after each kill the file must open, every
   game replay (``bot verify``) and every acknowledged move be in the log.
-- ``kill_write_points``: start, resign and vacation each killed at every one
-  of their write points (before each statement, before and after each
-  commit); the operation must be all there or not at all.
+- ``kill_write_points``: start, resign, vacation, forgetting a player and
+  purging a server each killed at every one of their write points (before
+  each statement, before and after each commit); the operation must be all
+  there or not at all (forget and purge: every row as before or as after).
 - ``disk_full``: ``--disk-full`` trials playing while the file may not grow,
   then with room again.
 - ``corrupt``: ``--corrupt`` trials damaging one game's row; it must be
@@ -66,13 +67,18 @@ async def _kill_write_points() -> dict[str, Any]:
     from tests.services.test_crash_ops import _kill_everywhere
 
     trials = kills = partial = 0
+    per_op: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for op in OPS:
             outcomes = await _kill_everywhere(Path(tmp), op)  # asserts all-or-nothing itself
             trials += len(outcomes)
             kills += sum(t.killed for t, _ in outcomes)
+            per_op[op] = sum(t.killed for t, _ in outcomes)
             partial += sum(o not in ("none", "all") for _, o in outcomes)
-    return {"trials": trials, "kills": kills, "partial": partial, "lost": 0, "unreadable": 0}
+    return {
+        "trials": trials, "kills": kills, "partial": partial, "lost": 0, "unreadable": 0,
+        "kills_per_op": per_op,
+    }  # fmt: skip
 
 
 async def _disk_full(trials: int, seed: int) -> dict[str, Any]:

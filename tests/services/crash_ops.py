@@ -6,10 +6,13 @@ process SIGKILLs itself at the N-th write point (before a statement, before a
 commit or right after one, counted from 1), and runs OP through
 GameService: ``start`` (the host starts a lobby whose seats have a gap),
 ``resign`` (the player to move gives up; the AI plays on), ``vacation``
-(the player to move takes two days; the clock moves) or ``finish`` (the last
+(the player to move takes two days; the clock moves), ``finish`` (the last
 action of a rated game: its results and every player's new rating are one
-write). When the operation finishes before the N-th point it prints
-``done <points passed>``.
+write), ``forget`` (the host,
+who finished one game with others and resigned from another, is forgotten)
+or ``purge`` (a server that removed the bot, with a finished and a paused
+game, is deleted while another server's game runs). When the operation
+finishes before the N-th point it prints ``done <points passed>``.
 
 ``prepare(db, op)`` (called by the test in-process) builds the database the
 operation starts from; :data:`CLOCK` is the fixed time both sides use.
@@ -31,7 +34,9 @@ from maps.loader import load_ruleset
 
 HOST, LEAVER, BOB, CAROL = 101, 102, 202, 303
 CLOCK = 1_800_000_000.0
-OPS = ("start", "resign", "vacation", "finish")
+OPS = ("start", "resign", "vacation", "finish", "forget", "purge")
+#: The operations on many rows of many games, checked by comparing whole databases.
+ROW_OPS = ("forget", "purge")
 
 
 def clock() -> float:
@@ -110,6 +115,64 @@ async def prepare_finish(db: Path) -> None:
         await storage.close()
 
 
+async def _keep_offered(service: GameService, game_id: int) -> None:
+    """Every human seat keeps its offered tickets."""
+    state = await service.game_state(game_id)
+    seats = await service.storage.seats(game_id)
+    for seat in state.seats_to_act():
+        user = seats[seat].user_id
+        if user is not None and not seats[seat].is_ai:
+            offer = KeepTickets(seat, state.players[seat].offer)
+            await service.act(game_id, user, offer, expected_version=None)
+
+
+async def prepare_rows(db: Path, op: str) -> None:
+    """The database ``forget`` and ``purge`` start from: in guild 1 a game HOST, BOB and CAROL
+    finished (each resigned; the AI played on) and a running one of HOST (resigned) and BOB,
+    in guild 2 a running game of BOB and CAROL; HOST has settings. For ``purge`` guild 1
+    removed the bot (its running game is paused)."""
+    storage = await open_storage(db, clock=clock)
+    service = GameService(storage, clock=clock, seed_source=lambda: 4242)
+    try:
+        for guild, channel, users in (
+            (1, 7, (HOST, BOB, CAROL)),
+            (1, 8, (HOST, BOB)),
+            (2, 9, (BOB, CAROL)),
+        ):
+            game = await service.create(
+                guild_id=guild, channel_id=channel, host_id=users[0], host_name=f"u{users[0]}",
+                map_id="amsterdam",
+            )  # fmt: skip
+            for user in users[1:]:
+                await service.join(game.id, user, f"u{user}")
+            await service.start(game.id, users[0])
+            await _keep_offered(service, game.id)
+            for user in users if channel == 7 else users[:1] if channel == 8 else ():
+                await service.resign(game.id, user)
+        await service.set_user_settings(HOST, dm_turns=True)
+        if op == "purge":
+            await service.guild_removed(1)
+    finally:
+        await service.close()
+        await storage.close()
+
+
+async def run(service: GameService, op: str, game_id: int) -> None:
+    """Run ``op`` (see the module docstring) through the service."""
+    if op == "start":
+        await service.start(game_id, HOST)
+    elif op == "resign":
+        await service.resign(game_id, HOST)
+    elif op == "vacation":
+        await service.vacation(game_id, HOST, days=2)
+    elif op == "finish":
+        await service.play_ai(game_id)
+    elif op == "forget":
+        await service.forget_user(HOST)
+    else:
+        await service.purge_guild(1)
+
+
 async def main(db: Path, op: str, kill_at: int) -> None:
     passed = 0
 
@@ -123,14 +186,7 @@ async def main(db: Path, op: str, kill_at: int) -> None:
     service = GameService(storage, clock=clock, auto_ai=op != "finish")
     game_id = (await storage.game_ids())[0]
     _faults.hook = hook
-    if op == "start":
-        await service.start(game_id, HOST)
-    elif op == "finish":
-        await service.play_ai(game_id)
-    elif op == "resign":
-        await service.resign(game_id, HOST)
-    else:
-        await service.vacation(game_id, HOST, days=2)
+    await run(service, op, game_id)
     _faults.hook = None
     await storage.close()
     print(f"done {passed}", flush=True)

@@ -1,11 +1,13 @@
-"""Each service operation commits whole or not at all, even under kill -9 (issues 12.3, 32).
+"""Each service operation commits whole or not at all, even under kill -9 (issues 12.3, 32, 35).
 
-For start, resign, vacation and the last action of a rated game (its results and
-every player's new rating), a real process runs the operation and
-SIGKILLs itself at write point 1, 2, 3, ... (before each statement, before
-each commit, right after each commit) until one run gets through. After every
-kill the database opens and is intact, every game replays to what is stored,
-and the operation is either all there or not there at all.
+For start, resign, vacation, the last action of a rated game (its results and
+every player's new rating), forgetting a player and purging a server, a real
+process runs the operation and SIGKILLs itself at write point 1, 2, 3, ...
+(before each statement, before each commit, right after each commit) until
+one run gets through. After every kill the database opens and is intact,
+every game replays to what is stored, and the operation is either all there
+or not there at all: for forget and purge every row of the database is either
+as before or as after the operation run without a kill.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from bot.services import GameService, ai_controlled
 from bot.services.ops import verify_storage
 from bot.storage import GameRow, SeatRow, Storage, open_storage
 
-from .crash_ops import CLOCK, HOST, OPS, clock, prepare
+from .crash_ops import CLOCK, HOST, OPS, ROW_OPS, clock, prepare, prepare_rows, run
 
 HELPER = Path(__file__).with_name("crash_ops.py")
 REPO = Path(__file__).resolve().parents[2]
@@ -130,7 +132,58 @@ async def _finished_whole(storage: Storage, game_id: int, start: GameRow) -> str
     return "all"
 
 
+async def rows(storage: Storage) -> tuple[object, ...]:
+    """Every row of the database as the storage reads it: each game whole (its rating history
+    included), the user settings, the server-wide tables (settings, ladders, seasons, ratings),
+    the servers that removed the bot."""
+    games = [await storage.dump_game(game_id) for game_id in await storage.game_ids()]
+    servers = await storage.dump_guild_tables()
+    return games, await storage.all_user_settings(), servers, await storage.departures()
+
+
+async def _rows_after(template: Path, op: str) -> tuple[object, ...]:
+    """The rows after ``op`` run on a copy of ``template`` without a kill."""
+    ref = template.with_name(f"{op}-reference.sqlite3")
+    shutil.copy(template, ref)
+    async with await open_storage(ref, clock=clock) as storage:
+        await run(GameService(storage, clock=clock), op, 0)
+        return await rows(storage)
+
+
+async def check_rows(db: Path, before: tuple[object, ...], after: tuple[object, ...]) -> str:
+    """Assert the database is sound and holds exactly the rows before or after the operation."""
+    async with await open_storage(db, clock=clock) as storage:
+        assert await storage.integrity_check() == ["ok"]
+        assert (await verify_storage(storage))[1] == []
+        now = await rows(storage)
+    if now == before:
+        return "none"
+    assert now == after, "a half-done operation"
+    return "all"
+
+
+async def _kill_rows_everywhere(tmp_path: Path, op: str) -> list[tuple[Trial, str]]:
+    template = tmp_path / f"{op}.sqlite3"
+    await prepare_rows(template, op)
+    async with await open_storage(template, clock=clock) as storage:
+        before = await rows(storage)
+    after = await _rows_after(template, op)
+    assert after != before
+    trials = []
+    for point in range(1, MAX_POINTS):
+        db = tmp_path / op / f"{point}.sqlite3"
+        db.parent.mkdir(exist_ok=True)
+        shutil.copy(template, db)
+        trial = await run_helper(db, op, point)
+        trials.append((trial, await check_rows(db, before, after)))
+        if not trial.killed:
+            return trials
+    pytest.fail(f"{op} did not finish within {MAX_POINTS} write points")
+
+
 async def _kill_everywhere(tmp_path: Path, op: str) -> list[tuple[Trial, str]]:
+    if op in ROW_OPS:
+        return await _kill_rows_everywhere(tmp_path, op)
     template = tmp_path / f"{op}.sqlite3"
     await prepare(template, op)
     async with await open_storage(template) as storage:

@@ -1,7 +1,8 @@
-"""``python -m bot [run|demo|health|verify|export|migrate|ratings|backup|forget|purge]``: the bot
-(default), the AI demo, the container health check, and the operator tools (replay-verify a
-database, export a game's log, copy every game to another database, print or recompute the rating
-tables, back the database up while the bot runs, forget a user, purge a server)."""
+"""``python -m bot [run|demo|health|verify|export|migrate|ratings|backup|forget|purge|privacy]``:
+the bot (default), the AI demo, the container health check, and the operator tools
+(replay-verify a database, export a game's log, copy every game to another database, print or
+recompute the rating tables, back the database up while the bot runs, forget a user, purge a
+server, print the privacy notice)."""
 
 from __future__ import annotations
 
@@ -16,10 +17,15 @@ def main(argv: list[str]) -> int:
         from .demo import main as demo_main
 
         return demo_main(rest)
-    if command in ("forget", "purge"):
+    if command in ("forget", "purge", "privacy"):
         from .services import privacy_ops
 
-        return (privacy_ops.main_forget if command == "forget" else privacy_ops.main_purge)(rest)
+        privacy_tools = {
+            "forget": privacy_ops.main_forget,
+            "purge": privacy_ops.main_purge,
+            "privacy": privacy_ops.main_privacy,
+        }
+        return privacy_tools[command](rest)
     if command in ("verify", "export", "migrate", "ratings"):
         from .services import ops
 
@@ -48,7 +54,7 @@ def main(argv: list[str]) -> int:
         return health(settings, ready="--ready" in rest)
     print(
         f"unknown command {command!r}; use run, demo, health, verify, export, migrate, ratings,"
-        " backup, forget or purge",
+        " backup, forget, purge or privacy",
         file=sys.stderr,
     )
     return 2

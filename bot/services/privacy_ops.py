@@ -1,10 +1,12 @@
-"""Operator tools for privacy requests: forget a user, purge a server (issue 35).
+"""Operator tools for privacy requests: forget a user, purge a server, print the notice (issue 35).
 
 - ``python -m bot forget (--db PATH | --database-url URL) --user ID``: what
   ``/ttr forget_me`` does, for a request that reaches the operator: the user's
   settings go and their seat in every game gets an anonymous name.
 - ``python -m bot purge (--db PATH | --database-url URL) --guild ID [--force]``:
   delete everything of a server now, as the bot does after the retention period.
+- ``python -m bot privacy [--language en|de] [--days N]``: the privacy notice
+  ``/ttr privacy`` shows (the README's "Privacy" section is its English text).
 
 Each prints what it removed (counts, never a name) and is idempotent: run again,
 it says that nothing is stored. Exit codes as the other operator tools: 0 done
@@ -17,7 +19,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 from pathlib import Path
+
+from words import LANGS, privacy_notice, words_for
 
 from ..storage import CorruptGame, ForgetReport, PurgeReport, Storage, UserInOpenGames
 from ._privacy import former_player
@@ -130,3 +135,28 @@ def main_purge(argv: list[str]) -> int:
     return asyncio.run(
         _with_storage(_target(args), lambda storage: purge(storage, args.guild, force=args.force))
     )
+
+
+def main_privacy(argv: list[str]) -> int:
+    """``python -m bot privacy [--language en|de] [--days N]``: print the privacy notice
+    (``--days``: the retention period, by default ``TTR_GUILD_RETENTION_DAYS`` or 30)."""
+    ap = argparse.ArgumentParser(
+        prog="python -m bot privacy",
+        description="Print the privacy notice players see with /ttr privacy.",
+    )
+    ap.add_argument("--language", choices=LANGS, default="en")
+    ap.add_argument("--days", type=int, default=None, help="days a removed server's data is kept")
+    args = ap.parse_args(argv)
+    days = args.days
+    if days is None:
+        from ..config import Settings
+
+        try:
+            days = Settings.from_env().guild_retention_days
+        except ValueError as exc:
+            print(f"bad setting: {exc}", file=sys.stderr)
+            return 2
+    if days < 0:
+        ap.error("--days must be 0 or more")
+    print(privacy_notice(words_for(args.language), days))
+    return 0

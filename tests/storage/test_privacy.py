@@ -5,6 +5,8 @@ Every test takes the ``storage`` fixture and so runs on SQLite and on a real Pos
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from bot.storage import (
@@ -16,6 +18,7 @@ from bot.storage import (
     UserInOpenGames,
     open_storage,
 )
+from bot.storage._sqlite import SqliteStorage
 
 from .conftest import FakeClock, raw_execute
 from .test_storage import GUILD, finish, move, new_game, started_game
@@ -310,3 +313,39 @@ async def test_departures_copy_into_another_database(
     async with await open_storage(f"{tmp_path}/copy.sqlite3", clock=clock) as target:
         await target.restore_departures(rows)
         assert await target.departures() == rows == {GUILD: clock.now, OTHER_GUILD: clock.now}
+
+
+# -- every table that holds a user's or a server's data is covered ---------------------
+
+#: Columns holding a user id, and what forgetting does with each (bot/storage/_privacy.py).
+FORGOTTEN_COLUMNS = {
+    ("seats", "user_id"): "the seat keeps its place under an anonymous name, without the id",
+    ("results", "user_id"): "cleared",
+    ("actions", "actor_user_id"): "cleared (the one change the log allows)",
+    ("games", "host_user_id"): "set to 0",
+}
+
+
+async def test_every_column_with_a_user_or_server_id_is_forgotten_or_purged(
+    sqlite_storage: SqliteStorage,
+) -> None:
+    """A new table (or column) with a user id must be handled by forgetting, and one with a
+    guild id by purging: deleted by the user's or server's id (USER_TABLES, GUILD_TABLES),
+    rewritten (the columns above), or gone with its game (a foreign key to games)."""
+    from bot.storage._privacy import GUILD_TABLES, USER_TABLES
+
+    conn = sqlite3.connect(sqlite_storage.path)
+    tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    for table in tables:
+        columns = [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
+        parents = {r[2] for r in conn.execute(f"PRAGMA foreign_key_list({table})")}
+        for column in columns:
+            if column.endswith("user_id"):
+                assert table in USER_TABLES or (table, column) in FORGOTTEN_COLUMNS, (
+                    f"{table}.{column} holds a user id that forgetting leaves behind"
+                )
+            if column == "guild_id":
+                assert table in GUILD_TABLES or table == "games" or "games" in parents, (
+                    f"{table}.{column} holds a server's rows that a purge leaves behind"
+                )
+    conn.close()

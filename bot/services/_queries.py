@@ -130,7 +130,10 @@ class QueryOps(MoveRecorder):
             if seat is None:
                 continue
             your_turn = (
-                game.started and not ai_controlled(seat) and await self._waits_for(game, seat)
+                game.started
+                and game.paused_at is None  # its server removed the bot: nobody moves
+                and not ai_controlled(seat)
+                and await self._waits_for(game, seat)
             )
             out.append(
                 UserGame(

@@ -250,6 +250,7 @@ class GuildEvents(commands.Cog):
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The server removed the bot (kicked, or the server deleted): pause and cancel at once."""
         departure = await self.service.guild_removed(guild.id)
         log.info(
             "guild %s removed the bot: %s games paused, %s cancelled",
@@ -260,14 +261,17 @@ class GuildEvents(commands.Cog):
 
     @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:
+        """The bot was invited (back): resume the server's paused games."""
         await self._back(guild.id)
 
     @commands.Cog.listener()
     async def on_guild_available(self, guild: discord.Guild) -> None:
+        """A server is there when the bot connects: resume what was paused while it was away."""
         await self._back(guild.id)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
+        """Connected: servers with stored games that the bot is no longer in removed it meanwhile."""
         for departure in await self.service.guilds_present([g.id for g in self.bot.guilds]):
             log.info("guild %s removed the bot while it was away", departure.guild_id)
 

@@ -44,6 +44,14 @@ async def storage(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
         await st.close()
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def any_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database on each backend (the test runs once per backend)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'ttr.sqlite3'}"
+    return str(request.getfixturevalue("postgres_url"))
+
+
 @pytest.fixture
 def service(storage: Storage, clock: FakeClock) -> GameService:
     return GameService(storage, clock=clock, seed_source=lambda: 11)

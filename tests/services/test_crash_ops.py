@@ -17,6 +17,7 @@ import os
 import shutil
 import signal
 import sys
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -162,45 +163,39 @@ async def check_rows(db: Path, before: tuple[object, ...], after: tuple[object, 
     return "all"
 
 
-async def _kill_rows_everywhere(tmp_path: Path, op: str) -> list[tuple[Trial, str]]:
-    template = tmp_path / f"{op}.sqlite3"
-    await prepare_rows(template, op)
-    async with await open_storage(template, clock=clock) as storage:
-        before = await rows(storage)
-    after = await _rows_after(template, op)
-    assert after != before
+async def _trials(
+    tmp_path: Path, op: str, template: Path, outcome: Callable[[Path], Awaitable[str]]
+) -> list[tuple[Trial, str]]:
+    """Run ``op`` on copies of ``template``, killed at write point 1, 2, ... until a run gets
+    through; ``outcome`` checks each copy ("none" or "all")."""
     trials = []
     for point in range(1, MAX_POINTS):
         db = tmp_path / op / f"{point}.sqlite3"
         db.parent.mkdir(exist_ok=True)
         shutil.copy(template, db)
         trial = await run_helper(db, op, point)
-        trials.append((trial, await check_rows(db, before, after)))
+        trials.append((trial, await outcome(db)))
         if not trial.killed:
             return trials
     pytest.fail(f"{op} did not finish within {MAX_POINTS} write points")
 
 
 async def _kill_everywhere(tmp_path: Path, op: str) -> list[tuple[Trial, str]]:
-    if op in ROW_OPS:
-        return await _kill_rows_everywhere(tmp_path, op)
     template = tmp_path / f"{op}.sqlite3"
+    if op in ROW_OPS:
+        await prepare_rows(template, op)
+        async with await open_storage(template, clock=clock) as storage:
+            before_rows = await rows(storage)
+        after = await _rows_after(template, op)
+        assert after != before_rows
+        return await _trials(tmp_path, op, template, lambda db: check_rows(db, before_rows, after))
     await prepare(template, op)
     async with await open_storage(template) as storage:
         [game_id] = await storage.game_ids()
         before = await storage.seats(game_id)
         start = await storage.get_game(game_id)
         assert start is not None
-    trials = []
-    for point in range(1, MAX_POINTS):
-        db = tmp_path / op / f"{point}.sqlite3"
-        db.parent.mkdir(exist_ok=True)
-        shutil.copy(template, db)
-        trial = await run_helper(db, op, point)
-        trials.append((trial, await check(db, op, before, start)))
-        if not trial.killed:
-            return trials
-    pytest.fail(f"{op} did not finish within {MAX_POINTS} write points")
+    return await _trials(tmp_path, op, template, lambda db: check(db, op, before, start))
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -27,17 +26,10 @@ DAY = 86_400.0
 HOUR = 3600
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh database on each backend."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'ttr.sqlite3'}"
-    return str(request.getfixturevalue("postgres_url"))
-
-
 @pytest.fixture
-async def store(store_url: str, clock: FakeClock) -> AsyncIterator[Storage]:
-    storage = await open_storage(store_url, clock=clock)
+async def store(any_url: str, clock: FakeClock) -> AsyncIterator[Storage]:
+    """The storage on each backend."""
+    storage = await open_storage(any_url, clock=clock)
     try:
         yield storage
     finally:

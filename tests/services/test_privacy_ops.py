@@ -9,9 +9,6 @@ plays or the server still has games the bot runs, and exits 2 on bad use.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -21,32 +18,13 @@ from bot.services import GameService
 from bot.storage import Storage, open_storage
 
 from .conftest import FakeClock
+from .test_ops import bot
 from .test_privacy import ALICE, BOB, _finished, _running
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def bot(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        cwd=REPO,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'ttr.sqlite3'}"
-    return str(request.getfixturevalue("postgres_url"))
 
 
 @pytest.fixture
-async def prepared(url: str, clock: FakeClock) -> AsyncIterator[tuple[GameService, Storage]]:
-    storage = await open_storage(url, clock=clock)
+async def prepared(any_url: str, clock: FakeClock) -> AsyncIterator[tuple[GameService, Storage]]:
+    storage = await open_storage(any_url, clock=clock)
     service = GameService(storage, clock=clock, seed_source=lambda: 5)
     try:
         yield service, storage
@@ -55,8 +33,9 @@ async def prepared(url: str, clock: FakeClock) -> AsyncIterator[tuple[GameServic
 
 
 async def test_forget_from_the_command_line(
-    url: str, prepared: tuple[GameService, Storage]
+    any_url: str, prepared: tuple[GameService, Storage]
 ) -> None:
+    url = any_url
     """ALICE finished a game with BOB and plays another: refused (exit 1, nothing changed);
     after she resigns, forgotten (exit 0, counts printed), then 'nothing stored'; the export
     of the finished game holds only 'Former player N', and verify passes."""
@@ -97,8 +76,9 @@ async def test_forget_from_the_command_line(
 
 
 async def test_purge_from_the_command_line(
-    url: str, prepared: tuple[GameService, Storage], clock: FakeClock
+    any_url: str, prepared: tuple[GameService, Storage], clock: FakeClock
 ) -> None:
+    url = any_url
     """A server the bot still plays in is refused without --force; one that removed the bot
     is purged (counts printed), again 'nothing stored'; the other server's game plays on."""
     service, storage = prepared

@@ -329,9 +329,11 @@ FORGOTTEN_COLUMNS = {
 async def test_every_column_with_a_user_or_server_id_is_forgotten_or_purged(
     sqlite_storage: SqliteStorage,
 ) -> None:
-    """A new table (or column) with a user id must be handled by forgetting, and one with a
-    guild id by purging: deleted by the user's or server's id (USER_TABLES, GUILD_TABLES),
-    rewritten (the columns above), or gone with its game (a foreign key to games)."""
+    """A new table (or column) with a user id (``*user_id``, or ``*_by``: who did something)
+    must be handled by forgetting, and one with a guild id by purging: deleted by the user's or
+    server's id (USER_TABLES, GUILD_TABLES), rewritten (the columns above), or gone with its
+    game (a foreign key to games). A user id inside a text column (an identity such as
+    'user:<id>') cannot be seen here: its table belongs in FORGOTTEN_COLUMNS too."""
     from bot.storage._privacy import GUILD_TABLES, USER_TABLES
 
     conn = sqlite3.connect(sqlite_storage.path)
@@ -340,7 +342,7 @@ async def test_every_column_with_a_user_or_server_id_is_forgotten_or_purged(
         columns = [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
         parents = {r[2] for r in conn.execute(f"PRAGMA foreign_key_list({table})")}
         for column in columns:
-            if column.endswith("user_id"):
+            if column.endswith("user_id") or column.endswith("_by"):
                 assert table in USER_TABLES or (table, column) in FORGOTTEN_COLUMNS, (
                     f"{table}.{column} holds a user id that forgetting leaves behind"
                 )

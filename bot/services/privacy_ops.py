@@ -1,7 +1,7 @@
 """Operator tools for privacy requests: forget a user, purge a server, print the notice (issue 35).
 
 - ``python -m bot forget (--db PATH | --database-url URL) --user ID``: what
-  ``/ttr forget_me`` does, for a request that reaches the operator: the user's
+  ``/ttr privacy forget_me:`` does, for a request that reaches the operator: the user's
   settings go and their seat in every game gets an anonymous name.
 - ``python -m bot purge (--db PATH | --database-url URL) --guild ID [--force]``:
   delete everything of a server now, as the bot does after the retention period.

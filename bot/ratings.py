@@ -7,7 +7,9 @@ give the same floats.
 
 - A **player** is an identity string: ``"user:<discord id>"`` for a person, ``"ai:easy"``,
   ``"ai:normal"`` or ``"ai:hard"`` for the computer at each level (one identity per level,
-  so players see where they stand against each one).
+  so players see where they stand against each one), or ``"former:<key>"`` for a person who
+  was forgotten (issue 35): the key names no one, and such a player is rated like any other
+  (so every other player's rating replays exactly) but its own rating is never stored.
 - A game's **places** are competition ranks: 1 + the seats strictly ahead; tied seats share
   a place; a resigned seat is placed after every seat that did not resign (all resigned seats
   share that last place).
@@ -41,6 +43,9 @@ MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU, limit_sigma=False, 
 #: The computer's levels, each rated as one identity.
 AI_PREFIX = "ai:"
 USER_PREFIX = "user:"
+#: A forgotten person: ``"former:<key>"`` (a random key, or ``<game>.<seat>`` for a seat whose
+#: user was forgotten before the game ended).
+FORMER_PREFIX = "former:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +97,16 @@ def user_of(player: str) -> int | None:
     if player.startswith(USER_PREFIX) and player[len(USER_PREFIX) :].isdigit():
         return int(player[len(USER_PREFIX) :])
     return None
+
+
+def former_player(key: str) -> str:
+    """The identity of a forgotten person under ``key`` (which must name no one)."""
+    return f"{FORMER_PREFIX}{key}"
+
+
+def is_former(player: str) -> bool:
+    """True for a forgotten person's identity (:func:`former_player`): rated, never stored."""
+    return player.startswith(FORMER_PREFIX)
 
 
 def ai_level_of(player: str) -> str | None:

@@ -44,9 +44,10 @@ class PrivacyOps(MoveRecorder):
         return await self.storage.user_data(user_id)
 
     async def forget_user(self, user_id: int) -> ForgetReport:
-        """Forget a player: their settings go, their seat in every game keeps its moves and
-        score under an anonymous name (:func:`former_player`), their id leaves every game.
-        Forgetting twice is harmless (the report is all zeros).
+        """Forget a player: their settings, ratings and rating history go, their seat in every
+        game keeps its moves and score under an anonymous name (:func:`former_player`), their id
+        leaves every game, and their results keep their places under a random identity, so the
+        others' ratings replay exactly. Forgetting twice is harmless (the report is all zeros).
 
         Raises:
             UserInOpenGames: they still play (a lobby, or a running game whose seat the

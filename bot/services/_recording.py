@@ -31,7 +31,7 @@ from maps.loader import load_ruleset
 
 from .. import ratings
 from ..ai_workers import WORKER_LEVELS
-from ..ratings import ai_player, user_player
+from ..ratings import ai_player, former_player, user_player
 from ..storage import (
     SNAPSHOT_EVERY,
     ActionSource,
@@ -81,10 +81,13 @@ def player_results(state: GameState, seats: Sequence[SeatRow]) -> list[PlayerRes
 
 def rating_identity(seat: SeatRow) -> str:
     """Who a seat is for the ratings: the person (``user:<id>``, also after resigning or when the
-    computer took the seat over), or the computer's level (``ai:easy|normal|hard``; seats stored
-    as ``heuristic`` are normal)."""
-    if not seat.is_ai and seat.user_id is not None:
-        return user_player(seat.user_id)
+    computer took the seat over), a person forgotten while the game was paused
+    (``former:<game>.<seat>``, see :func:`bot.ratings.former_player`), or the computer's level
+    (``ai:easy|normal|hard``; seats stored as ``heuristic`` are normal)."""
+    if not seat.is_ai:
+        if seat.user_id is not None:
+            return user_player(seat.user_id)
+        return former_player(f"{seat.game_id}.{seat.seat}")
     return ai_player(ai_level(seat.ai_kind or "normal"))
 
 

@@ -27,6 +27,7 @@ from engine import GameState, apply, new_game
 from engine.codec import decode_action, decode_state, encode_state
 from maps.loader import load_ruleset
 
+from ..ratings import FORMER_PREFIX, is_former
 from ..storage import (
     ActionRow,
     CorruptGame,
@@ -172,7 +173,8 @@ async def _check_end(storage: Storage, game: GameRow, state: GameState) -> list[
 
 def _result_key(result: PlayerResult | ResultRow, with_rating: bool) -> tuple[Any, ...]:
     """What a stored result must agree on with the replay; the rating columns only where the
-    stored row has them (results stored before schema version 4 have none)."""
+    stored row has them (results stored before schema version 4 have none). Any forgotten
+    person's identity (``former:...``, whose key the seat no longer knows) is one."""
     key: tuple[Any, ...] = (
         result.score,
         result.rank,
@@ -181,7 +183,10 @@ def _result_key(result: PlayerResult | ResultRow, with_rating: bool) -> tuple[An
         result.tickets_failed,
     )
     if with_rating:
-        key += (result.player, result.place, result.longest_path_bonus)
+        player = result.player
+        if player is not None and is_former(player):
+            player = FORMER_PREFIX
+        key += (player, result.place, result.longest_path_bonus)
     return key
 
 

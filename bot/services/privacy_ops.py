@@ -1,7 +1,7 @@
 """Operator tools for privacy requests: forget a user, purge a server, print the notice (issue 35).
 
 - ``python -m bot forget (--db PATH | --database-url URL) --user ID``: what
-  ``/ttr privacy forget_me:`` does, for a request that reaches the operator: the user's
+  ``/ttr privacy forget_me`` does, for a request that reaches the operator: the user's
   settings go and their seat in every game gets an anonymous name.
 - ``python -m bot purge (--db PATH | --database-url URL) --guild ID [--force]``:
   delete everything of a server now, as the bot does after the retention period.
@@ -41,8 +41,11 @@ def forget_line(report: ForgetReport) -> str:
         ),
         f"their id cleared from {report.actions} moves, {report.results} results"
         f" and {report.hosted} games they hosted",
+        f"{report.ratings} ratings and {report.rating_changes} rating changes deleted",
         "their settings deleted" if report.settings else "no settings were stored",
     ]
+    if report.named:
+        parts.append(f"{report.named} server settings or seasons no longer name them")
     return f"{who} forgotten: " + "; ".join(parts)
 
 
@@ -54,7 +57,9 @@ def purge_line(report: PurgeReport) -> str:
     departure = "its departure" if report.departure else "no departure was recorded"
     return (
         f"{where} purged: {report.games} games ({report.running} lobbies or running),"
-        f" {report.seats} seats, {report.actions} moves, {report.results} results; {departure}"
+        f" {report.seats} seats, {report.actions} moves, {report.results} results;"
+        f" {report.ratings} ratings and {report.server_rows} rows of its settings, ladder and"
+        f" seasons; {departure}"
     )
 
 

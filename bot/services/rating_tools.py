@@ -18,10 +18,12 @@ import json
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from ..ratings import OVERALL, Entrant, Rating, ai_level_of, rate
+from ..ratings import OVERALL, Entrant, Rating, ai_level_of, is_former, rate
 from ..storage import CorruptGame, RatingRow, Storage
+
+_T = TypeVar("_T")
 
 #: One table: (server, season, scope).
 TableKey = tuple[int, int, str]
@@ -40,7 +42,9 @@ class Replay:
 
 async def replay_ratings(storage: Storage) -> Replay:
     """Rate every rated game again from its stored results, server by server in the order they
-    were rated, from fresh ratings at each season's start."""
+    were rated, from fresh ratings at each season's start. A forgotten person (``former:``) is
+    rated along, so the others' ratings come out exactly as stored, but is left out of what is
+    returned, as the storage never stores their rating."""
     tables: dict[TableKey, dict[str, Rating]] = {}
     changes: dict[tuple[int, str], dict[str, tuple[Rating, Rating]]] = {}
     broken: dict[int, str] = {}
@@ -57,7 +61,16 @@ async def replay_ratings(storage: Storage) -> Replay:
                 p: (table.get(p, Rating()), after) for p, after in new.items()
             }
             table.update(new)
-    return Replay(tables, changes, broken)
+    return Replay(
+        {key: _people(table) for key, table in tables.items()},
+        {key: _people(change) for key, change in changes.items()},
+        broken,
+    )
+
+
+def _people(by_player: dict[str, _T]) -> dict[str, _T]:
+    """``by_player`` without forgotten persons (whose ratings are never stored)."""
+    return {p: v for p, v in by_player.items() if not is_former(p)}
 
 
 def _stored_tables(rows: Iterable[RatingRow]) -> dict[TableKey, dict[str, Rating]]:

@@ -131,7 +131,7 @@ class GameStore(Protocol):
         self, guild_id: int, *, limit: int = 10, offset: int = 0
     ) -> list[GameRow]:
         """A guild's finished games, newest first, ``limit`` from ``offset``
-        (``/ttr game`` pages).
+        (``/ttr game`` without an id, in pages).
 
         Raises:
             ValueError: a negative ``limit`` or ``offset``.
@@ -634,10 +634,14 @@ class PrivacyStore(Protocol):
         ...
 
     async def forget_user(self, user_id: int, seat_name: Callable[[str, int], str]) -> ForgetReport:
-        """Forget a user in ONE transaction: delete their settings; in every game they sat in,
+        """Forget a user in ONE transaction: delete their settings, their ratings and their
+        rating history (every server, season and scope); in every game they sat in,
         their seat keeps its number, moves and score under ``seat_name(language, seat)`` (the
         game's table language) and no user id, and their id leaves the action log
-        (``actor_user_id``), the results and the games they hosted (host id 0). In a paused game
+        (``actor_user_id``), the results (whose rating identity becomes one random
+        ``former:<key>`` for all of them, so the others' ratings still replay exactly), the games
+        they hosted (host id 0) and the server settings and seasons that named them (NULL). In
+        a paused game
         (its server removed the bot) the computer takes their seat over. Other players' rows,
         the moves and the seeds are untouched, so every game still replays. Forgetting someone
         twice (or someone never seen) changes nothing and reports zeros.
@@ -674,7 +678,8 @@ class PrivacyStore(Protocol):
 
     async def purge_guild(self, guild_id: int) -> PurgeReport:
         """Delete everything of a server in ONE transaction: its games (lobbies, running,
-        finished: seats, log, snapshots, results) and its departure. Purging twice (or a
+        finished: seats, log, snapshots, results, rated games, rating history), its settings,
+        ladder, seasons and ratings, and its departure. Purging twice (or a
         server never seen) deletes nothing and reports zeros."""
         ...
 

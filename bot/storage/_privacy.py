@@ -1,27 +1,35 @@
 """Privacy: what is stored about a user, forgetting a user, and the servers that removed the bot.
 
-Forgetting a user (``/ttr privacy forget_me:``, ``python -m bot forget``) is ONE
-transaction: their settings go, and in every game they sat in their seat
-keeps its place, moves and score under an anonymous name (no id), their id
-leaves the action log (``actor_user_id``; the one change the log allows,
-migration 5), the results and the games they hosted. Nothing another player
-sees as theirs changes, and every game still replays. A user who still plays
-(a lobby, or a running game whose seat is theirs to play) is refused.
+Forgetting a user (``/ttr privacy forget_me``, ``python -m bot forget``) is ONE
+transaction: their settings, their ratings and their rating history go (every
+server, season and scope), and in every game they sat in their seat keeps its
+place, moves and score under an anonymous name (no id), their id leaves the
+action log (``actor_user_id``; the one change the log allows, migration 5),
+the results, the games they hosted, and the server settings and seasons that
+named them as who changed or started them. Their results keep their place in
+every rated game under a random identity ``former:<key>`` (one key for all of
+them, naming no one), so a replay of the ratings still gives every other
+player's rating exactly (:mod:`bot.ratings`). Nothing another player sees as
+theirs changes, and every game still replays. A user who still plays (a lobby,
+or a running game whose seat is theirs to play) is refused.
 
 A server that removes the bot is recorded (:meth:`SqlPrivacyStore.depart_guild`):
 its lobbies are cancelled and its running games paused (``paused_at``; the
 timer query and every move skip a paused game) in one transaction. Invited
 back, :meth:`~SqlPrivacyStore.return_guild` resumes them with their clocks
 moved by the pause; after the retention period
-:meth:`~SqlPrivacyStore.purge_guild` deletes everything of the server, again in
+:meth:`~SqlPrivacyStore.purge_guild` deletes everything of the server (its
+games with their rows, its settings, ladder, seasons and ratings), again in
 one transaction.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..ratings import former_player, user_player
 from ._errors import UserInOpenGames
 from ._rows import (
     ForgetReport,
@@ -36,10 +44,23 @@ from ._sql import GAME_COLUMNS, Row, SqlBase, Tx, game_row, log, timer_at
 #: The name a forgotten user's seat gets: (the game's table language, seat number) -> name.
 SeatName = Callable[[str, int], str]
 
-#: Tables holding rows that belong to one user (deleted when the user is forgotten).
-USER_TABLES: tuple[str, ...] = ("user_settings",)
-#: Tables holding rows that belong to one server other than its games (deleted by a purge).
-GUILD_TABLES: tuple[str, ...] = ("guild_departures",)
+#: Tables holding rows that belong to one user, found by ``user_id`` (deleted when the user is
+#: forgotten): their settings, their current ratings and their rating history.
+USER_TABLES: tuple[str, ...] = ("user_settings", "ratings", "rating_history")
+#: Columns that name the user who changed or started something of a server (cleared).
+NAMED_BY: tuple[tuple[str, str], ...] = (
+    ("guild_settings", "updated_by"),
+    ("seasons", "started_by"),
+)
+#: Tables holding rows that belong to one server other than its games, found by ``guild_id``
+#: (deleted by a purge; its games' rated_games and rating_history rows go with the games).
+GUILD_TABLES: tuple[str, ...] = (
+    "guild_settings",
+    "ladders",
+    "seasons",
+    "ratings",
+    "guild_departures",
+)
 
 _SEAT_REF = (
     "SELECT g.id, g.guild_id, g.channel_id, g.thread_id, g.status, g.host_user_id,"
@@ -82,6 +103,14 @@ class SqlPrivacyStore(SqlBase):
             settings = await tx.fetchrow(
                 "SELECT COUNT(*) AS n FROM user_settings WHERE user_id = ?", user_id
             )
+            ratings = await _count(
+                tx, "SELECT COUNT(*) AS n FROM ratings WHERE user_id = ?", user_id
+            )
+            named = 0
+            for table, column in NAMED_BY:
+                named += await _count(
+                    tx, f"SELECT COUNT(*) AS n FROM {table} WHERE {column} = ?", user_id
+                )
         assert results is not None and settings is not None
         return UserData(
             user_id=user_id,
@@ -89,6 +118,8 @@ class SqlPrivacyStore(SqlBase):
             finished=sum(r["status"] == "finished" for r in seats),
             results=int(results["n"]),
             settings=bool(settings["n"]),
+            ratings=ratings,
+            named=named,
             open_games=tuple(_seat_ref(r, user_id) for r in seats if _still_plays(r)),
         )
 
@@ -116,8 +147,15 @@ class SqlPrivacyStore(SqlBase):
                 user_id,
                 user_id,
             )
+            # one random identity for all their results: the ratings still replay exactly
             results = await tx.execute(
-                "UPDATE results SET user_id = NULL WHERE user_id = ?", user_id
+                "UPDATE results SET user_id = NULL,"
+                " player = CASE WHEN player = ? THEN ? ELSE player END"
+                " WHERE user_id = ? OR player = ?",
+                user_player(user_id),
+                former_player(secrets.token_hex(8)),
+                user_id,
+                user_player(user_id),
             )
             hosted = await tx.execute(
                 "UPDATE games SET host_user_id = 0 WHERE host_user_id = ?", user_id
@@ -125,17 +163,26 @@ class SqlPrivacyStore(SqlBase):
             handed = 0
             for r in seats:
                 handed += await _anonymise_seat(tx, r, seat_name)
-            settings = 0
-            for table in USER_TABLES:
-                settings += await tx.execute(f"DELETE FROM {table} WHERE user_id = ?", user_id)
+            deleted = {
+                table: await tx.execute(f"DELETE FROM {table} WHERE user_id = ?", user_id)
+                for table in USER_TABLES
+            }
+            named = 0
+            for table, column in NAMED_BY:
+                named += await tx.execute(
+                    f"UPDATE {table} SET {column} = NULL WHERE {column} = ?", user_id
+                )
         report = ForgetReport(
             user_id=user_id,
             games=len(seats),
             actions=actions,
             results=results,
             hosted=hosted,
-            settings=settings,
+            settings=deleted["user_settings"],
             handed_to_ai=handed,
+            ratings=deleted["ratings"],
+            rating_changes=deleted["rating_history"],
+            named=named,
         )
         if report.anything:
             log.info(
@@ -243,9 +290,10 @@ class SqlPrivacyStore(SqlBase):
                 for table in ("seats", "actions", "results")
             }
             await tx.execute("DELETE FROM games WHERE guild_id = ?", guild_id)
-            departure = 0
-            for table in GUILD_TABLES:
-                departure += await tx.execute(f"DELETE FROM {table} WHERE guild_id = ?", guild_id)
+            deleted = {
+                table: await tx.execute(f"DELETE FROM {table} WHERE guild_id = ?", guild_id)
+                for table in GUILD_TABLES
+            }
         assert games is not None
         report = PurgeReport(
             guild_id=guild_id,
@@ -254,7 +302,9 @@ class SqlPrivacyStore(SqlBase):
             seats=counts["seats"],
             actions=counts["actions"],
             results=counts["results"],
-            departure=departure > 0,
+            departure=deleted["guild_departures"] > 0,
+            ratings=deleted["ratings"],
+            server_rows=deleted["guild_settings"] + deleted["ladders"] + deleted["seasons"],
         )
         if report.anything:
             log.info(
@@ -317,4 +367,4 @@ async def _resume(tx: Tx, r: Row, now: float) -> GameRow:
     return game_row(row)
 
 
-__all__ = ["GUILD_TABLES", "USER_TABLES", "SeatName", "SqlPrivacyStore"]
+__all__ = ["GUILD_TABLES", "NAMED_BY", "USER_TABLES", "SeatName", "SqlPrivacyStore"]

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..ratings import OVERALL, Entrant, Rating, rate
+from ..ratings import OVERALL, Entrant, Rating, is_former, rate
 from ._rows import PlayerResult, RatedGame, RatingChange, RatingRow, Season
 from ._sql import (
     RATED_GAME_COLUMNS,
@@ -197,7 +197,8 @@ async def _rate_scope(
     yet): the players' new ratings and the changes, written; returns the changes."""
     guild_id, season, scope, now = head.guild_id, head.season, head.scope, head.rated_at
     current = await _current_ratings(tx, guild_id, season, scope, sorted(users))
-    new = rate(entrants, current)
+    # a forgotten person is rated with the others (their ratings depend on it) but not stored
+    new = {p: r for p, r in rate(entrants, current).items() if not is_former(p)}
     if not new:
         return []
     await tx.executemany(

@@ -515,11 +515,13 @@ class SeatRef:
 
 @dataclass(frozen=True, slots=True)
 class UserData:
-    """What is stored about one user (``/ttr privacy forget_me:`` shows it before asking).
+    """What is stored about one user (``/ttr privacy forget_me`` shows it before asking).
 
     ``games``: games with a seat of theirs (any status), ``finished`` of them
     finished; ``results``: result rows with their id; ``settings``: they have
-    stored settings; ``open_games``: lobbies and running games in which they
+    stored settings; ``ratings``: their rating rows (one per server, season and
+    scope); ``named``: server settings and seasons that name them as who changed
+    or started them; ``open_games``: lobbies and running games in which they
     still play (not paused, the seat not played by the computer): these stop
     a forget until they leave, resign or finish.
     """
@@ -529,12 +531,14 @@ class UserData:
     finished: int
     results: int
     settings: bool
+    ratings: int = 0
+    named: int = 0
     open_games: tuple[SeatRef, ...] = ()
 
     @property
     def anything(self) -> bool:
         """True when anything at all is stored about the user."""
-        return bool(self.games or self.results or self.settings)
+        return bool(self.games or self.results or self.settings or self.ratings or self.named)
 
 
 @dataclass(frozen=True, slots=True)
@@ -544,9 +548,13 @@ class ForgetReport:
     ``games``: games in which the user's seat now has an anonymous name and no
     id (``handed_to_ai`` of them paused games whose seat the computer plays
     from now on); ``actions``: log entries whose actor id was cleared;
-    ``results``: result rows whose user id was cleared; ``hosted``: games
-    whose host id was cleared; ``settings``: settings rows deleted (0 or 1).
-    All zero when nothing was stored (forgetting twice is harmless).
+    ``results``: result rows whose user id was cleared and whose rating
+    identity became an anonymous one; ``hosted``: games whose host id was
+    cleared; ``settings``: settings rows deleted (0 or 1); ``ratings``: rating
+    rows deleted, ``rating_changes``: rows of their rating history deleted;
+    ``named``: server settings and seasons that no longer name them as who
+    changed or started them. All zero when nothing was stored (forgetting twice
+    is harmless).
     """
 
     user_id: int
@@ -556,11 +564,15 @@ class ForgetReport:
     hosted: int = 0
     settings: int = 0
     handed_to_ai: int = 0
+    ratings: int = 0
+    rating_changes: int = 0
+    named: int = 0
 
     @property
     def anything(self) -> bool:
         """True when something was removed."""
-        return bool(self.games or self.actions or self.results or self.hosted or self.settings)
+        counts = (self.games, self.actions, self.results, self.hosted, self.settings)
+        return any(counts) or bool(self.ratings or self.rating_changes or self.named)
 
 
 @dataclass(frozen=True, slots=True)
@@ -577,8 +589,10 @@ class GuildDeparture:
 @dataclass(frozen=True, slots=True)
 class PurgeReport:
     """What :meth:`~bot.storage.Storage.purge_guild` deleted, in counts: the server's games
-    (``running`` of them lobbies or running games), their seats, log entries and results,
-    and whether its departure was recorded. All zero when nothing was stored."""
+    (``running`` of them lobbies or running games), their seats, log entries and results
+    (their rated games and rating history go with them), the server's ``ratings`` rows, its
+    ``server_rows`` (its settings, its ladder and its seasons) and whether its departure was
+    recorded. All zero when nothing was stored."""
 
     guild_id: int
     games: int = 0
@@ -587,8 +601,10 @@ class PurgeReport:
     actions: int = 0
     results: int = 0
     departure: bool = False
+    ratings: int = 0
+    server_rows: int = 0
 
     @property
     def anything(self) -> bool:
         """True when something was deleted."""
-        return bool(self.games or self.departure)
+        return bool(self.games or self.departure or self.ratings or self.server_rows)

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
+import zlib
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +25,8 @@ from bot.storage import ShardFilter, Storage, UserInOpenGames, open_storage
 from .conftest import FakeClock, lobby, play_for
 
 ALICE, BOB, CAROL = 711_111_111_111_111_111, 722_222_222_222_222_222, 733_333_333_333_333_333
+#: A server id that is not a small number, so a scan of every cell finds it only where it is.
+SERVER = 744_444_444_444_444_444
 DAY = 86_400.0
 HOUR = 3600
 
@@ -88,9 +93,15 @@ async def test_forgetting_a_player_keeps_the_others_results_stats_and_every_repl
     g2 = await _finished(svc, store, (BOB, ALICE), channel=2)
     g3 = await _finished(svc, store, (BOB, CAROL), channel=3)
     await svc.set_user_settings(ALICE, dm_turns=True)
+    await svc.set_server_settings(1, ALICE, manage_server=True, turn_seconds=HOUR)
     others = {u: await svc.stats(1, u) for u in (BOB, CAROL)}
-    board = [r for r in await svc.leaderboard(1) if r.user_id != ALICE]
+    board = [r for r in await store.leaderboard(1) if r.user_id != ALICE]
+    ratings = {m: await store.ratings(1, scope=m) for m in ("*", "amsterdam")}
     results = {g: await store.results(g) for g in (g1, g2, g3)}
+    changes = {g: await store.game_rating_changes(g) for g in (g1, g2, g3)}
+    assert all(len(c) > 0 for c in changes.values())  # every game was rated
+    mine = await store.user_data(ALICE)
+    assert mine.ratings == 2 and mine.named == 1  # overall and Amsterdam; the server setting
     checked, problems = await verify_storage(store)
     assert (checked, problems) == (3, [])
     exported = json.dumps(await export_game(store, g1))
@@ -99,9 +110,24 @@ async def test_forgetting_a_player_keeps_the_others_results_stats_and_every_repl
     report = await svc.forget_user(ALICE)
     assert (report.games, report.results, report.settings, report.hosted) == (2, 2, 1, 1)
     assert report.actions > 10  # every move she made
+    # her rating overall and on Amsterdam, and their change in each of her two games
+    assert (report.ratings, report.rating_changes, report.named) == (2, 4, 1)
 
     assert {u: await svc.stats(1, u) for u in (BOB, CAROL)} == others
-    assert [r for r in await svc.leaderboard(1)] == board
+    assert [r for r in await store.leaderboard(1)] == board
+    # the others' ratings and every change of theirs are as they were; hers are gone
+    for scope, rows in ratings.items():
+        assert await store.ratings(1, scope=scope) == [r for r in rows if r.user_id != ALICE]
+        assert {r.user_id for r in rows} == {ALICE, BOB, CAROL}
+    for gid in (g1, g2, g3):
+        kept = [c for c in changes[gid] if c.user_id != ALICE]
+        assert await store.game_rating_changes(gid) == kept
+    assert [line.user_id for line in (await svc.ladder(1)).lines] == [
+        r.user_id for r in ratings["*"] if r.user_id != ALICE
+    ]
+    assert (await svc.server_settings(1)).updated_by is None
+    formers = {r.player for g in (g1, g2) for r in await store.results(g) if r.user_id is None}
+    assert len(formers) == 1 and formers.pop().startswith("former:")  # one key, naming no one
     assert (await svc.stats(1, ALICE)).games == 0
     for gid in (g1, g2, g3):
         after = await store.results(gid)
@@ -226,3 +252,69 @@ async def test_a_server_that_removed_the_bot_while_it_was_away_is_noticed(
     assert [d.guild_id for d in departed] == [gone]
     assert await store.departures() == {gone: clock.now}
     assert await svc.guilds_present({mine}) == []  # once
+
+
+def _cells_naming(path: str, needle: int) -> list[str]:
+    """Every cell of every table of the SQLite file at ``path`` that holds ``needle``: the
+    number itself, or its digits inside a text or a (zlib-compressed) blob such as a snapshot
+    or an identity 'user:<id>'. Returns 'table.column' for each."""
+    found = []
+    conn = sqlite3.connect(path)
+    try:
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        for table in tables:
+            cursor = conn.execute(f"SELECT * FROM {table}")
+            names = [d[0] for d in cursor.description]
+            for row in cursor:
+                for name, value in zip(names, row, strict=True):
+                    if isinstance(value, bytes):
+                        try:
+                            value = zlib.decompress(value)
+                        except zlib.error:
+                            pass
+                        value = value.decode("utf-8", "replace")
+                    if value == needle or (isinstance(value, str) and str(needle) in value):
+                        found.append(f"{table}.{name}")
+    finally:
+        conn.close()
+    return sorted(set(found))
+
+
+async def test_no_cell_of_any_table_names_a_forgotten_player_or_a_purged_server(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """The schema guard (tests/storage/test_privacy.py) looks at column names; this looks at the
+    data: ALICE played rated games in two servers, changed server 1's settings and started its second season; after forgetting her no cell of any
+    table holds her id, and verify passes. Server 1 (SERVER) is then purged: no cell holds its id,
+    server 2's rows are all still there."""
+    path = str(tmp_path / "ttr.sqlite3")
+    async with await open_storage(path, clock=clock) as store:
+        svc = GameService(store, clock=clock, seed_source=lambda: 5)
+        await svc.set_server_settings(SERVER, ALICE, manage_server=True, turn_seconds=HOUR)
+        await _finished(svc, store, (ALICE, BOB), channel=1, guild=SERVER)
+        await svc.start_season(SERVER, ALICE, manage_server=True)
+        await _finished(svc, store, (BOB, ALICE, CAROL), channel=2, guild=SERVER)
+        await _finished(svc, store, (CAROL, ALICE), channel=3, guild=2)
+        await svc.set_user_settings(ALICE, dm_turns=True)
+        assert "ratings.player" in _cells_naming(path, ALICE)
+        assert "seasons.started_by" in _cells_naming(path, ALICE)
+
+        report = await svc.forget_user(ALICE)
+        # overall and Amsterdam in both seasons of SERVER and in server 2; a setting, a season
+        assert (report.ratings, report.rating_changes, report.named) == (6, 6, 2)
+        assert _cells_naming(path, ALICE) == []
+        assert await verify_storage(store) == (3, [])
+        assert _cells_naming(path, BOB) != []
+
+        server2 = [await store.dump_game(g) for g in await store.game_ids()]
+        server2 = [d for d in server2 if d is not None and d.game["guild_id"] == 2]
+        ratings2 = [r for r in await store.all_ratings() if r.guild_id == 2]
+        assert "guild_settings.guild_id" in _cells_naming(path, SERVER)
+        purged = await svc.purge_guild(SERVER)
+        # its settings, its ladder and its two seasons; overall and Amsterdam in each season
+        assert (purged.games, purged.server_rows) == (2, 4) and purged.ratings > 0
+        assert _cells_naming(path, SERVER) == []
+        assert [await store.dump_game(d.game["id"]) for d in server2] == server2
+        assert [r for r in await store.all_ratings()] == ratings2
+        assert await verify_storage(store) == (1, [])
+        await svc.close()

@@ -323,6 +323,7 @@ FORGOTTEN_COLUMNS = {
     ("results", "user_id"): "cleared",
     ("actions", "actor_user_id"): "cleared (the one change the log allows)",
     ("games", "host_user_id"): "set to 0",
+    ("results", "player"): "'user:<id>' becomes one random 'former:<key>' for all their results",
 }
 
 
@@ -331,10 +332,13 @@ async def test_every_column_with_a_user_or_server_id_is_forgotten_or_purged(
 ) -> None:
     """A new table (or column) with a user id (``*user_id``, or ``*_by``: who did something)
     must be handled by forgetting, and one with a guild id by purging: deleted by the user's or
-    server's id (USER_TABLES, GUILD_TABLES), rewritten (the columns above), or gone with its
-    game (a foreign key to games). A user id inside a text column (an identity such as
-    'user:<id>') cannot be seen here: its table belongs in FORGOTTEN_COLUMNS too."""
-    from bot.storage._privacy import GUILD_TABLES, USER_TABLES
+    server's id (USER_TABLES, GUILD_TABLES), cleared (NAMED_BY), rewritten (the columns above),
+    or gone with its game (a foreign key to games). A user id inside a text column (an identity
+    such as 'user:<id>') cannot be seen here: a column named ``player`` must be rewritten too,
+    and tests/services/test_privacy.py scans every cell of a forgotten user's database."""
+    from bot.storage._privacy import GUILD_TABLES, NAMED_BY, USER_TABLES
+
+    covered = set(FORGOTTEN_COLUMNS) | set(NAMED_BY)
 
     conn = sqlite3.connect(sqlite_storage.path)
     tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
@@ -342,8 +346,8 @@ async def test_every_column_with_a_user_or_server_id_is_forgotten_or_purged(
         columns = [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
         parents = {r[2] for r in conn.execute(f"PRAGMA foreign_key_list({table})")}
         for column in columns:
-            if column.endswith("user_id") or column.endswith("_by"):
-                assert table in USER_TABLES or (table, column) in FORGOTTEN_COLUMNS, (
+            if column.endswith("user_id") or column.endswith("_by") or column == "player":
+                assert table in USER_TABLES or (table, column) in covered, (
                     f"{table}.{column} holds a user id that forgetting leaves behind"
                 )
             if column == "guild_id":
@@ -351,3 +355,55 @@ async def test_every_column_with_a_user_or_server_id_is_forgotten_or_purged(
                     f"{table}.{column} holds a server's rows that a purge leaves behind"
                 )
     conn.close()
+
+
+async def test_forgetting_and_purging_cover_the_ratings_tables(
+    storage: Storage, clock: FakeClock
+) -> None:
+    """Rated games in two servers: forgetting ALICE deletes her ratings and rating history,
+    renames her identity in the results to one 'former:' key, and clears her name from the
+    settings and seasons she changed; BOB's and the computer's rows stay. Purging GUILD then
+    deletes its settings, ladder, seasons, ratings, rated games and rating history, and every
+    server-wide row of OTHER_GUILD stays."""
+    from .test_ratings_storage import finished
+
+    alice, bob = f"user:{ALICE}", f"user:{BOB}"
+    await storage.set_guild_settings(GUILD, updated_by=ALICE, rated=True)
+    a = await finished(storage, clock, 10, {alice: 1, bob: 2, "ai:hard": 3}, guild_id=GUILD)
+    await storage.start_season(GUILD, ALICE)
+    b = await finished(storage, clock, 11, {bob: 1, alice: 2}, guild_id=GUILD)
+    c = await finished(storage, clock, 12, {alice: 1, bob: 2}, guild_id=OTHER_GUILD)
+    rows = await storage.all_ratings()
+    kept = [r for r in rows if r.user_id != ALICE]
+    history = {g.id: await storage.game_rating_changes(g.id) for g in (a, b, c)}
+    assert {r.user_id for r in rows} == {ALICE, BOB, None}
+    assert (await storage.user_data(ALICE)).ratings == 6  # 3 seasons or servers, 2 scopes each
+
+    report = await storage.forget_user(ALICE, seat_name)
+    assert (report.ratings, report.rating_changes, report.named, report.results) == (6, 6, 2, 3)
+    assert await storage.all_ratings() == kept
+    for game in (a, b, c):
+        assert await storage.game_rating_changes(game.id) == [
+            h for h in history[game.id] if h.user_id != ALICE
+        ]
+    players = {r.player for g in (a, b, c) for r in await storage.results(g.id)}
+    formers = {p for p in players if p is not None and p.startswith("former:")}
+    assert players - formers == {bob, "ai:hard"}
+    assert len(formers) == 1 and next(iter(formers)).startswith("former:")
+    assert (await storage.get_guild_settings(GUILD)).updated_by is None
+    assert [s.started_by for s in await storage.seasons(GUILD)] == [None, None]
+    assert not (await storage.user_data(ALICE)).anything
+
+    other_before = [r for r in await storage.all_ratings() if r.guild_id == OTHER_GUILD]
+    dump = await storage.dump_guild_tables()
+    purged = await storage.purge_guild(GUILD)
+    assert (purged.games, purged.server_rows, purged.ratings) == (2, 4, 6)  # 2 ladder+settings
+    after = await storage.dump_guild_tables()
+    for table in ("settings", "ladders", "seasons", "ratings"):
+        rows_after = getattr(after, table)
+        assert all(r["guild_id"] != GUILD for r in rows_after), table
+        assert rows_after == tuple(r for r in getattr(dump, table) if r["guild_id"] != GUILD)
+    assert [g.game_id for g in await storage.rated_games()] == [c.id]
+    assert await storage.game_rating_changes(a.id) == []
+    assert [r for r in await storage.all_ratings()] == other_before
+    assert not (await storage.purge_guild(GUILD)).anything

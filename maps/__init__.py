@@ -2,7 +2,7 @@
 
 - :func:`load_ruleset`: the engine's rule set of a map (validated, cached).
 - :func:`registry` / :func:`list_maps`: the usable maps as typed entries, for
-  choices, autocomplete and ``/ttr maps`` (built-in and ``TTR_MAPS_DIR`` maps).
+  choices, autocomplete and ``/ttr rules`` without a map (built-in and ``TTR_MAPS_DIR`` maps).
 - :func:`validate_all`: every problem of every map folder.
 - :func:`pending_maps` / :func:`load_stand_in`: valid maps whose rule set the
   engine does not play yet (Europe), and their boards under classic rules for

@@ -1,4 +1,4 @@
-"""The registry of usable maps (:func:`registry`): what the bot offers in choices, autocomplete and ``/ttr maps``.
+"""The registry of usable maps (:func:`registry`): what the bot offers in choices, autocomplete and ``/ttr rules`` without a map.
 
 :func:`registry` validates every map folder (built-in and ``TTR_MAPS_DIR``)
 and lists the valid ones as typed :class:`MapEntry` rows; a broken map is left

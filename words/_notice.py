@@ -1,5 +1,5 @@
 """The privacy notice: what the bot stores about a player, why, for how long, and how to have it
-deleted (``/ttr privacy``, ``python -m bot privacy``, the README's "Privacy" section).
+deleted (``/ttr privacy show``, ``python -m bot privacy``, the README's "Privacy" section).
 
 One text in the catalogs, in every language the bot speaks; the README's English section is
 this text (``tests/test_privacy_notice.py`` holds the two equal), so the notice and the
@@ -25,11 +25,13 @@ def privacy_notice(w: Words, retention_days: int) -> str:
                 "it is your turn and to show your hand to you alone."
             ),
             w.t(
-                "- **Your moves** in every game, with their time, and **your results** (score, "
-                "rank, {tickets} completed): so that every game can be replayed and checked, and "
-                "for /ttr history, /ttr stats and /ttr leaderboard."
+                "- **Your moves** in every game, with their time, **your results** (score, rank, "
+                "{tickets} completed) and **your ratings** (per server and season, and each rated "
+                "game's change): to replay and check every game, and for /ttr game, /ttr stats "
+                "and /ttr leaderboard."
             ),
             w.t("- **Your settings** from /ttr settings, if you changed any: to keep them."),
+            w.t("- Your id as who changed a server's settings or started a season, if you did."),
             w.t("- For every game, the ids of its server, channel and messages: to run it there."),
             w.t(
                 "The bot reads none of your messages and stores no e-mail address, IP address or "
@@ -38,24 +40,22 @@ def privacy_notice(w: Words, retention_days: int) -> str:
             "",
             w.t("**For how long**"),
             w.n(
-                "Finished games and their results are kept while the bot is in their server, so "
-                "that history and statistics work. When a server removes the bot, its games that "
-                "have not started are cancelled and its running games paused at once, and "
-                "{count} day later everything of that server is deleted (if the bot is invited "
-                "back before, its games go on).",
-                "Finished games and their results are kept while the bot is in their server, so "
-                "that history and statistics work. When a server removes the bot, its games that "
-                "have not started are cancelled and its running games paused at once, and "
-                "{count} days later everything of that server is deleted (if the bot is invited "
-                "back before, its games go on).",
+                "Finished games, results and ratings are kept while the bot is in their server. "
+                "When a server removes the bot, its games that have not started are cancelled and "
+                "its running games paused at once, and {count} day later everything of that "
+                "server is deleted (if the bot is invited back before, its games go on).",
+                "Finished games, results and ratings are kept while the bot is in their server. "
+                "When a server removes the bot, its games that have not started are cancelled and "
+                "its running games paused at once, and {count} days later everything of that "
+                "server is deleted (if the bot is invited back before, its games go on).",
                 retention_days,
             ),
             "",
             w.t("**How to have it deleted**"),
             w.t(
-                "With /ttr privacy forget_me: the bot deletes your settings and, in every game, "
-                'replaces your id and name with "Former player" and a number, so that the other '
-                "players' results and every game's replay stay as they were. Leave your games "
+                "With /ttr privacy forget_me the bot deletes your settings and ratings and, in "
+                'every game, replaces your id and name with "Former player" and a number, so the '
+                "other players' results, ratings and replays stay as they were. Leave your games "
                 "that have not started and resign from your running ones first, or let it do "
                 "that for you."
             ),

@@ -4,6 +4,8 @@ discord.py binds one slash-command group to one cog, so ``/ttr`` is declared
 here once; each command hands over to its family (:mod:`._lobby`,
 :mod:`._play`, :mod:`._info`, :mod:`._players`, :mod:`._ladder`, :mod:`._admin`). Names
 and descriptions are English here and translated by ``bot.translator`` from the catalogs.
+``/ttr maps`` is folded into ``/ttr rules`` (without a map) and ``/ttr history`` into
+``/ttr game`` (without an id).
 Discord allows 25 commands and groups under ``/ttr``: the server's settings, its
 seasons and the permission check are one group, ``/ttr admin``; the privacy notice
 and forgetting another, ``/ttr privacy``. ``/ttr maps`` is folded into ``/ttr rules``
@@ -412,3 +414,13 @@ class TtrCog(
     )
     async def season(self, interaction: discord.Interaction) -> None:
         await self.ladder.season(interaction)
+
+
+async def shown_game(service: GameServicePort, interaction: discord.Interaction) -> int | None:
+    """The id of the channel's open game, else of its last finished one (whose map /ttr rules
+    and /ttr help keep naming until a new game starts), else None."""
+    channel = interaction.channel_id or 0
+    game = await service.game_in_channel(channel)
+    if game is None:
+        game = await service.last_game_in_channel(channel)
+    return game.id if game is not None else None

@@ -373,7 +373,7 @@ class InfoFlows(Base):
         await self.reply(interaction, "\n".join(lines))
 
     async def history(self, interaction: discord.Interaction, page: int) -> None:
-        """The server's finished games, newest first, ten per page."""
+        """/ttr game without an id: the server's finished games, newest first, ten per page."""
         await self.defer(interaction)
         w = self.words(interaction)
         per_page = 10

@@ -1,5 +1,5 @@
-"""Privacy: /ttr privacy (the notice, and forgetting with its buttons), and the servers that add or
-remove the bot.
+"""Privacy: /ttr privacy show (the notice) and forget_me (forgetting, with its buttons), and the
+servers that add or remove the bot.
 
 Everything said to the player is private and in their language. Forgetting
 asks first (what will go, with a button) and refuses nothing silently: a
@@ -44,7 +44,7 @@ class LeftGames:
 
 
 class PrivacyFlows(Base):
-    """/ttr privacy: the notice, and forgetting (``forget_me:``, or the notice's button)."""
+    """/ttr privacy show: the notice; /ttr privacy forget_me (or the notice's button): forgetting."""
 
     def __init__(
         self,
@@ -58,9 +58,10 @@ class PrivacyFlows(Base):
         self.publisher = publisher
         self.play = play
 
-    async def privacy(self, interaction: discord.Interaction, forget_me: bool = False) -> None:
-        """What the bot stores about a player, why, for how long, how to have it deleted, with a
-        **Forget me…** button; ``forget_me``: straight to what forgetting would delete."""
+    async def privacy(self, interaction: discord.Interaction, *, forget_me: bool = False) -> None:
+        """/ttr privacy show: what the bot stores about a player, why, for how long, how to have it
+        deleted, with a **Forget me…** button; ``forget_me`` (/ttr privacy forget_me): straight
+        to what forgetting would delete."""
         await self.defer(interaction)
         w = self.words(interaction)
         if forget_me:
@@ -180,6 +181,18 @@ def _question(data: UserData, w: Words) -> tuple[str, discord.ui.View | None]:
                 data.games,
             )
         )
+    if data.ratings:
+        lines.append(
+            w.n(
+                "- your {count} rating and its history (your places in rated games stay, "
+                "without your name, so the other players' ratings stay);",
+                "- your {count} ratings and their history (your places in rated games stay, "
+                "without your name, so the other players' ratings stay);",
+                data.ratings,
+            )
+        )
+    if data.named:
+        lines.append(w.t("- your name where you changed a server's settings or started a season;"))
     lines.append(w.t("It cannot be undone."))
     go = Btn(
         w.t("Forget me"),
@@ -225,6 +238,14 @@ def _done(report: ForgetReport, left: LeftGames, w: Words) -> str:
                 'Your id and name were removed from {count} games (your seat is "Former player" '
                 "and a number there).",
                 report.games,
+            )
+        )
+    if report.ratings:
+        lines.append(
+            w.n(
+                "{count} rating of yours and its history were deleted.",
+                "{count} ratings of yours and their history were deleted.",
+                report.ratings,
             )
         )
     if report.settings:

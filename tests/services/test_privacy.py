@@ -147,6 +147,29 @@ async def test_forgetting_a_player_keeps_the_others_results_stats_and_every_repl
     assert not (await svc.forget_user(ALICE)).anything
 
 
+async def test_a_seat_forgotten_while_paused_is_rated_as_no_one_when_its_game_ends(
+    svc: GameService, store: Storage
+) -> None:
+    """ALICE is forgotten while her rated game is paused (its server removed the bot): the
+    computer plays her seat on after the return, the game is rated with that seat as an
+    anonymous 'former:' identity whose rating is not stored, and verify passes."""
+    gid = await _running(svc, 1, channel=10)
+    await svc.guild_removed(1)
+    report = await svc.forget_user(ALICE)
+    assert report.handed_to_ai == 1
+    await svc.guild_returned(1)
+    while (state := await svc.game_state(gid)).result is None:
+        if (await store.seats(gid))[state.seats_to_act()[0]].user_id is None:
+            await svc.play_ai(gid)  # her seat, the computer's now (the timer would do it too)
+        else:
+            await _next(svc, store, gid)
+    [former] = [r for r in await store.results(gid) if r.user_id is None]
+    assert former.player == f"former:{gid}.{former.seat}" and former.place is not None
+    assert {r.player for r in await store.ratings(1)} == {f"user:{BOB}"}
+    assert {c.player for c in await store.game_rating_changes(gid)} == {f"user:{BOB}"}
+    assert await verify_storage(store) == (1, [])
+
+
 async def test_a_player_who_still_plays_is_told_first_and_forgotten_after_resigning(
     svc: GameService, store: Storage, clock: FakeClock
 ) -> None:

@@ -4,7 +4,7 @@ Forgetting a user (``/ttr privacy forget_me``, ``python -m bot forget``) is ONE
 transaction: their settings, their ratings and their rating history go (every
 server, season and scope), and in every game they sat in their seat keeps its
 place, moves and score under an anonymous name (no id), their id leaves the
-action log (``actor_user_id``; the one change the log allows, migration 5),
+action log (``actor_user_id``; the one change the log allows, migration 6),
 the results, the games they hosted, and the server settings and seasons that
 named them as who changed or started them. Their results keep their place in
 every rated game under a random identity ``former:<key>`` (one key for all of

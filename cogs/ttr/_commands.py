@@ -414,13 +414,3 @@ class TtrCog(
     )
     async def season(self, interaction: discord.Interaction) -> None:
         await self.ladder.season(interaction)
-
-
-async def shown_game(service: GameServicePort, interaction: discord.Interaction) -> int | None:
-    """The id of the channel's open game, else of its last finished one (whose map /ttr rules
-    and /ttr help keep naming until a new game starts), else None."""
-    channel = interaction.channel_id or 0
-    game = await service.game_in_channel(channel)
-    if game is None:
-        game = await service.last_game_in_channel(channel)
-    return game.id if game is not None else None

@@ -1,4 +1,4 @@
--- Version 5 (the same schema as the SQLite file of this number): a paused_at
+-- Version 6 (the same schema as the SQLite file of this number): a paused_at
 -- column for the running games of a server that removed the bot, the
 -- servers that removed it (guild_departures, for the retention period), an
 -- action log that is append-only except that a forgotten user's id may be

@@ -347,25 +347,17 @@ class TtrCog(
         await self.privacy.privacy(interaction, forget_me=True)
 
     @app_commands.command(
-        name="game",
-        description="This server's finished games, or one game: final image, scores, analysis",
+        name="game", description="One game: final image, scores, analysis; without id: the list"
     )
-    @app_commands.describe(
-        id="The game's number (without it: the list of finished games)",
-        page="Page of the list",
-    )
+    @app_commands.describe(id="The game's number (without it: the finished games)", page="Page")
     async def game(
         self,
         interaction: discord.Interaction,
         id: app_commands.Range[int, 1, 2**53] | None = None,
         page: app_commands.Range[int, 1, 1000] = 1,
     ) -> None:
-        # the list of finished games lives here (it was /ttr history): /ttr has room for 25
-        # commands, and /ttr hint took the last one
-        if id is None:
-            await self.info.history(interaction, page)
-        else:
-            await self.info.game(interaction, id)
+        # without an id it lists the finished games (it was /ttr history: 25 entries at most)
+        await (self.info.game(interaction, id) if id else self.info.history(interaction, page))
 
     # ------------------------------------------------------------ admin
     @app_commands.command(name="cancel", description="Cancel the game (host or Manage Channels)")

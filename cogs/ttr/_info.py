@@ -286,8 +286,7 @@ class InfoFlows(Base):
     async def rules(
         self, interaction: discord.Interaction, map_id: str | None, game_id: int | None
     ) -> None:
-        """A map's rules text (this channel's game's map by default); without a map and a game
-        here, the list of maps."""
+        """A map's rules text (this channel's game's map by default); else the list of maps."""
         await self.defer(interaction)
         if map_id is None and game_id is not None:
             map_id = (await self.read(interaction, game_id)).rules.map_id
@@ -352,8 +351,7 @@ class InfoFlows(Base):
         await self.reply(interaction, text)
 
     async def maps(self, interaction: discord.Interaction) -> None:
-        """Every loaded map (built-in and added through ``TTR_MAPS_DIR``) with its player range
-        (``/ttr rules`` without a map where no game is)."""
+        """Every loaded map (built-in and ``TTR_MAPS_DIR``) and its player range (/ttr rules)."""
         await self.defer(interaction)
         w = self.words(interaction)
         lines = []

@@ -20,6 +20,7 @@ import discord.http
 import yarl
 from discord.ext import commands
 
+from . import metrics
 from .config import Settings
 from .health import Health
 from .services import GameServicePort
@@ -100,6 +101,7 @@ class TtrBot(commands.Bot):
             log.warning("warming up the board images failed", exc_info=True)
 
     async def on_resumed(self) -> None:
+        metrics.reconnect("resumed")
         self.health.ready()
 
     async def on_disconnect(self) -> None:

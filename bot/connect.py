@@ -14,6 +14,10 @@ and one line: a rejected token (401, or the gateway's close code 4004), or
 a bad shard or intents setting (4010-4014). discord.py itself still resumes
 a session when Discord asks it to reconnect; only a connection that fails
 comes back here.
+
+Each new attempt is counted in ``ttr_discord_reconnects_total`` (reason
+``unreachable`` or ``lost``; a session discord.py resumed is ``resumed``,
+counted by the client).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from typing import Any
 import aiohttp
 import discord
 
+from . import metrics
 from .health import Health
 from .logs import describe
 
@@ -163,6 +168,7 @@ async def stay_connected(
             "%s (attempt %d: %s); trying again in %.1f s", what, backoff.failures, reason, wait
         )
         health.not_ready(f"{what}: {reason}", failed=True)
+        metrics.reconnect("lost" if lost else "unreachable")
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), wait)
     log.info("stopping")

@@ -24,6 +24,9 @@ When Discord still refuses a private reply with components (400), the text
 is sent again without them and says which commands still work
 (:data:`STILL_WORKS`), so the player is never stuck behind a menu.
 
+Every refusal Discord answers (an HTTP error status) is counted by status in
+``ttr_discord_errors_total`` (:mod:`bot.metrics`) before it reaches the caller.
+
 Everything here is about Discord's rules, nothing about the game; the cogs
 decide what to say. ``tests/test_send.py`` holds each limit; ``tests/test_boundaries``
 holds that nothing else calls discord.py's send methods.
@@ -34,13 +37,16 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from words import N_, Words, lang_of, words_for
+
+from . import metrics
 
 log = logging.getLogger(__name__)
 
@@ -252,6 +258,17 @@ def fit_view(view: discord.ui.View | None) -> discord.ui.View | None:
 
 
 # ---------------------------------------------------------------------- sending
+@contextmanager
+def _counted() -> Iterator[None]:
+    """Count what Discord refuses (``ttr_discord_errors_total`` by HTTP status), then let
+    the refusal go on to the caller."""
+    try:
+        yield
+    except discord.HTTPException as exc:
+        metrics.discord_error(exc.status)
+        raise
+
+
 def _words(interaction: discord.Interaction) -> Words:
     return words_for(lang_of(interaction.locale), interaction.extras.get("meta"))
 
@@ -307,19 +324,21 @@ async def reply(
 async def _respond(
     interaction: discord.Interaction, *, view: discord.ui.View | None, **kwargs: Any
 ) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(view=view or discord.utils.MISSING, **kwargs)
-    else:
-        await interaction.response.send_message(view=view or discord.utils.MISSING, **kwargs)
+    with _counted():
+        if interaction.response.is_done():
+            await interaction.followup.send(view=view or discord.utils.MISSING, **kwargs)
+        else:
+            await interaction.response.send_message(view=view or discord.utils.MISSING, **kwargs)
 
 
 async def update(
     interaction: discord.Interaction, content: str, view: discord.ui.View | None
 ) -> None:
     """Replace the message whose component was clicked (a private menu turning a page)."""
-    await interaction.response.edit_message(
-        content=content_of(content), view=fit_view(view), allowed_mentions=mentions()
-    )
+    with _counted():
+        await interaction.response.edit_message(
+            content=content_of(content), view=fit_view(view), allowed_mentions=mentions()
+        )
 
 
 async def rewrite(
@@ -387,20 +406,22 @@ async def post(
     if reply_to is not None:
         answer["reference"] = reply_to
         answer["mention_author"] = False
-    return await channel.send(
-        content_of(content),
-        files=list(files)[:MAX_FILES],
-        embeds=fit_embeds(embeds) or discord.utils.MISSING,
-        view=fit_view(view) or discord.utils.MISSING,
-        allowed_mentions=mentions(ping),
-        **answer,
-    )
+    with _counted():
+        return await channel.send(
+            content_of(content),
+            files=list(files)[:MAX_FILES],
+            embeds=fit_embeds(embeds) or discord.utils.MISSING,
+            view=fit_view(view) or discord.utils.MISSING,
+            allowed_mentions=mentions(ping),
+            **answer,
+        )
 
 
 async def direct(user: discord.abc.Messageable, content: str) -> discord.Message:
     """A direct message to ``user`` (it pings no one else). Raises discord.HTTPException
     (closed DMs: Forbidden)."""
-    return await user.send(content_of(content), allowed_mentions=mentions())
+    with _counted():
+        return await user.send(content_of(content), allowed_mentions=mentions())
 
 
 __all__ = [

@@ -19,7 +19,7 @@ from discord import app_commands
 
 from words import error_text, lang_of, refusal, words_for
 
-from . import send
+from . import metrics, send
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +92,15 @@ def _what(interaction: discord.Interaction) -> str:
 
 
 class TtrTree(app_commands.CommandTree):
-    """CommandTree whose ``on_error`` answers every failed command privately."""
+    """CommandTree whose ``on_error`` answers every failed command privately, and which times
+    every slash command and autocomplete (``ttr_interaction_seconds``)."""
+
+    async def _call(self, interaction: discord.Interaction) -> None:
+        # discord.py 2.7 (pinned) runs every command and autocomplete through _call, its
+        # refusals answered inside it: the one place that sees each from arrival to answer
+        autocomplete = interaction.type is discord.InteractionType.autocomplete
+        with metrics.interaction_timer("autocomplete" if autocomplete else "command"):
+            await super()._call(interaction)
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

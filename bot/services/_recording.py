@@ -29,7 +29,7 @@ from engine.ai import ai_level, choose_action
 from engine.codec import encode_action, encode_state
 from maps.loader import load_ruleset
 
-from .. import ratings
+from .. import metrics, ratings
 from ..ai_workers import WORKER_LEVELS
 from ..ratings import ai_player, former_player, user_player
 from ..storage import (
@@ -178,6 +178,7 @@ class MoveRecorder(GameLoader):
             new_status="finished" if finished else None,
             results=player_results(after, seats) if finished else None,
         )
+        metrics.count_actions(m.source for m in moves)
         self._remember(game.id, after)
         if deadline is not None:
             self._wake.set()
@@ -241,10 +242,11 @@ class MoveRecorder(GameLoader):
                 break
             kind = seats[seat].ai_kind or "heuristic"
             workers = self.ai_workers
-            if workers is not None and ai_level(kind) in WORKER_LEVELS:
-                action = workers.choose(game.map_id, state, seat, kind)
-            else:
-                action = choose_action(rules, state, seat, kind)
+            with metrics.ai_timer(ai_level(kind)):  # in a worker process or here: the wait
+                if workers is not None and ai_level(kind) in WORKER_LEVELS:
+                    action = workers.choose(game.map_id, state, seat, kind)
+                else:
+                    action = choose_action(rules, state, seat, kind)
             transition = apply(rules, state, action)
             moves.append(Move(action, source))
             events.extend(transition.events)

@@ -151,6 +151,11 @@ class SqlGameStore(SqlBase):
             rows = await tx.fetch(f"SELECT id FROM games{clauses} ORDER BY id", *params)
         return [int(r["id"]) for r in rows]
 
+    async def game_counts(self) -> dict[str, int]:
+        async with self._read() as tx:
+            rows = await tx.fetch("SELECT status, COUNT(*) AS n FROM games GROUP BY status")
+        return {str(r["status"]): int(r["n"]) for r in rows}
+
     async def finished_games(
         self, guild_id: int, *, limit: int = 10, offset: int = 0
     ) -> list[GameRow]:

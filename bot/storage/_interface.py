@@ -127,6 +127,11 @@ class GameStore(Protocol):
         """Ids of all games (or of one status), ascending; decodes nothing."""
         ...
 
+    async def game_counts(self) -> dict[str, int]:
+        """How many games there are of each status (``{"active": 3, ...}``; a status
+        without games is left out); decodes nothing (the ``ttr_games`` metric)."""
+        ...
+
     async def finished_games(
         self, guild_id: int, *, limit: int = 10, offset: int = 0
     ) -> list[GameRow]:

@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
+from ..metrics import storage_timed
 from . import _faults
 from ._errors import MigrationError, StorageFull, StorageUnavailable
 from ._migrate import latest_version, migrate_postgres, postgres_version
@@ -160,11 +161,13 @@ class PostgresStorage(SqlStorage):
         if not self._pool.is_closing():
             await self._pool.close()
 
+    @storage_timed("read")
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[Tx]:
         async with self._pool.acquire() as conn:
             yield _PgTx(conn, writing=False)
 
+    @storage_timed("read")
     @asynccontextmanager
     async def _consistent_read(self) -> AsyncIterator[Tx]:
         async with (
@@ -173,6 +176,7 @@ class PostgresStorage(SqlStorage):
         ):
             yield _PgTx(conn, writing=False)
 
+    @storage_timed("write")
     @asynccontextmanager
     async def _write(self, game_id: int | None = None) -> AsyncIterator[Tx]:
         async with self._pool.acquire() as conn:

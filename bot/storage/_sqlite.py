@@ -21,6 +21,7 @@ from typing import Any
 
 import aiosqlite
 
+from ..metrics import storage_timed
 from . import _faults
 from ._errors import MigrationError, StorageError, StorageFull, StorageUnavailable
 from ._migrate import _rollback_quietly, migrate
@@ -161,11 +162,13 @@ class SqliteStorage(SqlStorage):
             await self._reader.close()
             await self._writer.close()
 
+    @storage_timed("read")
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[Tx]:
         async with self._read_lock:
             yield _SqliteTx(self._reader, writing=False)
 
+    @storage_timed("read")
     @asynccontextmanager
     async def _consistent_read(self) -> AsyncIterator[Tx]:
         async with self._read_lock:
@@ -175,6 +178,7 @@ class SqliteStorage(SqlStorage):
             finally:
                 await _rollback_quietly(self._reader)
 
+    @storage_timed("write")
     @asynccontextmanager
     async def _write(self, game_id: int | None = None) -> AsyncIterator[Tx]:
         async with self._write_lock:

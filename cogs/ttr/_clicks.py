@@ -24,6 +24,7 @@ from typing import ClassVar, Self
 import discord
 from discord.ext import commands
 
+from bot import metrics
 from bot.tree import answer_error
 
 from . import _ids as ids
@@ -76,10 +77,13 @@ class ClickItem(discord.ui.DynamicItem[Item], template=r"(?!)"):
 
     async def callback(self, interaction: discord.Interaction) -> None:
         interaction.extras.setdefault("game", self.match.groupdict().get("game") or "-")
-        try:
-            await self.answer(ttr_cog(interaction.client), interaction, self.match, self.values())
-        except Exception as exc:  # noqa: BLE001 - one funnel for every component error
-            await answer_error(interaction, exc)
+        with metrics.interaction_timer("component"):
+            try:
+                await self.answer(
+                    ttr_cog(interaction.client), interaction, self.match, self.values()
+                )
+            except Exception as exc:  # noqa: BLE001 - one funnel for every component error
+                await answer_error(interaction, exc)
 
     def values(self) -> list[str]:
         """A select's chosen values (empty for a button)."""

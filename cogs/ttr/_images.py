@@ -1,5 +1,7 @@
 """The cog's only door to the renderer: PNGs (and the recap GIF) of a table, drawn in a worker thread.
 
+Each image is timed by kind in the worker (``ttr_render_seconds``, :mod:`bot.metrics`).
+
 The public images use the table's language, the private ones (hand, zoom) the
 reader's, with the reader's high-contrast setting.
 """
@@ -9,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
+from bot import metrics
 from bot.services import (
     GameAnalysis,
     PlayerView,
@@ -29,6 +32,7 @@ from render import (
 )
 
 
+@metrics.render_timer("board")
 def _board(
     map_id: str,
     public: PublicView,
@@ -47,10 +51,12 @@ def _board(
     )
 
 
+@metrics.render_timer("final")
 def _final(map_id: str, public: PublicView, names: Sequence[str], lang: str) -> bytes:
     return render_final_png(load_layout(map_id), public, list(names), lang=lang)
 
 
+@metrics.render_timer("hand")
 def _hand(
     mine: PlayerView,
     names: Sequence[str],
@@ -65,6 +71,7 @@ def _offer(mine: PlayerView, lang: str, plans: Sequence[TicketPlan], high_contra
     return render_offer_png(mine, plans, lang=lang, high_contrast=high_contrast)
 
 
+@metrics.render_timer("zoom")
 def _zoom(
     map_id: str,
     public: PublicView,
@@ -140,6 +147,7 @@ async def zoom_png(
     )
 
 
+@metrics.render_timer("recap")
 def _recap(map_id: str, records: Sequence[TurnRecord], names: Sequence[str], lang: str) -> bytes:
     return render_recap(load_layout(map_id), claims_by_turn(records), list(names), lang=lang)
 

@@ -23,6 +23,8 @@ DEFAULT_DATABASE_PATH = "data/ttr.sqlite3"
 DEFAULT_HEARTBEAT_PATH = "data/ttr.heartbeat"
 #: Days the data of a server that removed the bot is kept (``TTR_GUILD_RETENTION_DAYS``).
 DEFAULT_GUILD_RETENTION_DAYS = 30
+#: Where /metrics and /healthz listen by default: every IPv4 interface (a container's).
+DEFAULT_METRICS_HOST = "0.0.0.0"
 
 
 class Secret:
@@ -138,6 +140,18 @@ def _mib(name: str, raw: str | None, default: float) -> float:
     return value
 
 
+def _port(name: str, raw: str | None) -> int | None:
+    if raw is None:
+        return None
+    try:
+        port = int(raw)
+    except ValueError:
+        port = 0
+    if not 1 <= port <= 65535:
+        raise ValueError(f"{name} must be a port number from 1 to 65535, got {raw!r}")
+    return port
+
+
 def _int_or_none(name: str, raw: str | None) -> int | None:
     if raw is None or not raw.strip():
         return None
@@ -190,6 +204,11 @@ class Settings:
             (MiB) is replaced after its decision (default 64).
         guild_retention_days: ``TTR_GUILD_RETENTION_DAYS`` (default 30): how long the data of
             a server that removed the bot is kept (its games paused) before it is deleted.
+        metrics_port: ``TTR_METRICS_PORT``: serve ``/metrics`` (Prometheus) and ``/healthz``
+            over HTTP on this port (None: no HTTP server).
+        metrics_host: ``TTR_METRICS_HOST``: the address that server listens on (default
+            ``0.0.0.0``, every IPv4 interface, as a container needs; ``127.0.0.1``: this
+            machine only).
     """
 
     token: Secret = field(default_factory=lambda: Secret(""))
@@ -207,6 +226,8 @@ class Settings:
     ai_workers: int = DEFAULT_AI_WORKERS
     ai_worker_max_mb: float = DEFAULT_AI_WORKER_MAX_MB
     guild_retention_days: int = DEFAULT_GUILD_RETENTION_DAYS
+    metrics_port: int | None = None
+    metrics_host: str = DEFAULT_METRICS_HOST
 
     @property
     def database(self) -> str:
@@ -299,4 +320,6 @@ class Settings:
                 "TTR_AI_WORKER_MAX_MB", get("TTR_AI_WORKER_MAX_MB"), DEFAULT_AI_WORKER_MAX_MB
             ),
             guild_retention_days=_retention_days(get("TTR_GUILD_RETENTION_DAYS")),
+            metrics_port=_port("TTR_METRICS_PORT", get("TTR_METRICS_PORT")),
+            metrics_host=get("TTR_METRICS_HOST") or DEFAULT_METRICS_HOST,
         )

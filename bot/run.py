@@ -47,8 +47,9 @@ class StartupError(Exception):
 def run(settings: Settings) -> int:
     """Run the bot until it is stopped. Returns the process exit code: 0 after a stop
     (SIGTERM, SIGINT), 2 when it cannot start or Discord refuses it for good (no
-    DISCORD_TOKEN; a database that cannot be opened; a rejected token: one line, no
-    traceback). While Discord cannot be reached it keeps trying (:mod:`bot.connect`)."""
+    DISCORD_TOKEN; a database that cannot be opened; ``TTR_METRICS_PORT`` taken; a
+    rejected token: one line, no traceback). While Discord cannot be reached it keeps
+    trying (:mod:`bot.connect`), serving ``/metrics`` and ``/healthz`` meanwhile."""
     if not settings.token:
         print(
             "DISCORD_TOKEN is not set: put the bot token in the DISCORD_TOKEN environment variable "
@@ -108,14 +109,51 @@ async def open_database(settings: Settings) -> Any:
         raise StartupError(f"cannot open the database: {exc}") from None
 
 
+async def start_metrics(settings: Settings, health: Health) -> Any:
+    """The ``/metrics`` and ``/healthz`` server (:mod:`bot.metrics_server`), listening, or None
+    without ``TTR_METRICS_PORT``.
+
+    Raises:
+        StartupError: it cannot listen there (the port is taken, an address not of this host).
+    """
+    if settings.metrics_port is None:
+        return None
+    from .metrics_server import MetricsServer
+
+    server = MetricsServer(health, settings.metrics_host, settings.metrics_port)
+    try:
+        await server.start()
+    except OSError as exc:
+        where = f"{settings.metrics_host}:{settings.metrics_port}"
+        raise StartupError(
+            f"cannot serve /metrics on {where} (TTR_METRICS_PORT, TTR_METRICS_HOST): "
+            f"{exc.strerror or exc}"
+        ) from None
+    log.info("serving /metrics and /healthz on port %d", server.port)
+    return server
+
+
 async def _serve(settings: Settings) -> int:
+    """Serve /metrics and /healthz (with ``TTR_METRICS_PORT``), open the database, then stay
+    connected to Discord until a stop signal; the exit code."""
+    health = Health(settings.heartbeat_file)
+    server = await start_metrics(settings, health)
+    try:
+        return await _play(settings, health, server)
+    finally:
+        if server is not None:
+            await server.close()
+
+
+async def _play(settings: Settings, health: Health, server: Any) -> int:
     """Open the database, then stay connected to Discord until a stop signal; the exit code."""
     from .client import create_bot
     from .connect import stay_connected
 
     storage = await open_database(settings)
     log.info("database %s, shards %s", storage.url, settings.shard_label)
-    health = Health(settings.heartbeat_file)
+    if server is not None:
+        server.watch(storage)
     beating = asyncio.create_task(health.keep_beating(), name="ttr-heartbeat")
     try:
         service = await build_service(storage, settings)
@@ -139,6 +177,8 @@ async def _serve(settings: Settings) -> int:
     finally:
         beating.cancel()
         health.stopped(health.snapshot().reason if health.snapshot().stopped else "stopped")
+        if server is not None:
+            server.watch(None)
         await storage.close()
 
 

@@ -50,7 +50,7 @@ from .logs import describe
 log = logging.getLogger(__name__)
 
 #: The games count is read from the database at most this often (seconds).
-GAMES_EVERY = 15.0
+GAMES_EVERY = 5.0
 #: ... and given up after this long (seconds): the last numbers stay.
 GAMES_TIMEOUT = 5.0
 #: How often the event loop's lag is sampled (seconds).

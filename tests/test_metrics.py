@@ -143,7 +143,7 @@ async def test_metrics_reads_readiness_and_counts_games(
         assert second["ttr_ready"] == 1 and second["ttr_discord_failed_attempts"] == 0
         assert second["ttr_games{status=lobby}"] == 2 and second["ttr_games{status=active}"] == 0
         await storage.create_game(guild_id=9, channel_id=3, host_user_id=3, map_id="usa")
-        assert (await scrape())["ttr_games{status=lobby}"] == 2, "counted at most every 15 s"
+        assert (await scrape())["ttr_games{status=lobby}"] == 2, "counted at most every 5 s"
         server._counted_at = -1e9  # as if GAMES_EVERY had passed
         assert (await scrape())["ttr_games{status=lobby}"] == 3
         server.watch(None)

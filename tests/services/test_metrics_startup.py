@@ -8,13 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import socket
-import sys
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiohttp
@@ -22,8 +18,9 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from ..e2e.fake_discord import FakeDiscord
+from .test_discord_startup import _env as startup_env
+from .test_discord_startup import _process
 
-ROOT = Path(__file__).resolve().parents[2]
 #: The issue's bound: both paths answer within this many seconds of the start.
 ANSWER_WITHIN = 20.0
 
@@ -35,32 +32,10 @@ def _free_port() -> int:
 
 
 def _env(tmp_path: Path, api: str, gateway: str, port: int) -> dict[str, str]:
-    return {
-        **os.environ,
-        "DISCORD_TOKEN": "x",
-        "DISCORD_API_BASE": api,
-        "DISCORD_GATEWAY_URL": gateway,
-        "TTR_DATABASE_PATH": str(tmp_path / "ttr.sqlite3"),
-        "TTR_HEARTBEAT_PATH": str(tmp_path / "beat"),
-        "TTR_METRICS_PORT": str(port),
-        "TTR_METRICS_HOST": "127.0.0.1",
-        "TTR_LOG_LEVEL": "INFO",
-        "PYTHONUNBUFFERED": "1",
-    }
-
-
-@asynccontextmanager
-async def _process(env: dict[str, str], log: Path) -> AsyncIterator[asyncio.subprocess.Process]:
-    with log.open("wb") as out:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "run", cwd=ROOT, env=env, stdout=out, stderr=out
-        )
-        try:
-            yield proc
-        finally:
-            if proc.returncode is None:
-                proc.kill()
-                await proc.wait()
+    """The start-up tests' environment, with the metrics on ``port`` of this machine."""
+    env = startup_env(tmp_path, api, gateway)
+    env.update(TTR_METRICS_PORT=str(port), TTR_METRICS_HOST="127.0.0.1")
+    return env
 
 
 def _samples(text: str) -> dict[str, float]:

@@ -20,7 +20,7 @@ import discord.http
 import yarl
 from discord.ext import commands
 
-from . import metrics
+from . import metrics, send
 from .config import Settings
 from .health import Health
 from .services import GameServicePort
@@ -84,10 +84,12 @@ class TtrBot(commands.Bot):
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
+            with send.counted():
+                synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to guild %s", len(synced), self.settings.dev_guild_id)
         else:
-            synced = await self.tree.sync()
+            with send.counted():
+                synced = await self.tree.sync()
             log.info("synced %d global commands", len(synced))
         self._warm_task = asyncio.create_task(self._warm_up(), name="ttr-warm-up")
 

@@ -25,7 +25,8 @@ is sent again without them and says which commands still work
 (:data:`STILL_WORKS`), so the player is never stuck behind a menu.
 
 Every refusal Discord answers (an HTTP error status) is counted by status in
-``ttr_discord_errors_total`` (:mod:`bot.metrics`) before it reaches the caller.
+``ttr_discord_errors_total`` (:mod:`bot.metrics`) before it reaches the caller;
+:func:`counted` does the same for the calls that are not messages.
 
 Everything here is about Discord's rules, nothing about the game; the cogs
 decide what to say. ``tests/test_send.py`` holds each limit; ``tests/test_boundaries``
@@ -259,9 +260,11 @@ def fit_view(view: discord.ui.View | None) -> discord.ui.View | None:
 
 # ---------------------------------------------------------------------- sending
 @contextmanager
-def _counted() -> Iterator[None]:
-    """Count what Discord refuses (``ttr_discord_errors_total`` by HTTP status), then let
-    the refusal go on to the caller."""
+def counted() -> Iterator[None]:
+    """Count what Discord refuses inside (``ttr_discord_errors_total`` by HTTP status), then
+    let the refusal go on to the caller. Every send here is counted; the few other calls
+    that answer players (acknowledging an interaction, opening a game's thread, finding a
+    user for a direct message, syncing the commands) use it too."""
     try:
         yield
     except discord.HTTPException as exc:
@@ -324,7 +327,7 @@ async def reply(
 async def _respond(
     interaction: discord.Interaction, *, view: discord.ui.View | None, **kwargs: Any
 ) -> None:
-    with _counted():
+    with counted():
         if interaction.response.is_done():
             await interaction.followup.send(view=view or discord.utils.MISSING, **kwargs)
         else:
@@ -335,7 +338,7 @@ async def update(
     interaction: discord.Interaction, content: str, view: discord.ui.View | None
 ) -> None:
     """Replace the message whose component was clicked (a private menu turning a page)."""
-    with _counted():
+    with counted():
         await interaction.response.edit_message(
             content=content_of(content), view=fit_view(view), allowed_mentions=mentions()
         )
@@ -406,7 +409,7 @@ async def post(
     if reply_to is not None:
         answer["reference"] = reply_to
         answer["mention_author"] = False
-    with _counted():
+    with counted():
         return await channel.send(
             content_of(content),
             files=list(files)[:MAX_FILES],
@@ -420,7 +423,7 @@ async def post(
 async def direct(user: discord.abc.Messageable, content: str) -> discord.Message:
     """A direct message to ``user`` (it pings no one else). Raises discord.HTTPException
     (closed DMs: Forbidden)."""
-    with _counted():
+    with counted():
         return await user.send(content_of(content), allowed_mentions=mentions())
 
 

@@ -8,8 +8,10 @@ import json
 import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import aiohttp
+import discord
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -19,6 +21,8 @@ from bot.health import Health
 from bot.metrics_server import MetricsServer
 from bot.run import StartupError, start_metrics
 from bot.storage import open_storage
+from cogs.ttr._announce import Announcer
+from cogs.ttr._base import Base
 
 
 def test_labels_come_from_fixed_sets() -> None:
@@ -162,3 +166,54 @@ async def test_a_port_that_cannot_be_served_is_a_startup_error() -> None:
         with pytest.raises(StartupError, match=rf"cannot serve /metrics on 127.0.0.1:{port}"):
             await start_metrics(settings, Health())
     assert await start_metrics(Settings.from_env({}, env_file=None), Health()) is None
+
+
+def _refusal(status: int, code: int, message: str) -> discord.HTTPException:
+    """What discord.py raises when Discord answers ``status`` (its own exception classes)."""
+    response = SimpleNamespace(status=status, reason=message)
+    kind = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
+    return kind(response, {"code": code, "message": message})  # type: ignore[arg-type]
+
+
+async def test_refused_calls_that_are_not_messages_are_counted_by_status() -> None:
+    """An acknowledgement Discord refuses (404: answered after its 3 s) and a user it cannot
+    find are counted once each and still reach the caller; a call that succeeds or fails
+    without Discord's answer is not counted."""
+
+    class Response:
+        def __init__(self, error: Exception | None) -> None:
+            self.error = error
+            self.deferred = 0
+
+        def is_done(self) -> bool:
+            return False
+
+        async def defer(self, **kwargs: object) -> None:
+            self.deferred += 1
+            if self.error is not None:
+                raise self.error
+
+    def refused(status: str) -> float:
+        return metrics.sample("ttr_discord_errors_total", status=status) or 0.0
+
+    before = {s: refused(s) for s in ("404", "other")}
+    late = Response(_refusal(404, 10062, "Unknown interaction"))
+    with pytest.raises(discord.NotFound):
+        await Base.defer(SimpleNamespace(response=late))  # type: ignore[arg-type]
+    fine = Response(None)
+    await Base.defer(SimpleNamespace(response=fine))  # type: ignore[arg-type]
+    with pytest.raises(TimeoutError):
+        await Base.defer(SimpleNamespace(response=Response(TimeoutError())))  # type: ignore[arg-type]
+    assert (late.deferred, fine.deferred) == (1, 1)
+
+    class Client:
+        def get_user(self, user_id: int) -> None:
+            return None
+
+        async def fetch_user(self, user_id: int) -> None:
+            raise _refusal(404, 10013, "Unknown User")
+
+    announcer = Announcer(Client())  # type: ignore[arg-type]
+    assert await announcer.direct(1, [12345], "hello") == ()
+    assert refused("404") - before["404"] == 2
+    assert refused("other") == before["other"]

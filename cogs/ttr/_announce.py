@@ -247,12 +247,21 @@ class Announcer:
         """Tell ``post.reach`` by direct message; returns who was reached."""
         return await self.direct(post.game_id, post.reach, post.dm_text or post.content)
 
+    async def _user(self, user_id: int) -> discord.User:
+        """The user ``user_id`` (cached, else asked of Discord: a refusal is counted, then
+        raised as discord.HTTPException)."""
+        cached = self.client.get_user(user_id)
+        if cached is not None:
+            return cached
+        with send.counted():
+            return await self.client.fetch_user(user_id)
+
     async def direct(self, game_id: int, user_ids: Sequence[int], text: str) -> tuple[int, ...]:
         """Send ``text`` to each user by direct message; returns who was reached (closed DMs are logged)."""
         reached = []
         for user_id in user_ids:
             try:
-                user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+                user = await self._user(user_id)
                 await send.direct(user, text)
                 reached.append(user_id)
             except discord.HTTPException:
@@ -287,7 +296,7 @@ class Announcer:
             permissions=permission_names(missing, w),
         )
         try:
-            owner = self.client.get_user(owner_id) or await self.client.fetch_user(owner_id)
+            owner = await self._user(owner_id)
             await send.direct(owner, text)
         except discord.HTTPException:
             log.warning(

@@ -149,7 +149,8 @@ class Base:
     async def defer(interaction: discord.Interaction) -> None:
         """Acknowledge at once (within Discord's 3 s) with a private "thinking" state."""
         if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            with send.counted():  # 404: answered too late (Discord's 3 s)
+                await interaction.response.defer(ephemeral=True, thinking=True)
 
     @staticmethod
     async def reply(

@@ -125,11 +125,12 @@ class LobbyFlows(Base):
             raise CogError("no_threads_here")
         names = load_ruleset(map_id).meta.get("name") or {}
         title = f"{names.get(lang) or names.get('en') or map_id}: {interaction.user.display_name}"
-        created = await channel.create_thread(
-            name=send.thread_name(title),
-            type=discord.ChannelType.public_thread,
-            auto_archive_duration=10080,
-        )
+        with send.counted():
+            created = await channel.create_thread(
+                name=send.thread_name(title),
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=10080,
+            )
         return created.id
 
     async def post_lobby(

@@ -13,12 +13,15 @@ metrics slip in) and is served at ``/metrics`` when ``TTR_METRICS_PORT`` is set
   ``cogs/ttr/_clicks.py``);
 - ``ttr_ai_decision_seconds{level}``: one AI decision (easy, normal, hard),
   timed where the service waits for it (``bot/services/_recording.py``);
-- ``ttr_render_seconds{kind}``: one image (board, final, hand, zoom, recap),
-  timed at the cog's door to the renderer (``cogs/ttr/_images.py``);
+- ``ttr_render_seconds{kind}``: one image (board, final, hand, zoom, recap,
+  and the rating chart of ``/ttr stats``), timed in the cogs' worker threads that
+  call the renderer (``cogs/ttr/_images.py``, ``cogs/ttr/_ladder.py``);
 - ``ttr_storage_seconds{operation}``: a read, or a write transaction to its
   commit, in the transaction hooks of both storage backends;
-- ``ttr_discord_errors_total{status}``: messages Discord refused, by HTTP
-  status, seen by the send funnel (:mod:`bot.send`);
+- ``ttr_discord_errors_total{status}``: calls Discord refused, by HTTP
+  status: every message, seen by the send funnel (:mod:`bot.send`), and the
+  other calls that answer players through its ``counted`` (acknowledging an
+  interaction, opening a thread, finding a user, syncing the commands);
 - ``ttr_discord_reconnects_total{reason}``: unreachable, lost (:mod:`bot.connect`),
   resumed (the client);
 - ``ttr_ready``, ``ttr_discord_failed_attempts``: from :mod:`bot.health` when scraped;
@@ -77,7 +80,7 @@ GAME_STATUSES = ("lobby", "active", "finished", "cancelled", "quarantined")
 ACTION_SOURCES = {"player": "player", "ai": "ai", "timeout": "clock"}
 INTERACTION_KINDS = ("command", "autocomplete", "component")
 AI_LEVELS = ("easy", "normal", "hard")
-IMAGE_KINDS = ("board", "final", "hand", "zoom", "recap")
+IMAGE_KINDS = ("board", "final", "hand", "zoom", "recap", "chart")
 STORAGE_OPERATIONS = ("read", "write")
 RECONNECT_REASONS = ("unreachable", "lost", "resumed")
 
@@ -127,8 +130,9 @@ STORAGE_SECONDS = Histogram(
 )
 DISCORD_ERRORS = Counter(
     "ttr_discord_errors",
-    "Messages Discord refused, by HTTP status (403 missing permission, 404 gone, 400 a "
-    "message it would not take, 429 rate limited, 5xx Discord's trouble).",
+    "Calls Discord refused (messages, acknowledgements, threads, users, command syncs), by "
+    "HTTP status (403 missing permission, 404 gone or answered too late, 400 a message it "
+    "would not take, 429 rate limited, 5xx Discord's trouble).",
     ["status"],
     registry=REGISTRY,
 )

@@ -11,7 +11,7 @@ import asyncio
 
 import discord
 
-from bot import stories
+from bot import metrics, stories
 from bot.ratings import PROVISIONAL_GAMES
 from bot.services import Ladder, UserStats
 from bot.storage import GuildSettings
@@ -233,6 +233,7 @@ def settings_lines(settings: GuildSettings, w: Words) -> list[str]:
     ]
 
 
+@metrics.render_timer("chart")
 def _chart(st: UserStats, name: str, w: Words) -> bytes:
     return render_rating_png(
         [(p.games, p.ordinal, p.games <= PROVISIONAL_GAMES) for p in st.history],

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot import metrics
 from bot.services import Ladder, LadderLine
 from cogs.ttr._ladder import PER_PAGE, ladder_text
 from words import words_for
@@ -69,6 +70,7 @@ async def test_a_rated_game_ends_with_every_rating_change_and_a_table(tmp_path: 
 async def test_stats_show_the_rating_and_its_chart(tmp_path: Path) -> None:
     async with running_table(tmp_path, ("alice",)) as t:
         game_id = await _finished_rated_game(t)
+        charts = metrics.sample("ttr_render_seconds_count", kind="chart") or 0.0
         stats = await t.players["alice"].slash("stats")
         assert stats.ephemeral
         assert "1 game, 0 won (0%)" in stats.content
@@ -79,6 +81,7 @@ async def test_stats_show_the_rating_and_its_chart(tmp_path: Path) -> None:
             "Rating in season 1: -" in stats.content and "(provisional), place 2" in stats.content
         )
         assert [a.filename for a in stats.attachments] == ["rating.png"]
+        assert metrics.sample("ttr_render_seconds_count", kind="chart") == charts + 1
 
 
 async def test_server_settings_for_everyone_to_see_and_managers_to_change(tmp_path: Path) -> None:

@@ -131,6 +131,7 @@ async def test_metrics_reads_readiness_and_counts_games(
             for s in family.samples
         }
 
+    metrics.GAMES.clear()  # the registry is the process's: another test may have counted
     health.not_ready("cannot reach Discord: x", failed=True)
     first = await scrape()
     assert first["ttr_ready"] == 0 and first["ttr_discord_failed_attempts"] == 1

@@ -159,6 +159,7 @@ async def recap_gif(
     return await asyncio.to_thread(_recap, map_id, tuple(records), names, lang)
 
 
+@metrics.render_timer("analysis")
 def _chance(analysis: GameAnalysis, names: Sequence[str], lang: str) -> bytes:
     return render_chance_png(
         analysis.series(),

@@ -6,6 +6,7 @@ import asyncio
 import re
 from pathlib import Path
 
+from bot import metrics
 from engine.codec import decode_action
 
 from ..e2e.fake_discord import DEFERRED_CHANNEL_MESSAGE, SentMessage
@@ -152,6 +153,7 @@ async def test_the_analysis_follows_the_game_over_message_and_stays(tmp_path: Pa
     """The game-over message shows the hints each player took and says the analysis follows;
     then the chart and three turning points come as a reply to it; /ttr game id: shows them."""
     async with running_table(tmp_path) as t:
+        charts = metrics.sample("ttr_render_seconds_count", kind="analysis") or 0.0
         g, final = await _finish(t)
         hints = re.findall(r"· (\d+) hints?", final.content)
         assert sorted(hints) == ["0", "0", "1"], final.content
@@ -175,3 +177,4 @@ async def test_the_analysis_follows_the_game_over_message_and_stays(tmp_path: Pa
             timeout=20,
         )
         assert "Turning points:" in again.content
+        assert metrics.sample("ttr_render_seconds_count", kind="analysis") == charts + 2

@@ -13,8 +13,8 @@ metrics slip in) and is served at ``/metrics`` when ``TTR_METRICS_PORT`` is set
   ``cogs/ttr/_clicks.py``);
 - ``ttr_ai_decision_seconds{level}``: one AI decision (easy, normal, hard),
   timed where the service waits for it (``bot/services/_recording.py``);
-- ``ttr_render_seconds{kind}``: one image (board, final, hand, zoom, recap,
-  the rating chart of ``/ttr stats``, the analysis chart after a game), timed in the cogs' worker threads that
+- ``ttr_render_seconds{kind}``: one image (board, final, hand, zoom, the map
+  of offered tickets, recap, the rating chart of ``/ttr stats``, the analysis chart after a game), timed in the cogs' worker threads that
   call the renderer (``cogs/ttr/_images.py``, ``cogs/ttr/_ladder.py``);
 - ``ttr_storage_seconds{operation}``: a read, or a write transaction to its
   commit, in the transaction hooks of both storage backends;
@@ -80,7 +80,7 @@ GAME_STATUSES = ("lobby", "active", "finished", "cancelled", "quarantined")
 ACTION_SOURCES = {"player": "player", "ai": "ai", "timeout": "clock"}
 INTERACTION_KINDS = ("command", "autocomplete", "component")
 AI_LEVELS = ("easy", "normal", "hard")
-IMAGE_KINDS = ("board", "final", "hand", "zoom", "recap", "chart", "analysis")
+IMAGE_KINDS = ("board", "final", "hand", "zoom", "offer", "recap", "chart", "analysis")
 STORAGE_OPERATIONS = ("read", "write")
 RECONNECT_REASONS = ("unreachable", "lost", "resumed")
 

@@ -360,7 +360,8 @@ async def rewrite(
     new private message. Raises discord.HTTPException for anything else Discord refuses.
     """
     if not interaction.response.is_done():
-        await interaction.response.defer()
+        with counted():
+            await interaction.response.defer()
     fitted = fit_view(view)
     kwargs: dict[str, Any] = {
         "content": content_of(content),
@@ -370,7 +371,8 @@ async def rewrite(
     if files is not None:
         kwargs["attachments"] = list(files)[:MAX_FILES]
     try:
-        await interaction.edit_original_response(**kwargs)
+        with counted():
+            await interaction.edit_original_response(**kwargs)
     except discord.NotFound:
         for file in files or ():
             file.reset()
@@ -389,7 +391,8 @@ async def rewrite(
         )
         kwargs["view"] = None
         kwargs.pop("attachments", None)  # a file is read once; the first attempt used it
-        await interaction.edit_original_response(**kwargs)
+        with counted():
+            await interaction.edit_original_response(**kwargs)
 
 
 async def post(

@@ -67,6 +67,7 @@ def _hand(
     return render_hand_png(mine, list(names), lang=lang, high_contrast=high_contrast, plans=plans)
 
 
+@metrics.render_timer("offer")
 def _offer(mine: PlayerView, lang: str, plans: Sequence[TicketPlan], high_contrast: bool) -> bytes:
     return render_offer_png(mine, plans, lang=lang, high_contrast=high_contrast)
 

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot import metrics
 from cogs.ttr import _ids as ids
 
 from ..e2e.fake_discord import SentMessage
@@ -131,7 +132,9 @@ async def _tickets_turn(t: RunningTable, g: int) -> tuple[int, int]:
     turn = t.turn_messages(g)[-1]
     before = await t.version(g)
     tally = Tally(t, mover).start()
+    maps = metrics.sample("ttr_render_seconds_count", kind="offer") or 0.0
     offer = await mover.click(turn, f"ttr:{g}:tickets", private=True)
+    assert metrics.sample("ttr_render_seconds_count", kind="offer") == maps + 1
     assert offer.content.startswith("Choose which destination tickets to keep (at least 1):")
     assert re.search(r"needs \d+ more trains?|already joined", offer.content), offer.content
     assert offer.attachment("tickets.png").is_png

@@ -76,7 +76,8 @@ async def build_service(storage: Any, settings: Settings) -> Any:
     period, ``TTR_GUILD_RETENTION_DAYS``) starts when the bot is ready
     (``TtrBot.on_ready``). The hard AI's decisions are made in ``settings.ai_workers`` worker
     processes (started at the first one), hints in a worker process, analyses in another one
-    at a lower priority, so none holds the event loop; ``service.close()`` stops them."""
+    at a lower priority, so none holds the event loop; each is replaced after a job that left
+    it above ``settings.ai_worker_max_mb``; ``service.close()`` stops them."""
     from .ai_workers import AiWorkers
     from .services import GameService, ProcessJobs
 
@@ -84,8 +85,8 @@ async def build_service(storage: Any, settings: Settings) -> Any:
         storage,
         shards=settings.shards,
         ai_workers=AiWorkers.from_settings(settings),
-        hint_jobs=ProcessJobs(1),
-        analysis_jobs=ProcessJobs(1, niceness=10),
+        hint_jobs=ProcessJobs(1, max_mb=settings.ai_worker_max_mb),
+        analysis_jobs=ProcessJobs(1, niceness=10, max_mb=settings.ai_worker_max_mb),
         retention_days=settings.guild_retention_days,
     )
 

@@ -14,8 +14,12 @@ call of ``play_ai`` (the path of every AI reply and timed-out turn in the bot: t
 service's ``_ai_moves``, the worker pool, one transaction per call), and renders
 the board of every turn and the final image through the cogs' image functions.
 
-It measures the process and all its descendants (the AI workers and
-multiprocessing's resource tracker, which the bot starts with them): ``*_mb`` is
+With the
+service come the coach's two worker pools (hints; analyses at a lower priority), and
+every finished game is analysed in the background as the bot's analysis queue does.
+
+It measures the process and all its descendants (the AI workers, the coach's workers
+and multiprocessing's resource tracker, which the bot starts with them): ``*_mb`` is
 the sum of their proportional set sizes (PSS, MiB: a page shared by several of
 them, such as the Python library's code, is split among them, so the sum counts
 every page once: what a container's memory limit sees), ``*_rss_mb`` the sum of
@@ -252,6 +256,29 @@ async def _play(service: Any, map_id: str, seed: int, channel: int) -> None:
             claimed = []
 
 
+def _coach_jobs(max_mb: float) -> tuple[Any, Any]:
+    """The coach's worker pools as ``bot.run.build_service`` starts them: hints, and analyses
+    at a lower priority, each replaced after a job that left it above ``max_mb``."""
+    from bot.services import ProcessJobs
+
+    return ProcessJobs(1, max_mb=max_mb), ProcessJobs(1, niceness=10, max_mb=max_mb)
+
+
+async def _analyse_all(service: Any, done: list[int]) -> None:
+    """The bot's analysis queue: each finished game analysed in the analysis worker, one at a
+    time, while the games go on (``done[0]``: analyses stored)."""
+    while True:
+        try:
+            found = await service.analyse_next()
+        except Exception as exc:  # noqa: BLE001 - reported, the queue goes on as the bot's does
+            print(f"  an analysis failed: {exc!r}", file=sys.stderr, flush=True)
+            found = None
+        if found is None:
+            await asyncio.sleep(1.0)
+        else:
+            done[0] += 1
+
+
 async def _measure(
     maps: list[str], games: int, ai_workers: int | None, minutes: float | None
 ) -> dict[str, Any]:
@@ -274,8 +301,19 @@ async def _measure(
     )
     with tempfile.TemporaryDirectory(prefix="ttr-memory-") as tmp:
         storage = await open_storage(Path(tmp) / "ttr.sqlite3")
-        # as bot.run.build_service builds it; AI seats are stepped one move per call
-        service = GameService(storage, shards=settings.shards, ai_workers=workers, auto_ai=False)
+        # as bot.run.build_service builds it, with the coach's workers and the analysis queue;
+        # AI seats are stepped one move per call
+        hints, analyses = _coach_jobs(settings.ai_worker_max_mb)
+        service = GameService(
+            storage,
+            shards=settings.shards,
+            ai_workers=workers,
+            auto_ai=False,
+            hint_jobs=hints,
+            analysis_jobs=analyses,
+        )
+        analysed = [0]
+        queue = asyncio.get_running_loop().create_task(_analyse_all(service, analysed))
         try:
             start = tree_mib()
             t0 = time.perf_counter()
@@ -319,6 +357,8 @@ async def _measure(
                 "bot_rss_mb": round(resident_mib(), 1),
                 "processes": tree_mib()[2],
                 "worker_pools": 0 if workers is None else workers.pools_started,
+                "coach_pools": hints.pools_started + analyses.pools_started,
+                "analyses": analysed[0],
                 "loop_lag_ms": lag.summary(),
                 "seconds": round(time.perf_counter() - t0, 1),
             }
@@ -326,6 +366,7 @@ async def _measure(
                 result["samples"] = samples
             return result
         finally:
+            queue.cancel()
             await service.close()
             await storage.close()
 

@@ -201,7 +201,8 @@ class Settings:
             (default 1; 0 makes them in the bot process, whose memory then grows with
             play, see README "Running the bot").
         ai_worker_max_mb: ``TTR_AI_WORKER_MAX_MB``: a worker above this resident size
-            (MiB) is replaced after its decision (default 64).
+            (MiB) is replaced after its decision (default 64); the coach's hint and
+            analysis workers too, after their job.
         guild_retention_days: ``TTR_GUILD_RETENTION_DAYS`` (default 30): how long the data of
             a server that removed the bot is kept (its games paused) before it is deleted.
         metrics_port: ``TTR_METRICS_PORT``: serve ``/metrics`` (Prometheus) and ``/healthz``

@@ -172,6 +172,11 @@ ERRORS: dict[str, str | Plural] = {
         "There is no payment number {given}; choose one of the {choices} ways to pay.",
         "choices",
     ),
+    "bad_station_city": NN_(
+        "You cannot build a {station} there now; you can build in {cities} city.",
+        "You cannot build a {station} there now; you can build in {cities} cities.",
+        "cities",
+    ),
     "bad_ticket_draw": NN_(
         "You cannot draw {tickets} that way now ({choices} way is possible).",
         "You cannot draw {tickets} that way now ({choices} ways are possible).",
@@ -180,6 +185,10 @@ ERRORS: dict[str, str | Plural] = {
     "bad_keep": N_("Keep between {min} and {max} of the offered {tickets}."),
     "cannot_claim": N_(
         "You cannot claim {route} now: it is taken, blocked, too long for your {pieces}, or your cards cannot pay for it."
+    ),
+    "cannot_build_station": N_(
+        "You cannot build a {station} in {city} now: one stands there already, you have built all "
+        "your {stations}, or your cards cannot pay for it."
     ),
     "no_such_payment": N_("Your cards cannot pay for it that way. Possible payments: {choices}."),
     "bad_mix_choice": N_("That mix is not possible. Possible mixes: {choices}."),

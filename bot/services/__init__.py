@@ -6,7 +6,16 @@ Start with :class:`GameService`; operations tools are in :mod:`bot.services.ops`
 
 from __future__ import annotations
 
-from engine import Action, Board, Cards, ClassicRules, FinalResult, PlayerView, PublicView
+from engine import (
+    Action,
+    Board,
+    Cards,
+    ClassicRules,
+    FinalResult,
+    PlayerView,
+    PublicView,
+    SeatScore,
+)
 from engine.ai import AI_LEVELS
 from engine.ai.analysis import GameAnalysis, TurningPoint, TurnMove
 from engine.ai.coach import Hint, Risk
@@ -20,7 +29,7 @@ from ._jobs import Jobs, ProcessJobs, ThreadJobs
 from ._ladder import favourite_map, hints_by_default
 from ._loading import ai_controlled, replay_game, stored_state, turn_key
 from ._lobby import AI_LEVEL_NAMES
-from ._menus import KeepChoice, RouteChoice, TunnelChoice, TurnMenu
+from ._menus import KeepChoice, RouteChoice, StationChoice, TunnelChoice, TurnMenu
 from ._models import (
     Ladder,
     LadderLine,
@@ -60,6 +69,7 @@ __all__ = [
     "TurningPoint",
     "Cards",
     "FinalResult",
+    "SeatScore",
     "GameServicePort",
     "KeepChoice",
     "Ladder",
@@ -69,6 +79,7 @@ __all__ = [
     "PlayerView",
     "PublicView",
     "RouteChoice",
+    "StationChoice",
     "ClassicRules",
     "TableView",
     "Event",

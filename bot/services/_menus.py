@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from engine import (
     AbandonTunnel,
     Action,
+    BuildStation,
     Cards,
     ClaimRoute,
     ClassicRules,
@@ -88,6 +89,25 @@ class RouteChoice:
 
 
 @dataclass(frozen=True, slots=True)
+class StationChoice:
+    """A city where the seat can build its next train station now (Europe rules digest,
+    "Train stations").
+
+    Attributes:
+        index: the city's position in the map's city list (stable across versions).
+        city: the city id.
+        cost: cards the station costs (1, 2, 3: the seat's first, second, third).
+        payments: the distinct ways to pay, one per (colour, number of locomotives),
+            fewest locomotives first.
+    """
+
+    index: int
+    city: str
+    cost: int
+    payments: tuple[Cards, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class KeepChoice:
     """Destination tickets on offer: keep between ``least`` and ``most`` of ``offer`` (ticket ids);
     ``plans``: per offered ticket, what it would still cost given the seat's network."""
@@ -138,6 +158,7 @@ class TurnMenu:
     keep: KeepChoice | None = None
     tunnel: TunnelChoice | None = None
     flag_colors: tuple[str, ...] = ()
+    stations: tuple[StationChoice, ...] = ()
 
     # ------------------------------------------------------------ clicks back to actions
     def draw(self, slot: int | None) -> Action:
@@ -180,6 +201,26 @@ class TurnMenu:
                 "bad_payment", {"choices": len(choice.payments), "given": payment + 1}
             )
         return ClaimRoute(self.seat, choice.track(payment), choice.payments[payment])
+
+    def station(self, index: int) -> StationChoice:
+        """The city with this index where a station can be built now; ServiceError
+        ``bad_station_city`` otherwise."""
+        for choice in self.stations:
+            if choice.index == index:
+                return choice
+        raise ServiceError("bad_station_city", {"cities": len(self.stations)})
+
+    def build_station(self, index: int, payment: int) -> Action:
+        """Build a train station in city ``index`` paying its ``payment``-th option.
+
+        Raises ServiceError ``bad_station_city`` or ``bad_payment`` (with the number of options).
+        """
+        choice = self.station(index)
+        if not 0 <= payment < len(choice.payments):
+            raise ServiceError(
+                "bad_payment", {"choices": len(choice.payments), "given": payment + 1}
+            )
+        return BuildStation(self.seat, choice.city, choice.payments[payment])
 
     def draw_tickets(self, index: int = 0) -> Action:
         """The ``index``-th allowed ticket draw; ServiceError ``bad_ticket_draw`` when none is."""
@@ -307,6 +348,7 @@ def build_menu(
         else ("announce_mix" if player.needs_mix else "keep_tickets")
     )
     routes: dict[str, None] = {}
+    station_pays: dict[str, list[Cards]] = {}
     slots: list[int] = []
     deck = False
     draws: list[tuple[tuple[str, int], ...]] = []
@@ -319,6 +361,8 @@ def build_menu(
             deck = True
         elif isinstance(action, DrawTickets):
             draws.append(action.mix)
+        elif isinstance(action, BuildStation):
+            station_pays.setdefault(action.city, []).append(action.payment)
     keep = None
     if player.offer:
         deal = rules.params.initial_tickets if state.phase == "setup" else rules.params.draw_tickets
@@ -335,6 +379,16 @@ def build_menu(
         options = tuple(a.extra for a in legal if isinstance(a, PayTunnel))
         tunnel = TunnelChoice(t.route, Cards(t.committed), tuple(t.revealed), t.extra, options)
     flags = tuple(a.color for a in legal if isinstance(a, KeepFlagCard) and a.color is not None)
+    city_index = {cid: i for i, cid in enumerate(rules.board.cities)}
+    stations = tuple(
+        StationChoice(
+            city_index[cid],
+            cid,
+            p[0].total,
+            tuple(sorted(p, key=lambda c: (c.get("locomotive"), tuple(c.items())))),
+        )
+        for cid, p in sorted(station_pays.items(), key=lambda kv: city_index[kv[0]])
+    )
     return TurnMenu(
         game_id=game_id,
         version=state.version,
@@ -347,4 +401,5 @@ def build_menu(
         keep=keep,
         tunnel=tunnel,
         flag_colors=flags,
+        stations=stations,
     )

@@ -220,6 +220,46 @@ class CardButton(ClickItem, kind=ids.DrawCard):
         await cog.menus.draw_card(interaction, ids.DrawCard.read(match))
 
 
+class StationButton(ClickItem, kind=ids.Station):
+    """Station (Europe): the city picker."""
+
+    @staticmethod
+    async def answer(
+        cog: TtrCog, interaction: discord.Interaction, match: re.Match[str], values: Sequence[str]
+    ) -> None:
+        await cog.play.open_station(interaction, ids.Station.read(match).game)
+
+
+class StationPageButton(ClickItem, kind=ids.StationPage):
+    """Another page of the station city picker."""
+
+    @staticmethod
+    async def answer(
+        cog: TtrCog, interaction: discord.Interaction, match: re.Match[str], values: Sequence[str]
+    ) -> None:
+        await cog.menus.station_page(interaction, ids.StationPage.read(match))
+
+
+class StationSelect(ClickItem, kind=ids.StationPick):
+    """A city chosen for a train station: its payment step."""
+
+    @staticmethod
+    async def answer(
+        cog: TtrCog, interaction: discord.Interaction, match: re.Match[str], values: Sequence[str]
+    ) -> None:
+        await cog.menus.station_pick(interaction, ids.StationPick.read(match), chosen(values))
+
+
+class ConfirmStationButton(ClickItem, kind=ids.StationConfirm):
+    """Build the train station with the chosen payment."""
+
+    @staticmethod
+    async def answer(
+        cog: TtrCog, interaction: discord.Interaction, match: re.Match[str], values: Sequence[str]
+    ) -> None:
+        await cog.menus.station_confirm(interaction, ids.StationConfirm.read(match))
+
+
 class RoutePageButton(ClickItem, kind=ids.RoutePage):
     """Another page of the route picker."""
 
@@ -402,6 +442,10 @@ KIND_ITEMS: tuple[type[ClickItem], ...] = (
     PaymentSelect,
     ConfirmClaimButton,
     CancelClaimButton,
+    StationButton,
+    StationPageButton,
+    StationSelect,
+    ConfirmStationButton,
     TicketDrawButton,
     KeepSelect,
     KeepButton,

@@ -24,7 +24,7 @@ from bot import send
 from bot.client import TtrBot
 from bot.services import AI_LEVELS
 
-from . import _format as fmt
+from . import _choices as choices
 from ._admin import AdminFlows
 from ._announce import Announcer
 from ._base import Base
@@ -186,35 +186,24 @@ class TtrCog(
 
     @claim.autocomplete("route")
     async def _routes(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        try:
-            table = await self.service.table(await self.here(interaction), interaction.user.id)
-        except Exception:  # noqa: BLE001 - autocomplete answers quietly
-            return []
-        if table.menu is None:
-            return []
-        w = Base.words(interaction, table)
-        needle = current.lower()
-        out = []
-        for choice in table.menu.claims:  # the routes on the player's plans first (★)
-            label = fmt.claim_label(table.rules, choice, w)
-            if needle in label.lower() or any(needle in r for r in choice.tracks):
-                out.append((("★ " if choice.planned else "") + label, choice.route))
-        return send.choices(out)
+        return await choices.routes(self.service, self.here, interaction, current)
 
     @claim.autocomplete("color")
     async def _colors(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        try:
-            table = await self.service.table(await self.here(interaction), interaction.user.id)
-        except Exception:  # noqa: BLE001 - autocomplete answers quietly
-            return []
-        if table.mine is None:
-            return []
-        w = Base.words(interaction, table)
-        return send.choices(
-            (w.color(c), c)
-            for c, n in sorted(table.mine.hand.items())
-            if n and current.lower() in w.color(c).lower()
-        )
+        return await choices.colors(self.service, self.here, interaction, current)
+
+    @app_commands.command(name="station", description="Build a train station (Europe)")
+    @app_commands.describe(city="The city to build in", color="Colour to pay with")
+    async def station(
+        self, interaction: discord.Interaction, city: str | None = None, color: str | None = None
+    ) -> None:
+        await self.play.open_station(interaction, await self.here(interaction), city, color)
+
+    @station.autocomplete("city")
+    async def _cities(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        return await choices.station_cities(self.service, self.here, interaction, current)
+
+    station.autocomplete("color")(_colors)
 
     @app_commands.command(name="tickets", description="Draw destination tickets")
     @app_commands.describe(short="Short tickets (Germany)", long="Long tickets (Germany)")

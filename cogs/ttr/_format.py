@@ -19,6 +19,7 @@ from bot.services import (
     PlayerView,
     PublicView,
     RouteChoice,
+    SeatScore,
     TicketPlan,
 )
 from bot.stories import (
@@ -151,15 +152,38 @@ def hand_text(
 # ====================================================================== tables
 
 
+def station_lines(rules: ClassicRules, score: SeatScore, w: Words) -> list[str]:
+    """Europe: one line per built train station: the route of another player it used and the
+    tickets that route completed (``Madrid: Barcelona – Madrid (2, yellow) for Madrid – Zürich (8)``)."""
+    out = []
+    for use in score.stations:
+        where = city(rules, use.city)
+        if use.route is None:
+            out.append(w.t("{station:cap} {city}: no route used", city=where))
+            continue
+        tickets = ", ".join(ticket_text(rules, t, w) for t in use.tickets) or "–"
+        out.append(
+            w.t(
+                "{station:cap} {city}: uses {route} for {tickets_done}",
+                city=where,
+                route=route_label(rules, use.route, w),
+                tickets_done=tickets,
+            )
+        )
+    return out
+
+
 def score_table(
     result: FinalResult,
     names: Sequence[str],
     w: Words,
     resigned: frozenset[int] = frozenset(),
     hints: Mapping[int, int] | None = None,
+    rules: ClassicRules | None = None,
 ) -> str:
     """The final ranking with each seat's breakdown (resigned seats marked) and, in a game
-    that allows hints, the hints each player took (``hints``: seat -> count)."""
+    that allows hints, the hints each player took (``hints``: seat -> count); with ``rules``, what
+    each built train station did (Europe: its route and tickets, :func:`station_lines`)."""
     by_seat = {s.seat: s for s in result.seats}
     winners = ", ".join(player_name(names, s) for s in result.winners) or "–"
     lines = [
@@ -192,6 +216,8 @@ def score_table(
         if hints is not None:
             line += " · " + w.n("{count} hint", "{count} hints", hints.get(seat, 0))
         lines.append(line)
+        if rules is not None:
+            lines.extend("   " + line for line in station_lines(rules, s, w))
     return "\n".join(lines)
 
 

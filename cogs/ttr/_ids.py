@@ -138,6 +138,14 @@ class Claim(TableButton):
 
 
 @dataclass(frozen=True, slots=True)
+class Station(TableButton):
+    """Station (Europe): the city picker of the train station to build."""
+
+    NAME = "station"
+    TEMPLATE = GAME + ":station"
+
+
+@dataclass(frozen=True, slots=True)
 class Tickets(TableButton):
     """Tickets: the destination ticket draw."""
 
@@ -315,6 +323,63 @@ class ClaimCancel(MenuClick):
 
     def _text(self) -> str:
         return f"{PREFIX}:{self.game}:claim-cancel:v{self.version}"
+
+
+@dataclass(frozen=True, slots=True)
+class StationPage(MenuClick):
+    """A page of the station city picker (``page`` 0-based; see :data:`PAGE`)."""
+
+    TEMPLATE = GAME + ":station-page:" + VERSION + f":(?P<page>{PAGE})"
+
+    page: int = 0
+
+    def _text(self) -> str:
+        return f"{PREFIX}:{self.game}:station-page:v{self.version}:{self.page}"
+
+    @classmethod
+    def _menu_fields(cls, game: int, version: int, match: re.Match[str]) -> Self:
+        return cls(game, version, int(match["page"]))
+
+
+@dataclass(frozen=True, slots=True)
+class StationPick(MenuClick):
+    """The station city picker's select (on page ``page``); its value is the city's index."""
+
+    TEMPLATE = GAME + ":station-pick:" + VERSION + f":(?P<page>{SMALL})"
+
+    page: int = 0
+
+    def _text(self) -> str:
+        return f"{PREFIX}:{self.game}:station-pick:v{self.version}:{self.page}"
+
+    @classmethod
+    def _menu_fields(cls, game: int, version: int, match: re.Match[str]) -> Self:
+        return cls(game, version, int(match["page"]))
+
+
+@dataclass(frozen=True, slots=True)
+class StationConfirm(MenuClick):
+    """Build a train station in city ``city`` paying its ``payment``-th way (menu indexes)."""
+
+    TEMPLATE = (
+        GAME
+        + ":station-confirm:"
+        + VERSION
+        + f":city:(?P<city>{SMALL}):payment:(?P<payment>{SMALL})"
+    )
+
+    city: int = 0
+    payment: int = 0
+
+    def _text(self) -> str:
+        return (
+            f"{PREFIX}:{self.game}:station-confirm:v{self.version}"
+            f":city:{self.city}:payment:{self.payment}"
+        )
+
+    @classmethod
+    def _menu_fields(cls, game: int, version: int, match: re.Match[str]) -> Self:
+        return cls(game, version, int(match["city"]), int(match["payment"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -509,6 +574,7 @@ KINDS: tuple[type[Click], ...] = (
     Hand,
     Draw,
     Claim,
+    Station,
     Tickets,
     Board,
     Zoom,
@@ -523,6 +589,9 @@ KINDS: tuple[type[Click], ...] = (
     PaymentPick,
     ClaimConfirm,
     ClaimCancel,
+    StationPage,
+    StationPick,
+    StationConfirm,
     TicketDraw,
     KeepPick,
     Keep,

@@ -420,7 +420,9 @@ class InfoFlows(Base):
         names = seat_names(table)
         lines = [
             w.t("Game {game} on **{map}**", game=game_id, map=self.map_name(table, w)),
-            fmt.score_table(public.result, names, w, resigned_seats(table), hints_taken(table)),
+            fmt.score_table(
+                public.result, names, w, resigned_seats(table), hints_taken(table), table.rules
+            ),
         ]
         for s in public.result.seats:
             done = [fmt.ticket_text(table.rules, t, w) for t in s.completed]

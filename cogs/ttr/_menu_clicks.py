@@ -105,6 +105,32 @@ class MenuClicks(Base):
         self.need_seat(table)
         await self.update(interaction, self.words(interaction, table).t("Nothing was done."), None)
 
+    # ------------------------------------------------------------ building a train station
+    async def station_page(self, interaction: discord.Interaction, click: ids.StationPage) -> None:
+        """Show another page of the station city picker."""
+        if found := await self._current(interaction, click):
+            table, menu = found
+            w = self.words(interaction, table)
+            await self.update(interaction, *prompts.stations(table, menu, w, click.page))
+
+    async def station_pick(
+        self, interaction: discord.Interaction, click: ids.StationPick, values: tuple[int, ...]
+    ) -> None:
+        """A city was chosen (``values``: its index): how to pay for the station."""
+        if found := await self._current(interaction, click):
+            table, menu = found
+            w = self.words(interaction, table)
+            await self.update(interaction, *prompts.station_payments(table, menu, w, _one(values)))
+
+    async def station_confirm(
+        self, interaction: discord.Interaction, click: ids.StationConfirm
+    ) -> None:
+        """Build the train station paying the chosen way."""
+        if found := await self._current(interaction, click):
+            table, menu = found
+            action = menu.build_station(click.city, click.payment)
+            await self.play.act(interaction, table, action, version=table.version)
+
     # ------------------------------------------------------------ destination tickets
     async def ticket_draw(self, interaction: discord.Interaction, click: ids.TicketDraw) -> None:
         """Draw destination tickets the allowed way of ``click``."""

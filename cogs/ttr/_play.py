@@ -66,6 +66,13 @@ def private_lines(events: Sequence[Event], table: TableView, w: Words) -> list[s
             )
         elif isinstance(ev, ev_.TunnelAbandoned):
             out.append(w.t("You gave up the tunnel and took your cards back."))
+        elif isinstance(ev, ev_.StationBuilt):
+            out.append(
+                w.t(
+                    "You built a {station} in {city}.",
+                    city=stories.city(table.rules, ev.city),
+                )
+            )
         elif isinstance(ev, ev_.FlagScored):
             out.append(
                 w.n(
@@ -300,6 +307,52 @@ class PlayFlows(Base):
             return
         text, view = prompts.payments(table, menu, w, choice.index, allowed[0], allowed)
         await self.answer(interaction, text, view)
+
+    async def open_station(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        city: str | None = None,
+        color: str | None = None,
+        locomotives: int | None = None,
+    ) -> None:
+        """Europe: the city picker of the next train station, or (``city`` given) its payment step."""
+        await self.defer(interaction)
+        table = await self.read(interaction, game_id)
+        self.need_turn(table)
+        menu = table.menu
+        assert menu is not None
+        w = self.words(interaction, table)
+        if menu.step != "turn":
+            text, view = prompts.pending(table, w)
+            await self.reply(interaction, text, view=view)
+            return
+        if city is None:
+            text, view = prompts.stations(table, menu, w)
+            await self.reply(interaction, text, view=view)
+            return
+        choice = next((c for c in menu.stations if c.city == city), None)
+        if choice is None:
+            known = city in table.rules.board.cities
+            shown = stories.city(table.rules, city) if known else send.echo(city)
+            raise CogError("cannot_build_station", {"city": shown})
+        allowed = [
+            i
+            for i, p in enumerate(choice.payments)
+            if (
+                color is None
+                or p.get(color, 0) > 0
+                or (color == "locomotive" and set(p) == {"locomotive"})
+            )
+            and (locomotives is None or p.get("locomotive", 0) == locomotives)
+        ]
+        if not allowed:
+            raise CogError(
+                "no_such_payment",
+                {"choices": "; ".join(fmt.payment_text(p, w) for p in choice.payments[:10])},
+            )
+        text, view = prompts.station_payments(table, menu, w, choice.index, allowed[0], allowed)
+        await self.reply(interaction, text, view=view)
 
     async def open_tickets(
         self,

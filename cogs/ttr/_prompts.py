@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import discord
 
 from bot import stories
-from bot.services import RouteChoice, TableView, TurnMenu
+from bot.services import RouteChoice, StationChoice, TableView, TurnMenu
 from words import Words
 
 from . import _format as fmt
@@ -91,6 +91,12 @@ def panel(table: TableView, menu: TurnMenu, w: Words, *, cards: bool = True) -> 
             if barred
             else w.t("Take your second card:")
         )
+    elif table.rules.params.stations is not None:
+        lines.append(
+            w.t(
+                "**Your turn.** Take two cards, claim a route, draw {tickets} or build a {station}."
+            )
+        )
     else:
         lines.append(w.t("**Your turn.** Take two cards, claim a route or draw {tickets}."))
     if cards and mine is not None:
@@ -110,6 +116,15 @@ def panel(table: TableView, menu: TurnMenu, w: Words, *, cards: bool = True) -> 
                 disabled=not menu.ticket_draws,
             )
         )
+        if table.rules.params.stations is not None:
+            actions.append(
+                Btn(
+                    w.t("{station:cap}"),
+                    ids.Station(g).custom_id,
+                    SECONDARY,
+                    disabled=not menu.stations,
+                )
+            )
     if actions:
         rows.append(actions)
     return "\n".join(lines), components(*rows) if rows else None
@@ -220,6 +235,95 @@ def payments(
         "Claim **{route}**: choose how to pay (the first spends the fewest {wilds} and keeps your sets together).",
         route=label,
     )
+    return text, components(*rows)
+
+
+def station_label(table: TableView, choice: StationChoice, w: Words) -> str:
+    """``Madrid (2 cards)``: a city where a station can be built, with its cost."""
+    return w.n(
+        "{city} ({count} card)",
+        "{city} ({count} cards)",
+        choice.cost,
+        city=stories.city(table.rules, choice.city),
+    )
+
+
+def stations(table: TableView, menu: TurnMenu, w: Words, page: int = 0) -> Prompt:
+    """Europe: a select of the cities where the reader can build a train station, 25 per page."""
+    g, v = table.game.id, menu.version
+    if not menu.stations:
+        return w.t("You cannot build a {station} right now."), None
+    per = fmt.MAX_OPTIONS
+    pages = (len(menu.stations) + per - 1) // per
+    page = max(0, min(page, pages - 1))
+    shown = menu.stations[page * per : (page + 1) * per]
+    options = tuple((station_label(table, c, w), str(c.index), False) for c in shown)
+    rows: list[list[Btn] | Pick] = [
+        Pick(ids.StationPick(g, v, page).custom_id, options, placeholder=w.t("Choose a city"))
+    ]
+    if pages > 1:
+        rows.append(
+            [
+                Btn("◀", ids.StationPage(g, v, page - 1).custom_id, disabled=page == 0),
+                Btn(
+                    w.t("Page {page} of {pages}", page=page + 1, pages=pages),
+                    ids.StationPage(g, v, page).custom_id,
+                    disabled=True,
+                ),
+                Btn("▶", ids.StationPage(g, v, page + 1).custom_id, disabled=page >= pages - 1),
+            ]
+        )
+    text = w.n(
+        "Your next {station} costs {count} card of one colour ({wilds} count as any). "
+        "Choose its city (or type it in /ttr station):",
+        "Your next {station} costs {count} cards of one colour ({wilds} count as any). "
+        "Choose its city (or type it in /ttr station):",
+        menu.stations[0].cost,
+    )
+    return text, components(*rows)
+
+
+def station_payments(
+    table: TableView,
+    menu: TurnMenu,
+    w: Words,
+    index: int,
+    chosen: int = 0,
+    allowed: Sequence[int] | None = None,
+) -> Prompt:
+    """How to pay for the train station in city ``index``: one button per payment (fewest
+    {wilds} first; ``chosen`` highlighted) that builds at once, Other city and Cancel (as a
+    claim's payment step)."""
+    g, v = table.game.id, menu.version
+    choice = menu.station(index)
+    city = stories.city(table.rules, choice.city)
+    positions = list(allowed) if allowed is not None else list(range(len(choice.payments)))
+    chosen = chosen if chosen in positions else positions[0]
+    buttons = [
+        Btn(
+            fmt.payment_text(choice.payments[p], w),
+            ids.StationConfirm(g, v, choice.index, p).custom_id,
+            SUCCESS if p == chosen else SECONDARY,
+        )
+        for p in positions[:MAX_PAY_BUTTONS]
+    ]
+    rows: list[list[Btn] | Pick] = list(button_rows(buttons))
+    rows.append(
+        [
+            Btn(w.t("Other city"), ids.StationPage(g, v, 0).custom_id),
+            Btn(w.t("Cancel"), ids.ClaimCancel(g, v).custom_id),
+        ]
+    )
+    text = w.t(
+        "Build a {station} in **{city}**: choose how to pay (the first spends the fewest {wilds}).",
+        city=city,
+    )
+    if len(positions) > MAX_PAY_BUTTONS:
+        text += "\n" + w.n(
+            "{count} way to pay is not listed: narrow it with /ttr station color:.",
+            "{count} ways to pay are not listed: narrow them with /ttr station color:.",
+            len(positions) - MAX_PAY_BUTTONS,
+        )
     return text, components(*rows)
 
 

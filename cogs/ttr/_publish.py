@@ -57,6 +57,12 @@ def turn_buttons(table: TableView) -> discord.ui.View:
         rows.append(prompts.card_buttons(table, w, table.version, None))
         if public.deck_size or public.discard_size:
             rows.append([prompts.deck_button(table, w, table.version)])
+    if table.rules.params.stations is not None:  # Europe: a fifth kind of turn
+        station = Btn(w.t("{station:cap}"), ids.Station(g).custom_id, secondary)
+        if len(rows) > 1 and len(rows[-1]) < 5:
+            rows[-1].append(station)
+        else:
+            rows.append([station])
     return components(*rows)
 
 
@@ -196,7 +202,12 @@ class Publisher(Base):
         assert public is not None and public.result is not None
         w = self.table_words(table)
         scores = fmt.score_table(
-            public.result, seat_names(table), w, resigned_seats(table), hints_taken(table)
+            public.result,
+            seat_names(table),
+            w,
+            resigned_seats(table),
+            hints_taken(table),
+            table.rules,
         )
         ratings = stories.rating_changes(await self.service.game_ratings(table.game.id), w)
         analysis = await self.service.analysis(table.game.id, queue=False)

@@ -51,10 +51,10 @@ LANGUAGES = ("en", "de")
 #: classic stand-in (:mod:`maps.standin`); once ``engine.rules.RULESETS`` has it,
 #: ``load_ruleset`` builds the real rule set (engine tests, the demo, the render
 #: samples) and the map is offered the day its name leaves this set, when players can
-#: play it in Discord. ``europe``: train stations (issue 30); the engine plays them,
-#: the Discord side (``/ttr station``, the Station button, stations on the board and in
-#: the score table) is not finished.
-PENDING_RULESETS = frozenset({"europe"})
+#: play it in Discord. Empty today: ``europe`` (train stations, issue 30) left it once
+#: ``/ttr station``, the Station button and the stations on the board and in the score
+#: table were in.
+PENDING_RULESETS: frozenset[str] = frozenset()
 
 
 def is_pending(ruleset: str) -> bool:

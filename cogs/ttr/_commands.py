@@ -137,14 +137,10 @@ class TtrCog(
     new.autocomplete("map")(map_names)
 
     @app_commands.command(name="join", description="Join the game in this channel")
-    async def join(self, interaction: discord.Interaction) -> None:
-        await self.lobby_flows.join(interaction, await self.here(interaction))
-
-    @app_commands.command(
-        name="leave", description="Leave the game in this channel before it starts"
-    )
-    async def leave(self, interaction: discord.Interaction) -> None:
-        await self.lobby_flows.leave(interaction, await self.here(interaction))
+    @app_commands.describe(leave="Leave the game instead, before it starts")
+    async def join(self, interaction: discord.Interaction, leave: bool = False) -> None:
+        flow = self.lobby_flows.leave if leave else self.lobby_flows.join
+        await flow(interaction, await self.here(interaction))
 
     @app_commands.command(name="add_ai", description="Add a computer player (host)")
     @app_commands.describe(level="How well the computer plays (default: normal)")

@@ -1,9 +1,8 @@
 """Europe as data: the board the reference's checks describe, its train station parameters, and
-the gate that keeps it away from players until Discord plays its stations.
+the gate that kept it away from players until the engine and Discord played its stations.
 
-The engine plays the ``europe`` rule set (engine/rules/europe.py), so ``load_ruleset`` and
-``load_stand_in`` give it; the map stays *pending* (valid, never offered: no lobby, no
-autocomplete) while ``maps.schema.PENDING_RULESETS`` names it. The classic stand-in
+The engine plays the ``europe`` rule set (engine/rules/europe.py) and the map is offered; a map
+named in ``maps.schema.PENDING_RULESETS`` would be kept from players, and the classic stand-in
 (``maps.standin``) still previews a pending map whose rule set the engine lacks.
 """
 
@@ -41,30 +40,32 @@ def problems(data: Any) -> list[tuple[str, str]]:
 
 
 # ------------------------------------------------------------------ the gate
-def test_europe_is_played_by_the_engine_but_not_offered_to_players():
-    """Valid, listed as pending, never offered; the engine's rule set loads for the demo."""
+def test_europe_is_offered_and_played():
+    """Valid, offered like the other maps (lobby, autocomplete), played by its own rule set."""
     reg = registry()
-    assert "europe" not in reg and "europe" not in maps.available_maps()
-    assert "europe" not in reg.refused and maps.validate_all()["europe"] == []
-    entry = reg.pending["europe"]
-    assert entry.pending and entry.ruleset == "europe" and entry.status == "exact"
+    assert reg.ids()[-1] == "europe" and "europe" not in reg.pending
+    assert "europe" in maps.available_maps() and maps.validate_all()["europe"] == []
+    entry = reg.get("europe")
+    assert entry.ruleset == "europe" and entry.status == "exact"
     assert dict(entry.names) == {"en": "Europe", "de": "Europa"}
     assert (entry.min_players, entry.max_players) == (2, 5)
-    assert [e.id for e in maps.pending_maps()] == ["europe"]
+    assert maps.pending_maps() == []
     assert type(load_ruleset("europe")) is RULESETS["europe"]
     assert load_stand_in("europe") is load_ruleset("europe")
+    assert [e.id for e in reg.search("eur")] == ["europe"]
+
+
+def test_a_pending_map_is_not_offered_and_without_its_rule_set_not_loaded(monkeypatch):
+    """A map in PENDING_RULESETS is kept from players; while the engine lacks its rule set,
+    load_ruleset refuses it with the reason and load_stand_in previews it under classic rules."""
+    monkeypatch.setattr(maps.schema, "PENDING_RULESETS", frozenset({"europe"}))
+    reg = registry()
+    assert "europe" not in reg and "europe" in reg.pending
     with pytest.raises(PendingMap) as caught:
         reg.get("europe")
     assert isinstance(caught.value, UnknownMap) and caught.value.ruleset == "europe"
     assert "'europe' is not offered to players yet" in str(caught.value)
-    assert [e.id for e in reg.search("eur")] == []  # autocomplete never offers it
-
-
-def test_without_its_rule_set_a_pending_map_is_refused_and_previewed_by_the_stand_in(
-    monkeypatch,
-):
-    """A pending map whose rule set the engine lacks: load_ruleset refuses it with the
-    reason, load_stand_in previews it under classic rules."""
+    assert [e.id for e in reg.search("eur")] == []
     monkeypatch.delitem(RULESETS, "europe")
     load_ruleset.cache_clear()
     load_stand_in.cache_clear()
@@ -76,14 +77,6 @@ def test_without_its_rule_set_a_pending_map_is_refused_and_previewed_by_the_stan
     finally:
         load_ruleset.cache_clear()
         load_stand_in.cache_clear()
-
-
-def test_the_day_europe_leaves_the_pending_set_the_map_is_offered(monkeypatch):
-    """The flip is one name out of maps.schema.PENDING_RULESETS."""
-    monkeypatch.setattr(maps.schema, "PENDING_RULESETS", frozenset())
-    reg = registry()
-    assert reg.ids()[-1] == "europe" and "europe" not in reg.pending
-    assert len(load_ruleset("europe").board.tickets) == 46
 
 
 # ------------------------------------------------------------------ the board

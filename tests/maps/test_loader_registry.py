@@ -78,7 +78,7 @@ def test_seat_count_of_an_entry():
 def test_a_map_added_through_ttr_maps_dir_is_listed_with_its_names(extra_dir):
     path = write_map(extra_dir, "usa_west", usa_copy("usa_west", "USA West", "USA Westen"))
     reg = registry()
-    assert reg.ids() == ["usa", "germany", "nordic", "amsterdam", "paris", "usa_west"]
+    assert reg.ids() == ["usa", "germany", "nordic", "amsterdam", "paris", "europe", "usa_west"]
     entry = reg.get("usa_west")
     assert dict(entry.names) == {"en": "USA West", "de": "USA Westen"}
     assert entry.source == "extra" and entry.folder == path.parent
@@ -101,7 +101,7 @@ def test_a_broken_extra_map_is_refused_and_the_builtin_maps_stay(extra_dir):
     write_map(extra_dir, "fine", usa_copy("fine", "Fine", "Gut"))
 
     reg = registry()
-    assert reg.ids() == ["usa", "germany", "nordic", "amsterdam", "paris", "fine"]
+    assert reg.ids() == ["usa", "germany", "nordic", "amsterdam", "paris", "europe", "fine"]
     assert "broken" not in reg and "broken" not in maps.available_maps()
     assert reg.refused["broken"].errors == [
         f"{path}: routes[2].length: Input should be greater than or equal to 1 (got 0)",
@@ -122,9 +122,9 @@ def test_an_unknown_map_names_the_usable_ones(extra_dir):
     write_map(extra_dir, "broken", {"id": "broken"})
     with pytest.raises(UnknownMap) as caught:
         registry().get("atlantis")
-    assert caught.value.known == ["usa", "germany", "nordic", "amsterdam", "paris"]
+    assert caught.value.known == ["usa", "germany", "nordic", "amsterdam", "paris", "europe"]
     assert str(caught.value) == (
-        "unknown map 'atlantis'; available: usa, germany, nordic, amsterdam, paris"
+        "unknown map 'atlantis'; available: usa, germany, nordic, amsterdam, paris, europe"
     )
     with pytest.raises(UnknownMap):
         read_map_data("atlantis")
@@ -146,7 +146,7 @@ def test_a_changed_map_file_is_validated_again(extra_dir):
 def test_a_missing_ttr_maps_dir_leaves_the_builtin_maps(monkeypatch, tmp_path, caplog):
     monkeypatch.setenv("TTR_MAPS_DIR", str(tmp_path / "nope"))
     with caplog.at_level(logging.WARNING, logger="maps.folders"):
-        assert registry().ids() == ["usa", "germany", "nordic", "amsterdam", "paris"]
+        assert registry().ids() == ["usa", "germany", "nordic", "amsterdam", "paris", "europe"]
     assert "is not a directory" in caplog.text
 
 
@@ -171,6 +171,7 @@ def test_search_for_autocomplete(extra_dir):
         "germany",
         "nordic",
         "paris",
+        "europe",  # its German name, Europa
         "usa_west",
     ]
     assert reg.search("zzz") == []

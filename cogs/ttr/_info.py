@@ -417,12 +417,10 @@ class InfoFlows(Base):
         if public is None or public.result is None:
             await self.reply(interaction, self._status_text(table, w))
             return
-        names = seat_names(table)
+        names, resigned = seat_names(table), resigned_seats(table)
         lines = [
             w.t("Game {game} on **{map}**", game=game_id, map=self.map_name(table, w)),
-            fmt.score_table(
-                public.result, names, w, resigned_seats(table), hints_taken(table), table.rules
-            ),
+            fmt.score_table(public.result, names, w, resigned, hints_taken(table), table.rules),
         ]
         for s in public.result.seats:
             done = [fmt.ticket_text(table.rules, t, w) for t in s.completed]

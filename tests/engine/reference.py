@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import combinations
+from typing import Any
 
 from engine.actions import (
     AbandonTunnel,
     Action,
+    BuildStation,
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
@@ -25,7 +27,7 @@ from engine.actions import (
 )
 from engine.payment import payment_options, tunnel_extra_options
 from engine.state import GameState
-from engine.types import LOCOMOTIVE
+from engine.types import LOCOMOTIVE, Cards
 
 
 def route_blocked(rules, st: GameState, seat: int, rid: str) -> bool:
@@ -115,6 +117,7 @@ def reference_legal_actions(rules, st: GameState, seat: int) -> list[Action]:
         if step == "second_card":
             return out
         out.extend(claims(rules, st, seat))
+        out.extend(stations(rules, st, seat))
         if tickets_left(st):
             if p.draw_tickets.announce_mix:
                 out.extend(DrawTickets(seat, mix) for mix in mixes(st, p.draw_tickets.count))
@@ -130,3 +133,23 @@ def reference_legal_actions(rules, st: GameState, seat: int) -> list[Action]:
     if step == "flag":
         return [KeepFlagCard(seat, c) for c in st.flag_colors] + [KeepFlagCard(seat, None)]
     return out
+
+
+def stations(rules: Any, st: GameState, seat: int) -> list[Action]:
+    """Europe: every city without a station x every way to pay the seat's next one (its cost
+    from rules.stations.costs; cards of one colour with locomotives wild, or locomotives only)."""
+    sp = rules.params.stations
+    built = sum(1 for s in st.stations.values() if s == seat)
+    if sp is None or built >= sp.count:
+        return []
+    cost = sp.costs[built]
+    hand = st.players[seat].hand
+    pays = {
+        Cards({colour: cost - wild, LOCOMOTIVE: wild})
+        for colour in rules.params.colors
+        for wild in range(cost + 1)
+    }
+    fit = [p for p in pays if p.fits_in(hand)]
+    return [
+        BuildStation(seat, c, p) for c in rules.board.cities if c not in st.stations for p in fit
+    ]

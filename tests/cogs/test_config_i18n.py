@@ -44,10 +44,16 @@ def test_the_retention_period_of_removed_servers_is_a_setting(tmp_path: Path) ->
         Settings.from_env({"TTR_GUILD_RETENTION_DAYS": "0"}, env_file=none).guild_retention_days
         == 0
     )
-    service = asyncio.run(
-        build_service(object(), Settings.from_env({"TTR_GUILD_RETENTION_DAYS": "7"}, env_file=none))
-    )
-    assert service.retention_s == 7 * 86_400  # the bot's service keeps servers that long
+
+    async def retention_s() -> float:
+        settings = Settings.from_env({"TTR_GUILD_RETENTION_DAYS": "7"}, env_file=none)
+        service = await build_service(object(), settings)
+        try:
+            return float(service.retention_s)
+        finally:
+            await service.close()  # its worker processes must not outlive the test
+
+    assert asyncio.run(retention_s()) == 7 * 86_400  # the bot's service keeps servers that long
     for bad in ("-1", "two", "1.5"):
         with pytest.raises(ValueError, match="TTR_GUILD_RETENTION_DAYS"):
             Settings.from_env({"TTR_GUILD_RETENTION_DAYS": bad}, env_file=none)

@@ -269,17 +269,18 @@ async def test_normal_and_easy_seats_never_wait_for_a_worker(
 async def test_the_settings_build_the_pool(storage: Storage) -> None:
     """TTR_AI_WORKERS (default 1; 0: none) and TTR_AI_WORKER_MAX_MB reach the service that
     ``python -m bot`` builds; bad values stop the bot with one line."""
-    service = await build_service(storage, Settings.from_env({}, env_file=None))
-    assert service.ai_workers is not None
-    assert (service.ai_workers.workers, service.ai_workers.max_mb) == (1, 64.0)
-    env = {"TTR_AI_WORKERS": "2", "TTR_AI_WORKER_MAX_MB": "80"}
-    service = await build_service(storage, Settings.from_env(env, env_file=None))
-    assert service.ai_workers is not None
-    assert (service.ai_workers.workers, service.ai_workers.max_mb) == (2, 80.0)
-    service = await build_service(
-        storage, Settings.from_env({"TTR_AI_WORKERS": "0"}, env_file=None)
-    )
-    assert service.ai_workers is None
+    built = []
+    for env, pool in (
+        ({}, (1, 64.0)),
+        ({"TTR_AI_WORKERS": "2", "TTR_AI_WORKER_MAX_MB": "80"}, (2, 80.0)),
+        ({"TTR_AI_WORKERS": "0"}, None),
+    ):
+        service = await build_service(storage, Settings.from_env(env, env_file=None))
+        built.append(service)
+        workers = service.ai_workers
+        assert (None if workers is None else (workers.workers, workers.max_mb)) == pool
+    for service in built:  # worker processes must not outlive the test
+        await service.close()
     for bad in ({"TTR_AI_WORKERS": "-1"}, {"TTR_AI_WORKERS": "two"}, {"TTR_AI_WORKER_MAX_MB": "0"}):
         with pytest.raises(ValueError, match="TTR_AI_WORKER"):
             Settings.from_env(bad, env_file=None)

@@ -170,7 +170,9 @@ def test_score_sheets_match_the_final_result(map_id):
         assert sheet.longest_path == seat.longest_path
         assert sheet.winner == (sheet.seat in state.result.winners)
     keys = set().union(*(s.map_bonuses for s in sheets))
-    expected = {"amsterdam": {"merchandise"}, "paris": {"flags"}}.get(map_id, set())
+    expected = {"amsterdam": {"merchandise"}, "paris": {"flags"}, "europe": {"stations"}}.get(
+        map_id, set()
+    )
     assert keys == expected
 
 

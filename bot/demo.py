@@ -46,6 +46,7 @@ from .services import (
     RatingShift,
     claims_by_turn,
     replay_game,
+    stations_by_turn,
     stored_state,
 )
 from .storage import MigrationError, SeatRow, Storage, StorageUnavailable, open_storage
@@ -185,7 +186,9 @@ async def _people_images(demo: DemoGame, layout: render.Layout) -> int:
         "hand.png": render.render_hand_png(
             player_view(demo.rules, state, 0), demo.names, layout=layout
         ),
-        "recap.gif": render.render_recap(layout, claims_by_turn(records), demo.names),
+        "recap.gif": render.render_recap(
+            layout, claims_by_turn(records), demo.names, stations=stations_by_turn(records)
+        ),
     }
     for name, data in files.items():
         (demo.out / name).write_bytes(data)

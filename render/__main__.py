@@ -64,14 +64,17 @@ def sample(
     st = new_game(rules, seats=min(3, rules.params.max_players), seed=seed)
     states = [st]
     turns: list[dict[str, int]] = [{}]
+    built: list[dict[str, int]] = [{}]  # train stations (Europe) per turn, as ``turns``
     while not st.finished:
-        before = dict(st.owners)
+        before, stood = dict(st.owners), dict(st.stations)
         turn = st.turn
         st = apply(rules, st, choose_action(rules, st, st.seats_to_act()[0])).state
         states.append(st)
         while len(turns) <= st.turn:
             turns.append({})
+            built.append({})
         turns[turn].update({r: s for r, s in st.owners.items() if r not in before})
+        built[turn].update({c: s for c, s in st.stations.items() if c not in stood})
     mid_i = len(states) // 2
     mid = states[mid_i]
     view = public_view(rules, mid)
@@ -90,7 +93,9 @@ def sample(
         ),
         "hand.png": render_hand_png(mine, NAMES, lang=lang, layout=layout),
         "final.png": render_final_png(layout, public_view(rules, st), NAMES, lang=lang),
-        "recap.gif": render_recap(layout, turns, NAMES, lang=lang, width=400 if small else 640),
+        "recap.gif": render_recap(
+            layout, turns, NAMES, lang=lang, width=400 if small else 640, stations=built
+        ),
     }
     if small:
         files = {n: _small(d) if n.endswith(".png") else d for n, d in files.items()}

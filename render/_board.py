@@ -208,32 +208,46 @@ def draw_claims(
             dr.symbol(draw, c.centre, seat, 4.6 if high_contrast else 3.6, ink)
 
 
+def station_house(
+    draw: ImageDraw.ImageDraw, at: tuple[float, float], seat: int, size: float, border: int
+) -> None:
+    """One train station: a house ``20 * size`` px wide centred on ``at`` in seat ``seat``'s colour
+    with a ``border`` px dark outline and the seat's symbol inside."""
+    x, y = at
+    w, roof, base = 10.0 * size, 13.5 * size, 9.0 * size
+    eaves = 2 * min(size, 1.0)
+    house = [
+        (x - w, y + base),
+        (x + w, y + base),
+        (x + w, y - eaves),
+        (x, y - roof),
+        (x - w, y - eaves),
+    ]
+    fill = th.seat_color(seat)
+    draw.polygon(house, fill=fill, outline=th.INK, width=border)
+    dr.symbol(draw, (x, y + 2.0 * size), seat, 4.6 * size, th.text_on(fill))
+
+
 def draw_stations(
     draw: ImageDraw.ImageDraw,
     layout: Layout,
     stations: Mapping[str, int],
     *,
     high_contrast: bool = False,
+    k: float = 1.0,
+    size: float = 1.0,
 ) -> None:
     """Train stations (Europe): a small house on the station's city in the owner's colour, with a
-    dark border and the owner's symbol (● ▲ ■ ◆ ★) inside, so it reads without colour too."""
-    scale = 1.25 if high_contrast else 1.0
+    dark border and the owner's symbol (● ▲ ■ ◆ ★) inside, so it reads without colour too.
+
+    ``k``: image pixels per board pixel (the phone board and the recap draw on a smaller image);
+    ``size``: the house's size relative to the full board's (20 px wide there)."""
+    scale = size * (1.25 if high_contrast else 1.0)
+    border = (3 if high_contrast else 2) if size >= 1.0 else 1  # a thin edge on a small house
     for city, seat in stations.items():
         at = layout.cities.get(city)
-        if at is None:
-            continue
-        x, y = at
-        w, roof, base = 10.0 * scale, 13.5 * scale, 9.0 * scale
-        house = [
-            (x - w, y + base),
-            (x + w, y + base),
-            (x + w, y - 2),
-            (x, y - roof),
-            (x - w, y - 2),
-        ]
-        fill = th.seat_color(seat)
-        draw.polygon(house, fill=fill, outline=th.INK, width=3 if high_contrast else 2)
-        dr.symbol(draw, (x, y + 2.0 * scale), seat, 4.6 * scale, th.text_on(fill))
+        if at is not None:
+            station_house(draw, (at[0] * k, at[1] * k), seat, scale, border)
 
 
 def blocked_routes(layout: Layout, public: PublicView) -> list[str]:

@@ -11,7 +11,7 @@ from words import Words
 
 from . import _draw as dr
 from . import _theme as th
-from ._board import board_image, highlight, seat_names
+from ._board import board_image, draw_stations, highlight, seat_names, station_house
 from ._layout import Layout
 
 ROW = 34
@@ -41,6 +41,33 @@ def _ticket_text(layout: Layout, tid: str, ok: bool) -> str:
     t = board.tickets[tid]
     sign = "+" if ok else "−"
     return f"{sign}{t.points} {board.cities[t.a].name} – {board.cities[t.b].name}"
+
+
+def station_lines(layout: Layout, seat: SeatScore, w: Words) -> list[str]:
+    """Europe: one line per train station ``seat`` built, in build order: the other player's route
+    it used and the tickets that route completed (``Station Madrid: Barcelona – Madrid for
+    Madrid – Zürich``), or that it used none."""
+    board = layout.rules.board
+    out = []
+    for use in seat.stations:
+        where = board.cities[use.city].name if use.city in board.cities else use.city
+        if use.route is None:
+            out.append(th.word("station_unused", w, city=where))
+            continue
+        tickets = ", ".join(
+            f"{board.cities[board.tickets[t].a].name} – {board.cities[board.tickets[t].b].name}"
+            for t in use.tickets
+        )
+        out.append(
+            th.word(
+                "station_used",
+                w,
+                city=where,
+                route=board.route_name(use.route),
+                tickets_done=tickets or "–",
+            )
+        )
+    return out
 
 
 def _header(d: ImageDraw.ImageDraw, text: str, width: float) -> str:
@@ -91,7 +118,11 @@ def _table(
     keys = list(layout.rules.breakdown_keys())
     probe = dr.canvas(Image.new("RGB", (1, 1)))
     wrapped = {s.seat: _wrapped_tickets(layout, s, width, probe) for s in result.seats}
-    height = 70 + sum(ROW + 8 + 22 + 24 * len(wrapped[s.seat]) for s in result.seats) + 20
+    stations = {s.seat: station_lines(layout, s, w) for s in result.seats}
+    height = 70 + 20
+    height += sum(
+        ROW + 8 + 22 + 24 * len(wrapped[s.seat]) + 24 * len(stations[s.seat]) for s in result.seats
+    )
     img = Image.new("RGB", (width, height), th.PAPER)
     d = dr.canvas(img)
     d.text((24, 16), th.word("finished", w), font=th.font(24, True), fill=th.INK)
@@ -110,7 +141,8 @@ def _table(
     for rank, seat in enumerate(result.ranking, 1):
         y = _score_row(d, public, names[seat], seat, rank, w, columns, y)
         y = _facts_row(d, result.seats[seat], keys, w, y)
-        y = _ticket_rows(d, wrapped[seat], probe, y) + 4
+        y = _ticket_rows(d, wrapped[seat], probe, y)
+        y = _station_rows(d, stations[seat], seat, width, y) + 4
     return img
 
 
@@ -209,6 +241,17 @@ def _ticket_rows(
     return y
 
 
+def _station_rows(d: ImageDraw.ImageDraw, lines: list[str], seat: int, width: int, y: int) -> int:
+    """A seat's train stations (a house in its colour and symbol, then what the station did);
+    returns the y below."""
+    font = th.font(15)
+    for line in lines:
+        station_house(d, (107, y + 10), seat, 0.7, 1)
+        d.text((124, y), dr.fit_text(d, line, font, width - 150), font=font, fill=th.INK)
+        y += 24
+    return y
+
+
 def render_final_png(
     layout: Layout, public_view: PublicView, names: Sequence[str] | None = None, *, lang: str = "en"
 ) -> bytes:
@@ -222,8 +265,10 @@ def final_image(
     """The end of the game as an RGB image: the board with each longest-path winner's path framed in gold,
     then the ranking with every seat's breakdown (routes, tickets, the map's bonuses, total), a line
     of facts per seat (route points, tickets completed ✓ / failed ✗ with their net points, longest
-    path length and bonus, Globetrotter and other bonuses), a ⚑ mark on seats that resigned, and
-    every ticket with its value as completed (✓ +n) or failed (✗ −n). ``public_view.result`` must be
+    path length and bonus, Globetrotter and other bonuses), a ⚑ mark on seats that resigned,
+    every ticket with its value as completed (✓ +n) or failed (✗ −n), and on Europe each train
+    station (drawn on the board at its city in the owner's colour and symbol) with the route of
+    another player it used and the tickets that completed (:func:`station_lines`). ``public_view.result`` must be
     set (the game is over); without it this is the plain board."""
     public = public_view
     board = board_image(layout, public, names, lang)
@@ -232,6 +277,7 @@ def final_image(
     draw = dr.canvas(board)
     for routes in longest_routes(layout, public).values():
         highlight(draw, layout, routes, width=4)
+    draw_stations(draw, layout, public.stations)  # again: over a gold frame through its city
     table = _table(layout, public, seat_names(public, names), lang, board.width)
     out = Image.new("RGB", (board.width, board.height + table.height), th.PAPER)
     out.paste(board, (0, 0))

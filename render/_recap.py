@@ -1,10 +1,11 @@
 """The recap: an animated GIF of the board filling in, turn by turn.
 
-Pure: made from the routes each turn claimed (route id -> seat), which the
-table's public turn log holds, so no replay of the game is needed. Frames are
-drawn at the GIF's size directly (the car spaces scaled, names placed for that
-size), one per turn that claimed something, each turn's new routes framed in
-gold; one shared palette keeps the encoding fast and the file small.
+Pure: made from the routes each turn claimed (route id -> seat) and the train
+stations it built (city id -> seat, Europe), which the table's public turn log
+holds, so no replay of the game is needed. Frames are drawn at the GIF's size
+directly (the car spaces scaled, names placed for that size), one per turn that
+claimed or built something, each turn's new routes framed and new stations
+ringed in gold; one shared palette keeps the encoding fast and the file small.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from . import _draw as dr
 from . import _theme as th
-from ._board import base_layer
+from ._board import base_layer, draw_stations
 from ._layout import Layout
 from ._zoom import phone_names
 
@@ -26,6 +27,8 @@ RECAP_WIDTH = 640
 FRAME_MS = 450
 LAST_MS = 4000
 CAPTION = 30
+#: A train station's house on the recap, relative to the full board's (as on the phone board).
+STATION_SIZE = 0.7
 
 
 def _claim(draw: ImageDraw.ImageDraw, layout: Layout, rid: str, seat: int, k: float) -> None:
@@ -44,6 +47,15 @@ def _frame_gold(draw: ImageDraw.ImageDraw, layout: Layout, rids: Sequence[str], 
             continue
         for c in shape.cars:
             draw.polygon(dr.scaled(c.corners, k), outline=th.GOLD, width=2)
+
+
+def _ring_gold(draw: ImageDraw.ImageDraw, layout: Layout, cities: Sequence[str], k: float) -> None:
+    for cid in cities:
+        at = layout.cities.get(cid)
+        if at is None:
+            continue
+        x, y = at[0] * k, at[1] * k
+        draw.ellipse((x - 11, y - 11, x + 11, y + 11), outline=th.GOLD, width=2)
 
 
 def _caption(img: Image.Image, text: str, names: Sequence[str], seats: Sequence[int]) -> None:
@@ -66,9 +78,11 @@ def recap_frames(
     *,
     lang: str = "en",
     width: int = RECAP_WIDTH,
+    stations: Sequence[Mapping[str, int]] = (),
 ) -> list[Image.Image]:
-    """RGB frames: the empty board, then one per turn in ``turns`` that claimed routes (``turns[i]``:
-    route id -> seat claimed in turn ``i``; turns without claims are skipped)."""
+    """RGB frames: the empty board, then one per turn that claimed routes or built a train station
+    (``turns[i]``: route id -> seat claimed in turn ``i``; ``stations[i]``: city id -> seat whose
+    station was built in turn ``i``, Europe; turns with neither are skipped)."""
     k = width / layout.size[0]
     h = round(layout.size[1] * k)
     board = base_layer(layout).resize((width, h), Image.Resampling.BOX)
@@ -82,15 +96,24 @@ def recap_frames(
     w = th.words(layout.rules, lang)
     _caption(first, th.word("setup", w), names, [])
     frames.append(first)
-    for number, claims in enumerate(turns):
-        if not claims:
+    built: dict[str, int] = {}
+    for number in range(max(len(turns), len(stations))):
+        claims = turns[number] if number < len(turns) else {}
+        new = stations[number] if number < len(stations) else {}
+        if not claims and not new:
             continue
         for rid, seat in claims.items():
             _claim(draw, layout, rid, seat, k)
+        built.update(new)
         frame = running.copy()
-        _frame_gold(dr.canvas(frame), layout, list(claims), k)
+        fd = dr.canvas(frame)
+        _frame_gold(fd, layout, list(claims), k)
+        # stations last, over the routes into their city (a later claim must not cover them)
+        draw_stations(fd, layout, built, k=k, size=STATION_SIZE)
+        _ring_gold(fd, layout, list(new), k)
         frame.paste(labels, (0, 0), labels)
-        _caption(frame, th.word("move", w, n=number), names, sorted(set(claims.values())))
+        seats = sorted({*claims.values(), *new.values()})
+        _caption(frame, th.word("move", w, n=number), names, seats)
         frames.append(frame)
     return frames
 
@@ -102,12 +125,15 @@ def render_recap(
     *,
     lang: str = "en",
     width: int = RECAP_WIDTH,
+    stations: Sequence[Mapping[str, int]] = (),
 ) -> bytes:
     """The recap as GIF bytes: the board ``width`` px wide filling in turn by turn (``turns[i]``: route
-    id -> seat claimed in turn ``i``, e.g. from the table's turn log), each turn's new routes framed
-    in gold and captioned with the turn and who claimed, the last frame held 4 s; 450 ms a frame.
+    id -> seat claimed in turn ``i``, e.g. from the table's turn log; ``stations[i]``: city id ->
+    seat of the train station built in turn ``i``, drawn as on the board in the owner's colour
+    and symbol), each turn's new routes framed and new stations ringed in gold and captioned with
+    the turn and who played, the last frame held 4 s; 450 ms a frame.
     A whole game stays well under 8 MB and takes about a second on one core."""
-    frames = recap_frames(layout, turns, names, lang=lang, width=width)
+    frames = recap_frames(layout, turns, names, lang=lang, width=width, stations=stations)
     palette = frames[-1].quantize(colors=255, method=Image.Quantize.MEDIANCUT)
     gif = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
     buf = io.BytesIO()

@@ -149,6 +149,7 @@ WORDS: dict[str, str] = {
     "globetrotter": NP_("image", "{globetrotter}"),
     "merchandise": NP_("image", "{merchandise_cards}"),
     "flags": NP_("image", "{flags}"),
+    "stations": NP_("image", "unbuilt {stations}"),
     "total": NP_("image", "total"),
     "winner": NP_("image", "winner"),
     "plan_lost": NP_("image", "lost: {routes}"),
@@ -158,6 +159,8 @@ WORDS: dict[str, str] = {
     "resigned": NP_("image", "resigned"),
     "longest_len": NP_("image", "{longest_path}: {n}"),
     "routes_pts": NP_("image", "routes"),
+    "station_used": NP_("image", "{station:cap} {city}: {route} for {tickets_done}"),
+    "station_unused": NP_("image", "{station:cap} {city}: no route used"),
 }
 
 

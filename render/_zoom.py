@@ -18,7 +18,7 @@ from engine import PublicView
 
 from . import _draw as dr
 from . import _theme as th
-from ._board import blocked_routes, map_image, seat_names
+from ._board import blocked_routes, draw_stations, map_image, seat_names
 from ._labels import leader, place_labels
 from ._layout import Layout
 
@@ -35,6 +35,9 @@ ZOOM_MIN_WIDTH = 900
 #: bytes (issue 36: every image <= 200 KB).
 ZOOM_MAX_HEIGHT = 1200
 ROW = 26
+#: A train station's house on the phone board, relative to the full board's (14 px wide there:
+#: the full board's house shrunk to 500 px would be a 5 px blot).
+PHONE_STATION = 0.7
 #: Free routes of at least this many spaces show their length on the phone board (their car
 #: spaces are too small to count there).
 LENGTH_FROM = 4
@@ -112,8 +115,8 @@ def _strip(
 
 def _phone_marks(draw: ImageDraw.ImageDraw, layout: Layout, public: PublicView, k: float) -> None:
     """Marks that would shrink to nothing: the owner's symbol on the middle car space of each claimed
-    route, the length of long free routes, a ferry's locomotive dots and a tunnel's dark edges,
-    drawn at the small size."""
+    route, the length of long free routes, a ferry's locomotive dots, a tunnel's dark edges and
+    the train stations (a house in the owner's colour and symbol), drawn at the small size."""
     board = layout.rules.board
     blocked = set(blocked_routes(layout, public))
     for rid, shape in layout.routes.items():
@@ -145,6 +148,7 @@ def _phone_marks(draw: ImageDraw.ImageDraw, layout: Layout, public: PublicView, 
                 draw.ellipse((x - 1.2, y - 1.2, x + 1.2, y + 1.2), fill=th.GOLD)
             if route.tunnel:
                 draw.polygon(dr.scaled(c.corners, k), outline=th.INK, width=1)
+    draw_stations(draw, layout, public.stations, k=k, size=PHONE_STATION)
 
 
 def phone_image(
@@ -186,13 +190,13 @@ def render_phone_png(
 def zoom_box(layout: Layout, cities: Iterable[str]) -> tuple[int, int, int, int]:
     """The crop ``(x0, y0, x1, y1)`` in board pixels around ``cities`` and their names, with a margin,
     at least 360x240 and inside the board. Raises ValueError when no city id is known."""
-    pts = [layout.cities[c] for c in cities if c in layout.cities]
-    if not pts:
+    known = [c for c in cities if c in layout.cities]  # one pass: ``cities`` may be an iterator
+    if not known:
         raise ValueError("zoom needs at least one city of the map")
     labels = place_labels(layout)
-    xs = [p[0] for p in pts]
-    ys = [p[1] for p in pts]
-    for c in cities:
+    xs = [layout.cities[c][0] for c in known]
+    ys = [layout.cities[c][1] for c in known]
+    for c in known:
         if c in labels:
             bx0, by0, bx1, by1 = labels[c].box
             xs += [bx0, bx1]

@@ -42,6 +42,7 @@ from ._models import (
     UserGame,
     UserStats,
     claims_by_turn,
+    stations_by_turn,
 )
 from ._play import VACATION_DAYS
 from ._port import GameServicePort
@@ -104,6 +105,7 @@ __all__ = [
     "rating_identity",
     "rating_places",
     "replay_game",
+    "stations_by_turn",
     "stored_state",
     "turn_key",
 ]

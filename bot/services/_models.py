@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import ClassicRules, Event, FinalResult, PlayerView, PublicView
-from engine.events import RouteClaimed
+from engine.events import RouteClaimed, StationBuilt
 from engine.planner import TicketPlan
 from maps.loader import load_ruleset
 
@@ -76,17 +76,32 @@ class TurnRecord:
     events: tuple[Event, ...]
 
 
-def claims_by_turn(records: Sequence[TurnRecord]) -> list[dict[str, int]]:
-    """Per turn of the log (index = turn number; missing numbers are empty), route id -> seat
-    claimed in it: what the recap animates (public: the board shows every claim)."""
+def _by_turn(
+    records: Sequence[TurnRecord], pick: Callable[[Event], tuple[str, int] | None]
+) -> list[dict[str, int]]:
+    """Per turn of the log (index = turn number; missing numbers are empty), what ``pick`` takes
+    from each event (an id and a seat; None: nothing)."""
     out: list[dict[str, int]] = []
     for r in records:
         while len(out) <= r.number:
             out.append({})
         for e in r.events:
-            if isinstance(e, RouteClaimed):
-                out[r.number][e.route] = e.seat
+            picked = pick(e)
+            if picked is not None:
+                out[r.number][picked[0]] = picked[1]
     return out
+
+
+def claims_by_turn(records: Sequence[TurnRecord]) -> list[dict[str, int]]:
+    """Per turn of the log (index = turn number; missing numbers are empty), route id -> seat
+    claimed in it: what the recap animates (public: the board shows every claim)."""
+    return _by_turn(records, lambda e: (e.route, e.seat) if isinstance(e, RouteClaimed) else None)
+
+
+def stations_by_turn(records: Sequence[TurnRecord]) -> list[dict[str, int]]:
+    """Per turn of the log (as :func:`claims_by_turn`), city id -> seat of the train station built
+    in it (Europe; public: the board shows every station)."""
+    return _by_turn(records, lambda e: (e.city, e.seat) if isinstance(e, StationBuilt) else None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from bot.services import (
     TicketPlan,
     TurnRecord,
     claims_by_turn,
+    stations_by_turn,
 )
 from render import (
     load_layout,
@@ -150,13 +151,20 @@ async def zoom_png(
 
 @metrics.render_timer("recap")
 def _recap(map_id: str, records: Sequence[TurnRecord], names: Sequence[str], lang: str) -> bytes:
-    return render_recap(load_layout(map_id), claims_by_turn(records), list(names), lang=lang)
+    return render_recap(
+        load_layout(map_id),
+        claims_by_turn(records),
+        list(names),
+        lang=lang,
+        stations=stations_by_turn(records),
+    )
 
 
 async def recap_gif(
     map_id: str, records: Sequence[TurnRecord], names: Sequence[str], lang: str
 ) -> bytes:
-    """The animated recap of a game from its turn log (public: only claims, which the board shows)."""
+    """The animated recap of a game from its turn log (public: only claims and train stations,
+    which the board shows)."""
     return await asyncio.to_thread(_recap, map_id, tuple(records), names, lang)
 
 

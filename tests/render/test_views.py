@@ -99,6 +99,8 @@ def test_zoom_crops_around_the_cities_at_full_resolution() -> None:
     assert img.width >= box[2] - box[0]
     with pytest.raises(ValueError):
         zoom_box(layout, ["atlantis"])
+    # one pass over the cities: an iterator frames the same box (names included) as a list
+    assert zoom_box(layout, iter(["denver", "omaha", "atlantis"])) == box
 
 
 def test_last_turn_routes_are_highlighted() -> None:

@@ -10,7 +10,8 @@ was made, also when the table could not be updated.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import discord
 
@@ -18,12 +19,13 @@ from bot import send, stories
 from bot.client import TtrBot
 from bot.services import (
     Action,
+    Cards,
     Event,
     GameServicePort,
     Outcome,
-    RouteChoice,
     ServiceError,
     TableView,
+    TurnMenu,
 )
 from bot.services import events as ev_
 from words import Words
@@ -273,40 +275,31 @@ class PlayFlows(Base):
     ) -> None:
         """The route picker; or (``route`` given) that route claimed at once when one payment
         fits (``color``/``locomotives`` narrow them), else the choice of payments."""
-        await self.acknowledge(interaction)
-        table = await self.read(interaction, game_id)
-        self.need_turn(table)
-        menu = table.menu
-        assert menu is not None
-        w = self.words(interaction, table)
-        if menu.step != "turn":
-            await self.answer(interaction, *prompts.pending(table, w))
-            return
-        if route is None:
-            await self.answer(interaction, *prompts.routes(table, menu, w))
-            return
-        choice = menu.route_named(route)
-        if choice is None:
-            raise CogError(
-                "cannot_claim",
-                {
-                    "route": stories.route_label(table.rules, route, w)
-                    if route in table.rules.board.routes
-                    else send.echo(route)
-                },
+
+        def find(table: TableView, menu: TurnMenu, w: Words) -> _Paid:
+            assert route is not None
+            choice = menu.route_named(route)
+            if choice is None:
+                known = route in table.rules.board.routes
+                shown = stories.route_label(table.rules, route, w) if known else send.echo(route)
+                raise CogError("cannot_claim", {"route": shown})
+            apart = route in choice.pay_tracks and choice.tracks_differ
+            return _Paid(
+                choice.index,
+                choice.payments,
+                [i for i in range(len(choice.payments)) if not apart or choice.track(i) == route],
             )
-        allowed = _payments_like(choice, route, color, locomotives)
-        if not allowed:
-            raise CogError(
-                "no_such_payment",
-                {"choices": "; ".join(fmt.payment_text(p, w) for p in choice.payments[:10])},
-            )
-        if len(allowed) == 1:
-            action = menu.claim(choice.index, allowed[0])
-            await self.act(interaction, table, action, version=table.version)
-            return
-        text, view = prompts.payments(table, menu, w, choice.index, allowed[0], allowed)
-        await self.answer(interaction, text, view)
+
+        await self._open_paid(
+            interaction,
+            game_id,
+            None if route is None else find,
+            color,
+            locomotives,
+            picker=prompts.routes,
+            pay_step=prompts.payments,
+            play=lambda menu, index, payment: menu.claim(index, payment),
+        )
 
     async def open_station(
         self,
@@ -316,43 +309,71 @@ class PlayFlows(Base):
         color: str | None = None,
         locomotives: int | None = None,
     ) -> None:
-        """Europe: the city picker of the next train station, or (``city`` given) its payment step."""
-        await self.defer(interaction)
+        """Europe: the city picker of the next train station; or (``city`` given) the station
+        built at once when one payment fits (``color``/``locomotives`` narrow them), else the
+        choice of payments (as :meth:`open_claim`)."""
+
+        def find(table: TableView, menu: TurnMenu, w: Words) -> _Paid:
+            assert city is not None
+            choice = next((c for c in menu.stations if c.city == city), None)
+            if choice is None:
+                known = city in table.rules.board.cities
+                shown = stories.city(table.rules, city) if known else send.echo(city)
+                raise CogError("cannot_build_station", {"city": shown})
+            return _Paid(choice.index, choice.payments, list(range(len(choice.payments))))
+
+        await self._open_paid(
+            interaction,
+            game_id,
+            None if city is None else find,
+            color,
+            locomotives,
+            picker=prompts.stations,
+            pay_step=prompts.station_payments,
+            play=lambda menu, index, payment: menu.build_station(index, payment),
+        )
+
+    async def _open_paid(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        find: Callable[[TableView, TurnMenu, Words], _Paid] | None,
+        color: str | None,
+        locomotives: int | None,
+        *,
+        picker: Callable[[TableView, TurnMenu, Words], prompts.Prompt],
+        pay_step: Callable[[TableView, TurnMenu, Words, int, int, Sequence[int]], prompts.Prompt],
+        play: Callable[[TurnMenu, int, int], Action],
+    ) -> None:
+        """What a claim and a train station share: on the seat's turn, the ``picker`` when
+        nothing is named (``find`` None); else the named thing (``find``: raises CogError when it
+        cannot be had now) played at once when exactly one of its payments fits ``color``
+        (``locomotive``: only locomotives) and ``locomotives``, else the ``pay_step`` with those
+        payments. CogError ``no_such_payment`` when none fits."""
+        await self.acknowledge(interaction)
         table = await self.read(interaction, game_id)
         self.need_turn(table)
         menu = table.menu
         assert menu is not None
         w = self.words(interaction, table)
         if menu.step != "turn":
-            text, view = prompts.pending(table, w)
-            await self.reply(interaction, text, view=view)
+            await self.answer(interaction, *prompts.pending(table, w))
             return
-        if city is None:
-            text, view = prompts.stations(table, menu, w)
-            await self.reply(interaction, text, view=view)
+        if find is None:
+            await self.answer(interaction, *picker(table, menu, w))
             return
-        choice = next((c for c in menu.stations if c.city == city), None)
-        if choice is None:
-            known = city in table.rules.board.cities
-            shown = stories.city(table.rules, city) if known else send.echo(city)
-            raise CogError("cannot_build_station", {"city": shown})
-        allowed = [
-            i
-            for i, p in enumerate(choice.payments)
-            if (
-                color is None
-                or p.get(color, 0) > 0
-                or (color == "locomotive" and set(p) == {"locomotive"})
-            )
-            and (locomotives is None or p.get("locomotive", 0) == locomotives)
-        ]
+        paid = find(table, menu, w)
+        allowed = [i for i in paid.positions if _pays_like(paid.payments[i], color, locomotives)]
         if not allowed:
             raise CogError(
                 "no_such_payment",
-                {"choices": "; ".join(fmt.payment_text(p, w) for p in choice.payments[:10])},
+                {"choices": "; ".join(fmt.payment_text(p, w) for p in paid.payments[:10])},
             )
-        text, view = prompts.station_payments(table, menu, w, choice.index, allowed[0], allowed)
-        await self.reply(interaction, text, view=view)
+        if len(allowed) == 1:
+            action = play(menu, paid.index, allowed[0])
+            await self.act(interaction, table, action, version=table.version)
+            return
+        await self.answer(interaction, *pay_step(table, menu, w, paid.index, allowed[0], allowed))
 
     async def open_tickets(
         self,
@@ -431,23 +452,23 @@ class PlayFlows(Base):
         )
 
 
-def _payments_like(
-    choice: RouteChoice, route: str, color: str | None, locomotives: int | None
-) -> list[int]:
-    """The positions of ``choice``'s payments that claim track ``route`` (when its tracks are
-    paid apart) and use ``color`` (``locomotive``: only locomotives) and ``locomotives``."""
-    apart = route in choice.pay_tracks and choice.tracks_differ
-    return [
-        i
-        for i, p in enumerate(choice.payments)
-        if (not apart or choice.track(i) == route)
-        and (
-            color is None
-            or p.get(color, 0) > 0
-            or (color == "locomotive" and set(p) == {"locomotive"})
-        )
-        and (locomotives is None or p.get("locomotive", 0) == locomotives)
-    ]
+@dataclass(frozen=True, slots=True)
+class _Paid:
+    """A route or a station city named by a command: its index in the menu, its payments and the
+    positions of those that pay for what was named (a double route's track)."""
+
+    index: int
+    payments: Sequence[Cards]
+    positions: list[int]
+
+
+def _pays_like(payment: Cards, color: str | None, locomotives: int | None) -> bool:
+    """``payment`` uses ``color`` (``locomotive``: only locomotives) and ``locomotives``."""
+    return (
+        color is None
+        or payment.get(color, 0) > 0
+        or (color == "locomotive" and set(payment) == {"locomotive"})
+    ) and (locomotives is None or payment.get("locomotive", 0) == locomotives)
 
 
 __all__ = ["DRAW_SOURCES", "PlayFlows", "ServiceError", "delivery_note", "private_lines"]

@@ -8,7 +8,7 @@ are paged (a select holds at most 25 options), never cut.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import discord
 
@@ -199,6 +199,32 @@ def _route_note(table: TableView, choice: RouteChoice, w: Words) -> str:
     return " · ".join(parts)
 
 
+def _payment_step(
+    table: TableView,
+    menu: TurnMenu,
+    w: Words,
+    labels: Sequence[str],
+    confirm: Callable[[int], str],
+    other: Btn,
+    text: str,
+    chosen: int = 0,
+    allowed: Sequence[int] | None = None,
+) -> Prompt:
+    """The payment step of a claim or a train station: one button per allowed payment
+    (``labels[p]``, at most ``MAX_PAY_BUTTONS``; ``chosen`` highlighted) whose id is
+    ``confirm(p)`` and which plays at once, then ``other`` (back to the picker) and Cancel;
+    ``text`` above them."""
+    positions = list(allowed) if allowed is not None else list(range(len(labels)))
+    chosen = chosen if chosen in positions else positions[0]
+    buttons = [
+        Btn(labels[p], confirm(p), SUCCESS if p == chosen else SECONDARY)
+        for p in positions[:MAX_PAY_BUTTONS]
+    ]
+    rows: list[list[Btn] | Pick] = list(button_rows(buttons))
+    rows.append([other, Btn(w.t("Cancel"), ids.ClaimCancel(table.game.id, menu.version).custom_id)])
+    return text, components(*rows)
+
+
 def payments(
     table: TableView,
     menu: TurnMenu,
@@ -208,34 +234,30 @@ def payments(
     allowed: Sequence[int] | None = None,
 ) -> Prompt:
     """How to pay for route ``index``: one button per payment (best first: fewest {wilds},
-    sets kept together; ``chosen`` highlighted) that claims at once, and Cancel."""
+    sets kept together; ``chosen`` highlighted) that claims at once, Other route and Cancel."""
     g, v = table.game.id, menu.version
     choice = menu.route(index)
-    label = fmt.claim_label(table.rules, choice, w)
-    positions = list(allowed) if allowed is not None else list(range(len(choice.payments)))
-    chosen = chosen if chosen in positions else positions[0]
     differ = choice.tracks_differ
-    buttons = [
-        Btn(
-            fmt.payment_text(choice.payments[p], w)
-            + (f" → {fmt.track_text(table.rules, choice.track(p), w)}" if differ else ""),
-            ids.ClaimConfirm(g, v, choice.index, p).custom_id,
-            SUCCESS if p == chosen else SECONDARY,
-        )
-        for p in positions[:MAX_PAY_BUTTONS]
+    labels = [
+        fmt.payment_text(pay, w)
+        + (f" → {fmt.track_text(table.rules, choice.track(p), w)}" if differ else "")
+        for p, pay in enumerate(choice.payments)
     ]
-    rows: list[list[Btn] | Pick] = list(button_rows(buttons))
-    rows.append(
-        [
-            Btn(w.t("Other route"), ids.RoutePage(g, v, 0).custom_id),
-            Btn(w.t("Cancel"), ids.ClaimCancel(g, v).custom_id),
-        ]
-    )
     text = w.t(
         "Claim **{route}**: choose how to pay (the first spends the fewest {wilds} and keeps your sets together).",
-        route=label,
+        route=fmt.claim_label(table.rules, choice, w),
     )
-    return text, components(*rows)
+    return _payment_step(
+        table,
+        menu,
+        w,
+        labels,
+        lambda p: ids.ClaimConfirm(g, v, choice.index, p).custom_id,
+        Btn(w.t("Other route"), ids.RoutePage(g, v, 0).custom_id),
+        text,
+        chosen,
+        allowed,
+    )
 
 
 def station_label(table: TableView, choice: StationChoice, w: Words) -> str:
@@ -293,38 +315,31 @@ def station_payments(
 ) -> Prompt:
     """How to pay for the train station in city ``index``: one button per payment (fewest
     {wilds} first; ``chosen`` highlighted) that builds at once, Other city and Cancel (as a
-    claim's payment step)."""
+    claim's payment step, :func:`payments`)."""
     g, v = table.game.id, menu.version
     choice = menu.station(index)
-    city = stories.city(table.rules, choice.city)
-    positions = list(allowed) if allowed is not None else list(range(len(choice.payments)))
-    chosen = chosen if chosen in positions else positions[0]
-    buttons = [
-        Btn(
-            fmt.payment_text(choice.payments[p], w),
-            ids.StationConfirm(g, v, choice.index, p).custom_id,
-            SUCCESS if p == chosen else SECONDARY,
-        )
-        for p in positions[:MAX_PAY_BUTTONS]
-    ]
-    rows: list[list[Btn] | Pick] = list(button_rows(buttons))
-    rows.append(
-        [
-            Btn(w.t("Other city"), ids.StationPage(g, v, 0).custom_id),
-            Btn(w.t("Cancel"), ids.ClaimCancel(g, v).custom_id),
-        ]
-    )
+    shown = len(allowed) if allowed is not None else len(choice.payments)
     text = w.t(
         "Build a {station} in **{city}**: choose how to pay (the first spends the fewest {wilds}).",
-        city=city,
+        city=stories.city(table.rules, choice.city),
     )
-    if len(positions) > MAX_PAY_BUTTONS:
+    if shown > MAX_PAY_BUTTONS:
         text += "\n" + w.n(
             "{count} way to pay is not listed: narrow it with /ttr station color:.",
             "{count} ways to pay are not listed: narrow them with /ttr station color:.",
-            len(positions) - MAX_PAY_BUTTONS,
+            shown - MAX_PAY_BUTTONS,
         )
-    return text, components(*rows)
+    return _payment_step(
+        table,
+        menu,
+        w,
+        [fmt.payment_text(pay, w) for pay in choice.payments],
+        lambda p: ids.StationConfirm(g, v, choice.index, p).custom_id,
+        Btn(w.t("Other city"), ids.StationPage(g, v, 0).custom_id),
+        text,
+        chosen,
+        allowed,
+    )
 
 
 def ticket_draws(table: TableView, menu: TurnMenu, w: Words) -> Prompt:

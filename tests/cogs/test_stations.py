@@ -114,3 +114,19 @@ def test_the_final_score_table_names_each_stations_route_and_ticket() -> None:
         final_scores(rules, state), ["Ann", "Ben"], words_for("de", rules.meta), rules=rules
     )
     assert "Bahnhof Frankfurt: nutzt Frankfurt – Paris" in de
+
+
+async def test_a_named_station_with_one_fitting_payment_is_built_at_once(tmp_path: Path) -> None:
+    """As /ttr claim with a route and a colour: one way to pay left, no payment step."""
+    async with running_table(tmp_path) as t:
+        g = await started_game(t, "europe")
+        mover = await t.active(g)
+        table = await t.service.table(g, mover.user.id)
+        assert table.mine is not None
+        color = next(c for c, n in table.mine.hand.items() if n and c != "locomotive")
+        before = await t.version(g)
+        reply = await mover.slash("station", {"city": "wien", "color": color})
+        assert "You built a train station in Wien." in reply.content, reply.summary()
+        assert not reply.buttons or "Other city" not in [b.get("label") for b in reply.buttons]
+        assert await t.version(g) == before + 1
+        assert not t.fake.take_violations()

@@ -155,6 +155,10 @@ def test_events_redacted_per_reader():
         {"type": "claim_route", "seat": 0, "route": "a", "payment": {"red": -1}},
         {"type": "draw_face_up", "seat": "0", "slot": 1},
         {"type": "keep_tickets", "seat": 0, "tickets": "abc"},
+        {"type": "build_station", "seat": 0},
+        {"type": "build_station", "seat": 0, "city": 7, "payment": {"red": 1}},
+        {"type": "build_station", "seat": 0, "city": "wien", "payment": {"red": -1}},
+        {"type": "build_station", "seat": 0, "city": "wien", "payment": "red"},
     ],
 )
 def test_malformed_action_json_is_refused(bad):
@@ -166,7 +170,7 @@ def test_malformed_action_json_is_refused(bad):
     assert e.value.code == "malformed_action"
 
 
-@pytest.mark.parametrize("map_id", ["usa", "germany", "nordic", "amsterdam", "paris"])
+@pytest.mark.parametrize("map_id", ["usa", "germany", "nordic", "amsterdam", "paris", "europe"])
 def test_apply_never_changes_a_state_handed_out(map_id):
     """States are values: after a whole random game (normal AI on one seat, random on the
     others, so tunnels, flags and merchandise come up), every state of the game still

@@ -8,8 +8,17 @@ import pytest
 
 from bot.services import GameService, ServiceError
 from bot.storage import Storage
-from engine import DrawBlind, IllegalAction, KeepTickets
+from engine import (
+    BuildStation,
+    Cards,
+    DrawBlind,
+    IllegalAction,
+    KeepTickets,
+    legal_actions,
+)
+from engine.ai import choose_action
 from engine.codec import encode_action, encode_state
+from maps import load_ruleset
 
 from .conftest import BOB, HOST, STRANGER, lobby, play_for, state_of
 
@@ -82,6 +91,59 @@ async def test_bad_input_gets_a_typed_error_and_changes_nothing(
             await call
         assert err.value.code == code, (code, err.value)
         assert await _dump(storage, gid) == before
+
+
+async def test_bad_station_input_gets_a_typed_error_and_changes_nothing(
+    service: GameService, storage: Storage
+) -> None:
+    """Europe's BuildStation with hostile input through the service: an unknown city, a city whose
+    station stands already, a payment the hand does not hold, the wrong number of cards, another
+    seat's station, a malformed city, and a fourth station: each gets its own code and the
+    stored game (version, state, log, clock, seats) is unchanged."""
+    rules = load_ruleset("europe")
+    gid = await _in_play(service, storage, map_id="europe")
+    users = [s.user_id for s in await storage.seats(gid)]
+
+    async def refused(user: int, action: object, code: str) -> None:
+        before = await _dump(storage, gid)
+        with pytest.raises((ServiceError, IllegalAction)) as err:
+            await service.act(gid, user, action, expected_version=None)
+        assert err.value.code == code, (code, err.value)
+        assert await _dump(storage, gid) == before
+
+    st = await state_of(storage, gid)
+    a = st.active
+    hand = st.players[a].hand
+    color = next(c for c in hand if c != "locomotive" and hand[c])
+    missing = next(c for c in rules.params.colors if not hand.get(c))
+    one = Cards({color: 1})
+    await refused(users[a], BuildStation(a, "atlantis", one), "unknown_city")
+    await refused(users[a], BuildStation(a, "madrid", Cards({missing: 1})), "cards_not_in_hand")
+    await refused(users[1 - a], BuildStation(1 - a, "madrid", one), "not_your_turn")
+    await refused(users[a], BuildStation(1 - a, "madrid", one), "malformed_action")
+    await refused(
+        users[a],
+        {"type": "build_station", "seat": a, "city": 7, "payment": {color: 1}},
+        "malformed_action",
+    )
+    cards = [c for c, n in sorted(hand.items()) for _ in range(n)]
+    two = Cards({c: cards[:2].count(c) for c in set(cards[:2])})  # in hand, one card too many
+    await refused(users[a], BuildStation(a, "madrid", two), "cannot_pay_station")
+    await service.act(gid, users[a], BuildStation(a, "madrid", one), expected_version=None)
+    await refused(users[1 - a], BuildStation(1 - a, "madrid", one), "station_taken")
+    # seat a builds whenever it can (the others play as the heuristic AI) until all three stand
+    for _ in range(300):
+        st = await state_of(storage, gid)
+        if sum(1 for s in st.stations.values() if s == a) == 3 and st.active == a:
+            break
+        seat = st.seats_to_act()[0]
+        builds = [x for x in legal_actions(rules, st, seat) if isinstance(x, BuildStation)]
+        action = builds[0] if seat == a and builds else choose_action(rules, st, seat)
+        await service.act(gid, users[seat], action, expected_version=None)
+    st = await state_of(storage, gid)
+    assert st.active == a and st.step == "turn" and not st.finished
+    free = next(c for c in rules.board.cities if c not in st.stations)
+    await refused(users[a], BuildStation(a, free, one), "no_stations_left")
 
 
 async def test_act_persists_one_row_per_action_and_lets_ai_move(

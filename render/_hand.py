@@ -13,7 +13,7 @@ from words import Words
 from . import _draw as dr
 from . import _minimap as mm
 from . import _theme as th
-from ._board import base_layer, draw_claims, faded_layer, mark_new
+from ._board import base_layer, draw_claims, draw_stations, faded_layer, mark_new
 from ._layout import Layout, load_layout
 
 WIDTH = 1000
@@ -42,7 +42,8 @@ def _ticket_line(layout: Layout, tid: str) -> tuple[str, int]:
 def _network_image(
     layout: Layout, mine: PlayerView, planned: Sequence[str], high_contrast: bool
 ) -> Image.Image:
-    """The whole board (no names) with the reader's routes and ``planned`` routes (gold frames)."""
+    """The whole board (no names) with the reader's routes and train stations and ``planned``
+    routes (gold frames)."""
     img = (faded_layer(layout) if high_contrast else base_layer(layout)).copy()
     draw = dr.canvas(img)
     draw_claims(
@@ -52,6 +53,8 @@ def _network_image(
         high_contrast=high_contrast,
     )
     mark_new(draw, layout, planned)
+    own = {c: s for c, s in mine.public.stations.items() if s == mine.seat}
+    draw_stations(draw, layout, own, high_contrast=high_contrast)
     return img
 
 
@@ -160,6 +163,10 @@ def _plan_line(layout: Layout, plan: TicketPlan, w: Words) -> tuple[str, th.RGB]
         f"{n}{th.CARD_SYMBOLS.get(c, '')} {th.word('color_' + c, w)}"
         for c, n in plan.colors.items()
     ]
+    for where, rid in plan.borrowed:  # train stations (Europe): the one to build first
+        key = "plan_station" if where == plan.station else "plan_via"
+        city = board.cities[where].name
+        parts.insert(1, th.word(key, w, city=city, route=board.route_name(rid)))
     if plan.lost:
         names = ", ".join(board.route_name(r) for r in plan.lost)
         parts.append(th.word("plan_lost", w, routes=names))
@@ -296,10 +303,11 @@ def hand_image(
     """The reader's private hand as an RGB image (1000 px wide): cards grouped by colour with a symbol
     each (♥ red, ✚ orange, ☀ yellow, ♣ green, ♠ blue, ♦ purple, ✿ pink, ○ white, ● black,
     ★ locomotive) and counts, kept tickets with points and a done (✓) / not yet (○) mark, under each
-    open ticket the planner's line (cars and colours still needed, routes lost to others and the
-    detour; see :func:`engine.planner.plan_tickets`), tickets on offer, and a small map of the
-    reader's network, planned routes (gold frames) and ticket cities (green: done, red: not yet,
-    gold: on offer). ``layout`` defaults to the map's; ``high_contrast`` washes out the free routes;
+    open ticket the planner's line (cars and colours still needed, the train station to build or
+    the reader's station it uses on Europe, routes lost to others and the detour; see
+    :func:`engine.planner.plan_tickets`), tickets on offer, and a small map of the reader's
+    network (routes and train stations), planned routes (gold frames) and ticket cities (green:
+    done, red: not yet, gold: on offer). ``layout`` defaults to the map's; ``high_contrast`` washes out the free routes;
     ``plans``: the reader's ticket plans when the caller has them (the bot's hand view model
     plans once for the text and this image); None plans here, unless ``planner=False`` leaves
     the plans out. Only for ephemeral replies: it shows hidden information."""

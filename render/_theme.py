@@ -154,6 +154,8 @@ WORDS: dict[str, str] = {
     "winner": NP_("image", "winner"),
     "plan_lost": NP_("image", "lost: {routes}"),
     "plan_detour": NP_("image", "detour +{n}"),
+    "plan_station": NP_("image", "build a {station} in {city} for {route}"),
+    "plan_via": NP_("image", "your {station} in {city}: {route}"),
     "plan_impossible": NP_("image", "no longer possible (−{points})"),
     "plan_pieces": NP_("image", "not enough {pieces}!"),
     "resigned": NP_("image", "resigned"),

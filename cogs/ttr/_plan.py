@@ -19,7 +19,8 @@ def _city(board: Board, cid: str) -> str:
 
 def plan_line(w: Words, plan: TicketPlan, board: Board) -> str:
     """One ticket's plan on ``board`` (the map's, ``rules.board``): done, impossible, or the cars,
-    colours and routes still needed, the routes lost to others and the detour."""
+    colours and routes still needed, the train station to build and the routes the reader's
+    stations let it use (Europe), the routes lost to others and the detour."""
     name = w.t("{a} – {b}", a=_city(board, plan.a), b=_city(board, plan.b))
     if plan.done:
         return w.t("{ticket} ({points}): done.", ticket=name, points=plan.points)
@@ -31,15 +32,24 @@ def plan_line(w: Words, plan: TicketPlan, board: Board) -> str:
         )
     colors = ", ".join(f"{n}× {w.color(c)}" for c, n in plan.colors.items())
     routes = ", ".join(board.route_name(r) for r in plan.routes)
-    text = w.n(
-        "{ticket} ({points}): {count} more space ({colors}): {routes}.",
-        "{ticket} ({points}): {count} more spaces ({colors}): {routes}.",
-        plan.cars,
-        ticket=name,
-        points=plan.points,
-        colors=colors,
-        routes=routes,
-    )
+    if plan.routes:
+        text = w.n(
+            "{ticket} ({points}): {count} more space ({colors}): {routes}.",
+            "{ticket} ({points}): {count} more spaces ({colors}): {routes}.",
+            plan.cars,
+            ticket=name,
+            points=plan.points,
+            colors=colors,
+            routes=routes,
+        )
+    else:
+        text = w.t("{ticket} ({points}): no route left to claim.", ticket=name, points=plan.points)
+    for where, rid in plan.borrowed:
+        facts = {"city": _city(board, where), "route": board.route_name(rid)}
+        if where == plan.station:
+            text += " " + w.t("Build a {station} in {city} to use {route}.", **facts)
+        else:
+            text += " " + w.t("Your {station} in {city} lets it use {route}.", **facts)
     if plan.lost:
         text += " " + w.n(
             "Taken by others: {routes}; this detour costs {count} more space.",

@@ -9,7 +9,16 @@ import pytest
 
 from engine import DrawTickets, apply, player_view
 from engine.board import Board
-from engine.planner import cheapest_path, plan_offer, plan_ticket, plan_tickets, usable_routes
+from engine.planner import (
+    STATION_DETOUR,
+    cheapest_path,
+    plan_offer,
+    plan_ticket,
+    plan_tickets,
+    usable_routes,
+)
+from engine.testing import build_state
+from maps import load_ruleset
 
 from .test_render import _game
 
@@ -247,3 +256,91 @@ def test_planner_text_in_both_languages() -> None:
     de = planner_text(words_for("de"), plans, board)
     assert "Planer für deine Zielkarten" in de and "erfüllt" in de and "Umweg" in de
     assert planner_text(words_for("en"), [], board) == ""
+
+
+# ---------------------------------------------------------------- Europe: train stations
+EUROPE_MINE = ["frankfurt__munchen__1", "munchen__wien__1"]
+#: One track of every route into Paris (2 players: the other tracks are closed).
+PARIS_TAKEN = sorted(
+    {r for r in load_ruleset("europe").board.adjacency["paris"] if r.endswith("__1")}
+)
+
+
+def _europe_plan(owned_by_other: list[str], stations: dict[str, int]):  # type: ignore[no-untyped-def]
+    rules = load_ruleset("europe")
+    state = build_state(
+        rules,
+        seats=2,
+        owned={0: EUROPE_MINE, 1: owned_by_other},
+        tickets={0: ["paris__wien"]},
+        stations=stations,
+    )
+    (plan,) = plan_tickets(rules, player_view(rules, state, 0))
+    return plan
+
+
+def test_a_station_is_suggested_where_a_needed_route_was_taken() -> None:
+    """Every route into Paris taken: the plan builds a train station at one end of the cheapest
+    taken route (Frankfurt - Paris joins the reader's line) and claims nothing more; with all
+    three stations built elsewhere the ticket is lost."""
+    plan = _europe_plan(PARIS_TAKEN, {})
+    assert plan.possible and plan.station in ("frankfurt", "paris")
+    assert plan.borrowed == ((plan.station, "frankfurt__paris__1"),)
+    assert plan.routes == () and plan.cars == 0
+    assert "frankfurt__paris__1" in plan.lost
+    spent = _europe_plan(PARIS_TAKEN, {"madrid": 0, "roma": 0, "lisboa": 0})
+    assert not spent.possible and spent.station is None and spent.borrowed == ()
+
+
+def test_a_built_station_is_used_and_no_second_one_suggested() -> None:
+    """The reader's station in Frankfurt already lets the ticket use Frankfurt - Paris."""
+    plan = _europe_plan(PARIS_TAKEN, {"frankfurt": 0})
+    assert plan.possible and plan.station is None
+    assert plan.borrowed == (("frankfurt", "frankfurt__paris__1"),) and plan.cars == 0
+    # another player's station there is no help: the reader builds its own elsewhere
+    theirs = _europe_plan(PARIS_TAKEN, {"frankfurt": 1})
+    assert theirs.station == "paris" and theirs.borrowed[0][0] == "paris"
+
+
+def test_a_short_detour_beats_a_station() -> None:
+    """Frankfurt - Paris taken, the way round by Bruxelles costs one space more: no station (it
+    would cost a turn, cards and 4 points), the plan claims the detour."""
+    plan = _europe_plan(["frankfurt__paris__1"], {})
+    assert plan.station is None and plan.borrowed == ()
+    assert plan.detour == 1 < STATION_DETOUR
+    assert plan.routes == ("bruxelles__paris__1", "bruxelles__frankfurt__1")
+
+
+def test_the_suggestion_is_told_in_the_hand_image_and_the_text() -> None:
+    """The hand image's plan line and the screen-reader text name the city and the route, in
+    English and German (Bahnhof)."""
+    from cogs.ttr._plan import plan_line
+    from render import hand_image, recorded_text
+    from words import words_for
+
+    rules = load_ruleset("europe")
+    state = build_state(
+        rules, seats=2, owned={0: EUROPE_MINE, 1: PARIS_TAKEN}, tickets={0: ["paris__wien"]}
+    )
+    view = player_view(rules, state, 0)
+    (plan,) = plan_tickets(rules, view)
+    city = rules.board.cities[plan.station].name
+    text = plan_line(words_for("en", rules.meta), plan, rules.board)
+    assert f"Build a train station in {city} to use Frankfurt - Paris." in text
+    de = plan_line(words_for("de", rules.meta), plan, rules.board)
+    assert f"Baue einen Bahnhof in {city}, um Frankfurt - Paris zu nutzen." in de
+    with recorded_text() as drawn:
+        hand_image(view, ["Ann", "Ben"])
+    assert any(f"build a train station in {city} for Frankfurt - Paris" in t for t in drawn), [
+        t for t in drawn if "space" in t
+    ]
+    built = build_state(
+        rules,
+        seats=2,
+        owned={0: EUROPE_MINE, 1: PARIS_TAKEN},
+        tickets={0: ["paris__wien"]},
+        stations={"frankfurt": 0},
+    )
+    (via,) = plan_tickets(rules, player_view(rules, built, 0))
+    text = plan_line(words_for("en", rules.meta), via, rules.board)
+    assert "Your train station in Frankfurt lets it use Frankfurt - Paris." in text

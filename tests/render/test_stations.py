@@ -151,3 +151,16 @@ def test_stations_by_turn_reads_the_public_turn_log() -> None:
         TurnRecord(2, 1, (StationBuilt(1, "madrid", Cards({"red": 1}), 2),)),
     ]
     assert stations_by_turn(records) == [{}, {}, {"madrid": 1}]
+
+
+def test_the_hand_map_shows_the_readers_own_stations_only() -> None:
+    """The hand image's small map is drawn from the reader's network: its stations, not others'."""
+    from engine import player_view
+    from render._hand import _network_image
+
+    rules = load_ruleset("europe")
+    layout = load_layout("europe")
+    state = build_state(rules, seats=2, stations=STATIONS)
+    img = _network_image(layout, player_view(rules, state, 0), [], False)
+    assert _house_at(img, layout.cities["frankfurt"], 0, 1.0)
+    assert not _house_at(img, layout.cities["madrid"], 1, 1.0)

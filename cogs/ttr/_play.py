@@ -290,16 +290,8 @@ class PlayFlows(Base):
                 [i for i in range(len(choice.payments)) if not apart or choice.track(i) == route],
             )
 
-        await self._open_paid(
-            interaction,
-            game_id,
-            None if route is None else find,
-            color,
-            locomotives,
-            picker=prompts.routes,
-            pay_step=prompts.payments,
-            play=lambda menu, index, payment: menu.claim(index, payment),
-        )
+        named = None if route is None else find
+        await self._open_paid(interaction, game_id, named, color, locomotives, _CLAIMING)
 
     async def open_station(
         self,
@@ -322,16 +314,8 @@ class PlayFlows(Base):
                 raise CogError("cannot_build_station", {"city": shown})
             return _Paid(choice.index, choice.payments, list(range(len(choice.payments))))
 
-        await self._open_paid(
-            interaction,
-            game_id,
-            None if city is None else find,
-            color,
-            locomotives,
-            picker=prompts.stations,
-            pay_step=prompts.station_payments,
-            play=lambda menu, index, payment: menu.build_station(index, payment),
-        )
+        named = None if city is None else find
+        await self._open_paid(interaction, game_id, named, color, locomotives, _BUILDING)
 
     async def _open_paid(
         self,
@@ -340,16 +324,13 @@ class PlayFlows(Base):
         find: Callable[[TableView, TurnMenu, Words], _Paid] | None,
         color: str | None,
         locomotives: int | None,
-        *,
-        picker: Callable[[TableView, TurnMenu, Words], prompts.Prompt],
-        pay_step: Callable[[TableView, TurnMenu, Words, int, int, Sequence[int]], prompts.Prompt],
-        play: Callable[[TurnMenu, int, int], Action],
+        steps: _Steps,
     ) -> None:
-        """What a claim and a train station share: on the seat's turn, the ``picker`` when
+        """What a claim and a train station share: on the seat's turn, the ``steps.picker`` when
         nothing is named (``find`` None); else the named thing (``find``: raises CogError when it
-        cannot be had now) played at once when exactly one of its payments fits ``color``
-        (``locomotive``: only locomotives) and ``locomotives``, else the ``pay_step`` with those
-        payments. CogError ``no_such_payment`` when none fits."""
+        cannot be had now) played (``steps.play``) at once when exactly one of its payments fits
+        ``color`` (``locomotive``: only locomotives) and ``locomotives``, else the
+        ``steps.pay_step`` with those payments. CogError ``no_such_payment`` when none fits."""
         await self.acknowledge(interaction)
         table = await self.read(interaction, game_id)
         self.need_turn(table)
@@ -360,7 +341,7 @@ class PlayFlows(Base):
             await self.answer(interaction, *prompts.pending(table, w))
             return
         if find is None:
-            await self.answer(interaction, *picker(table, menu, w))
+            await self.answer(interaction, *steps.picker(table, menu, w))
             return
         paid = find(table, menu, w)
         allowed = [i for i in paid.positions if _pays_like(paid.payments[i], color, locomotives)]
@@ -370,10 +351,11 @@ class PlayFlows(Base):
                 {"choices": "; ".join(fmt.payment_text(p, w) for p in paid.payments[:10])},
             )
         if len(allowed) == 1:
-            action = play(menu, paid.index, allowed[0])
+            action = steps.play(menu, paid.index, allowed[0])
             await self.act(interaction, table, action, version=table.version)
             return
-        await self.answer(interaction, *pay_step(table, menu, w, paid.index, allowed[0], allowed))
+        prompt = steps.pay_step(table, menu, w, paid.index, allowed[0], allowed)
+        await self.answer(interaction, *prompt)
 
     async def open_tickets(
         self,
@@ -460,6 +442,20 @@ class _Paid:
     index: int
     payments: Sequence[Cards]
     positions: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class _Steps:
+    """How one kind of paid move goes: the ``picker`` of what to pay for, the ``pay_step`` (the
+    choice of payments: index, chosen, allowed) and the action of an index and a payment."""
+
+    picker: Callable[[TableView, TurnMenu, Words], prompts.Prompt]
+    pay_step: Callable[[TableView, TurnMenu, Words, int, int, Sequence[int]], prompts.Prompt]
+    play: Callable[[TurnMenu, int, int], Action]
+
+
+_CLAIMING = _Steps(prompts.routes, prompts.payments, TurnMenu.claim)
+_BUILDING = _Steps(prompts.stations, prompts.station_payments, TurnMenu.build_station)
 
 
 def _pays_like(payment: Cards, color: str | None, locomotives: int | None) -> bool:

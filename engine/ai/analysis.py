@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..actions import (
@@ -339,6 +339,116 @@ def rollout_shares(rules: ClassicRules, state: GameState, seed: int) -> tuple[fl
     return result_shares(end.result, state.num_seats)
 
 
+@dataclass(frozen=True, slots=True)
+class AnalysisProgress:
+    """How far an analysis made in slices has come (:func:`analyse_slice`); picklable, so a
+    worker process can make one slice and the next slice can be made by another.
+
+    Attributes:
+        sums: per turn of the game, each seat's rollout shares summed so far.
+        done: rollouts per turn of the whole rounds finished.
+        position: open turns (those before the end) of the round under way already
+            rolled out (0: the round has not begun).
+        spent: CPU seconds of the whole rounds finished.
+        took: CPU seconds of the round under way so far.
+        finished: no further rollouts are due (the count or the CPU budget reached).
+    """
+
+    sums: tuple[tuple[float, ...], ...]
+    done: int = 0
+    position: int = 0
+    spent: float = 0.0
+    took: float = 0.0
+    finished: bool = False
+
+
+def analyse_slice(
+    rules: ClassicRules,
+    turns: Sequence[TurnState],
+    progress: AnalysisProgress | None = None,
+    *,
+    rollouts: int = ROLLOUTS,
+    cpu_budget_s: float | None = CPU_BUDGET_S,
+    slice_s: float | None = None,
+    stop: Callable[[], bool] | None = None,
+    clock: Callable[[], float] = time.thread_time,
+) -> AnalysisProgress:
+    """Go on with the rollouts of :func:`analyse` from ``progress`` (None: from the start) for
+    about ``slice_s`` CPU seconds (None: to the end), or until ``stop()`` says so;
+    :func:`finish_analysis` turns the finished progress into the analysis. A slice ends after
+    the turn that used it up or during which ``stop()`` became true (one turn's :data:`ROUND`
+    rollouts: milliseconds; at least one turn per slice), so a worker that also makes AI moves
+    is free again soon. Sliced or not, the rollouts and their sums are the same; only
+    where the CPU budget cuts the rounds may differ, as between two runs.
+
+    Args and ``clock``: as :func:`analyse`. Raises ValueError for no turns.
+    """
+    if not turns:
+        raise ValueError("a game without turns has nothing to analyse")
+    seats = turns[0].state.num_seats
+    if progress is None:
+        progress = AnalysisProgress(tuple((0.0,) * seats for _ in turns))
+    open_turns = [i for i, t in enumerate(turns) if t.state.result is None]
+    if progress.finished or not open_turns or progress.done >= rollouts:
+        return replace(progress, finished=True)
+    sums = [list(row) for row in progress.sums]
+    seeds = rollout_seeds(max(rollouts, 1) + ROUND)
+    done, position, spent, took = progress.done, progress.position, progress.spent, progress.took
+    begun = start = clock()
+
+    def paused() -> AnalysisProgress:
+        return AnalysisProgress(tuple(map(tuple, sums)), done, position, spent, took)
+
+    while True:
+        while position < len(open_turns):
+            total = sums[open_turns[position]]
+            for seed in seeds[done : done + ROUND]:
+                for s, share in enumerate(
+                    rollout_shares(rules, turns[open_turns[position]].state, seed)
+                ):
+                    total[s] += share
+            position += 1
+            if position < len(open_turns) and (slice_s is not None or stop is not None):
+                now = clock()
+                if (slice_s is not None and now - begun >= slice_s) or (
+                    stop is not None and stop()
+                ):
+                    took += now - start
+                    return paused()
+        end = clock()
+        round_s = took + end - start
+        done, position, spent, took = done + ROUND, 0, spent + round_s, 0.0
+        if done >= rollouts or (cpu_budget_s is not None and spent + round_s > cpu_budget_s):
+            return replace(paused(), finished=True)
+        if (slice_s is not None and end - begun >= slice_s) or (stop is not None and stop()):
+            return paused()
+        start = end
+
+
+def finish_analysis(turns: Sequence[TurnState], progress: AnalysisProgress) -> GameAnalysis:
+    """The analysis of ``turns`` from the rollouts of ``progress`` (see :func:`analyse_slice`;
+    a round not finished is left out)."""
+    seats = turns[0].state.num_seats
+    points = []
+    for i, t in enumerate(turns):
+        if t.state.result is not None:
+            chances = result_shares(t.state.result, seats)
+        elif progress.done:
+            chances = tuple(v / progress.done for v in progress.sums[i])
+        else:
+            chances = (1.0 / seats,) * seats
+        points.append(TurnChance(t.turn, t.seat, t.move, chances))
+    return GameAnalysis(
+        map_id=turns[0].state.map_id,
+        seats=seats,
+        method=METHOD,
+        rollouts=progress.done,
+        cpu_s=progress.spent,
+        turns=tuple(points),
+        turning_points=turning_points(points),
+    )
+
+
 def analyse(
     rules: ClassicRules,
     turns: Sequence[TurnState],
@@ -357,42 +467,10 @@ def analyse(
         clock: the CPU clock (this thread's CPU time by default).
     Raises ValueError for no turns.
     """
-    if not turns:
-        raise ValueError("a game without turns has nothing to analyse")
-    seats = turns[0].state.num_seats
-    open_turns = [i for i, t in enumerate(turns) if t.state.result is None]
-    sums = [[0.0] * seats for _ in turns]
-    seeds = rollout_seeds(max(rollouts, 1) + ROUND)
-    done = 0
-    spent = 0.0
-    while done < rollouts and open_turns:
-        start = clock()
-        for i in open_turns:
-            total = sums[i]
-            for seed in seeds[done : done + ROUND]:
-                for s, share in enumerate(rollout_shares(rules, turns[i].state, seed)):
-                    total[s] += share
-        done += ROUND
-        took = clock() - start
-        spent += took
-        if cpu_budget_s is not None and spent + took > cpu_budget_s:
-            break
-    points = []
-    for i, t in enumerate(turns):
-        if t.state.result is not None:
-            chances = result_shares(t.state.result, seats)
-        else:
-            chances = tuple(v / done for v in sums[i]) if done else (1.0 / seats,) * seats
-        points.append(TurnChance(t.turn, t.seat, t.move, chances))
-    return GameAnalysis(
-        map_id=turns[0].state.map_id,
-        seats=seats,
-        method=METHOD,
-        rollouts=done,
-        cpu_s=spent,
-        turns=tuple(points),
-        turning_points=turning_points(points),
+    progress = analyse_slice(
+        rules, turns, rollouts=rollouts, cpu_budget_s=cpu_budget_s, clock=clock
     )
+    return finish_analysis(turns, progress)
 
 
 def turning_points(
@@ -441,6 +519,7 @@ __all__ = [
     "ROLLOUTS",
     "ROUND",
     "TURNING_POINTS",
+    "AnalysisProgress",
     "GameAnalysis",
     "TurnChance",
     "TurnMove",
@@ -448,6 +527,8 @@ __all__ = [
     "TurningPoint",
     "analyse",
     "analyse_game",
+    "analyse_slice",
+    "finish_analysis",
     "game_turns",
     "result_shares",
     "rollout_seeds",

@@ -129,3 +129,68 @@ def test_stored_chances_still_sum_to_one():
         out = rounded_shares(shares)
         assert round(sum(out) * 10_000) == 10_000
         assert all(abs(a - b) <= 1e-4 for a, b in zip(out, shares, strict=True))
+
+
+def test_an_analysis_made_in_slices_is_the_one_made_at_once(led_from_the_start):
+    """The bot makes an analysis in slices of a worker's time between AI moves, each slice
+    possibly in another process (the progress is pickled): the same rollouts, the same sums.
+    With a clock that ticks once per look, every slice ends after one turn's rollouts."""
+    import pickle
+
+    from engine.ai.analysis import analyse_slice, finish_analysis
+
+    turns = led_from_the_start[0][:12]
+    whole = analyse(USA, turns, rollouts=2 * ROUND, cpu_budget_s=None)
+    ticks = iter(range(10**6))
+    progress = None
+    slices = 0
+    while progress is None or not progress.finished:
+        progress = pickle.loads(
+            pickle.dumps(
+                analyse_slice(
+                    USA,
+                    turns,
+                    progress,
+                    rollouts=2 * ROUND,
+                    cpu_budget_s=None,
+                    slice_s=0.5,
+                    clock=lambda: next(ticks),
+                )
+            )
+        )
+        slices += 1
+    assert slices >= 2 * (len(turns) - 1)  # one turn per slice, two rounds
+    sliced = finish_analysis(turns, progress)
+    assert sliced.rollouts == whole.rollouts == 2 * ROUND
+    assert sliced.turns == whole.turns and sliced.turning_points == whole.turning_points
+    stopped, slices = None, 0  # an AI move waiting for the worker ends the slice at once
+    while stopped is None or not stopped.finished:
+        stopped = analyse_slice(
+            USA, turns, stopped, rollouts=2 * ROUND, cpu_budget_s=None, stop=lambda: True
+        )
+        slices += 1
+    open_turns = sum(1 for t in turns if t.state.result is None)
+    assert slices == 2 * open_turns and stopped.sums == progress.sums  # one turn a slice
+
+
+def test_a_cpu_cap_counts_the_slices_of_a_round_together():
+    """A round cut into slices costs the sum of its slices: with a clock that ticks once per
+    look, a round over 5 turns in slices of one turn costs 5 ticks, so a second round would
+    pass a budget of 5 and is not begun."""
+    from engine.ai.analysis import analyse_slice
+
+    actions, _ = _played(USA, 4, ["normal", "normal"])
+    turns = game_turns(USA, seats=2, seed=4, actions=actions)[:5]
+    ticks = iter(range(10**6))
+    progress = None
+    while progress is None or not progress.finished:
+        progress = analyse_slice(
+            USA,
+            turns,
+            progress,
+            rollouts=64,
+            cpu_budget_s=5,
+            slice_s=0.5,
+            clock=lambda: next(ticks),
+        )
+    assert progress.done == ROUND and progress.spent == 5

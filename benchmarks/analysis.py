@@ -1,7 +1,7 @@
 """The coach's costs: the analysis after a game and a hint, per map.
 
 ``python -m benchmarks analysis [--json] [--games N] [--maps usa,...] [--seats N]
-[--hints N] [--rollouts R] [--budget-s S] [--workers K]``
+[--hints N] [--rollouts R] [--budget-s S] [--workers K] [--busy]``
 
 Per map it plays ``games`` games between normal AI seats (4 seats, Nordic 3;
 ``--seats`` for another count) and then:
@@ -12,11 +12,13 @@ Per map it plays ``games`` games between normal AI seats (4 seats, Nordic 3;
   this process and reports its CPU seconds per game (``cpu_s``: replay included,
   goal <= 60), the rollouts per turn it reached and the turns;
 - **hint latency**: asks for ``hints`` hints at moments spread over those games
-  (every seat, every kind of decision) through the job the bot's hint worker runs
-  (:func:`bot.services._coach.hint_job`), in a pool of ``workers`` spawned worker
-  processes as the bot does (0: in this process), and reports the wall-clock time
-  from asking to the answer, p50 and p99 (goal: within 3 s; a deferred Discord
-  answer may take 5 s).
+  (every seat, every kind of decision) through the job the bot's workers run
+  (:func:`bot.services._coach.hint_job`), in ``workers`` AI worker processes as the
+  bot does (:class:`bot.services.WorkerJobs`; 0: in this process), and reports the
+  wall-clock time from asking to the answer, p50 and p99 (goal: within 3 s; a
+  deferred Discord answer may take 5 s). With ``--busy`` an analysis is made in
+  slices in the same workers all the while, as the bot's analysis queue does after
+  a game: each hint then also waits for the slice under way to stop.
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ import json
 import time
 from typing import Any
 
-from bot.services import ProcessJobs, ThreadJobs
-from bot.services._analysis import analysis_job
+from bot.ai_workers import AiWorkers
+from bot.services import ThreadJobs, WorkerJobs
+from bot.services._analysis import SLICE_S, analysis_job, analysis_slice
 from bot.services._coach import hint_job
 from engine import GameState, apply, new_game
 from engine.ai import choose_action
@@ -60,14 +63,28 @@ def _game(map_id: str, seats: int, seed: int) -> tuple[list[dict[str, Any]], lis
 
 
 async def _hint_times(
-    map_id: str, moments: list[GameState], workers: int
+    map_id: str, moments: list[GameState], workers: int, busy: tuple[Any, ...] | None = None
 ) -> tuple[list[float], list[float]]:
     """Wall-clock seconds from asking to the answer per hint, and the CPU seconds of the
-    first one computed here (the worker's figure is not visible from this process)."""
-    jobs: ProcessJobs | ThreadJobs = ProcessJobs(workers) if workers else ThreadJobs()
+    first one computed here (the worker's figure is not visible from this process). With
+    ``busy`` (the arguments of :func:`analysis_slice` before the progress), an analysis is
+    made in slices in the same workers meanwhile, again and again."""
+    pool = AiWorkers(workers) if workers else None
+    jobs: WorkerJobs | ThreadJobs = WorkerJobs(pool) if pool else ThreadJobs()
+    background = WorkerJobs(pool, background=True) if pool else ThreadJobs()
+
+    async def analyse_again() -> None:
+        assert busy is not None
+        progress = None
+        while True:
+            await background.pause()
+            out = await background.run(analysis_slice, *busy, progress, SLICE_S)
+            progress = None if isinstance(out, dict) else out
+
     try:
         if workers:  # a running bot has its worker warm: do not time the spawn
             await jobs.run(hint_job, map_id, moments[0], moments[0].seats_to_act()[0])
+        analysing = asyncio.get_running_loop().create_task(analyse_again()) if busy else None
         walls, cpus = [], []
         for state in moments:
             seat = state.seats_to_act()[0]
@@ -75,9 +92,14 @@ async def _hint_times(
             await jobs.run(hint_job, map_id, state, seat)
             walls.append(time.perf_counter() - t0)
             cpus.append(time.process_time() - c0)
+            if analysing is not None:
+                await asyncio.sleep(0.5)  # a player reads the hint: the analysis goes on
+        if analysing is not None:
+            analysing.cancel()
         return walls, cpus
     finally:
-        jobs.close()
+        if pool is not None:
+            await asyncio.to_thread(pool.close)
 
 
 def measure(
@@ -89,6 +111,7 @@ def measure(
     rollouts: int,
     budget_s: float,
     workers: int,
+    busy: bool = False,
 ) -> dict[str, Any]:
     """One map's row (see the module docstring)."""
     cpu, reached, turns = [], [], []
@@ -103,7 +126,10 @@ def measure(
         turns.append(len(doc["turns"]))
         per_game = -(-hints // games)  # spread evenly over the game, setup included
         moments += [states[i * len(states) // per_game] for i in range(per_game)]
-    walls, _ = asyncio.run(_hint_times(map_id, moments[:hints], workers)) if hints else ([], [])
+    analysed = (map_id, seats, seed, {}, actions, budget_s, rollouts) if busy else None
+    walls, _ = (
+        asyncio.run(_hint_times(map_id, moments[:hints], workers, analysed)) if hints else ([], [])
+    )
     return {
         "games": games,
         "seats": seats,
@@ -129,7 +155,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--rollouts", type=int, default=ROLLOUTS, help="rollouts per turn at most")
     ap.add_argument("--budget-s", type=float, default=CPU_BUDGET_S, help="CPU seconds per game")
     ap.add_argument(
-        "--workers", type=int, default=1, help="hint worker processes (0: in this process)"
+        "--workers", type=int, default=1, help="AI worker processes (0: in this process)"
+    )
+    ap.add_argument(
+        "--busy", action="store_true", help="time the hints while the workers make an analysis"
     )
     args = ap.parse_args(argv)
     maps = [m for m in args.maps.split(",") if m]
@@ -149,6 +178,7 @@ def main(argv: list[str]) -> int:
             rollouts=args.rollouts,
             budget_s=args.budget_s,
             workers=args.workers,
+            busy=args.busy,
         )
         rows[map_id] = row
         print(
@@ -162,6 +192,7 @@ def main(argv: list[str]) -> int:
         "rollouts": args.rollouts,
         "budget_s": args.budget_s,
         "workers": args.workers,
+        "busy": args.busy,
         "maps": rows,
     }
     if args.json:

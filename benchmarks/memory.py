@@ -14,12 +14,13 @@ call of ``play_ai`` (the path of every AI reply and timed-out turn in the bot: t
 service's ``_ai_moves``, the worker pool, one transaction per call), and renders
 the board of every turn and the final image through the cogs' image functions.
 
-With the
-service come the coach's two worker pools (hints; analyses at a lower priority), and
-every finished game is analysed in the background as the bot's analysis queue does.
+The
+coach's jobs run where the bot runs them (``bot.run.coach_jobs``: hints and analyses
+in the AI workers, an analysis in slices between AI moves), and every finished game
+is analysed in the background as the bot's analysis queue does.
 
-It measures the process and all its descendants (the AI workers, the coach's workers
-and multiprocessing's resource tracker, which the bot starts with them): ``*_mb`` is
+It measures the process and all its descendants (the AI workers, a coach's worker with
+``--ai-workers 0``, and multiprocessing's resource tracker, which the bot starts with them): ``*_mb`` is
 the sum of their proportional set sizes (PSS, MiB: a page shared by several of
 them, such as the Python library's code, is split among them, so the sum counts
 every page once: what a container's memory limit sees), ``*_rss_mb`` the sum of
@@ -256,14 +257,6 @@ async def _play(service: Any, map_id: str, seed: int, channel: int) -> None:
             claimed = []
 
 
-def _coach_jobs(max_mb: float) -> tuple[Any, Any]:
-    """The coach's worker pools as ``bot.run.build_service`` starts them: hints, and analyses
-    at a lower priority, each replaced after a job that left it above ``max_mb``."""
-    from bot.services import ProcessJobs
-
-    return ProcessJobs(1, max_mb=max_mb), ProcessJobs(1, niceness=10, max_mb=max_mb)
-
-
 async def _analyse_all(service: Any, done: list[int]) -> None:
     """The bot's analysis queue: each finished game analysed in the analysis worker, one at a
     time, while the games go on (``done[0]``: analyses stored)."""
@@ -286,6 +279,7 @@ async def _measure(
 
     from bot.ai_workers import AiWorkers
     from bot.config import Settings
+    from bot.run import coach_jobs
     from bot.services import GameService
     from bot.storage import open_storage
 
@@ -301,9 +295,9 @@ async def _measure(
     )
     with tempfile.TemporaryDirectory(prefix="ttr-memory-") as tmp:
         storage = await open_storage(Path(tmp) / "ttr.sqlite3")
-        # as bot.run.build_service builds it, with the coach's workers and the analysis queue;
+        # as bot.run.build_service builds it, with the coach's jobs and the analysis queue;
         # AI seats are stepped one move per call
-        hints, analyses = _coach_jobs(settings.ai_worker_max_mb)
+        hints, analyses = coach_jobs(settings, workers)
         service = GameService(
             storage,
             shards=settings.shards,
@@ -357,7 +351,10 @@ async def _measure(
                 "bot_rss_mb": round(resident_mib(), 1),
                 "processes": tree_mib()[2],
                 "worker_pools": 0 if workers is None else workers.pools_started,
-                "coach_pools": hints.pools_started + analyses.pools_started,
+                "coach_pools": sum(
+                    getattr(j, "pools_started", 0)
+                    for j in {id(j): j for j in (hints, analyses)}.values()
+                ),
                 "analyses": analysed[0],
                 "loop_lag_ms": lag.summary(),
                 "seconds": round(time.perf_counter() - t0, 1),

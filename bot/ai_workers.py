@@ -17,6 +17,14 @@ again of a fresh worker. Only when the fresh worker dies too does
 nothing (a player's move is refused with an error and can be sent again; a due
 AI turn is retried by the timer loop).
 
+The same workers make the coach's hints and, in short slices between AI moves, the
+analyses of finished games (:meth:`AiWorkers.call`, :class:`bot.services.WorkerJobs`):
+one process whose memory is bounded instead of three (issue 36: the bot and its
+workers within 200 MiB after four hard games on every map). A slice of an analysis
+runs in a thread of the worker at a lower priority (Linux) and is only handed to a
+worker while no AI decision or hint waits for one, so an AI move waits at most for
+the one slice under way (:data:`~bot.services._analysis.SLICE_S`).
+
 A worker process imports this module and, when it starts, the engine and the maps;
 this module imports neither at its top, so the settings can name its defaults cheaply.
 """
@@ -27,13 +35,17 @@ import logging
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from engine import Action, GameState
@@ -56,6 +68,9 @@ DECISION_TIMEOUT_S = 60.0
 #: AI levels decided in the workers; the others (easy, normal: milliseconds, small caches)
 #: are decided in a thread of the bot process as before.
 WORKER_LEVELS = frozenset({"hard"})
+#: Added to the nice value of the worker thread that runs a background job (an analysis's
+#: slice), so the bot process and the players' moves come first (Linux).
+BACKGROUND_NICENESS = 10
 
 
 class WorkerSettings(Protocol):
@@ -82,9 +97,17 @@ def resident_mib() -> float:
     return pages * os.sysconf("SC_PAGE_SIZE") / MIB
 
 
-def _start_worker() -> None:
-    """Worker initializer: leave Ctrl-C to the bot (it stops the workers); import the engine and
-    load every map, so that the first decision does not wait for them."""
+#: In a worker: set while every worker is wanted for an AI decision or a hint (see
+#: :func:`urgent_waiting`); None outside the workers or where it could not be made.
+_URGENT: Any = None
+
+
+def _start_worker(urgent: Any = None) -> None:
+    """Worker initializer: leave Ctrl-C to the bot (it stops the workers); keep the pool's
+    ``urgent`` event (a ``multiprocessing`` Event, or None); import the engine and load every
+    map, so that the first decision does not wait for them."""
+    global _URGENT
+    _URGENT = urgent
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     import engine.ai  # noqa: F401 - imported once here rather than in the first decision
     from maps.loader import available_maps, load_ruleset
@@ -105,6 +128,46 @@ def decide(map_id: str, state: GameState, seat: int, kind: str) -> tuple[Action,
 
 def _warm() -> float:
     return resident_mib()
+
+
+def urgent_waiting() -> bool:
+    """In a worker: True while an AI decision or a hint waits for a worker, so that a background
+    job (a slice of an analysis) should stop soon and return what it has; False elsewhere."""
+    return _URGENT is not None and bool(_URGENT.is_set())
+
+
+def sized(fn: Callable[..., T], /, *args: Any) -> tuple[T, float]:
+    """In a worker: ``fn(*args)`` and this worker's resident size after it, MiB."""
+    return fn(*args), resident_mib()
+
+
+def sized_background(fn: Callable[..., T], /, *args: Any) -> tuple[T, float]:
+    """:func:`sized` in a thread of the worker whose nice value is raised by
+    :data:`BACKGROUND_NICENESS` (Linux gives every thread its own; elsewhere the job runs at
+    the worker's priority), so that the process's next job runs at its normal priority."""
+    if sys.platform != "linux":
+        return sized(fn, *args)
+    outcome: list[Any] = []
+
+    def lowered() -> None:
+        thread = threading.get_native_id()
+        try:
+            niceness = os.getpriority(os.PRIO_PROCESS, thread) + BACKGROUND_NICENESS
+            os.setpriority(os.PRIO_PROCESS, thread, min(19, niceness))
+        except OSError:  # not allowed here: run at the worker's priority
+            pass
+        try:
+            outcome.append((True, fn(*args)))
+        except BaseException as exc:  # noqa: BLE001 - raised again in the worker's own thread
+            outcome.append((False, exc))
+
+    thread = threading.Thread(target=lowered, name="ttr-background-job")
+    thread.start()
+    thread.join()
+    ok, value = outcome[0]
+    if not ok:
+        raise value
+    return value, resident_mib()
 
 
 class AiWorkers:
@@ -143,6 +206,8 @@ class AiWorkers:
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False
         self._warned = False
+        self._urgent = 0
+        self._urgent_event: Any = None
         #: pools started so far (the first one included), and decisions made
         self.pools_started = 0
         self.decisions = 0
@@ -159,10 +224,16 @@ class AiWorkers:
 
     # ------------------------------------------------------------------ the pool
     def _new_pool(self) -> ProcessPoolExecutor:
+        context = multiprocessing.get_context("spawn")
+        if self._urgent_event is None:
+            self._urgent_event = context.Event()  # shared by every pool of these workers
+            if self._urgent >= self.workers:
+                self._urgent_event.set()
         pool = ProcessPoolExecutor(
             max_workers=self.workers,
-            mp_context=multiprocessing.get_context("spawn"),
+            mp_context=context,
             initializer=_start_worker,
+            initargs=(self._urgent_event,),
             max_tasks_per_child=self.max_decisions,
         )
         self.pools_started += 1
@@ -214,6 +285,12 @@ class AiWorkers:
             pool = self._pool
         return [] if pool is None else _pids(pool)
 
+    @property
+    def busy(self) -> int:
+        """AI decisions and urgent jobs (hints) asked of the workers and not answered yet."""
+        with self._lock:
+            return self._urgent
+
     # ------------------------------------------------------------------ deciding
     def choose(self, map_id: str, state: GameState, seat: int, kind: str) -> Action:
         """The action AI ``kind`` takes for ``seat`` in ``state``, decided in a worker; blocks the
@@ -226,34 +303,91 @@ class AiWorkers:
             AiWorkerError: the worker died (or took longer than ``timeout_s``) and so did a
                 fresh one asked again; or the pool is closed.
         """
-        for attempt in (1, 2):
-            pool = self._current()
-            if pool is None:
-                return decide(map_id, state, seat, kind)[0]
-            try:
-                future: Future[tuple[Action, float]] = pool.submit(
-                    self._decide, map_id, state, seat, kind
-                )
-                action, size = self._result(future)
-            except BrokenProcessPool:
-                log.warning("an AI worker died during a decision (attempt %s)", attempt)
-                self._renew(pool, "a worker died")
-                continue
-            except FutureTimeout:
-                log.warning("an AI decision took over %.0f s (attempt %s)", self.timeout_s, attempt)
-                self._renew(pool, "a decision timed out", kill=True)
-                continue
-            except RuntimeError as exc:  # submit() on a pool being shut down meanwhile
-                if self._closed:
-                    raise AiWorkerError("the AI workers are closed") from exc
-                self._renew(pool, f"the pool refused work ({exc})")
-                continue
-            with self._lock:
-                self.decisions += 1
-            if size > self.max_mb:
-                self._renew(pool, f"a worker grew to {size:.0f} MiB (ceiling {self.max_mb:.0f})")
-            return action
-        raise AiWorkerError("the AI worker died twice during one decision")
+        action: Action = self._submit(
+            self._decide,
+            (map_id, state, seat, kind),
+            lambda: decide(map_id, state, seat, kind)[0],
+            "an AI decision",
+            urgent=True,
+        )
+        with self._lock:
+            self.decisions += 1
+        return action
+
+    def call(self, fn: Callable[..., T], /, *args: Any, background: bool = False) -> T:
+        """``fn(*args)`` in a worker (``fn`` must be importable by name and free of side
+        effects: a worker that dies during it is replaced and asked again); blocks the calling
+        thread. An urgent job (``background`` False: a hint) counts in :attr:`busy`; a
+        background job (an analysis's slice) runs in a worker thread at a lower priority
+        (:func:`sized_background`). Where no worker process can start, ``fn`` runs in the
+        calling thread.
+
+        Raises:
+            AiWorkerError: as :meth:`choose`; and whatever ``fn`` raises.
+        """
+        runner = sized_background if background else sized
+        result: T = self._submit(
+            runner, (fn, *args), lambda: fn(*args), "a job", urgent=not background
+        )
+        return result
+
+    def _submit(
+        self,
+        fn: Callable[..., tuple[Any, float]],
+        args: tuple[Any, ...],
+        here: Callable[[], Any],
+        what: str,
+        *,
+        urgent: bool,
+    ) -> Any:
+        """``fn(*args)``'s result (its first part) from a worker, the worker renewed when the
+        second part (its resident MiB) is above the ceiling; ``here()`` where no worker can
+        start. A worker that dies or times out is replaced and the job asked again once."""
+        if urgent:
+            self._count_urgent(+1)
+        try:
+            for attempt in (1, 2):
+                pool = self._current()
+                if pool is None:
+                    return here()
+                try:
+                    future: Future[tuple[Any, float]] = pool.submit(fn, *args)
+                except RuntimeError as exc:  # a pool shut down or broken meanwhile
+                    if self._closed:
+                        raise AiWorkerError("the AI workers are closed") from exc
+                    self._renew(pool, f"the pool refused work ({exc})")
+                    continue
+                try:
+                    result, size = self._result(future)
+                except BrokenProcessPool:
+                    log.warning("an AI worker died during %s (attempt %s)", what, attempt)
+                    self._renew(pool, "a worker died")
+                    continue
+                except FutureTimeout:
+                    log.warning("%s took over %.0f s (attempt %s)", what, self.timeout_s, attempt)
+                    self._renew(pool, f"{what} timed out", kill=True)
+                    continue
+                if size > self.max_mb:
+                    self._renew(
+                        pool, f"a worker grew to {size:.0f} MiB (ceiling {self.max_mb:.0f})"
+                    )
+                return result
+            raise AiWorkerError(f"the AI worker died twice during {what}")
+        finally:
+            if urgent:
+                self._count_urgent(-1)
+
+    def _count_urgent(self, change: int) -> None:
+        """Count an urgent job asked (+1) or answered (-1); the workers' ``urgent`` event is set
+        while every worker is wanted by one (:func:`urgent_waiting`)."""
+        with self._lock:
+            self._urgent += change
+            event = self._urgent_event
+            if event is not None:
+                if self._urgent >= self.workers:
+                    event.set()
+                else:
+                    event.clear()
 
     def _result(self, future: Future[tuple[Action, float]]) -> tuple[Action, float]:
         """``future``'s result; FutureTimeout once it has run ``timeout_s`` seconds (time spent

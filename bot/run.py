@@ -74,21 +74,40 @@ async def build_service(storage: Any, settings: Settings) -> Any:
     """The GameService over ``storage``, its timers limited to this process's shards; the timer
     loop (and the queue of post-game analyses and the purge of servers past the retention
     period, ``TTR_GUILD_RETENTION_DAYS``) starts when the bot is ready
-    (``TtrBot.on_ready``). The hard AI's decisions are made in ``settings.ai_workers`` worker
-    processes (started at the first one), hints in a worker process, analyses in another one
-    at a lower priority, so none holds the event loop; each is replaced after a job that left
-    it above ``settings.ai_worker_max_mb``; ``service.close()`` stops them."""
+    (``TtrBot.on_ready``). The hard AI's decisions, the hints and the analyses are made in
+    ``settings.ai_workers`` worker processes (started at the first job; :func:`coach_jobs`),
+    so none holds the event loop; a worker is replaced after a job that left it above
+    ``settings.ai_worker_max_mb``; ``service.close()`` stops them."""
     from .ai_workers import AiWorkers
-    from .services import GameService, ProcessJobs
+    from .services import GameService
 
+    workers = AiWorkers.from_settings(settings)
+    hint_jobs, analysis_jobs = coach_jobs(settings, workers)
     return GameService(
         storage,
         shards=settings.shards,
-        ai_workers=AiWorkers.from_settings(settings),
-        hint_jobs=ProcessJobs(1, max_mb=settings.ai_worker_max_mb),
-        analysis_jobs=ProcessJobs(1, niceness=10, max_mb=settings.ai_worker_max_mb),
+        ai_workers=workers,
+        hint_jobs=hint_jobs,
+        analysis_jobs=analysis_jobs,
         retention_days=settings.guild_retention_days,
     )
+
+
+def coach_jobs(settings: Settings, workers: Any) -> tuple[Any, Any]:
+    """Where the coach's hints and analyses run: ``(hint jobs, analysis jobs)``.
+
+    With AI workers (:class:`bot.ai_workers.AiWorkers`), in them: a hint like an AI
+    decision, an analysis in slices at a lower priority between them (issue 36: no
+    idle process of the coach's holds memory). With ``TTR_AI_WORKERS=0`` (``workers``
+    None), in one spawned process of their own (``ProcessJobs``), replaced after a job
+    that left it above ``settings.ai_worker_max_mb``.
+    """
+    from .services import ProcessJobs, WorkerJobs
+
+    if workers is None:
+        jobs = ProcessJobs(1, max_mb=settings.ai_worker_max_mb)
+        return jobs, jobs
+    return WorkerJobs(workers), WorkerJobs(workers, background=True)
 
 
 async def open_database(settings: Settings) -> Any:

@@ -25,7 +25,7 @@ from ._analysis import AnalysisView, OnAnalysis
 from ._clock import MAX_EXPIRIES
 from ._coach import HintAnswer
 from ._errors import ServiceError
-from ._jobs import Jobs, ProcessJobs, ThreadJobs
+from ._jobs import Jobs, ProcessJobs, ThreadJobs, WorkerJobs
 from ._ladder import favourite_map, hints_by_default
 from ._loading import ai_controlled, replay_game, stored_state, turn_key
 from ._lobby import AI_LEVEL_NAMES
@@ -66,6 +66,7 @@ __all__ = [
     "ProcessJobs",
     "Risk",
     "ThreadJobs",
+    "WorkerJobs",
     "TurnMove",
     "TurningPoint",
     "Cards",

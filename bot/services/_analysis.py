@@ -3,10 +3,13 @@
 The move that finishes a game queues its analysis in the same transaction
 (:meth:`~bot.storage.Storage.append_actions`). A background task (started with
 the timers, :meth:`AnalysisOps.start_timers`) takes the queue first come, first
-served: it claims a game's row (``running``), replays the stored log and runs
-:func:`engine.ai.analysis.analyse_game` in a worker (:class:`~bot.services._jobs.Jobs`:
-one spawned process at a lower priority in the bot, so neither the game-over
-message nor the event loop ever waits for it; at most
+served: it claims a game's row (``running``), and makes the analysis in slices of
+about :data:`SLICE_S` seconds of CPU (:func:`analysis_slice`: the stored log
+replayed, then :func:`engine.ai.analysis.analyse_slice` goes on from the progress
+so far) in a worker (:class:`~bot.services._jobs.Jobs`: in the bot, the hard AI's
+worker process, one slice at a time at a lower priority and only while no AI move
+or hint waits for it, so neither the game-over message, nor the event loop, nor
+an AI move ever waits for an analysis; at most
 :data:`~engine.ai.analysis.CPU_BUDGET_S` seconds of CPU per game), stores the
 result (``done``) and awaits ``on_analysis`` so the cog posts it as a follow-up
 of the game-over message. While one game is analysed the others wait, and
@@ -26,10 +29,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import GameState
-from engine.ai.analysis import CPU_BUDGET_S, ROLLOUTS, GameAnalysis, analyse_game
+from engine.ai.analysis import (
+    CPU_BUDGET_S,
+    ROLLOUTS,
+    AnalysisProgress,
+    GameAnalysis,
+    analyse_slice,
+    finish_analysis,
+    game_turns,
+)
 from engine.codec import decode_action
 from maps.loader import load_ruleset
 
+from ..ai_workers import urgent_waiting
 from ..storage import AnalysisRow, GameRow, SeatChanges, SeatRow
 from ._clock import ClockOps
 from ._errors import ServiceError
@@ -44,6 +56,9 @@ STALE_AFTER_S = 600.0
 MAX_ATTEMPTS = 3
 #: Longest sleep of the queue between looks at the database (seconds).
 QUEUE_SLEEP_S = 60.0
+#: CPU seconds of one slice of an analysis (an AI move or a hint that comes meanwhile waits
+#: for at most this, and the game's replay, a few milliseconds, is made again per slice).
+SLICE_S = 0.25
 
 OnAnalysis = Callable[["AnalysisView"], Awaitable[None]]
 
@@ -68,6 +83,43 @@ class AnalysisView:
     analysis: GameAnalysis | None = None
 
 
+def analysis_slice(
+    map_id: str,
+    seats: int,
+    seed: int,
+    options: Mapping[str, Any],
+    actions: Sequence[Mapping[str, Any]],
+    cpu_budget_s: float,
+    rollouts: int,
+    progress: AnalysisProgress | None,
+    slice_s: float | None,
+) -> AnalysisProgress | dict[str, Any]:
+    """In a worker: the analysis of a game given by its stored seed and action log, from
+    ``progress`` (None: the start) for about ``slice_s`` CPU seconds (None: to the end); the
+    progress to pass to the next slice, or the finished analysis as JSON (at most
+    ``rollouts`` per turn and ``cpu_budget_s`` seconds of CPU in all). In an AI worker a slice
+    also ends as soon as an AI decision or a hint waits for it
+    (:func:`bot.ai_workers.urgent_waiting`)."""
+    rules = load_ruleset(map_id)
+    turns = game_turns(
+        rules,
+        seats=seats,
+        seed=seed,
+        options=options,
+        actions=[decode_action(a) for a in actions],
+    )
+    progress = analyse_slice(
+        rules,
+        turns,
+        progress,
+        rollouts=rollouts,
+        cpu_budget_s=cpu_budget_s,
+        slice_s=slice_s,
+        stop=None if slice_s is None else urgent_waiting,
+    )
+    return finish_analysis(turns, progress).to_json() if progress.finished else progress
+
+
 def analysis_job(
     map_id: str,
     seats: int,
@@ -77,19 +129,11 @@ def analysis_job(
     cpu_budget_s: float,
     rollouts: int = ROLLOUTS,
 ) -> dict[str, Any]:
-    """In a worker: the analysis of a game given by its stored seed and action log, as JSON
-    (at most ``rollouts`` per turn and ``cpu_budget_s`` seconds of CPU)."""
-    rules = load_ruleset(map_id)
-    analysis = analyse_game(
-        rules,
-        seats=seats,
-        seed=seed,
-        options=options,
-        actions=[decode_action(a) for a in actions],
-        cpu_budget_s=cpu_budget_s,
-        rollouts=rollouts,
-    )
-    return analysis.to_json()
+    """In a worker: the whole analysis of a game in one job, as JSON (:func:`analysis_slice`
+    without slices; the analysis benchmark's job)."""
+    doc = analysis_slice(map_id, seats, seed, options, actions, cpu_budget_s, rollouts, None, None)
+    assert isinstance(doc, dict)  # no slice: the analysis is finished
+    return doc
 
 
 class AnalysisOps(ClockOps):
@@ -105,6 +149,8 @@ class AnalysisOps(ClockOps):
     #: CPU seconds of rollouts per game, and rollouts per turn at most
     analysis_budget_s: float = CPU_BUDGET_S
     analysis_rollouts: int = ROLLOUTS
+    #: CPU seconds of one slice of an analysis (None: the whole analysis in one job)
+    analysis_slice_s: float | None = SLICE_S
 
     async def analysis(self, game_id: int, *, queue: bool = True) -> AnalysisView:
         """The analysis of a game as far as it goes. A finished game that never had one
@@ -195,16 +241,7 @@ class AnalysisOps(ClockOps):
                 raise ServiceError("not_finished")
             seats = await self.storage.seats(game_id)
             actions = [a.action for a in await self.storage.actions(game_id)]
-            data = await self.analysis_jobs.run(
-                analysis_job,
-                game.map_id,
-                len(seats),
-                game.seed,
-                dict(game.options),
-                actions,
-                self.analysis_budget_s,
-                self.analysis_rollouts,
-            )
+            data = await self._analysed(game, len(seats), actions)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - one game's failure must not stop the queue
@@ -221,6 +258,31 @@ class AnalysisOps(ClockOps):
         stored = await self.storage.finish_analysis(game_id, data)
         log.info("game %s: analysis stored (%s s of CPU)", game_id, data.get("cpu_s"))
         return await self._view(game, seats, stored)
+
+    async def _analysed(
+        self, game: GameRow, seats: int, actions: Sequence[Mapping[str, Any]]
+    ) -> dict[str, Any]:
+        """The analysis of ``game`` as JSON, made slice by slice in :attr:`analysis_jobs`, each
+        slice started only when it delays no AI move or hint (:meth:`Jobs.pause`)."""
+        assert game.seed is not None  # checked by the caller (a finished game)
+        progress: AnalysisProgress | None = None
+        while True:
+            await self.analysis_jobs.pause()
+            out = await self.analysis_jobs.run(
+                analysis_slice,
+                game.map_id,
+                seats,
+                game.seed,
+                dict(game.options),
+                actions,
+                self.analysis_budget_s,
+                self.analysis_rollouts,
+                progress,
+                self.analysis_slice_s,
+            )
+            if isinstance(out, dict):
+                return out
+            progress = out
 
     def _analysis_wake(self) -> asyncio.Event:
         if self._analysis_event is None:
@@ -276,4 +338,12 @@ class AnalysisOps(ClockOps):
         await super().close()
 
 
-__all__ = ["MAX_ATTEMPTS", "STALE_AFTER_S", "AnalysisOps", "AnalysisView", "analysis_job"]
+__all__ = [
+    "MAX_ATTEMPTS",
+    "SLICE_S",
+    "STALE_AFTER_S",
+    "AnalysisOps",
+    "AnalysisView",
+    "analysis_job",
+    "analysis_slice",
+]

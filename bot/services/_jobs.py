@@ -2,13 +2,15 @@
 
 A :class:`Jobs` runs a module-level function with picklable arguments and
 awaits its result. :class:`ThreadJobs` runs it in a thread of this process
-(tests, the demo, benchmarks); :class:`ProcessJobs` in a pool of spawned worker
-processes (the bot), so a hint's 1.5 s search or an analysis's 40 s of rollouts
-never holds this process's GIL while the event loop answers interactions.
+(tests, the demo, benchmarks); :class:`WorkerJobs` in the hard AI's worker
+processes (:class:`bot.ai_workers.AiWorkers`; the bot), so a hint's 1.5 s search
+or an analysis's 40 s of rollouts never holds this process's GIL while the event
+loop answers interactions, and no idle process of the coach's holds memory
+(issue 36: the bot with its workers within 200 MiB); :class:`ProcessJobs` in a
+pool of its own (a bot with ``TTR_AI_WORKERS=0``, the analysis benchmark).
 Worker processes are spawned, never forked (the bot process has threads), and
-replaced after ``max_tasks`` jobs, or after a job that left one above ``max_mb``
-of resident memory (issue 36: the bot and every process it starts stay bounded
-however long it runs), so the engine caches they fill are given back.
+replaced after a job that left one above its ceiling of resident memory, so the
+engine caches they fill are given back.
 """
 
 from __future__ import annotations
@@ -21,7 +23,12 @@ import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from ..ai_workers import sized
+
+if TYPE_CHECKING:
+    from ..ai_workers import AiWorkers
 
 T = TypeVar("T")
 
@@ -33,6 +40,11 @@ class Jobs(Protocol):
 
     async def run(self, fn: Callable[..., T], /, *args: Any) -> T:
         """``fn(*args)``'s result (its exception raised here)."""
+        ...
+
+    async def pause(self) -> None:
+        """Wait until a background job may start without delaying urgent work (an AI move,
+        a hint): called by the analysis queue before each slice."""
         ...
 
     def close(self) -> None:
@@ -47,8 +59,42 @@ class ThreadJobs:
         """``fn(*args)`` in a worker thread."""
         return await asyncio.to_thread(fn, *args)
 
+    async def pause(self) -> None:
+        """Nothing to wait for."""
+
     def close(self) -> None:
         """Nothing to stop."""
+
+
+class WorkerJobs:
+    """:class:`Jobs` in the hard AI's worker processes (:meth:`AiWorkers.call`).
+
+    Args:
+        workers: the AI workers; their owner (the service) closes them, not :meth:`close`.
+        background: the jobs are background work (an analysis's slices): each runs at a
+            lower priority, and :meth:`pause` waits while every worker has an AI decision
+            or a hint to make or waiting, so those never queue behind more than the slice
+            under way.
+        poll_s: how often :meth:`pause` looks (seconds).
+    """
+
+    def __init__(self, workers: AiWorkers, *, background: bool = False, poll_s: float = 0.05):
+        self.workers = workers
+        self.background = background
+        self.poll_s = poll_s
+
+    async def run(self, fn: Callable[..., T], /, *args: Any) -> T:
+        """``fn(*args)`` in a worker process (``fn`` importable by name, free of side effects)."""
+        return await asyncio.to_thread(self.workers.call, fn, *args, background=self.background)
+
+    async def pause(self) -> None:
+        """Wait until some worker has no AI decision or hint to make (background jobs only)."""
+        if self.background:
+            while self.workers.busy >= self.workers.workers:
+                await asyncio.sleep(self.poll_s)
+
+    def close(self) -> None:
+        """Nothing to stop here: the AI workers are closed by the service."""
 
 
 def _start_worker(niceness: int) -> None:
@@ -69,13 +115,6 @@ def _start_worker(niceness: int) -> None:
 
 def _ready() -> bool:
     return True
-
-
-def _sized(fn: Callable[..., T], /, *args: Any) -> tuple[T, float]:
-    """In a worker: ``fn(*args)`` and this worker's resident size after it, MiB."""
-    from ..ai_workers import resident_mib
-
-    return fn(*args), resident_mib()
 
 
 class ProcessJobs:
@@ -127,10 +166,13 @@ class ProcessJobs:
         async with self._renewing:  # a grown pool is being replaced: wait for the fresh one
             pool = self._pool
         loop = asyncio.get_running_loop()
-        result, size = await loop.run_in_executor(pool, partial(_sized, fn, *args))
+        result, size = await loop.run_in_executor(pool, partial(sized, fn, *args))
         if self.max_mb is not None and size > self.max_mb:
             await self._renew(pool, size)
         return result
+
+    async def pause(self) -> None:
+        """Nothing to wait for: the pool does nothing but these jobs."""
 
     async def _renew(self, old: ProcessPoolExecutor, size: float) -> None:
         async with self._renewing:
@@ -152,4 +194,4 @@ class ProcessJobs:
                 process.terminate()
 
 
-__all__ = ["Jobs", "ProcessJobs", "ThreadJobs"]
+__all__ = ["Jobs", "ProcessJobs", "ThreadJobs", "WorkerJobs"]

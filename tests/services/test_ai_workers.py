@@ -16,7 +16,7 @@ import pytest
 from bot.ai_workers import AiWorkerError, AiWorkers
 from bot.config import Settings
 from bot.run import build_service
-from bot.services import GameService
+from bot.services import GameService, ProcessJobs, WorkerJobs
 from bot.services.ops import verify_storage
 from bot.storage import Storage
 from engine import apply, new_game
@@ -279,6 +279,16 @@ async def test_the_settings_build_the_pool(storage: Storage) -> None:
         built.append(service)
         workers = service.ai_workers
         assert (None if workers is None else (workers.workers, workers.max_mb)) == pool
+        if workers is not None:  # the coach's jobs run in them: no process of its own
+            assert isinstance(service.hint_jobs, WorkerJobs) and not service.hint_jobs.background
+            assert (
+                isinstance(service.analysis_jobs, WorkerJobs) and service.analysis_jobs.background
+            )
+            assert service.hint_jobs.workers is service.analysis_jobs.workers is workers
+            assert workers.pids() == []  # started at the first job, not with the service
+        else:  # without AI workers, one process for hints and analyses
+            assert isinstance(service.hint_jobs, ProcessJobs)
+            assert service.analysis_jobs is service.hint_jobs
     for service in built:  # worker processes must not outlive the test
         await service.close()
     for bad in ({"TTR_AI_WORKERS": "-1"}, {"TTR_AI_WORKERS": "two"}, {"TTR_AI_WORKER_MAX_MB": "0"}):

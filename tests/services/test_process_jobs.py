@@ -8,8 +8,8 @@ import os
 
 import pytest
 
+from bot.ai_workers import sized
 from bot.services import ProcessJobs
-from bot.services._jobs import _sized
 
 
 def _alive(pid: int) -> bool:
@@ -47,7 +47,7 @@ async def test_a_worker_under_its_ceiling_or_without_one_is_kept() -> None:
 
 def test_a_job_reports_its_workers_size() -> None:
     """What the ceiling is compared with: the worker's resident size after the job, MiB."""
-    result, size = _sized(sum, [1, 2, 3])
+    result, size = sized(sum, [1, 2, 3])
     assert result == 6 and 5 < size < 10_000
 
 

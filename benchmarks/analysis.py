@@ -6,8 +6,8 @@
 Per map it plays ``games`` games between normal AI seats (4 seats, Nordic 3;
 ``--seats`` for another count) and then:
 
-- **analysis**: runs the job the bot's analysis worker runs
-  (:func:`bot.services._analysis.analysis_job`: replay from the seed, rollouts from
+- **analysis**: runs the job the bot's workers run, in one slice
+  (:func:`bot.services._analysis.analysis_slice`: replay from the seed, rollouts from
   every turn, at most ``rollouts`` per turn within ``budget_s`` seconds of CPU) in
   this process and reports its CPU seconds per game (``cpu_s``: replay included,
   goal <= 60), the rollouts per turn it reached and the turns;
@@ -31,7 +31,7 @@ from typing import Any
 
 from bot.ai_workers import AiWorkers
 from bot.services import ThreadJobs, WorkerJobs
-from bot.services._analysis import SLICE_S, analysis_job, analysis_slice
+from bot.services._analysis import SLICE_S, analysis_slice
 from bot.services._coach import hint_job
 from engine import GameState, apply, new_game
 from engine.ai import choose_action
@@ -120,7 +120,8 @@ def measure(
         seed = 100 + g
         actions, states = _game(map_id, seats, seed)
         c0 = time.process_time()
-        doc = analysis_job(map_id, seats, seed, {}, actions, budget_s, rollouts)
+        doc = analysis_slice(map_id, seats, seed, {}, actions, budget_s, rollouts, None, None)
+        assert isinstance(doc, dict)  # no slices: the whole analysis
         cpu.append(time.process_time() - c0)
         reached.append(int(doc["rollouts"]))
         turns.append(len(doc["turns"]))

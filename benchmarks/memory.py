@@ -26,7 +26,9 @@ them, such as the Python library's code, is split among them, so the sum counts
 every page once: what a container's memory limit sees), ``*_rss_mb`` the sum of
 their resident sizes (an upper bound: shared pages count once per process).
 Reported: after start (``start_mb``), after every game (``after_game_mb``), and
-the peak (``peak_mb``, sampled every 0.2 s); ``bot_rss_mb`` is the bot process
+the peak (``peak_mb``, sampled every 0.2 s); analyses stored (``analyses``) and the
+jobs they took (``analysis_slices``: the bot makes an analysis in slices between AI
+moves, so with games played back to back few finish); ``bot_rss_mb`` is the bot process
 alone at the end and ``loop_lag_ms`` how late its event loop woke a 10 ms sleep
 (p50, p99, max) during the run. For each map a process plays ``N`` games on it
 alone; one more plays ``N`` rounds of every map in turn, as a bot does that hosts
@@ -257,9 +259,27 @@ async def _play(service: Any, map_id: str, seed: int, channel: int) -> None:
             claimed = []
 
 
+class _Counted:
+    """The analysis jobs with their jobs (an analysis's slices) counted in ``runs``."""
+
+    def __init__(self, jobs: Any) -> None:
+        self.jobs = jobs
+        self.runs = 0
+
+    async def run(self, fn: Any, /, *args: Any) -> Any:
+        self.runs += 1
+        return await self.jobs.run(fn, *args)
+
+    async def pause(self) -> None:
+        await self.jobs.pause()
+
+    def close(self) -> None:
+        self.jobs.close()
+
+
 async def _analyse_all(service: Any, done: list[int]) -> None:
-    """The bot's analysis queue: each finished game analysed in the analysis worker, one at a
-    time, while the games go on (``done[0]``: analyses stored)."""
+    """The bot's analysis queue: each finished game analysed where the bot analyses it, one at
+    a time, while the games go on (``done[0]``: analyses stored)."""
     while True:
         try:
             found = await service.analyse_next()
@@ -298,13 +318,14 @@ async def _measure(
         # as bot.run.build_service builds it, with the coach's jobs and the analysis queue;
         # AI seats are stepped one move per call
         hints, analyses = coach_jobs(settings, workers)
+        counted = _Counted(analyses)
         service = GameService(
             storage,
             shards=settings.shards,
             ai_workers=workers,
             auto_ai=False,
             hint_jobs=hints,
-            analysis_jobs=analyses,
+            analysis_jobs=counted,
         )
         analysed = [0]
         queue = asyncio.get_running_loop().create_task(_analyse_all(service, analysed))
@@ -356,6 +377,7 @@ async def _measure(
                     for j in {id(j): j for j in (hints, analyses)}.values()
                 ),
                 "analyses": analysed[0],
+                "analysis_slices": counted.runs,
                 "loop_lag_ms": lag.summary(),
                 "seconds": round(time.perf_counter() - t0, 1),
             }

@@ -197,12 +197,12 @@ class Settings:
         cdn_base: ``DISCORD_CDN_BASE``: a CDN other than Discord's.
         maps_dir: ``TTR_MAPS_DIR``: an extra folder of maps.
         heartbeat_path: ``TTR_HEARTBEAT_PATH`` (default: next to the database).
-        ai_workers: ``TTR_AI_WORKERS``: processes that make the hard AI's decisions
-            (default 1; 0 makes them in the bot process, whose memory then grows with
-            play, see README "Running the bot").
+        ai_workers: ``TTR_AI_WORKERS``: processes that make the hard AI's decisions and the
+            coach's hints and analyses (default 1; 0 makes the decisions in the bot process,
+            whose memory then grows with play, and the coach's jobs in one process of its
+            own, see README "Running the bot").
         ai_worker_max_mb: ``TTR_AI_WORKER_MAX_MB``: a worker above this resident size
-            (MiB) is replaced after its decision (default 64); the coach's hint and
-            analysis workers too, after their job.
+            (MiB) is replaced after its job (default 64).
         guild_retention_days: ``TTR_GUILD_RETENTION_DAYS`` (default 30): how long the data of
             a server that removed the bot is kept (its games paused) before it is deleted.
         metrics_port: ``TTR_METRICS_PORT``: serve ``/metrics`` (Prometheus) and ``/healthz``

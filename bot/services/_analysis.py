@@ -120,22 +120,6 @@ def analysis_slice(
     return finish_analysis(turns, progress).to_json() if progress.finished else progress
 
 
-def analysis_job(
-    map_id: str,
-    seats: int,
-    seed: int,
-    options: Mapping[str, Any],
-    actions: Sequence[Mapping[str, Any]],
-    cpu_budget_s: float,
-    rollouts: int = ROLLOUTS,
-) -> dict[str, Any]:
-    """In a worker: the whole analysis of a game in one job, as JSON (:func:`analysis_slice`
-    without slices; the analysis benchmark's job)."""
-    doc = analysis_slice(map_id, seats, seed, options, actions, cpu_budget_s, rollouts, None, None)
-    assert isinstance(doc, dict)  # no slice: the analysis is finished
-    return doc
-
-
 class AnalysisOps(ClockOps):
     """Post-game analysis operations of :class:`~bot.services.GameService`."""
 
@@ -344,6 +328,5 @@ __all__ = [
     "STALE_AFTER_S",
     "AnalysisOps",
     "AnalysisView",
-    "analysis_job",
     "analysis_slice",
 ]

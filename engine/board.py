@@ -220,22 +220,37 @@ class Board:
 
         Returns a set of city ids including ``start``.
         """
+        return self.reachable_from((start,), route_ids)[start]
+
+    def reachable_from(
+        self, starts: Iterable[str], route_ids: Iterable[str]
+    ) -> dict[str, set[str]]:
+        """:meth:`reachable` of each of ``starts`` over the same ``route_ids``, the graph
+        built once: start city id -> the set of city ids reachable from it (itself included).
+        """
         adj: dict[str, list[str]] = {}
+        routes = self.routes
         for rid in route_ids:
-            r = self.routes[rid]
+            r = routes[rid]
             adj.setdefault(r.a, []).append(r.b)
             adj.setdefault(r.b, []).append(r.a)
-        seen = {start}
-        stack = [start]
-        while stack:
-            city = stack.pop()
-            if city != start and city in self.dead_ends:
+        dead = self.dead_ends
+        out: dict[str, set[str]] = {}
+        for start in starts:
+            if start in out:
                 continue
-            for nxt in adj.get(city, ()):
-                if nxt not in seen:
-                    seen.add(nxt)
-                    stack.append(nxt)
-        return seen
+            seen = {start}
+            stack = [start]
+            while stack:
+                city = stack.pop()
+                if city != start and city in dead:
+                    continue
+                for nxt in adj.get(city, ()):
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        stack.append(nxt)
+            out[start] = seen
+        return out
 
     def connected(self, a: str, b: str, route_ids: Iterable[str]) -> bool:
         """True when ``a`` and ``b`` are joined by ``route_ids`` (countries are dead ends)."""

@@ -53,7 +53,17 @@ def _load() -> tuple[ModuleType, bool]:
 
 
 if TYPE_CHECKING:
-    from .integer_core import FINISHED, PLAY, SECOND_CARD, SETUP, TURN, Core, CoreTable, core_table
+    from .integer_core import (
+        FINISHED,
+        PLAY,
+        SECOND_CARD,
+        SETUP,
+        TUNNEL,
+        TURN,
+        Core,
+        CoreTable,
+        core_table,
+    )
 
     COMPILED: bool
 else:
@@ -62,7 +72,7 @@ else:
     CoreTable = _module.CoreTable
     core_table = _module.core_table
     SETUP, PLAY, FINISHED = _module.SETUP, _module.PLAY, _module.FINISHED
-    TURN, SECOND_CARD = _module.TURN, _module.SECOND_CARD
+    TURN, SECOND_CARD, TUNNEL = _module.TURN, _module.SECOND_CARD, _module.TUNNEL
 
 __all__ = [
     "COMPILED",
@@ -70,6 +80,7 @@ __all__ = [
     "PLAY",
     "SECOND_CARD",
     "SETUP",
+    "TUNNEL",
     "TURN",
     "Core",
     "CoreTable",

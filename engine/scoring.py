@@ -25,12 +25,11 @@ def ticket_status(rules: ClassicRules, state: GameState, seat: int) -> tuple[lis
     player = state.players[seat]
     done: list[str] = []
     failed: list[str] = []
-    reach_cache: dict[str, set[str]] = {}
+    tickets = board.tickets
+    reach = board.reachable_from((tickets[tid].a for tid in player.tickets), player.routes)
     for tid in player.tickets:
-        t = board.tickets[tid]
-        if t.a not in reach_cache:
-            reach_cache[t.a] = board.reachable(t.a, player.routes)
-        (done if t.b in reach_cache[t.a] else failed).append(tid)
+        t = tickets[tid]
+        (done if t.b in reach[t.a] else failed).append(tid)
     return done, failed
 
 

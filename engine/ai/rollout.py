@@ -12,6 +12,9 @@ tunnels, flags, Germany's ticket mix) or when an action it built is refused.
 :class:`RolloutPolicy` plays on value states; :class:`CoreRolloutPolicy`, which
 the hard AI uses, makes the same moves on the integer core (:mod:`engine.core`),
 several times cheaper per move; a test plays both to the same end on every map.
+The core policy also answers a tunnel's extra cards itself (the heuristic's
+answer: fewest locomotives, else abandon) and works out plain payments on the
+ints, so only ticket choices and refused claims fall back to the heuristic.
 """
 
 from __future__ import annotations
@@ -20,8 +23,9 @@ import random
 from typing import TYPE_CHECKING
 
 from ..actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets
-from ..core import FINISHED, PLAY, SECOND_CARD, TURN, Core, core_table
+from ..core import FINISHED, PLAY, SECOND_CARD, TUNNEL, TURN, Core, core_table
 from ..errors import IllegalAction
+from ..payment_table import kind_payments, payment_table
 from ..reducer import apply, legal_actions
 from ..state import GameState
 from ..types import GRAY, LOCOMOTIVE
@@ -234,6 +238,18 @@ class CoreRolloutPolicy:
             for tid in t.ticket_ids
         ]
         self._plans: dict[int, tuple[int, int, int, list[int], frozenset[int]]] = {}
+        #: the rule set pays with the shared sensible payments (no override of its own)
+        self._shared_sensible = not payment_table(rules).uncached_sensible
+        #: cards may stand in for a ferry's locomotives (else only locomotives fill them)
+        self._ferry_substitute = bool(rules.params.ferry_locomotive_substitute)
+        #: routes whose claims are colour cards plus locomotives (see :meth:`_plain_payment`)
+        self._plain = [self._shared_sensible and not g for g in t.general]
+        #: routes with "any N cards" substitutes (payable beyond one colour plus locomotives)
+        self._substitute = [bool(r.substitute) for r in t.route_objs]
+        #: seat -> (its plan as last returned, that plan longest first)
+        self._by_length: dict[int, tuple[list[int], list[int]]] = {}
+        #: colour indices in the order of their names (how payments tie-break)
+        self._by_name = sorted(range(t.loco), key=lambda c: t.card_names[c])
 
     def plan(self, core: Core, seat: int) -> list[int]:
         """Unclaimed routes of ``seat``'s cheapest paths for its open tickets (as
@@ -283,37 +299,112 @@ class CoreRolloutPolicy:
     def _affordable(self, core: Core, seat: int, route: int) -> int:
         """The int of a claim of ``route`` with the fewest locomotives; -1 when it cannot
         be paid now; -2 when it can but a double-route sibling bars it (the value engine
-        would refuse it, so the caller falls back as :meth:`RolloutPolicy.act` does)."""
+        would refuse it, so the caller falls back as :meth:`RolloutPolicy.act` does).
+
+        The payment is :meth:`RolloutPolicy._affordable`'s (the first of the rule set's
+        ``sensible_payments``): worked out on the ints for the plain routes (colour cards
+        plus locomotives, see :meth:`_plain_payment`), read from the shared payment
+        caches (:func:`engine.payment_table.kind_payments`) for the others."""
         t = self.table
-        obj = t.route_objs[route]
-        if obj.length > core.pieces[seat] or core.owner[route] >= 0:
+        length = t.length[route]
+        if length > core.pieces[seat] or core.owner[route] >= 0:
             return -1
         hand = core.hands[seat]
+        if self._plain[route]:
+            slot = self._plain_payment(hand, t.color[route], length)
+            if slot < 0:
+                return -1
+            if not core.can_claim(seat, route):
+                return -2  # built, but the value engine refuses it: fall back
+            return route * t.stride + slot
+        obj = t.route_objs[route]
         locos = hand[t.loco]
+        if locos < obj.locomotives and not self._ferry_substitute:
+            return -1  # a ferry's locomotive spaces take locomotives only
         if t.color[route] == t.loco:
             best = max(hand[: t.loco], default=0)
         else:
             best = hand[t.color[route]]
-        if best + locos < obj.length and obj.substitute is None:
+        if best + locos < length and obj.substitute is None:
             return -1
         named = {t.card_names[c]: k for c, k in enumerate(hand) if k}
-        pays = self.rules.sensible_payments(obj, named)
+        if self._shared_sensible:
+            pays = kind_payments(self.rules, t.kinds[route], named, True)
+        else:
+            pays = tuple(self.rules.sensible_payments(obj, named))
         if not pays:
             return -1
-        pay = min(pays, key=lambda p: (p.get(LOCOMOTIVE), p.total))
         if not core.can_claim(seat, route):
             return -2  # built, but the value engine refuses it: fall back
-        return t.encode(ClaimRoute(seat, t.route_ids[route], pay), [])
+        # sensible payments come sorted by (locomotives, cards, colours): the first is the min
+        return (
+            t.claim_id(route, pays[0])
+            if t.general[route]
+            else t.encode(ClaimRoute(seat, t.route_ids[route], pays[0]), [])
+        )
 
-    def _claim(self, core: Core, seat: int, routes: list[int], ordered: bool = False) -> int:
-        """The first claim of ``routes`` that :meth:`_affordable` builds (-2 included),
-        longest first (``ordered``: already so); -1 when none."""
-        length = self.table.length
-        for route in routes if ordered else sorted(routes, key=lambda r: -length[r]):
+    def _plain_payment(self, hand: list[int], color: int, length: int) -> int:
+        """The slot (``colour * span + locomotives``, see :mod:`engine.integer_core`) of the
+        first :func:`engine.payment.sensible_payments` payment of a plain route of
+        ``length`` and ``color`` (``loco``: gray) from ``hand``; -1 when none.
+
+        On a plain route (locomotives pay anywhere; no tunnel, ferry or substitute) that
+        list holds, per colour held, its cards plus the fewest locomotives, and all
+        locomotives; sorted by locomotives then by colour name, so its first is the
+        colour needing the fewest locomotives (ties: the first name), else all
+        locomotives.
+        """
+        t = self.table
+        loco = t.loco
+        locos = hand[loco]
+        if color != loco:
+            have = hand[color]
+            if have:
+                wild = length - have if have < length else 0
+                return color * t.span + wild if wild <= locos else -1
+        else:
+            best, best_wild = -1, length
+            for c in self._by_name:
+                have = hand[c]
+                if have:
+                    wild = length - have if have < length else 0
+                    if wild < best_wild and wild <= locos:
+                        best, best_wild = c, wild
+            if best >= 0:
+                return best * t.span + best_wild
+        return loco * t.span + length if locos >= length else -1
+
+    def _claim(self, core: Core, seat: int, routes: list[int]) -> int:
+        """The first claim of ``routes`` (longest first) that :meth:`_affordable` builds
+        (-2 included); -1 when none.
+
+        Routes that cannot be paid for in any case are passed over unasked: taken ones,
+        longer than the pieces left, or (without "any N cards" substitutes) longer than
+        the seat's most cards of one colour plus its locomotives."""
+        t = self.table
+        length = t.length
+        hand = core.hands[seat]
+        loco = t.loco
+        most = max(hand[:loco], default=0) + hand[loco]
+        pieces = core.pieces[seat]
+        owner = core.owner
+        substitute = self._substitute
+        for route in routes:
+            n = length[route]
+            if n > pieces or owner[route] >= 0 or (n > most and not substitute[route]):
+                continue
             code = self._affordable(core, seat, route)
             if code != -1:
                 return code
         return -1
+
+    def _longest(self, seat: int, needed: list[int]) -> list[int]:
+        """``needed`` (the seat's cached plan) longest first, ties in plan order."""
+        cached = self._by_length.get(seat)
+        if cached is None or cached[0] is not needed:
+            length = self.table.length
+            cached = self._by_length[seat] = (needed, sorted(needed, key=lambda r: -length[r]))
+        return cached[1]
 
     def _draw(self, core: Core, seat: int, needed: list[int]) -> int:
         t = self.table
@@ -338,12 +429,11 @@ class CoreRolloutPolicy:
         pieces = core.pieces[seat]
         best = -1
         if not needed or last:
-            free = [r for r in self._longest_first if core.owner[r] < 0]
-            best = self._claim(core, seat, free, ordered=True)
+            best = self._claim(core, seat, self._longest_first)
             if best != -1 and (last or pieces <= 12 or not can_tickets):
                 return best
         if needed:
-            claim = self._claim(core, seat, needed)
+            claim = self._claim(core, seat, self._longest(seat, needed))
             return claim if claim != -1 else self._draw(core, seat, needed)
         if can_tickets and pieces >= 14 and not self.rules.params.draw_tickets.announce_mix:
             return t.draw_tickets
@@ -353,8 +443,13 @@ class CoreRolloutPolicy:
         """Apply one move of the seat to act."""
         seat = core.to_act()[0]
         code = -1
-        if core.phase == PLAY and core.step_ in (TURN, SECOND_CARD):
-            code = self._turn(core, seat)
+        if core.phase == PLAY:
+            if core.step_ in (TURN, SECOND_CARD):
+                code = self._turn(core, seat)
+            elif core.step_ == TUNNEL:
+                # the normal heuristic's answer: the extra payment with the fewest
+                # locomotives (listed first, by locomotives), else abandon (then alone)
+                code = core.legal(seat)[0]
         if code >= 0:
             core.step_seat(seat, code)
             return

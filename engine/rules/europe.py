@@ -159,15 +159,8 @@ def _components(board: Board, route_ids: Sequence[str]) -> dict[str, str]:
 def _completed(rules: ClassicRules, tickets: Sequence[str], route_ids: Sequence[str]) -> set[str]:
     """The tickets of ``tickets`` whose cities ``route_ids`` join (countries are dead ends)."""
     board = rules.board
-    reach: dict[str, set[str]] = {}
-    done: set[str] = set()
-    for tid in tickets:
-        t = board.tickets[tid]
-        if t.a not in reach:
-            reach[t.a] = board.reachable(t.a, route_ids)
-        if t.b in reach[t.a]:
-            done.add(tid)
-    return done
+    reach = board.reachable_from((board.tickets[tid].a for tid in tickets), route_ids)
+    return {tid for tid in tickets if board.tickets[tid].b in reach[board.tickets[tid].a]}
 
 
 class EuropeRules(ClassicRules):
@@ -252,7 +245,12 @@ class EuropeRules(ClassicRules):
         routes only).
         """
         board = self.board
+        builders = set(state.stations.values())
         for s in scores:
+            if s.seat not in builders:  # no station: the tickets as scored, all unbuilt
+                s.stations = []
+                s.breakdown["stations"] = self.stations.count * self.stations.points_unbuilt
+                continue
             done, failed, uses = station_choice(self, state, s.seat)
             s.completed, s.failed, s.stations = done, failed, uses
             s.tickets_completed, s.tickets_failed = len(done), len(failed)

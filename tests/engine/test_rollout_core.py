@@ -17,7 +17,7 @@ from engine.ai.rollout import CoreRolloutPolicy, RolloutPolicy
 from engine.core import Core
 from maps import load_ruleset
 
-MAPS = ("usa", "germany", "nordic", "amsterdam", "paris")
+MAPS = ("usa", "germany", "nordic", "amsterdam", "paris", "europe")
 
 
 @pytest.mark.parametrize("map_id", MAPS)
@@ -41,3 +41,45 @@ def test_the_core_policy_plays_the_value_policys_rollouts(map_id: str) -> None:
             moves += 1
         assert st.finished and core.result == st.result
         assert moves > 20
+
+
+def random_hand(rules, rng: random.Random) -> dict[str, int]:
+    """A hand of 0-14 cards drawn from the map's deck (colour -> count)."""
+    deck = [c for c, n in rules.params.deck.items() for _ in range(n)]
+    hand: dict[str, int] = {}
+    for card in rng.sample(deck, rng.randrange(15)):
+        hand[card] = hand.get(card, 0) + 1
+    return hand
+
+
+@pytest.mark.parametrize("map_id", MAPS)
+def test_the_core_policy_pays_as_the_value_policy(map_id: str) -> None:
+    """Every route, 60 random hands: the core policy's claim (worked out on the ints for
+    plain routes, from the shared payment caches for tunnels, ferries and substitutes) is
+    the value policy's (the first of the rule set's sensible payments), and a route the
+    value policy cannot pay for is one the core policy does not claim either; the same
+    for the first claim of a random list of routes (which passes over routes unasked)."""
+    rules = load_ruleset(map_id)
+    rng = random.Random(map_id)
+    state = new_game(rules, seats=2, seed=7)
+    value = RolloutPolicy(rules, random.Random(0))
+    core_policy = CoreRolloutPolicy(rules, random.Random(0))
+    table = core_policy.table
+    routes = sorted(rules.board.routes)
+    claimed = 0
+    for _ in range(60):
+        state.players[0].hand = random_hand(rules, rng)
+        state.players[0].pieces = rng.choice((2, 5, 45))
+        core = Core.from_state(rules, state)
+        for rid in routes:
+            claim = value._affordable(state, 0, rid)
+            code = core_policy._affordable(core, 0, table.route_index[rid])
+            expected = -1 if claim is None else table.encode(claim, [])
+            assert code == expected, (map_id, rid, state.players[0].hand)
+            claimed += claim is not None
+        some = rng.sample(routes, 12)
+        first = value._claim(state, 0, some)
+        ordered = sorted((table.route_index[r] for r in some), key=lambda r: -table.length[r])
+        code = core_policy._claim(core, 0, ordered)
+        assert code == (-1 if first is None else table.encode(first, []))
+    assert claimed > 100

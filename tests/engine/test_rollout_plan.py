@@ -18,7 +18,7 @@ from engine.ai import choose_action
 from engine.ai.rollout import RolloutPolicy
 from maps import load_ruleset
 
-MAPS = ("usa", "germany", "nordic", "amsterdam", "paris")
+MAPS = ("usa", "germany", "nordic", "amsterdam", "paris", "europe")
 RULES = {m: load_ruleset(m) for m in MAPS}
 
 

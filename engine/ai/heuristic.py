@@ -35,7 +35,7 @@ from ..actions import (
     Pass,
     PayTunnel,
 )
-from ..types import GRAY, LOCOMOTIVE
+from ..types import GRAY, LOCOMOTIVE, Cards
 from ..views import PlayerView
 
 if TYPE_CHECKING:
@@ -47,13 +47,72 @@ def route_costs(rules: ClassicRules, view: PlayerView) -> dict[str, int | None]:
     usable; other players' routes at the viewer's own train stations cost 0 (Europe)."""
     pub = view.public
     costs = seat_route_costs(rules, pub.owners, pub.num_seats, view.seat, view.me.pieces)
-    mine = {city for city, seat in pub.stations.items() if seat == view.seat}
-    if mine:
-        for rid, owner in pub.owners.items():
-            route = rules.board.routes[rid]
-            if owner != view.seat and (route.a in mine or route.b in mine):
-                costs[rid] = 0
+    lend_at_stations(rules, pub.owners, pub.stations, view.seat, costs)
     return costs
+
+
+def lend_at_stations(
+    rules: ClassicRules,
+    owners: Mapping[str, int],
+    stations: Mapping[str, int],
+    seat: int,
+    costs: dict[str, int | None],
+) -> None:
+    """Set to 0 in ``costs`` the routes of other players into ``seat``'s own train
+    stations' cities (``stations``: city id -> seat): a station lends one of them for
+    the tickets at the end (Europe rules digest, "Train stations")."""
+    mine = {city for city, owner in stations.items() if owner == seat}
+    if mine:
+        for rid, owner in owners.items():
+            route = rules.board.routes[rid]
+            if owner != seat and (route.a in mine or route.b in mine):
+                costs[rid] = 0
+
+
+def cheapest_station_payment(
+    colors: Sequence[str], cost: int, hand: Mapping[str, int]
+) -> Cards | None:
+    """The payment :func:`station_move` takes for a station costing ``cost`` cards: the
+    fewest locomotives, then the first colour of ``colors`` (the order of
+    :func:`engine.rules.europe.station_payments`); all locomotives last; None: unpayable."""
+    locos = hand.get(LOCOMOTIVE, 0)
+    for wild in range(min(cost - 1, locos) + 1):
+        for color in colors:
+            if hand.get(color, 0) >= cost - wild:
+                return Cards({color: cost - wild, LOCOMOTIVE: wild})
+    return Cards({LOCOMOTIVE: cost}) if locos >= cost else None
+
+
+def lent_station_city(
+    rules: ClassicRules,
+    owners: Mapping[str, int],
+    stations: Mapping[str, int],
+    seat: int,
+    pieces: int,
+    blocked: Sequence[tuple[str, str]],
+    costs: Mapping[str, int | None],
+) -> str | None:
+    """The city :func:`station_move` builds on for the first of ``blocked`` (city pairs
+    whose cheapest path over ``costs`` does not exist, most points first) that one
+    route of another player unblocks: a free end of that route (no station there) when
+    the rest of the path fits in ``pieces``; None when none does."""
+    board = rules.board
+    borrow = dict(costs)
+    for rid, owner in owners.items():
+        if owner != seat and costs.get(rid) is None:
+            borrow[rid] = BORROW_COST + board.routes[rid].length
+    for a, b in blocked:
+        found = board.shortest_path(a, b, borrow)
+        if found is None or found[0] >= 2 * BORROW_COST:
+            continue
+        lent = [r for r in found[1] if r in owners and owners[r] != seat]
+        if sum(costs.get(r) or 0 for r in found[1] if r not in lent) > pieces:
+            continue
+        for r in lent:
+            for city in (board.routes[r].a, board.routes[r].b):
+                if city not in stations:
+                    return city
+    return None
 
 
 #: Planning cost of a route another player owns, when looking for a station to build:
@@ -80,28 +139,19 @@ def station_move(
     if not stations:
         return None
     board = rules.board
-    owners = view.public.owners
-    free_cities = {a.city for a in stations}
-    borrow = dict(costs)
-    for rid, owner in owners.items():
-        if owner != view.seat and costs.get(rid) is None:
-            borrow[rid] = BORROW_COST + board.routes[rid].length
-    blocked = [t for t in view.tickets if not t.done]
-    for t in sorted(blocked, key=lambda t: -t.points):
-        if board.shortest_path(t.a, t.b, dict(costs)) is not None:
-            continue
-        found = board.shortest_path(t.a, t.b, borrow)
-        if found is None or found[0] >= 2 * BORROW_COST:
-            continue
-        lent = [r for r in found[1] if r in owners and owners[r] != view.seat]
-        if sum(costs.get(r) or 0 for r in found[1] if r not in lent) > view.me.pieces:
-            continue
-        ends = [c for r in lent for c in (board.routes[r].a, board.routes[r].b)]
-        for city in ends:
-            if city in free_cities:
-                pays = [a for a in stations if a.city == city]
-                return min(pays, key=lambda a: (a.payment.get(LOCOMOTIVE), a.payment.total))
-    return None
+    blocked = [
+        (t.a, t.b)
+        for t in sorted((t for t in view.tickets if not t.done), key=lambda t: -t.points)
+        if board.shortest_path(t.a, t.b, dict(costs)) is None
+    ]
+    pub = view.public
+    city = lent_station_city(
+        rules, pub.owners, pub.stations, view.seat, view.me.pieces, blocked, costs
+    )
+    if city is None:
+        return None
+    pays = [a for a in stations if a.city == city]
+    return min(pays, key=lambda a: (a.payment.get(LOCOMOTIVE), a.payment.total))
 
 
 def seat_route_costs(

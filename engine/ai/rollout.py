@@ -20,9 +20,10 @@ ints, so only ticket choices and refused claims fall back to the heuristic.
 from __future__ import annotations
 
 import random
+import weakref
 from typing import TYPE_CHECKING
 
-from ..actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets
+from ..actions import Action, BuildStation, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets
 from ..core import FINISHED, PLAY, SECOND_CARD, TUNNEL, TURN, Core, core_table
 from ..errors import IllegalAction
 from ..payment_table import kind_payments, payment_table
@@ -30,7 +31,14 @@ from ..reducer import apply, legal_actions
 from ..state import GameState
 from ..types import GRAY, LOCOMOTIVE
 from ..views import player_view
-from .heuristic import HeuristicPlayer, seat_route_costs
+from .heuristic import (
+    BORROW_COST,
+    HeuristicPlayer,
+    cheapest_station_payment,
+    lend_at_stations,
+    lent_station_city,
+    seat_route_costs,
+)
 
 if TYPE_CHECKING:
     from ..rules.classic import ClassicRules
@@ -39,8 +47,12 @@ _FALLBACK = HeuristicPlayer()
 
 
 def _costs(rules: ClassicRules, st: GameState, seat: int) -> dict[str, int | None]:
-    """Route id -> planning cost for ``seat`` (0 own, length claimable, None unusable)."""
-    return seat_route_costs(rules, st.owners, st.num_seats, seat, st.players[seat].pieces)
+    """Route id -> planning cost for ``seat`` (0 own, length claimable, None unusable;
+    other players' routes into the seat's own train stations 0, as the heuristic plans)."""
+    costs = seat_route_costs(rules, st.owners, st.num_seats, seat, st.players[seat].pieces)
+    if st.stations:
+        lend_at_stations(rules, st.owners, st.stations, seat, costs)
+    return costs
 
 
 class RolloutPolicy:
@@ -54,6 +66,9 @@ class RolloutPolicy:
         self.rng = rng
         #: seat -> (claims seen, tickets, pieces, plan, plan routes and their siblings)
         self._plans: dict[int, tuple[int, int, int, list[str], frozenset[str]]] = {}
+        #: seat -> (train stations on the board when its plan was made, the city pairs
+        #: of its tickets that plan found no path for, most points first)
+        self._blocked: dict[int, tuple[int, list[tuple[str, str]]]] = {}
 
     def plan(self, st: GameState, seat: int) -> list[str]:
         """Unclaimed route ids of ``seat``'s cheapest paths for its open tickets.
@@ -65,24 +80,37 @@ class RolloutPolicy:
         player = st.players[seat]
         claims = len(st.owners)
         cached = self._plans.get(seat)
-        if cached is not None and cached[1] == len(player.tickets):
+        built = len(st.stations)
+        if (
+            cached is not None
+            and cached[1] == len(player.tickets)
+            and self._blocked[seat][0] == built
+        ):
             kept = self._still_cheapest(st, seat, claims, cached)
             if kept is not None:
                 return kept
         board = self.rules.board
         costs = _costs(self.rules, st, seat)
         needed: list[str] = []
+        blocked: list[str] = []
         for tid in player.tickets:
             t = board.tickets[tid]
             found = board.shortest_path(t.a, t.b, costs)
             if found is None:
+                blocked.append(tid)
                 continue
             for rid in found[1]:
                 if costs[rid]:
                     needed.append(rid)
                     costs[rid] = 0
         near = frozenset(s for rid in needed for s in (rid, *board.siblings(rid)))
+        mine = [city for city, owner in st.stations.items() if owner == seat]
+        if mine:  # a claim into an own station lends a route: the plan may change
+            near |= {r for r, route in board.routes.items() if route.a in mine or route.b in mine}
         self._plans[seat] = (claims, len(player.tickets), player.pieces, needed, near)
+        tickets = board.tickets
+        blocked.sort(key=lambda tid: -tickets[tid].points)
+        self._blocked[seat] = (built, [(tickets[tid].a, tickets[tid].b) for tid in blocked])
         return needed
 
     def _still_cheapest(
@@ -172,6 +200,10 @@ class RolloutPolicy:
         needed = self.plan(st, seat)
         if st.step == "second_card":
             return self._draw(st, seat, needed)
+        if self._blocked[seat][1] and self.rules.params.stations is not None:
+            station = self._station(st, seat)
+            if station is not None:
+                return station
         player = st.players[seat]
         last = st.last_round_by is not None
         can_tickets = any(st.ticket_decks.values())
@@ -186,6 +218,29 @@ class RolloutPolicy:
         if can_tickets and player.pieces >= 14 and not self.rules.params.draw_tickets.announce_mix:
             return DrawTickets(seat)
         return best if best is not None else self._draw(st, seat, needed)
+
+    def _station(self, st: GameState, seat: int) -> BuildStation | None:
+        """The train station the normal heuristic builds for ``seat``'s blocked tickets
+        (:func:`engine.ai.heuristic.station_move`), or None."""
+        stations = self.rules.params.stations
+        assert stations is not None
+        built = sum(1 for owner in st.stations.values() if owner == seat)
+        if built >= min(stations.count, len(stations.costs)):
+            return None
+        player = st.players[seat]
+        pay = cheapest_station_payment(self.rules.params.colors, stations.costs[built], player.hand)
+        if pay is None:
+            return None
+        city = lent_station_city(
+            self.rules,
+            st.owners,
+            st.stations,
+            seat,
+            player.pieces,
+            self._blocked[seat][1],
+            _costs(self.rules, st, seat),
+        )
+        return None if city is None else BuildStation(seat, city, pay)
 
     def act(self, st: GameState) -> GameState:
         """Apply one move of the seat to act; return the new state."""
@@ -211,6 +266,52 @@ class RolloutPolicy:
         return st
 
 
+class _CoreFixed:
+    """What :class:`CoreRolloutPolicy` reads of a rule set, built once per rule set
+    (:meth:`of`) rather than once per rollout."""
+
+    _made: weakref.WeakKeyDictionary[ClassicRules, _CoreFixed] = weakref.WeakKeyDictionary()
+
+    @classmethod
+    def of(cls, rules: ClassicRules) -> _CoreFixed:
+        """The rule set's tables, made on first use and kept while it lives."""
+        fixed = cls._made.get(rules)
+        if fixed is None:
+            fixed = cls._made[rules] = cls(rules)
+        return fixed
+
+    def __init__(self, rules: ClassicRules) -> None:
+        board = rules.board
+        self.table = t = core_table(rules)
+        #: route indices longest first, ties in board order: the order in which the value
+        #: policy tries the free routes (a stable sort commutes with the filter)
+        self.longest_first = sorted(
+            (t.route_index[rid] for rid in board.routes), key=lambda r: -t.length[r]
+        )
+        #: ticket index -> its two cities' indices, and its points
+        self.ticket_ends = [
+            (t.city_index[board.tickets[tid].a], t.city_index.get(board.tickets[tid].b, -1))
+            for tid in t.ticket_ids
+        ]
+        self.ticket_points = [board.tickets[tid].points for tid in t.ticket_ids]
+        #: route index -> its two cities' indices; city index -> city id
+        self.route_ends = [(t.city_index[r.a], t.city_index[r.b]) for r in t.route_objs]
+        self.city_names = sorted(t.city_index, key=t.city_index.__getitem__)
+        #: the rule set's train stations (None: it has none)
+        self.station_rules = rules.params.stations
+        #: the rule set pays with the shared sensible payments (no override of its own)
+        self.shared_sensible = not payment_table(rules).uncached_sensible
+        #: cards may stand in for a ferry's locomotives (else only locomotives fill them)
+        self.ferry_substitute = bool(rules.params.ferry_locomotive_substitute)
+        #: routes whose claims are colour cards plus locomotives (see
+        #: :meth:`CoreRolloutPolicy._plain_payment`)
+        self.plain = [self.shared_sensible and not g for g in t.general]
+        #: routes with "any N cards" substitutes (payable beyond one colour plus locomotives)
+        self.substitute = [bool(r.substitute) for r in t.route_objs]
+        #: colour indices in the order of their names (how payments tie-break)
+        self.by_name = sorted(range(t.loco), key=lambda c: t.card_names[c])
+
+
 class CoreRolloutPolicy:
     """:class:`RolloutPolicy` on the integer core (:mod:`engine.core`): the same
     decisions from the same data, read from the core's arrays and stepped as ints.
@@ -224,32 +325,24 @@ class CoreRolloutPolicy:
     def __init__(self, rules: ClassicRules, rng: random.Random) -> None:
         self.rules = rules
         self.rng = rng
-        self.table = core_table(rules)
-        board = rules.board
-        t = self.table
-        #: route indices longest first, ties in board order: the order in which the value
-        #: policy tries the free routes (a stable sort commutes with the filter)
-        self._longest_first = sorted(
-            (t.route_index[rid] for rid in board.routes), key=lambda r: -t.length[r]
-        )
-        #: ticket index -> its two cities' indices
-        self._ticket_ends = [
-            (t.city_index[board.tickets[tid].a], t.city_index.get(board.tickets[tid].b, -1))
-            for tid in t.ticket_ids
-        ]
+        fixed = _CoreFixed.of(rules)
+        self.table = fixed.table
+        self._longest_first = fixed.longest_first
+        self._ticket_ends = fixed.ticket_ends
+        self._ticket_points = fixed.ticket_points
+        self._route_ends = fixed.route_ends
+        self._city_names = fixed.city_names
+        self._station_rules = fixed.station_rules
+        self._shared_sensible = fixed.shared_sensible
+        self._ferry_substitute = fixed.ferry_substitute
+        self._plain = fixed.plain
+        self._substitute = fixed.substitute
+        self._by_name = fixed.by_name
         self._plans: dict[int, tuple[int, int, int, list[int], frozenset[int]]] = {}
-        #: the rule set pays with the shared sensible payments (no override of its own)
-        self._shared_sensible = not payment_table(rules).uncached_sensible
-        #: cards may stand in for a ferry's locomotives (else only locomotives fill them)
-        self._ferry_substitute = bool(rules.params.ferry_locomotive_substitute)
-        #: routes whose claims are colour cards plus locomotives (see :meth:`_plain_payment`)
-        self._plain = [self._shared_sensible and not g for g in t.general]
-        #: routes with "any N cards" substitutes (payable beyond one colour plus locomotives)
-        self._substitute = [bool(r.substitute) for r in t.route_objs]
+        #: as :attr:`RolloutPolicy._blocked`, on indices
+        self._blocked: dict[int, tuple[int, list[tuple[int, int]]]] = {}
         #: seat -> (its plan as last returned, that plan longest first)
         self._by_length: dict[int, tuple[list[int], list[int]]] = {}
-        #: colour indices in the order of their names (how payments tie-break)
-        self._by_name = sorted(range(t.loco), key=lambda c: t.card_names[c])
 
     def plan(self, core: Core, seat: int) -> list[int]:
         """Unclaimed routes of ``seat``'s cheapest paths for its open tickets (as
@@ -257,25 +350,88 @@ class CoreRolloutPolicy:
         claims = len(core.claim_order)
         tickets = core.tickets[seat]
         cached = self._plans.get(seat)
-        if cached is not None and cached[1] == len(tickets):
+        stations = self.table.hooks.stations(core) if self._station_rules else None
+        built = len(stations[1]) if stations else 0
+        if cached is not None and cached[1] == len(tickets) and self._blocked[seat][0] == built:
             kept = self._still_cheapest(core, seat, claims, cached)
             if kept is not None:
                 return kept
         t = self.table
-        costs = core.route_costs(seat)
+        costs = self._costs(core, seat, stations)
         needed: list[int] = []
+        blocked: list[int] = []
         for x in tickets:
             a, b = self._ticket_ends[x]
             found = t.shortest_path(a, b, costs)
             if found is None:
+                blocked.append(x)
                 continue
             for route in found:
                 if costs[route]:
                     needed.append(route)
                     costs[route] = 0
         near = frozenset(s for r in needed for s in (r, *t.siblings[r]))
+        if stations and seat in stations[0]:  # as RolloutPolicy.plan
+            owner = stations[0]
+            near |= {r for c in stations[1] if owner[c] == seat for r, _ in t.neighbours[c]}
         self._plans[seat] = (claims, len(tickets), core.pieces[seat], needed, near)
+        points = self._ticket_points
+        blocked.sort(key=lambda x: -points[x])
+        self._blocked[seat] = (built, [self._ticket_ends[x] for x in blocked])
         return needed
+
+    def _costs(
+        self, core: Core, seat: int, stations: tuple[list[int], list[int]] | None
+    ) -> list[int]:
+        """:func:`_costs` on indices (-1 for None)."""
+        costs = core.route_costs(seat)
+        if stations:
+            owner = stations[0]
+            routes = core.owner
+            for c in stations[1]:
+                if owner[c] == seat:
+                    for r, _ in self.table.neighbours[c]:
+                        if routes[r] >= 0 and routes[r] != seat:
+                            costs[r] = 0
+        return costs
+
+    def _station(self, core: Core, seat: int) -> int:
+        """:meth:`RolloutPolicy._station` on the core: the action int, or -1."""
+        t = self.table
+        params = self._station_rules
+        stations = t.hooks.stations(core)
+        assert params is not None and stations is not None
+        owner, order = stations
+        built = sum(1 for c in order if owner[c] == seat)
+        if built >= min(params.count, len(params.costs)):
+            return -1
+        cost = params.costs[built]
+        hand = core.hands[seat]
+        pay = cheapest_station_payment(
+            t.colors, cost, {t.card_names[c]: k for c, k in enumerate(hand) if k}
+        )
+        if pay is None:
+            return -1
+        costs = self._costs(core, seat, stations)
+        routes = core.owner
+        borrow = [
+            BORROW_COST + t.length[r] if c < 0 and 0 <= routes[r] != seat else c
+            for r, c in enumerate(costs)
+        ]
+        pieces = core.pieces[seat]
+        for a, b in self._blocked[seat][1]:
+            found = t.shortest_path(a, b, borrow)
+            if found is None or sum(borrow[r] for r in found) >= 2 * BORROW_COST:
+                continue
+            lent = [r for r in found if 0 <= routes[r] != seat]
+            if sum(costs[r] for r in found if r not in lent) > pieces:
+                continue
+            for r in lent:
+                for city in self._route_ends[r]:
+                    if owner[city] < 0:
+                        name = self._city_names[city]
+                        return t.encode(BuildStation(seat, name, pay), [])
+        return -1
 
     def _still_cheapest(
         self,
@@ -424,6 +580,10 @@ class CoreRolloutPolicy:
         needed = self.plan(core, seat)
         if core.step_ == SECOND_CARD:
             return self._draw(core, seat, needed)
+        if self._blocked[seat][1] and self._station_rules is not None:
+            station = self._station(core, seat)
+            if station >= 0:
+                return station
         last = core.last_round_by >= 0
         can_tickets = any(core.ticket_decks.values())
         pieces = core.pieces[seat]

@@ -106,6 +106,11 @@ class CoreHooks(Generic[Core, CoreTable]):
     def on_turn_end(self, core: Core, seat: int) -> None:
         """When ``seat``'s turn ends, before the end of the game is checked."""
 
+    def stations(self, core: Core) -> tuple[list[int], list[int]] | None:
+        """The train stations on the board, for the AI's rollouts: ``(per city index the
+        owning seat or -1, the cities in build order)``; None when the rule set has none."""
+        return None
+
     # ----------------------------------------------------------------- state
     def new_state(self, core: Core) -> Any:
         """This rule set's state of a new game (``core.variant``); None: it has none."""

@@ -363,6 +363,10 @@ class EuropeCoreHooks(CoreHooks["Core", "CoreTable"]):
             core.events.append(StationBuilt(seat, name, paid, self.count - built - 1))
         return True
 
+    def stations(self, core: Core) -> tuple[list[int], list[int]]:
+        state: EuropeCoreState = core.variant
+        return state.owner, state.order
+
     def new_state(self, core: Core) -> EuropeCoreState:
         return EuropeCoreState([-1] * self.cities, [])
 

@@ -13,14 +13,16 @@ with ``--json`` the last line is one JSON object keyed by map::
              "hard_win_4p": 0.5, "best_normal_win_4p": 0.2,
              "hard_move_p99_s": 1.2, ...}, "settings": {...}}
 
-A win is an outright win (a shared first place is not counted).
+The maps are :data:`MAPS` (all six by default; Europe, a 2-5 player map, plays
+1 hard + 3 normal like the others). A win is an outright win (a shared first
+place is not counted).
 ``best_normal_win_4p`` is the highest outright win rate of a normal seat in
 the 4-player games, the seats counted by their place after hard's (the first,
 second or third to move after it), so "hard wins the most" reads
 ``hard_win_4p > best_normal_win_4p``. Games not
 finished by ``--deadline-s`` seconds are left out and the counts say so. The
-goal (issue 16): 2-player >= 0.65 and most 4-player games won on every map,
-over >= 200 games per map at the default budget.
+goal (issue 16, for Europe issue 30): 2-player >= 0.65 and most 4-player games
+won on every map, over >= 200 games per map at the default budget.
 
 ``--record PATH`` makes a long run resumable, in pieces and across machines:
 every finished game is appended to PATH as one JSON line (map, seats, seed,
@@ -61,7 +63,7 @@ from engine import apply, new_game
 from engine.ai import HardPlayer, choose_action
 from maps import load_ruleset
 
-MAPS = ("usa", "germany", "nordic", "amsterdam", "paris")
+MAPS = ("usa", "germany", "nordic", "amsterdam", "paris", "europe")
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -303,7 +305,7 @@ def play_all(
 def play_arguments(prog: str, games: int, games_help: str) -> argparse.ArgumentParser:
     """A parser with the options of every benchmark that plays hard vs normal:
     ``--json``, ``--games`` (default ``games``), ``--maps`` (comma-separated, all
-    five by default), ``--workers`` (processes, 2) and hard's budget
+    of :data:`MAPS` by default), ``--workers`` (processes, 2) and hard's budget
     ``--iterations`` / ``--time-cap-s`` (seconds), defaulting to :class:`HardPlayer`'s."""
     ap = argparse.ArgumentParser(prog=prog)
     ap.add_argument("--json", action="store_true")

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from benchmarks import ai, behaviour
+from maps import available_maps
 
 
 def test_the_report_counts_every_game_once(capsys: pytest.CaptureFixture[str]) -> None:
@@ -199,3 +200,8 @@ def test_one_run_records_to_a_file_and_report_reads_it_meanwhile(
     report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert report["paris"]["games"] == 1
     assert record.read_bytes() == before
+
+
+def test_the_ai_benchmark_covers_every_offered_map() -> None:
+    """Europe included (issue 30 point 4): the record plays every map the bot offers."""
+    assert set(ai.MAPS) == set(available_maps())

@@ -4,7 +4,12 @@ Rollouts run on a *sampled* state (:mod:`engine.ai.world`), where every seat
 plays the normal heuristic's plan, cheaply: claim a route of the cheapest
 paths for its open tickets when the hand pays for it, else draw the colours
 that plan needs; with no plan left, draw tickets while many pieces are left,
-else claim the longest affordable route. It builds its actions
+else claim the longest affordable route. With train stations (Europe: the
+rule set's ``params.stations``) a seat also plays normal's stations: it builds
+one when a ticket's path is blocked and one route of another player would open
+it (:func:`engine.ai.heuristic.lent_station_city`; the rest stay unbuilt for
+their points), and plans over the routes its own stations lend, so the search
+sees what a station is worth. It builds its actions
 itself (no full ``legal_actions`` listing per move, which is what makes it
 fast) and falls back to the normal heuristic on rare steps (ticket choice,
 tunnels, flags, Germany's ticket mix) or when an action it built is refused.

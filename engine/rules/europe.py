@@ -28,7 +28,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import Action, BuildStation
 from ..board import Board
@@ -163,12 +163,22 @@ def _completed(rules: ClassicRules, tickets: Sequence[str], route_ids: Sequence[
     return {tid for tid in tickets if board.tickets[tid].b in reach[board.tickets[tid].a]}
 
 
+#: Station action lists :meth:`EuropeRules.turn_actions` remembers before starting afresh
+#: (bounds memory: a list is up to a few hundred actions, some 30 KB).
+STATION_MEMO_LIMIT = 256
+
+
 class EuropeRules(ClassicRules):
     """Classic rules plus train stations: building them and their end-game use and points."""
 
     name = "europe"
     params_used: ClassVar[tuple[str, ...]] = ("stations",)
     action_types: ClassVar[tuple[type[Action], ...]] = (BuildStation,)
+
+    def __init__(self, map_data: Mapping[str, Any]) -> None:
+        super().__init__(map_data)
+        #: turn_actions' station lists per (seat, payments, stations built); derived only
+        self._station_memo: dict[tuple[object, ...], tuple[BuildStation, ...]] = {}
 
     @property
     def stations(self) -> StationParams:
@@ -188,14 +198,26 @@ class EuropeRules(ClassicRules):
         return [c for c in self.board.cities if c not in state.stations]
 
     def turn_actions(self, state: GameState, seat: int) -> list[Action]:
-        """Every station ``seat`` may build now: each free city with each exact payment."""
+        """Every station ``seat`` may build now: each free city with each exact payment.
+
+        Remembered per seat, payments and stations built (the AI's rollouts list them
+        often; at most :data:`STATION_MEMO_LIMIT` lists, then started afresh).
+        """
         cost = self.next_station_cost(state, seat)
         if cost is None:
             return []
         pays = station_payments(self.params.colors, cost, state.players[seat].hand)
         if not pays:
             return []
-        return [BuildStation(seat, c, p) for c in self.station_cities(state) for p in pays]
+        key = (seat, tuple(pays), tuple(state.stations))
+        memo = self._station_memo
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= STATION_MEMO_LIMIT:
+                memo.clear()
+            cities = self.station_cities(state)
+            found = memo[key] = tuple(BuildStation(seat, c, p) for c in cities for p in pays)
+        return list(found)
 
     def apply_action(self, state: GameState, action: Action, events: list[EngineEvent]) -> bool:
         """:class:`BuildStation`: pay, place the station; the turn is over.

@@ -16,7 +16,7 @@ from engine import BuildStation, Cards, apply, legal_actions, new_game
 from engine.ai import HardPlayer, choose_action
 from engine.ai.rollout import CoreRolloutPolicy, RolloutPolicy
 from engine.core import Core
-from engine.rules.europe import EuropeRules
+from engine.rules.europe import EuropeRules, station_payments
 from engine.state import GameState
 from engine.testing import build_state
 from engine.views import player_view
@@ -125,3 +125,27 @@ def test_rollouts_build_stations_only_for_blocked_tickets(rules: EuropeRules) ->
             assert any(end.owners.get(r, seat) != seat for r in touching), (seed, city)
             built += 1
     assert built >= 1
+
+
+def test_remembered_station_lists_are_the_listing_of_the_state(rules: EuropeRules) -> None:
+    """EuropeRules.turn_actions remembers its lists (rollouts ask often): a list handed
+    out may be changed by its caller, and a station built or a card spent lists anew."""
+    state = blocked(rules)
+    first = rules.turn_actions(state, 0)
+    assert len(first) == len(rules.board.cities) * 3  # 1 card: red, blue or a locomotive
+    first.clear()
+    pays = station_payments(rules.params.colors, 1, state.players[0].hand)
+    assert set(pays) == {Cards(red=1), Cards(blue=1), Cards(locomotive=1)}
+    again = rules.turn_actions(state, 0)
+    assert again == [BuildStation(0, c, p) for c in rules.board.cities for p in pays]
+    after = apply(rules, state, BuildStation(0, "paris", Cards(blue=1))).state
+    others = [c for c in rules.board.cities if c != "paris"]
+    assert rules.turn_actions(after, 1) == [BuildStation(1, c, Cards(green=1)) for c in others]
+    second = {a.payment for a in rules.turn_actions(after, 0)}  # 2 cards now, Paris taken
+    assert second == {
+        Cards(red=2),
+        Cards(blue=2),
+        Cards(red=1, locomotive=1),
+        Cards(blue=1, locomotive=1),
+    }
+    assert all(a.city != "paris" for a in rules.turn_actions(after, 0))

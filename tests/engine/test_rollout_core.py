@@ -16,6 +16,7 @@ from engine.ai import choose_action
 from engine.ai.rollout import CoreRolloutPolicy, RolloutPolicy
 from engine.core import Core
 from maps import load_ruleset
+from tests.engine.test_payment_table import random_hand
 
 MAPS = ("usa", "germany", "nordic", "amsterdam", "paris", "europe")
 
@@ -41,15 +42,6 @@ def test_the_core_policy_plays_the_value_policys_rollouts(map_id: str) -> None:
             moves += 1
         assert st.finished and core.result == st.result
         assert moves > 20
-
-
-def random_hand(rules, rng: random.Random) -> dict[str, int]:
-    """A hand of 0-14 cards drawn from the map's deck (colour -> count)."""
-    deck = [c for c, n in rules.params.deck.items() for _ in range(n)]
-    hand: dict[str, int] = {}
-    for card in rng.sample(deck, rng.randrange(15)):
-        hand[card] = hand.get(card, 0) + 1
-    return hand
 
 
 @pytest.mark.parametrize("map_id", MAPS)

@@ -29,8 +29,9 @@ Reported: after start (``start_mb``), after every game (``after_game_mb``), and
 the peak (``peak_mb``, sampled every 0.2 s); analyses stored (``analyses``) and the
 jobs they took (``analysis_slices``: the bot makes an analysis in slices between AI
 moves, so with games played back to back few finish); ``bot_rss_mb`` is the bot process
-alone at the end and ``loop_lag_ms`` how late its event loop woke a 10 ms sleep
-(p50, p99, max) during the run. For each map a process plays ``N`` games on it
+alone at the end, ``loop_lag_ms`` how late its event loop woke a 10 ms sleep
+(p50, p99, max) during the run and ``ai_move_s`` the wall seconds of a hard AI decision
+through the worker (count, p50, p99, max; queueing behind a slice of an analysis included). For each map a process plays ``N`` games on it
 alone; one more plays ``N`` rounds of every map in turn, as a bot does that hosts
 all maps (``"all"``). ``--minutes M`` runs only ``"all"`` and keeps playing rounds
 until M minutes have passed, with the total sampled after the first game of every
@@ -259,6 +260,33 @@ async def _play(service: Any, map_id: str, seed: int, channel: int) -> None:
             claimed = []
 
 
+class _Timed:
+    """Wraps the AI workers' :meth:`~bot.ai_workers.AiWorkers.choose`: the wall seconds of every
+    hard AI decision from asking to the answer (queueing behind a slice of an analysis
+    included), in ``seconds``."""
+
+    def __init__(self, workers: Any) -> None:
+        self.seconds: list[float] = []
+        self._choose = workers.choose
+        workers.choose = self
+
+    def __call__(self, *args: Any) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return self._choose(*args)
+        finally:
+            self.seconds.append(time.perf_counter() - t0)
+
+    def summary(self) -> dict[str, float]:
+        """``{"n", "p50", "p99", "max"}`` of the decisions, seconds."""
+        ordered = sorted(self.seconds) or [0.0]
+
+        def at(q: float) -> float:
+            return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 3)
+
+        return {"n": len(self.seconds), "p50": at(0.5), "p99": at(0.99), "max": at(1.0)}
+
+
 class _Counted:
     """The analysis jobs with their jobs (an analysis's slices) counted in ``runs``."""
 
@@ -319,6 +347,7 @@ async def _measure(
         # AI seats are stepped one move per call
         hints, analyses = coach_jobs(settings, workers)
         counted = _Counted(analyses)
+        timed = None if workers is None else _Timed(workers)
         service = GameService(
             storage,
             shards=settings.shards,
@@ -378,6 +407,7 @@ async def _measure(
                 ),
                 "analyses": analysed[0],
                 "analysis_slices": counted.runs,
+                "ai_move_s": None if timed is None else timed.summary(),
                 "loop_lag_ms": lag.summary(),
                 "seconds": round(time.perf_counter() - t0, 1),
             }
@@ -481,7 +511,7 @@ def main(argv: list[str]) -> int:
     )
     print(
         f"{'maps':<10}{'games':>6}{'start':>11}{'after 1':>11}{'last':>11}{'peak':>11}"
-        f"{'bot':>6}{'pools':>6}{'lag p99':>8}{'s':>7}"
+        f"{'bot':>6}{'pools':>6}{'lag p99':>8}{'AI p99':>7}{'anal.':>6}{'s':>7}"
     )
     for key, r in results.items():
         print(
@@ -491,7 +521,7 @@ def main(argv: list[str]) -> int:
             f"{r['after_game_mb'][-1]:>6.0f}/{r['after_game_rss_mb'][-1]:<4.0f}"
             f"{r['peak_mb']:>6.0f}/{r['peak_rss_mb']:<4.0f}"
             f"{r['bot_rss_mb']:>6.0f}{r['worker_pools']:>6}{r['loop_lag_ms']['p99']:>8}"
-            f"{r['seconds']:>7.0f}"
+            f"{(r['ai_move_s'] or {}).get('p99', 0.0):>7.2f}{r['analyses']:>6}{r['seconds']:>7.0f}"
         )
     if args.json:
         settings = {

@@ -23,7 +23,10 @@ one process whose memory is bounded instead of three (issue 36: the bot and its
 workers within 200 MiB after four hard games on every map). A slice of an analysis
 runs in a thread of the worker at a lower priority (Linux) and is only handed to a
 worker while no AI decision or hint waits for one, so an AI move waits at most for
-the one slice under way (:data:`~bot.services._analysis.SLICE_S`).
+the one slice under way (:data:`~bot.services._analysis.SLICE_S`). So that analyses cannot
+starve while AI moves keep every worker busy, a background job that has had no whole slice
+for :data:`~bot.services._jobs.WHOLE_SLICE_EVERY_S` is handed over anyway and runs whole
+(:func:`sized_whole`): an AI move then waits for that one slice, at most once per that time.
 
 A worker process imports this module and, when it starts, the engine and the maps;
 this module imports neither at its top, so the settings can name its defaults cheaply.
@@ -100,6 +103,9 @@ def resident_mib() -> float:
 #: In a worker: set while every worker is wanted for an AI decision or a hint (see
 #: :func:`urgent_waiting`); None outside the workers or where it could not be made.
 _URGENT: Any = None
+#: In a worker: True while it runs a whole slice (:func:`sized_whole`), which
+#: :func:`urgent_waiting` does not cut short.
+_WHOLE = False
 
 
 def _start_worker(urgent: Any = None) -> None:
@@ -132,8 +138,9 @@ def _warm() -> float:
 
 def urgent_waiting() -> bool:
     """In a worker: True while an AI decision or a hint waits for a worker, so that a background
-    job (a slice of an analysis) should stop soon and return what it has; False elsewhere."""
-    return _URGENT is not None and bool(_URGENT.is_set())
+    job (a slice of an analysis) should stop soon and return what it has; False elsewhere, and
+    during a whole slice (:func:`sized_whole`)."""
+    return not _WHOLE and _URGENT is not None and bool(_URGENT.is_set())
 
 
 def sized(fn: Callable[..., T], /, *args: Any) -> tuple[T, float]:
@@ -168,6 +175,19 @@ def sized_background(fn: Callable[..., T], /, *args: Any) -> tuple[T, float]:
     if not ok:
         raise value
     return value, resident_mib()
+
+
+def sized_whole(fn: Callable[..., T], /, *args: Any) -> tuple[T, float]:
+    """:func:`sized_background`, but :func:`urgent_waiting` stays False while ``fn`` runs: a
+    slice owed to the background (see :class:`bot.services.WorkerJobs`) runs to its own end
+    even while AI decisions or hints wait (a worker runs one job at a time, so the flag is
+    the job's)."""
+    global _WHOLE
+    _WHOLE = True
+    try:
+        return sized_background(fn, *args)
+    finally:
+        _WHOLE = False
 
 
 class AiWorkers:
@@ -314,18 +334,21 @@ class AiWorkers:
             self.decisions += 1
         return action
 
-    def call(self, fn: Callable[..., T], /, *args: Any, background: bool = False) -> T:
+    def call(
+        self, fn: Callable[..., T], /, *args: Any, background: bool = False, whole: bool = False
+    ) -> T:
         """``fn(*args)`` in a worker (``fn`` must be importable by name and free of side
         effects: a worker that dies during it is replaced and asked again); blocks the calling
         thread. An urgent job (``background`` False: a hint) counts in :attr:`busy`; a
         background job (an analysis's slice) runs in a worker thread at a lower priority
-        (:func:`sized_background`). Where no worker process can start, ``fn`` runs in the
-        calling thread.
+        (:func:`sized_background`), and with ``whole`` it is not told to stop early when an
+        urgent job waits (:func:`sized_whole`). Jobs start in the order they are asked. Where
+        no worker process can start, ``fn`` runs in the calling thread.
 
         Raises:
             AiWorkerError: as :meth:`choose`; and whatever ``fn`` raises.
         """
-        runner = sized_background if background else sized
+        runner = (sized_whole if whole else sized_background) if background else sized
         result: T = self._submit(
             runner, (fn, *args), lambda: fn(*args), "a job", urgent=not background
         )

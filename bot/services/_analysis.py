@@ -8,8 +8,10 @@ about :data:`SLICE_S` seconds of CPU (:func:`analysis_slice`: the stored log
 replayed, then :func:`engine.ai.analysis.analyse_slice` goes on from the progress
 so far) in a worker (:class:`~bot.services._jobs.Jobs`: in the bot, the hard AI's
 worker process, one slice at a time at a lower priority and only while no AI move
-or hint waits for it, so neither the game-over message, nor the event loop, nor
-an AI move ever waits for an analysis; at most
+or hint waits for it, except one whole slice every
+:data:`~bot.services._jobs.WHOLE_SLICE_EVERY_S` seconds so that analyses finish
+on a bot whose AI keeps the worker busy: neither the game-over message nor the
+event loop waits for an analysis, and an AI move at most for that one slice; at most
 :data:`~engine.ai.analysis.CPU_BUDGET_S` seconds of CPU per game), stores the
 result (``done``) and awaits ``on_analysis`` so the cog posts it as a follow-up
 of the game-over message. While one game is analysed the others wait, and
@@ -56,8 +58,8 @@ STALE_AFTER_S = 600.0
 MAX_ATTEMPTS = 3
 #: Longest sleep of the queue between looks at the database (seconds).
 QUEUE_SLEEP_S = 60.0
-#: CPU seconds of one slice of an analysis (an AI move or a hint that comes meanwhile waits
-#: for at most this, and the game's replay, a few milliseconds, is made again per slice).
+#: CPU seconds of one slice of an analysis (an AI move or a hint that comes during a whole slice
+#: waits for at most this, and the game's replay, a few milliseconds, is made again per slice).
 SLICE_S = 0.25
 
 OnAnalysis = Callable[["AnalysisView"], Awaitable[None]]
@@ -99,7 +101,8 @@ def analysis_slice(
     progress to pass to the next slice, or the finished analysis as JSON (at most
     ``rollouts`` per turn and ``cpu_budget_s`` seconds of CPU in all). In an AI worker a slice
     also ends as soon as an AI decision or a hint waits for it
-    (:func:`bot.ai_workers.urgent_waiting`)."""
+    (:func:`bot.ai_workers.urgent_waiting`), unless it is a whole slice
+    (:class:`~bot.services.WorkerJobs`)."""
     rules = load_ruleset(map_id)
     turns = game_turns(
         rules,

@@ -20,6 +20,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
@@ -33,6 +34,15 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 log = logging.getLogger(__name__)
+
+#: Seconds after which a background job (an analysis) that has had no whole slice gets one even
+#: while AI moves or hints wait (:class:`WorkerJobs`). With slices of 0.25 s
+#: (:data:`~bot.services._analysis.SLICE_S`) an analysis gets at least 1/21 of a worker kept
+#: busy without a pause (a 40 s analysis within about 14 minutes), and the AI loses at most
+#: that share: one decision in 5 s waits 0.25 s longer, less than a hard decision's own
+#: spread (0.2-1.4 s). Shorter would cost every game's AI more; longer leaves finished
+#: games without their analysis for half an hour on a busy bot.
+WHOLE_SLICE_EVERY_S = 5.0
 
 
 class Jobs(Protocol):
@@ -69,28 +79,69 @@ class ThreadJobs:
 class WorkerJobs:
     """:class:`Jobs` in the hard AI's worker processes (:meth:`AiWorkers.call`).
 
+    Background jobs (an analysis's slices) run at a lower priority; :meth:`pause` holds the
+    next one back while every worker has an AI decision or a hint to make or waiting, and a
+    slice under way stops early once one waits (:func:`bot.ai_workers.urgent_waiting`). The
+    rule that keeps them from starving: once ``whole_every_s`` seconds have passed since the
+    last whole slice (or since these jobs were made), the next slice is due: :meth:`pause`
+    lets it go at once and it runs whole, not cut short by waiting urgent jobs. It queues
+    behind the urgent jobs asked before it, and those asked after it wait for it: so an AI
+    move or a hint waits for at most one background job (about ``SLICE_S``) per
+    ``whole_every_s`` of its wait, and background work gets at least one slice in every
+    ``whole_every_s`` plus that slice and the urgent jobs queued ahead of it.
+
     Args:
         workers: the AI workers; their owner (the service) closes them, not :meth:`close`.
-        background: the jobs are background work (an analysis's slices): each runs at a
-            lower priority, and :meth:`pause` waits while every worker has an AI decision
-            or a hint to make or waiting, so those never queue behind more than the slice
-            under way.
+        background: the jobs are background work (see above); False: urgent (hints).
         poll_s: how often :meth:`pause` looks (seconds).
+        whole_every_s: seconds between whole slices at the least (None: never forced, so a
+            worker never free starves the background).
+
+    Attributes:
+        whole_slices: background jobs run whole so far.
     """
 
-    def __init__(self, workers: AiWorkers, *, background: bool = False, poll_s: float = 0.05):
+    def __init__(
+        self,
+        workers: AiWorkers,
+        *,
+        background: bool = False,
+        poll_s: float = 0.05,
+        whole_every_s: float | None = WHOLE_SLICE_EVERY_S,
+    ):
         self.workers = workers
         self.background = background
         self.poll_s = poll_s
+        self.whole_every_s = whole_every_s
+        self.whole_slices = 0
+        self._last_whole = time.monotonic()
+
+    def _due(self) -> bool:
+        """A background job is owed a whole slice now."""
+        return (
+            self.background
+            and self.whole_every_s is not None
+            and time.monotonic() - self._last_whole >= self.whole_every_s
+        )
 
     async def run(self, fn: Callable[..., T], /, *args: Any) -> T:
-        """``fn(*args)`` in a worker process (``fn`` importable by name, free of side effects)."""
-        return await asyncio.to_thread(self.workers.call, fn, *args, background=self.background)
+        """``fn(*args)`` in a worker process (``fn`` importable by name, free of side effects);
+        a background job that is due runs whole."""
+        whole = self._due()
+        try:
+            return await asyncio.to_thread(
+                self.workers.call, fn, *args, background=self.background, whole=whole
+            )
+        finally:
+            if whole:
+                self.whole_slices += 1
+                self._last_whole = time.monotonic()
 
     async def pause(self) -> None:
-        """Wait until some worker has no AI decision or hint to make (background jobs only)."""
+        """Wait until some worker has no AI decision or hint to make, or a whole slice is due
+        (background jobs only)."""
         if self.background:
-            while self.workers.busy >= self.workers.workers:
+            while self.workers.busy >= self.workers.workers and not self._due():
                 await asyncio.sleep(self.poll_s)
 
     def close(self) -> None:
@@ -194,4 +245,4 @@ class ProcessJobs:
                 process.terminate()
 
 
-__all__ = ["Jobs", "ProcessJobs", "ThreadJobs", "WorkerJobs"]
+__all__ = ["WHOLE_SLICE_EVERY_S", "Jobs", "ProcessJobs", "ThreadJobs", "WorkerJobs"]

@@ -18,7 +18,8 @@ def test_each_bot_reports_itself_and_its_workers_after_every_game(
     """Two maps, one game each, a tiny search budget: each map's bot and the bot that plays
     both report one total per game, counted over the bot and its helper processes (hard
     seats are decided in a worker), none below the size it started with less 10 %, a peak
-    no smaller than any of them, PSS within RSS, and the event loop's lag."""
+    no smaller than any of them, PSS within RSS, the event loop's lag and the hard AI's
+    decisions through the worker."""
     argv = "--json --games 1 --maps paris,amsterdam --workers 2 --iterations 4 --time-cap-s 5"
     assert memory.main(argv.split()) == 0
     report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
@@ -34,6 +35,8 @@ def test_each_bot_reports_itself_and_its_workers_after_every_game(
         assert r["bot_rss_mb"] < max(r["after_game_rss_mb"])  # the total counts more
         assert r["start_mb"] <= r["start_rss_mb"] and r["peak_mb"] <= r["peak_rss_mb"]
         assert 0 <= r["loop_lag_ms"]["p50"] <= r["loop_lag_ms"]["p99"] <= r["loop_lag_ms"]["max"]
+        moves = r["ai_move_s"]  # every hard decision timed, through the worker
+        assert moves["n"] >= 10 * games and 0 < moves["p50"] <= moves["p99"] <= moves["max"]
 
 
 def test_sizes_are_read_from_this_process() -> None:

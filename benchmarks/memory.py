@@ -28,7 +28,9 @@ their resident sizes (an upper bound: shared pages count once per process).
 Reported: after start (``start_mb``), after every game (``after_game_mb``), and
 the peak (``peak_mb``, sampled every 0.2 s); analyses stored (``analyses``) and the
 jobs they took (``analysis_slices``: the bot makes an analysis in slices between AI
-moves, so with games played back to back few finish); ``bot_rss_mb`` is the bot process
+moves, and ``whole_slices`` of them ran whole although AI moves waited: one every 5 s at
+least, so that analyses finish however busy the worker is; a 40 s analysis takes about 14
+minutes while games are played back to back); ``bot_rss_mb`` is the bot process
 alone at the end, ``loop_lag_ms`` how late its event loop woke a 10 ms sleep
 (p50, p99, max) during the run and ``ai_move_s`` the wall seconds of a hard AI decision
 through the worker (count, p50, p99, max; queueing behind a slice of an analysis included). For each map a process plays ``N`` games on it
@@ -407,6 +409,7 @@ async def _measure(
                 ),
                 "analyses": analysed[0],
                 "analysis_slices": counted.runs,
+                "whole_slices": getattr(analyses, "whole_slices", 0),
                 "ai_move_s": None if timed is None else timed.summary(),
                 "loop_lag_ms": lag.summary(),
                 "seconds": round(time.perf_counter() - t0, 1),

@@ -28,12 +28,13 @@ their resident sizes (an upper bound: shared pages count once per process).
 Reported: after start (``start_mb``), after every game (``after_game_mb``), and
 the peak (``peak_mb``, sampled every 0.2 s); analyses stored (``analyses``) and the
 jobs they took (``analysis_slices``: the bot makes an analysis in slices between AI
-moves, and ``whole_slices`` of them ran whole although AI moves waited: one every 5 s at
-least, so that analyses finish however busy the worker is; a 40 s analysis takes about 14
-minutes while games are played back to back); ``bot_rss_mb`` is the bot process
-alone at the end, ``loop_lag_ms`` how late its event loop woke a 10 ms sleep
-(p50, p99, max) during the run and ``ai_move_s`` the wall seconds of a hard AI decision
-through the worker (count, p50, p99, max; queueing behind a slice of an analysis included). For each map a process plays ``N`` games on it
+moves; ``whole_slices`` of them were due whole, one every 5 s, which run to their end
+even while AI moves wait, so that analyses finish however busy the worker is: a 40 s
+analysis takes up to about 14 minutes while games are played back to back);
+``bot_rss_mb`` is the bot process alone at the end, ``loop_lag_ms`` how late its event
+loop woke a 10 ms sleep (p50, p99, max) during the run and ``ai_move_s`` the wall seconds
+of a hard AI decision through the worker (count, p50, p99, max; queueing behind a slice
+of an analysis included). For each map a process plays ``N`` games on it
 alone; one more plays ``N`` rounds of every map in turn, as a bot does that hosts
 all maps (``"all"``). ``--minutes M`` runs only ``"all"`` and keeps playing rounds
 until M minutes have passed, with the total sampled after the first game of every

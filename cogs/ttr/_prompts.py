@@ -130,6 +130,18 @@ def panel(table: TableView, menu: TurnMenu, w: Words, *, cards: bool = True) -> 
     return "\n".join(lines), components(*rows) if rows else None
 
 
+def _page_row(page_id: Callable[[int], str], page: int, pages: int, w: Words) -> list[Btn]:
+    """The ◀ / "Page n of m" / ▶ row of a paged picker; ``page_id(p)`` is page ``p``'s
+    custom id (0-based ``page`` of ``pages``)."""
+    return [
+        Btn("◀", page_id(page - 1), disabled=page == 0),
+        Btn(
+            w.t("Page {page} of {pages}", page=page + 1, pages=pages), page_id(page), disabled=True
+        ),
+        Btn("▶", page_id(page + 1), disabled=page >= pages - 1),
+    ]
+
+
 def routes(table: TableView, menu: TurnMenu, w: Words, page: int = 0) -> Prompt:
     """A select of the claimable routes, the ones on the reader's ticket plans first (★) and
     then the longest, 25 per page, with page buttons when more fit. Picking a route that can be
@@ -156,17 +168,7 @@ def routes(table: TableView, menu: TurnMenu, w: Words, page: int = 0) -> Prompt:
         )
     ]
     if pages > 1:
-        rows.append(
-            [
-                Btn("◀", ids.RoutePage(g, v, page - 1).custom_id, disabled=page == 0),
-                Btn(
-                    w.t("Page {page} of {pages}", page=page + 1, pages=pages),
-                    ids.RoutePage(g, v, page).custom_id,
-                    disabled=True,
-                ),
-                Btn("▶", ids.RoutePage(g, v, page + 1).custom_id, disabled=page >= pages - 1),
-            ]
-        )
+        rows.append(_page_row(lambda p: ids.RoutePage(g, v, p).custom_id, page, pages, w))
     text = w.n(
         "You can claim {count} route now. Choose one (or type its name in /ttr claim):",
         "You can claim {count} routes now. Choose one (or type its name in /ttr claim):",
@@ -284,17 +286,7 @@ def stations(table: TableView, menu: TurnMenu, w: Words, page: int = 0) -> Promp
         Pick(ids.StationPick(g, v, page).custom_id, options, placeholder=w.t("Choose a city"))
     ]
     if pages > 1:
-        rows.append(
-            [
-                Btn("◀", ids.StationPage(g, v, page - 1).custom_id, disabled=page == 0),
-                Btn(
-                    w.t("Page {page} of {pages}", page=page + 1, pages=pages),
-                    ids.StationPage(g, v, page).custom_id,
-                    disabled=True,
-                ),
-                Btn("▶", ids.StationPage(g, v, page + 1).custom_id, disabled=page >= pages - 1),
-            ]
-        )
+        rows.append(_page_row(lambda p: ids.StationPage(g, v, p).custom_id, page, pages, w))
     text = w.n(
         "Your next {station} costs {count} card of one colour ({wilds} count as any). "
         "Choose its city (or type it in /ttr station):",

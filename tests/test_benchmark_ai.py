@@ -151,6 +151,36 @@ def test_games_of_older_code_count_by_the_behaviour_that_code_had(tmp_path) -> N
         ai.read_record(record, stale)
 
 
+def test_the_cap_clock_is_part_of_the_stamp(tmp_path) -> None:
+    """A game whose cap was read on the CPU clock says so in its stamp and counts only for a
+    run on that clock, and a wall-clock game (no key: every line written before the
+    option) only for a wall-clock run, so a report never mixes the two."""
+    digest = behaviour.behaviour_digest("paris", TINY)
+    wall = ai.Stamp(4, 5.0, {"paris": digest})
+    cpu = ai.Stamp(4, 5.0, {"paris": digest}, "cpu")
+    assert "cap_clock" not in wall.line("paris")
+    assert cpu.line("paris")["cap_clock"] == "cpu"
+    assert cpu.accepts("paris", cpu.line("paris")) and wall.accepts("paris", wall.line("paris"))
+    assert not cpu.accepts("paris", wall.line("paris"))
+    assert not wall.accepts("paris", cpu.line("paris"))
+    record = tmp_path / "games.jsonl"
+    row = {"map": "paris", "seats": 2, "seed": 0, "hard_seat": 0, "place": 1, "times": [0.1]}
+    record.write_text(json.dumps({**row, "stamp": wall.line("paris")}) + "\n")
+    with pytest.raises(SystemExit, match="other code or settings"):
+        ai.read_record(record, cpu)
+
+
+def test_a_game_on_the_cpu_clock_times_hard_in_cpu_seconds(monkeypatch) -> None:
+    """``play_one`` hands hard the clock asked for and times its decisions on it: with the
+    CPU clock replaced by one that stands still, every decision takes 0 s."""
+    monkeypatch.setitem(ai.CLOCKS, "cpu", lambda: 7.0)
+    map_id, seats, place, times = ai.play_one("paris", 2, 3, 0, 6, 5.0, "cpu")
+    assert (map_id, seats) == ("paris", 2) and place in (0, 1, None)
+    assert times and set(times) == {0.0}
+    _, _, _, wall_times = ai.play_one("paris", 2, 3, 0, 6, 5.0, "wall")
+    assert len(wall_times) == len(times) and max(wall_times) > 0.0
+
+
 def test_the_committed_record_is_stamped_by_code_of_known_behaviour() -> None:
     """Every game of the AI record in the README was played by code whose behaviour
     digests are written down (results/behaviour-of-code.json, made with

@@ -177,3 +177,36 @@ def test_pick_overturns_the_default_only_on_a_clear_paired_gain():
     assert pick(values, 0, [0, 1, 3, 4]) == 1
     assert pick(values, 0, [0, 3, 4]) == 0
     assert pick([v[:3] for v in values], 0, [0, 1, 2]) == 0  # three worlds: too few
+
+
+def test_the_hard_cap_is_read_on_the_players_clock():
+    """The cap counts on ``HardPlayer.clock``: a clock that stands still never reaches even
+    a tiny cap (the search equals the uncapped one, all rollouts spent), and a clock that
+    races past the cap at its first reading stops the search before any rollout, leaving
+    the heuristic's move (the benchmark's CPU clock relies on this, issue 30 point 4)."""
+    import itertools
+
+    from engine.ai import ai_rng
+
+    state = new_game(USA, seats=2, seed=11)
+    while state.phase == "setup" or state.step != "turn" or state.seats_to_act() != [0]:
+        seat = state.seats_to_act()[0]
+        state = apply(USA, state, choose_action(USA, state, seat, "normal")).state
+    legal = legal_actions(USA, state, 0, payments="sensible")
+    view = player_view(USA, state, 0)
+
+    def evaluate(player):
+        return player.evaluate(USA, view, legal, ai_rng(state, 0), options=state.options)
+
+    uncapped = evaluate(HardPlayer(iterations=24, time_cap_s=None))
+    assert len(uncapped.candidates) > 1 and sum(map(len, uncapped.values)) >= 24
+    still = evaluate(HardPlayer(iterations=24, time_cap_s=1e-9, clock=lambda: 0.0))
+    assert (still.candidates, still.values, still.chosen) == (
+        uncapped.candidates,
+        uncapped.values,
+        uncapped.chosen,
+    )
+    racing = itertools.count(0.0, 100.0)
+    cut = evaluate(HardPlayer(iterations=24, time_cap_s=1.4, clock=lambda: next(racing)))
+    assert sum(map(len, cut.values)) == 0
+    assert cut.choice == cut.candidates[cut.base]

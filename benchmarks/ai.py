@@ -29,9 +29,9 @@ won on every map, over >= 200 games per map at the default budget.
 default, as in the bot) or ``cpu``, the CPU time of the thread that decides
 (:func:`time.thread_time`). On a quiet core the two agree; on a shared machine
 other work stretches the wall clock, so a wall cap cuts hard's search short
-and understates it (Europe's first 109 games, recorded at a load of 3-6, won
-.62; the next 91, on a core of their own, .67). With ``cpu`` a run plays as a
-quiet core would however busy the machine is, and hard's times are CPU seconds
+whenever the machine is busy, and a record would depend on what else ran
+beside it. With ``cpu`` a run plays as a quiet core would however busy the
+machine is (so two workers per core are fine), and hard's times are CPU seconds
 (what a quiet core's wall clock would show; the bot's wall cap bounds its real
 waits). The clock is part of the record's stamp.
 

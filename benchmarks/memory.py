@@ -38,7 +38,9 @@ of an analysis included). For each map a process plays ``N`` games on it
 alone; one more plays ``N`` rounds of every map in turn, as a bot does that hosts
 all maps (``"all"``). ``--minutes M`` runs only ``"all"`` and keeps playing rounds
 until M minutes have passed, with the total sampled after the first game of every
-minute (``samples``: ``[minutes, PSS MiB, RSS MiB]``). With ``--json`` the last
+minute (``samples``: ``[minutes, PSS MiB, RSS MiB, bot PSS MiB, bot RSS MiB, objects]``,
+the bot's figures being its own process alone and ``objects`` the count of objects its
+garbage collector tracks, to tell a growing Python heap from fragmentation). With ``--json`` the last
 line is one JSON object keyed by map and ``"all"``, plus ``"settings"``.
 
 Linux only for the totals (``/proc``); elsewhere only this process's peak
@@ -48,6 +50,7 @@ Linux only for the totals (``/proc``); elsewhere only this process's peak
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import resource
@@ -381,9 +384,21 @@ async def _measure(
                         after_rss.append(round(rss, 1))
                         elapsed = (time.perf_counter() - t0) / 60
                         if minutes is not None and elapsed >= next_sample:
-                            samples.append([round(elapsed, 1), round(pss, 1), round(rss, 1)])
+                            bot_rss, bot_pss = _sizes(os.getpid())
+                            objects = len(gc.get_objects())
+                            samples.append(
+                                [
+                                    round(elapsed, 1),
+                                    round(pss, 1),
+                                    round(rss, 1),
+                                    round(bot_pss, 1),
+                                    round(bot_rss, 1),
+                                    objects,
+                                ]
+                            )
                             print(
-                                f"  {elapsed:.1f} min: {pss:.0f} MiB (RSS {rss:.0f})",
+                                f"  {elapsed:.1f} min: {pss:.0f} MiB (RSS {rss:.0f});"
+                                f" bot {bot_pss:.0f} MiB (RSS {bot_rss:.0f}), {objects} objects",
                                 file=sys.stderr,
                                 flush=True,
                             )

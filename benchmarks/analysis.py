@@ -37,9 +37,10 @@ from engine import GameState, apply, new_game
 from engine.ai import choose_action
 from engine.ai.analysis import CPU_BUDGET_S, ROLLOUTS
 from engine.codec import encode_action
-from maps.loader import load_ruleset
+from maps.loader import available_maps, load_ruleset
 
-MAPS = ("usa", "germany", "nordic", "amsterdam", "paris")
+#: Every map the bot offers, Europe included.
+MAPS = tuple(available_maps())
 
 
 def _pct(values: list[float], q: float) -> float:

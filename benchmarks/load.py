@@ -4,7 +4,7 @@
 [--players 4] [--seconds 20] [--warmup 5] [--start-postgres]``
 
 Builds ``--games`` running games (one human seat against one AI seat, the
-five maps in turn, the ticket choice made), then ``--processes`` worker
+every offered map in turn, the ticket choice made), then ``--processes`` worker
 processes each play their share of the games (game id modulo N, as shards
 split guilds) with ``--players`` concurrent players for ``--seconds``: a
 player picks one of its games, chooses the human's move off the clock (a card
@@ -44,7 +44,6 @@ from pathlib import Path
 from typing import Any
 
 HUMAN = 1
-MAPS = ("usa", "germany", "nordic", "amsterdam", "paris")
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -68,8 +67,9 @@ async def build(url: str, games: int) -> None:
     from bot.services import GameService
     from bot.storage import open_storage
     from engine.ai import choose_action
-    from maps.loader import load_ruleset
+    from maps.loader import available_maps, load_ruleset
 
+    maps = available_maps()  # every map the bot offers, Europe included
     storage = await open_storage(url, pool_size=4)
     service = GameService(storage)
     try:
@@ -79,7 +79,7 @@ async def build(url: str, games: int) -> None:
                 channel_id=1_000_000 + i,
                 host_id=HUMAN,
                 host_name="human",
-                map_id=MAPS[i % len(MAPS)],
+                map_id=maps[i % len(maps)],
             )
             await service.add_ai(game.id, HUMAN)
             await service.start(game.id, HUMAN)

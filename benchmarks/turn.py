@@ -33,7 +33,7 @@ from bot.storage import NewSeat, open_storage
 from engine import ENGINE_VERSION, new_game
 from engine.ai import choose_action
 from engine.codec import encode_state
-from maps.loader import load_ruleset
+from maps.loader import available_maps, load_ruleset
 
 HUMAN = 1
 
@@ -142,7 +142,7 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
         renderer = render if hasattr(render, "render_board_png") else None
     except ImportError:
         renderer = None
-    maps = ["usa", "germany", "nordic", "amsterdam", "paris"]
+    maps = available_maps()
     if renderer is not None:
         renderer.warm_up(maps)  # as the bot does at start: static layers are built once per map
     with tempfile.TemporaryDirectory() as tmp:

@@ -49,7 +49,8 @@ from .views import PlayerView, PublicView, player_view, public_view
 #: in the discard, with the three-locomotive reset on every refill (issue 12 point 7).
 #: "3": the three-locomotive reset deals again until a row with fewer can be dealt
 #: from the cards available or none can (it stopped after 50 deals; issue 28 point 4).
-ENGINE_VERSION = "3"
+#: "4": a game ends and is scored after params.TURN_LIMIT turns.
+ENGINE_VERSION = "4"
 
 __all__ = [
     "ENGINE_VERSION",

@@ -94,6 +94,7 @@ from .events import (
     TunnelRevealed,
     TurnStarted,
 )
+from .params import TURN_LIMIT
 from .payment import tunnel_extra, tunnel_extra_options
 from .payment_table import CACHE_LIMIT, PaymentKind, kind_payments, payment_table
 from .rules.corehooks import CoreHooks, overrides
@@ -1023,7 +1024,7 @@ class Core:
             if self.turns_left <= 0:
                 self._finish()
                 return
-        if self.passes >= self.n:
+        if self.passes >= self.n or self.turn >= TURN_LIMIT:
             self._finish()
             return
         self._refill_face_up()

@@ -11,6 +11,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+#: Turns after which a game ends and is scored as it stands. Not in any rulebook: a
+#: safeguard against a game no seat can finish, such as two AI seats retrying a
+#: tunnel neither can pay for, turn after turn (seen on Europe). A real game of
+#: five players ends in about 300 turns.
+TURN_LIMIT = 1000
+
 
 @dataclass(frozen=True)
 class TicketDeal:

@@ -73,7 +73,7 @@ from .legal import (
     route_payments,
     tickets_left,
 )
-from .params import TicketDeal
+from .params import TURN_LIMIT, TicketDeal
 from .payment import PaymentPlan, tunnel_extra, tunnel_extra_options
 from .payment_table import payment_table
 from .scoring import final_scores
@@ -684,7 +684,7 @@ def _end_turn(
         if st.turns_left <= 0:
             _finish(rules, st, events)
             return
-    if st.passes >= st.num_seats:
+    if st.passes >= st.num_seats or st.turn >= TURN_LIMIT:
         _finish(rules, st, events)
         return
     _refill_face_up(rules, st, events)

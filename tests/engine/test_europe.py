@@ -331,3 +331,34 @@ def test_stations_round_trip_through_the_core(rules: EuropeRules) -> None:
     core.step_seat(0, table.encode(action, []))
     done = apply(rules, state, action)
     assert core.to_state() == done.state and core.events == done.events
+
+
+def test_a_game_no_seat_can_finish_ends_at_the_turn_limit_in_both_engines() -> None:
+    """Two normal AI seats on Europe (seed 50,021) retry the Petrograd - Stockholm tunnel
+    turn after turn, neither able to pay its extra cards, so the game never reached its last
+    round; it now ends and is scored after TURN_LIMIT turns (a safeguard, in no rulebook),
+    and the integer core ends it on the same action with the same result."""
+    from engine import ENGINE_VERSION
+    from engine.ai import choose_action
+    from engine.params import TURN_LIMIT
+
+    rules = load_ruleset("europe")
+    state = new_game(rules, seats=2, seed=50_021)
+    core = None
+    table = core_table(rules)
+    for _ in range(5_000):  # bounded: without the limit this game never ends
+        if state.finished:
+            break
+        if core is None and state.turn >= TURN_LIMIT - 2 and state.step == "turn":
+            core = Core.from_state(rules, state)
+        seat = state.seats_to_act()[0]
+        action = choose_action(rules, state, seat, "normal")
+        state = apply(rules, state, action).state
+        if core is not None:
+            core.step_seat(seat, table.encode(action, core.offers[seat]))
+            assert core.to_state() == state
+    assert state.turn == TURN_LIMIT and state.result is not None
+    assert all(p.pieces > rules.params.last_round_at for p in state.players)
+    assert state.last_round_by is None
+    assert core is not None and core.result == state.result
+    assert ENGINE_VERSION == "4"

@@ -189,9 +189,9 @@ class Stamp:
         self, map_id: str, stamp: Any, known: dict[str, dict[str, str]] | None = None
     ) -> bool:
         """True when a game of ``map_id`` recorded under ``stamp`` counts for this run:
-        the same budget on the same clock, and its map's behaviour digest (or, for a line stamped with
-        the source digest of older code, the digest ``known`` says that code had) is
-        this code's."""
+        the same budget on the same clock, and its map's behaviour digest (or, for a line
+        stamped with the source digest of older code, the digest ``known`` says that code
+        had) is this code's."""
         if not isinstance(stamp, dict) or map_id not in self.digests:
             return False
         if (stamp.get("iterations"), stamp.get("time_cap_s"), stamp.get("cap_clock", "wall")) != (
@@ -303,7 +303,8 @@ def play_all(
     finished: Callable[[Game], None],
 ) -> None:
     """Play ``jobs`` (map, seats, seed, hard's seat) on ``workers`` processes with hard's
-    ``budget`` (iterations, cap seconds, cap clock), handing each finished game to ``finished`` as it ends; games not done by ``deadline_s`` are dropped."""
+    ``budget`` (iterations, cap seconds, cap clock), handing each finished game to
+    ``finished`` as it ends; games not done by ``deadline_s`` are dropped."""
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
         pending: dict[Future[tuple[str, int, int | None, list[float]]], tuple[int, int]] = {}

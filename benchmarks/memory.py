@@ -40,8 +40,9 @@ all maps (``"all"``). ``--minutes M`` runs only ``"all"`` and keeps playing roun
 until M minutes have passed, with the total sampled after the first game of every
 minute (``samples``: ``[minutes, PSS MiB, RSS MiB, bot PSS MiB, bot RSS MiB, objects]``,
 the bot's figures being its own process alone and ``objects`` the count of objects its
-garbage collector tracks, to tell a growing Python heap from fragmentation). With ``--json`` the last
-line is one JSON object keyed by map and ``"all"``, plus ``"settings"``.
+garbage collector tracks, to tell a growing Python heap from fragmentation). With
+``--json`` the last line is one JSON object keyed by map and ``"all"``, plus
+``"settings"``.
 
 Linux only for the totals (``/proc``); elsewhere only this process's peak
 (``getrusage``) is known and stands for every figure.

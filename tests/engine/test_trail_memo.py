@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
 from engine import apply, legal_actions, new_game
-from engine.trail import TrailCache
+from engine.trail import TRAIL_MEMO_LIMIT, TrailCache
 from maps import available_maps, load_ruleset
 from tests.engine.test_longest_path import assert_valid_trail, cluster
 
@@ -61,3 +61,17 @@ def test_memo_is_bounded():
     for i in range(20):
         cache.longest(ids[i : i + 3])
         assert len(cache._memo) <= 5 and len(cache._sets) <= 5
+
+
+def test_a_boards_memo_is_bounded_by_default():
+    """A long-running process asks about ever new networks: each memo of a board's cache keeps
+    at most TRAIL_MEMO_LIMIT of them, game after game (issue 36: bounded memory)."""
+    board = RULES["europe"].board
+    cache = TrailCache(board._route_ends, board.dead_ends)
+    ids = sorted(board.routes)
+    pairs = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]]
+    assert len(pairs) > TRAIL_MEMO_LIMIT + 100
+    for pair in pairs[: TRAIL_MEMO_LIMIT + 100]:
+        cache.longest(pair)
+        assert len(cache._memo) <= TRAIL_MEMO_LIMIT and len(cache._sets) <= TRAIL_MEMO_LIMIT
+    assert len(cache._sets) < TRAIL_MEMO_LIMIT  # it was cleared and is filling again

@@ -38,9 +38,10 @@ of an analysis included). For each map a process plays ``N`` games on it
 alone; one more plays ``N`` rounds of every map in turn, as a bot does that hosts
 all maps (``"all"``). ``--minutes M`` runs only ``"all"`` and keeps playing rounds
 until M minutes have passed, with the total sampled after the first game of every
-minute (``samples``: ``[minutes, PSS MiB, RSS MiB, bot PSS MiB, bot RSS MiB, objects]``,
-the bot's figures being its own process alone and ``objects`` the count of objects its
-garbage collector tracks, to tell a growing Python heap from fragmentation). With
+minute (``samples``: ``[minutes, PSS MiB, RSS MiB, bot PSS MiB, bot RSS MiB, objects,
+database MiB]``, the bot's figures being its own process alone, ``objects`` the count of
+objects its garbage collector tracks, to tell a growing Python heap from fragmentation, and
+the database its SQLite files together: SQLite's page cache fills with it). With
 ``--json`` the last line is one JSON object keyed by map and ``"all"``, plus
 ``"settings"``.
 
@@ -404,6 +405,7 @@ async def _measure(
                         if minutes is not None and elapsed >= next_sample:
                             bot_rss, bot_pss = _sizes(os.getpid())
                             objects = len(gc.get_objects())
+                            db_mib = sum(f.stat().st_size for f in Path(tmp).iterdir()) / 2**20
                             samples.append(
                                 [
                                     round(elapsed, 1),
@@ -412,11 +414,13 @@ async def _measure(
                                     round(bot_pss, 1),
                                     round(bot_rss, 1),
                                     objects,
+                                    round(db_mib, 1),
                                 ]
                             )
                             print(
                                 f"  {elapsed:.1f} min: {pss:.0f} MiB (RSS {rss:.0f});"
-                                f" bot {bot_pss:.0f} MiB (RSS {bot_rss:.0f}), {objects} objects",
+                                f" bot {bot_pss:.0f} MiB (RSS {bot_rss:.0f}), {objects} objects,"
+                                f" database {db_mib:.0f} MiB",
                                 file=sys.stderr,
                                 flush=True,
                             )

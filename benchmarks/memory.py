@@ -39,9 +39,11 @@ alone; one more plays ``N`` rounds of every map in turn, as a bot does that host
 all maps (``"all"``). ``--minutes M`` runs only ``"all"`` and keeps playing rounds
 until M minutes have passed, with the total sampled after the first game of every
 minute (``samples``: ``[minutes, PSS MiB, RSS MiB, bot PSS MiB, bot RSS MiB, objects,
-database MiB]``, the bot's figures being its own process alone, ``objects`` the count of
-objects its garbage collector tracks, to tell a growing Python heap from fragmentation, and
-the database its SQLite files together: SQLite's page cache fills with it). With
+database MiB, malloc in use MiB, malloc free MiB, malloc mapped MiB]``, the bot's figures
+being its own process alone, ``objects`` the count of objects its garbage collector
+tracks, to tell a growing Python heap from fragmentation, the database its SQLite files
+together (SQLite's page cache fills with it) and the last three the bot's C-level heap
+from :func:`bot.malloc.heap_mib`, -1 where glibc cannot tell). With
 ``--json`` the last line is one JSON object keyed by map and ``"all"``, plus
 ``"settings"``.
 
@@ -352,6 +354,7 @@ async def _measure(
 
     from bot.ai_workers import AiWorkers
     from bot.config import Settings
+    from bot.malloc import heap_mib
     from bot.run import coach_jobs
     from bot.services import GameService
     from bot.storage import open_storage
@@ -406,6 +409,7 @@ async def _measure(
                             bot_rss, bot_pss = _sizes(os.getpid())
                             objects = len(gc.get_objects())
                             db_mib = sum(f.stat().st_size for f in Path(tmp).iterdir()) / 2**20
+                            heap = heap_mib() or (-1.0, -1.0, -1.0)
                             samples.append(
                                 [
                                     round(elapsed, 1),
@@ -415,12 +419,14 @@ async def _measure(
                                     round(bot_rss, 1),
                                     objects,
                                     round(db_mib, 1),
+                                    *(round(x, 1) for x in heap),
                                 ]
                             )
                             print(
                                 f"  {elapsed:.1f} min: {pss:.0f} MiB (RSS {rss:.0f});"
                                 f" bot {bot_pss:.0f} MiB (RSS {bot_rss:.0f}), {objects} objects,"
-                                f" database {db_mib:.0f} MiB",
+                                f" database {db_mib:.0f} MiB; malloc in use {heap[0]:.0f},"
+                                f" free {heap[1]:.0f}, mapped {heap[2]:.0f} MiB",
                                 file=sys.stderr,
                                 flush=True,
                             )

@@ -39,3 +39,40 @@ def tune_malloc() -> bool:
     if not ok:
         log.debug("mallopt refused the allocator settings")
     return ok
+
+
+class _MallInfo2(ctypes.Structure):
+    """glibc's ``struct mallinfo2`` (glibc 2.33 and later; every field a ``size_t``)."""
+
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena",
+            "ordblks",
+            "smblks",
+            "hblks",
+            "hblkhd",
+            "usmblks",
+            "fsmblks",
+            "uordblks",
+            "fordblks",
+            "keepcost",
+        )
+    ]
+
+
+def heap_mib() -> tuple[float, float, float] | None:
+    """This process's ``malloc`` in MiB: ``(in use, free but kept in the heaps, mapped on its
+    own)`` from glibc's ``mallinfo2``, or None where that does not exist (another C library,
+    an older glibc). Python's small objects live apart (its own arenas), so a growing "in
+    use" is C-level data (SQLite's page cache, Pillow's images, ...) and a growing "free"
+    is fragmentation."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        fn = libc.mallinfo2
+    except (OSError, AttributeError):
+        return None
+    fn.restype = _MallInfo2
+    info = fn()
+    mib = 1 << 20
+    return info.uordblks / mib, info.fordblks / mib, info.hblkhd / mib

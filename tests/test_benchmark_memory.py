@@ -82,3 +82,36 @@ def test_the_loop_lag_record_stays_small_and_reads_its_percentiles() -> None:
     assert len(many.counts) == 2
     assert many.summary() == {"p50": 1.2, "p99": 1.2, "max": 1.2}
     assert memory._LoopLag().summary() == {"p50": 0.0, "p99": 0.0, "max": 0.0}
+
+
+def test_a_timed_run_samples_the_bot_its_database_and_its_c_heap(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--minutes``: only ``all`` runs, and its first game is sampled with the bot's own
+    size, its objects, the database's size and the bot's C heap (glibc here)."""
+    argv = "--json --minutes 0.01 --maps paris --workers 1 --iterations 4 --time-cap-s 5"
+    assert memory.main(argv.split()) == 0
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert set(report) == {"all", "settings"}
+    first = report["all"]["samples"][0]
+    minutes, pss, rss, bot_pss, bot_rss, objects, db, in_use, free, mapped = first
+    assert 0 <= minutes < 1 and 0 < bot_pss <= pss <= rss and bot_pss <= bot_rss <= rss
+    assert objects > 10_000 and 0 < db < 50
+    assert in_use > 0 and free >= 0 and mapped >= 0
+
+
+def test_the_c_heap_shows_c_allocations() -> None:
+    """Buffers allocated by C (ctypes, below glibc's mmap threshold) raise ``in use`` by
+    about their size, and freeing them lowers it again."""
+    import ctypes
+
+    from bot.malloc import heap_mib
+
+    before = heap_mib()
+    assert before is not None  # glibc on every machine the tests run on
+    buffers = [ctypes.create_string_buffer(16 * 1024) for _ in range(640)]  # 10 MiB
+    grown = heap_mib()
+    assert grown is not None and grown[0] - before[0] > 9
+    del buffers
+    after = heap_mib()
+    assert after is not None and grown[0] - after[0] > 9

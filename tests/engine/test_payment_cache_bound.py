@@ -12,7 +12,10 @@ import engine.payment_table as payment_table
 from engine import apply, legal_actions, new_game
 from engine.ai import choose_action
 from engine.legal import legal_actions_reference
-from maps.loader import load_ruleset
+from engine.payment import check_payment
+from engine.rules.classic import PLAN_MEMO_LIMIT
+from engine.types import LOCOMOTIVE, Cards
+from maps.loader import build_ruleset, load_ruleset, read_map_data
 
 MAPS = ("usa", "nordic")
 
@@ -56,3 +59,24 @@ def test_emptied_caches_give_the_same_moves(monkeypatch: pytest.MonkeyPatch) -> 
             fast = legal_actions(rules, st, seat)
             assert fast == legal_actions_reference(rules, st, seat)
             st = apply(rules, st, rng.choice(fast)).state
+
+
+def test_the_payment_plan_memo_is_bounded_and_answers_as_fresh() -> None:
+    """A rule set's payment_plan memo keeps at most PLAN_MEMO_LIMIT plans, game after game (a
+    fresh rule set's memo, fed more distinct payments than that), and a remembered plan is
+    the one a fresh check gives."""
+    rules = build_ruleset(read_map_data("europe"))
+    routes = list({r.length: r for r in rules.board.routes.values() if r.tunnel}.values())
+    colors = [c for c in rules.params.colors if c != LOCOMOTIVE]
+    asked = 0
+    for route in routes:
+        for color in colors:
+            for n in range(13):
+                for wild in range(13):
+                    pay = Cards({color: n, LOCOMOTIVE: wild})
+                    plan = rules.payment_plan(route, pay)
+                    asked += 1
+                    assert len(rules._plans) <= PLAN_MEMO_LIMIT
+                    if asked % 97 == 0:
+                        assert plan == check_payment(rules.params, route, pay)
+    assert asked > PLAN_MEMO_LIMIT + 1000

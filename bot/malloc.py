@@ -15,6 +15,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import logging
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -27,13 +28,19 @@ MMAP_THRESHOLD = 1 << 20
 ARENA_MAX = 2
 
 
+def _glibc(name: str) -> Any:
+    """The C library's function ``name``, or None where it has none (not glibc, or too old)."""
+    try:
+        return getattr(ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6"), name)
+    except (OSError, AttributeError):
+        return None
+
+
 def tune_malloc() -> bool:
     """Apply the settings above to this process's ``malloc`` (call it before starting threads).
     Returns False, changing nothing, where the C library is not glibc."""
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):
+    mallopt = _glibc("mallopt")
+    if mallopt is None:
         return False
     ok = bool(mallopt(M_ARENA_MAX, ARENA_MAX)) and bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD))
     if not ok:
@@ -67,10 +74,8 @@ def heap_mib() -> tuple[float, float, float] | None:
     an older glibc). Python's small objects live apart (its own arenas), so a growing "in
     use" is C-level data (SQLite's page cache, Pillow's images, ...) and a growing "free"
     is fragmentation."""
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        fn = libc.mallinfo2
-    except (OSError, AttributeError):
+    fn = _glibc("mallinfo2")
+    if fn is None:
         return None
     fn.restype = _MallInfo2
     info = fn()

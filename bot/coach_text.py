@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from engine import (
     AbandonTunnel,
     Action,
+    BuildStation,
     ClaimRoute,
     ClassicRules,
     DrawBlind,
@@ -50,6 +51,12 @@ def move_words(action: Action, rules: ClassicRules, w: Words) -> str:
         return w.t(
             "Claim {route} with {cards}",
             route=route_name(rules, action.route),
+            cards=cards_text(action.payment.to_dict(), w),
+        )
+    if isinstance(action, BuildStation):
+        return w.t(
+            "Build a {station} in {city} with {cards}",
+            city=city(rules, action.city),
             cards=cards_text(action.payment.to_dict(), w),
         )
     if isinstance(action, DrawFaceUp):
@@ -126,6 +133,17 @@ def _why(hint: Hint, rules: ClassicRules, w: Words, names: Sequence[str]) -> str
             hint.cars,
             cars=hint.cars,
         )
+    if reason == "station":
+        if not tickets:
+            return w.t("It came out best in the games simulated from what you can see.")
+        return w.n(
+            "At the end it lends you a route of another player for your {ticket} "
+            "{tickets_list}: a way that is shorter, or the only one left.",
+            "At the end it lends you a route of another player for your {tickets} "
+            "{tickets_list}: a way that is shorter, or the only one left.",
+            count,
+            tickets_list=listed,
+        )
     if reason == "tunnel_pay":
         return w.t("Paying keeps the route you started to claim.")
     if reason == "tunnel_abandon":
@@ -134,7 +152,12 @@ def _why(hint: Hint, rules: ClassicRules, w: Words, names: Sequence[str]) -> str
 
 
 def _missing(hint: Hint, w: Words) -> str | None:
-    if not hint.tickets or hint.reason in ("draw_tickets", "claim_points", "claim_block"):
+    if not hint.tickets or hint.reason in (
+        "draw_tickets",
+        "claim_points",
+        "claim_block",
+        "station",
+    ):
         return None
     if not hint.missing:
         return w.t("You hold every card those routes still need.")
@@ -236,6 +259,8 @@ def turn_move_words(move: TurnMove, who: str, rules: ClassicRules, w: Words) -> 
             move.count,
             player=who,
         )
+    if kind == "station" and move.city:
+        return w.t("{player} built a {station} in {city}", player=who, city=city(rules, move.city))
     if kind == "resign":
         return w.t("{player} resigned", player=who)
     if kind == "setup":

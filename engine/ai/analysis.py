@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from ..actions import (
     AbandonTunnel,
     Action,
+    BuildStation,
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
@@ -72,18 +73,21 @@ class TurnMove:
 
     Attributes:
         kind: ``claim`` (``route``), ``tunnel_abandoned`` (``route``), ``cards`` (``count``
-            cards drawn, their colours in ``cards``), ``tickets`` (``count`` kept), ``pass``,
-            ``resign`` or ``setup`` (everyone's first ticket choice).
+            cards drawn, their colours in ``cards``), ``tickets`` (``count`` kept),
+            ``station`` (a train station built in ``city``, Europe), ``pass``, ``resign`` or
+            ``setup`` (everyone's first ticket choice).
         route: the route claimed or tried.
         count: cards drawn or tickets kept.
         cards: the colours of the cards drawn, in order (a deck draw too: once the game
             is over nothing is hidden).
+        city: the city of the train station built.
     """
 
     kind: str
     route: str | None = None
     count: int = 0
     cards: tuple[str, ...] = ()
+    city: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,16 +232,20 @@ def rounded_shares(shares: Sequence[float], places: int = 4) -> list[float]:
 
 
 def _move_json(move: TurnMove) -> dict[str, Any]:
-    return {"kind": move.kind, "route": move.route, "count": move.count, "cards": list(move.cards)}
+    doc = {"kind": move.kind, "route": move.route, "count": move.count, "cards": list(move.cards)}
+    if move.city is not None:
+        doc["city"] = move.city
+    return doc
 
 
 def _move_of(doc: Mapping[str, Any]) -> TurnMove:
-    route = doc.get("route")
+    route, city = doc.get("route"), doc.get("city")
     return TurnMove(
         str(doc["kind"]),
         None if route is None else str(route),
         int(doc["count"]),
         tuple(str(c) for c in doc.get("cards") or ()),
+        None if city is None else str(city),
     )
 
 
@@ -304,6 +312,9 @@ def _summary(actions: Sequence[Action], seat: int | None, drawn: Sequence[str]) 
         if any(isinstance(a, AbandonTunnel) for a in own):
             return TurnMove("tunnel_abandoned", claim.route)
         return TurnMove("claim", claim.route)
+    station = next((a for a in own if isinstance(a, BuildStation)), None)
+    if station is not None:
+        return TurnMove("station", city=station.city)
     if any(isinstance(a, DrawTickets) for a in own):
         kept = next((a for a in own if isinstance(a, KeepTickets)), None)
         return TurnMove("tickets", count=0 if kept is None else len(kept.tickets))

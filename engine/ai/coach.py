@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from ..actions import (
     AbandonTunnel,
     Action,
+    BuildStation,
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
@@ -47,6 +48,7 @@ from ..state import GameState
 from ..types import GRAY, LOCOMOTIVE
 from ..views import PlayerView, player_view
 from .hard import Z_SCORE, Evaluation, HardPlayer, blocking_claims
+from .heuristic import lend_at_stations, route_costs
 from .world import ticket_weights, unseen_tickets
 
 if TYPE_CHECKING:
@@ -70,6 +72,7 @@ REASONS = (
     "tunnel_pay",
     "tunnel_abandon",
     "flag_card",
+    "station",  # a train station lends a route of another player to these tickets (Europe)
     "other",
 )
 
@@ -295,6 +298,9 @@ def _explain(
         focus = list(action.tickets)
         at.plans.update(_plans(rules, view, at.owners, focus, at.pieces))
         draft.update(tickets=tuple(focus), reason="keep_tickets")
+    elif isinstance(action, BuildStation):
+        focus = station_tickets(rules, view, action.city)
+        draft.update(tickets=tuple(focus), reason="station")
     elif isinstance(action, PayTunnel):
         draft["reason"] = "tunnel_pay"
         focus = [p.ticket for p in at.plans.values() if p.possible and not p.done]
@@ -313,6 +319,26 @@ def _explain(
         risk=_risk(rules, view, at.owners, open_plans, at.pieces),
         **draft,
     )
+
+
+def station_tickets(rules: ClassicRules, view: PlayerView, city: str) -> list[str]:
+    """The viewer's open tickets (ids, in hand order) that a train station in ``city``
+    helps: their cheapest path over own and free routes gets shorter, or exists again,
+    when other players' routes into ``city`` are lent (Europe rules digest, "Train
+    stations"; planned as :func:`engine.ai.heuristic.route_costs` does)."""
+    pub = view.public
+    before = route_costs(rules, view)
+    after = dict(before)
+    lend_at_stations(rules, pub.owners, {city: view.seat}, view.seat, after)
+    out = []
+    for t in view.tickets:
+        if t.done:
+            continue
+        was = rules.board.shortest_path(t.a, t.b, before)
+        now = rules.board.shortest_path(t.a, t.b, after)
+        if now is not None and (was is None or now[0] < was[0]):
+            out.append(t.id)
+    return out
 
 
 #: The reason of a move that concerns no ticket in particular, by kind.

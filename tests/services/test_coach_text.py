@@ -66,3 +66,35 @@ def test_a_turning_point_reads_like_the_issue_example():
     assert "Åsa drew 2 train car cards (blue, locomotive)" in turning_point_words(
         drew, USA, words_for("en", USA.meta), NAMES
     )
+
+
+def test_a_station_hint_and_a_station_turn_name_the_station_city_and_tickets():
+    """Europe: Edinburgh - Paris with the only track out of Edinburgh taken. The hint (the
+    suggestion given as the one legal move) says to build the station with its cards and
+    that it lends a route for that ticket; a turn that built one is told as such, in both
+    languages (it used to read "Pass" and "passed")."""
+    from engine import BuildStation, Cards
+
+    europe = load_ruleset("europe")
+    state = build_state(
+        europe,
+        seats=2,
+        owned={1: ["edinburgh__london__1"]},
+        tickets={0: ["edinburgh__paris"], 1: ["berlin__roma"]},
+        hands={0: {"blue": 3}, 1: {"green": 2}},
+    )
+    view = player_view(europe, state, 0)
+    build = BuildStation(0, "edinburgh", Cards(blue=1))
+    hint = suggest(europe, view, [build], state.options, **SMALL)
+    assert hint.reason == "station" and hint.tickets == ("edinburgh__paris",)
+    en = "\n".join(hint_words(hint, europe, words_for("en", europe.meta), NAMES, used=1))
+    assert "Build a train station in Edinburgh with 1× blue" in en
+    assert "lends you a route of another player for your destination ticket Edinburgh – Paris" in en
+    de = "\n".join(hint_words(hint, europe, words_for("de", europe.meta), NAMES, used=1))
+    assert "Baue einen Bahnhof in Edinburgh mit 1× Blau" in de
+    assert "Strecke eines Mitspielers für deine Zielkarte Edinburgh – Paris" in de
+    point = TurningPoint(9, 1, TurnMove("station", city="london"), 0, 0.5, 0.3)
+    en = turning_point_words(point, europe, words_for("en", europe.meta), NAMES)
+    assert en.startswith("Turn 9: Björn built a train station in London;")
+    de = turning_point_words(point, europe, words_for("de", europe.meta), NAMES)
+    assert de.startswith("Zug 9: Björn hat in London einen Bahnhof gebaut;")

@@ -56,4 +56,22 @@ def test_cogs_never_import_the_engine():
         assert "engine" not in mods, f
 
 
+def test_cogs_draw_only_through_their_images_module():
+    """cogs/ttr/_images.py is the cogs' only door to the renderer: it draws in a worker
+    thread and times each image by kind. Other cog modules may import the renderer's
+    constants (card order and symbols), never a ``render_*`` function."""
+    drawing = {}
+    for path in (ROOT / "cogs").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {
+            a.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("render")
+            for a in node.names
+        }
+        if any(n.startswith("render_") for n in names):
+            drawing[str(path.relative_to(ROOT))] = names
+    assert list(drawing) == ["cogs/ttr/_images.py"], drawing
+
+
 # Import cycles of every package (not only the Discord side) are checked by test_structure.py.

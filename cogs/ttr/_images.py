@@ -12,12 +12,14 @@ import asyncio
 from collections.abc import Sequence
 
 from bot import metrics
+from bot.ratings import PROVISIONAL_GAMES
 from bot.services import (
     GameAnalysis,
     PlayerView,
     PublicView,
     TicketPlan,
     TurnRecord,
+    UserStats,
     claims_by_turn,
     stations_by_turn,
 )
@@ -28,9 +30,11 @@ from render import (
     render_final_png,
     render_hand_png,
     render_offer_png,
+    render_rating_png,
     render_recap,
     render_zoom_png,
 )
+from words import Words
 
 
 @metrics.render_timer("board")
@@ -184,3 +188,23 @@ async def chance_png(analysis: GameAnalysis, names: Sequence[str], lang: str) ->
     """The analysis chart: each seat's chance to win after every turn, turning points numbered
     (public, the table's language)."""
     return await asyncio.to_thread(_chance, analysis, names, lang)
+
+
+@metrics.render_timer("chart")
+def _rating(st: UserStats, name: str, w: Words) -> bytes:
+    return render_rating_png(
+        [(p.games, p.ordinal, p.games <= PROVISIONAL_GAMES) for p in st.history],
+        title=w.ctx("image", "Rating of {player}, season {season}", player=name, season=st.season),
+        axis=w.ctx("image", "rated games"),
+        legend=(
+            w.ctx("image", "provisional (first five games)"),
+            w.ctx("image", "established"),
+        ),
+        lang=w.lang,
+    )
+
+
+async def rating_png(st: UserStats, name: str, w: Words) -> bytes:
+    """A player's rating chart of this season (``/ttr stats``), in the reader's language
+    ``w``: one point per rated game, the provisional ones marked."""
+    return await asyncio.to_thread(_rating, st, name, w)

@@ -7,19 +7,16 @@ the Manage Server permission (asked of the service with the member's permission)
 
 from __future__ import annotations
 
-import asyncio
-
 import discord
 
-from bot import metrics, stories
-from bot.ratings import PROVISIONAL_GAMES
+from bot import stories
 from bot.services import Ladder, UserStats
 from bot.storage import GuildSettings
 from maps import load_ruleset
-from render import render_rating_png
 from words import Words
 
 from . import _format as fmt
+from . import _images as images
 from ._base import Base
 from ._lobby import TURN_TIMES
 
@@ -64,7 +61,7 @@ class LadderFlows(Base):
         st = await self.service.stats(interaction.guild_id or 0, user.id)
         files = []
         if st.history:
-            png = await asyncio.to_thread(_chart, st, user.display_name, w)
+            png = await images.rating_png(st, user.display_name, w)
             files.append(self.png(png, "rating.png"))
         await self.reply(interaction, stats_text(st, user.mention, w), files=files)
 
@@ -231,17 +228,3 @@ def settings_lines(settings: GuildSettings, w: Words) -> list[str]:
         ),
         w.t("• Games may be opened in: {channels}", channels=channels),
     ]
-
-
-@metrics.render_timer("chart")
-def _chart(st: UserStats, name: str, w: Words) -> bytes:
-    return render_rating_png(
-        [(p.games, p.ordinal, p.games <= PROVISIONAL_GAMES) for p in st.history],
-        title=w.ctx("image", "Rating of {player}, season {season}", player=name, season=st.season),
-        axis=w.ctx("image", "rated games"),
-        legend=(
-            w.ctx("image", "provisional (first five games)"),
-            w.ctx("image", "established"),
-        ),
-        lang=w.lang,
-    )

@@ -13,9 +13,14 @@ metrics slip in) and is served at ``/metrics`` when ``TTR_METRICS_PORT`` is set
   ``cogs/ttr/_clicks.py``);
 - ``ttr_ai_decision_seconds{level}``: one AI decision (easy, normal, hard),
   timed where the service waits for it (``bot/services/_recording.py``);
+- ``ttr_hint_seconds``: one ``/ttr hint`` from asking to the hint ready, a wait
+  for a busy worker included (``bot/services/_coach.py``);
+- ``ttr_analysis_cpu_seconds``: the CPU time of one finished analysis after a
+  game, all its slices together (``bot/services/_analysis.py``);
 - ``ttr_render_seconds{kind}``: one image (board, final, hand, zoom, the map
-  of offered tickets, recap, the rating chart of ``/ttr stats``, the analysis chart after a game), timed in the cogs' worker threads that
-  call the renderer (``cogs/ttr/_images.py``, ``cogs/ttr/_ladder.py``);
+  of offered tickets, recap, the rating chart of ``/ttr stats``, the analysis
+  chart after a game), timed in the cogs' worker threads that call the renderer
+  (``cogs/ttr/_images.py``);
 - ``ttr_storage_seconds{operation}``: a read, or a write transaction to its
   commit, in the transaction hooks of both storage backends;
 - ``ttr_discord_errors_total{status}``: calls Discord refused, by HTTP
@@ -113,6 +118,19 @@ AI_DECISION_SECONDS = Histogram(
     buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 5.0, 10.0),
     registry=REGISTRY,
 )
+HINT_SECONDS = Histogram(
+    "ttr_hint_seconds",
+    "Time from asking for a hint to the hint ready, a wait for a busy worker included "
+    "(seconds; the search itself stops at 1.5 s).",
+    buckets=(0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0),
+    registry=REGISTRY,
+)
+ANALYSIS_CPU_SECONDS = Histogram(
+    "ttr_analysis_cpu_seconds",
+    "CPU time of one finished analysis after a game, all its slices together (seconds).",
+    buckets=(1.0, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0, 300.0),
+    registry=REGISTRY,
+)
 RENDER_SECONDS = Histogram(
     "ttr_render_seconds",
     "Time to draw and encode one image, by kind (seconds).",
@@ -202,6 +220,18 @@ def ai_timer(level: str) -> Timer:
     return AI_DECISION_SECONDS.labels(bounded(level, AI_LEVELS)).time()
 
 
+def hint_timer() -> Timer:
+    """A context manager timing one hint, from asking to the hint ready."""
+    return HINT_SECONDS.time()
+
+
+def analysis_done(cpu_s: object) -> None:
+    """Record one finished analysis's CPU time (seconds; anything not a number is skipped:
+    the figure comes from a stored JSON document)."""
+    if isinstance(cpu_s, (int, float)) and not isinstance(cpu_s, bool) and cpu_s >= 0:
+        ANALYSIS_CPU_SECONDS.observe(float(cpu_s))
+
+
 def render_timer(kind: str) -> Timer:
     """A context manager or decorator timing one image (``kind``: :data:`IMAGE_KINDS`)."""
     return RENDER_SECONDS.labels(bounded(kind, IMAGE_KINDS)).time()
@@ -262,6 +292,8 @@ __all__ = [
     "REGISTRY",
     "STORAGE_OPERATIONS",
     "ai_timer",
+    "analysis_done",
+    "hint_timer",
     "bounded",
     "count_actions",
     "discord_error",

@@ -61,6 +61,17 @@ def test_timers_and_counters_move() -> None:
     metrics.reconnect("lost")
     assert metrics.sample("ttr_discord_reconnects_total", reason="lost") == lost + 1
 
+    hints = metrics.sample("ttr_hint_seconds_count") or 0.0
+    with metrics.hint_timer():
+        pass
+    assert metrics.sample("ttr_hint_seconds_count") == hints + 1
+    analyses = metrics.sample("ttr_analysis_cpu_seconds_count") or 0.0
+    cpu = metrics.sample("ttr_analysis_cpu_seconds_sum") or 0.0
+    for figure in (12.5, None, "12", True, -1.0):  # only a real number of seconds counts
+        metrics.analysis_done(figure)
+    assert metrics.sample("ttr_analysis_cpu_seconds_count") == analyses + 1
+    assert metrics.sample("ttr_analysis_cpu_seconds_sum") == cpu + 12.5
+
     @metrics.render_timer("zoom")
     def draw() -> bytes:
         return b"png"

@@ -43,6 +43,7 @@ from engine.ai.analysis import (
 from engine.codec import decode_action
 from maps.loader import load_ruleset
 
+from .. import metrics
 from ..ai_workers import urgent_waiting
 from ..storage import AnalysisRow, GameRow, SeatChanges, SeatRow
 from ._clock import ClockOps
@@ -243,6 +244,7 @@ class AnalysisOps(ClockOps):
             # otherwise the row stays running: it is tried again once stale (STALE_AFTER_S)
             return None
         stored = await self.storage.finish_analysis(game_id, data)
+        metrics.analysis_done(data.get("cpu_s"))
         log.info("game %s: analysis stored (%s s of CPU)", game_id, data.get("cpu_s"))
         return await self._view(game, seats, stored)
 

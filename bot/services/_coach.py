@@ -19,6 +19,7 @@ from engine import Action, GameState, legal_actions
 from engine.ai.coach import Hint, hint_for
 from maps.loader import load_ruleset
 
+from .. import metrics
 from ..storage import GameRow, SeatRow
 from ._errors import ServiceError
 from ._jobs import Jobs, ThreadJobs
@@ -90,9 +91,10 @@ class CoachOps(PlayOps):
         if seat.seat not in state.seats_to_act():
             raise ServiceError("not_your_turn")
         try:
-            hint, index = await asyncio.wait_for(
-                self.hint_jobs.run(hint_job, game.map_id, state, seat.seat), HINT_DEADLINE_S
-            )
+            with metrics.hint_timer():
+                hint, index = await asyncio.wait_for(
+                    self.hint_jobs.run(hint_job, game.map_id, state, seat.seat), HINT_DEADLINE_S
+                )
         except TimeoutError:
             log.warning("game %s: a hint took longer than %.0f s", game_id, HINT_DEADLINE_S)
             raise ServiceError("hint_timeout") from None

@@ -32,10 +32,14 @@ async def test_a_hint_is_for_the_player_to_act_and_is_counted(
 ) -> None:
     """The player to act gets a legal move with a reason naming their own tickets; each hint is
     counted for that seat only; others are refused and nothing is counted for them."""
+    from bot import metrics
+
     gid = await _casual(service, storage)
     user, seat = await _mover(storage, gid)
     other = BOB if user == HOST else HOST
+    timed = metrics.sample("ttr_hint_seconds_count") or 0.0
     answer = await service.hint(gid, user)
+    assert metrics.sample("ttr_hint_seconds_count") == timed + 1  # the operator sees hints' time
     st = await state_of(storage, gid)
     assert answer.seat == seat and answer.version == st.version and answer.used == 1
     view = player_view(service_rules(st), st, seat)
@@ -169,12 +173,16 @@ async def test_a_finished_game_is_analysed_once_and_told(
     async def on_analysis(view) -> None:
         told.append(view)
 
+    from bot import metrics
+
     quiet.on_analysis = on_analysis
     gid = await _finished_ai_game(quiet)
     view = await quiet.analysis(gid)
     assert view.status == "queued" and view.ahead == 0
+    analysed = metrics.sample("ttr_analysis_cpu_seconds_count") or 0.0
     made = await quiet.analyse_next()
     assert made is not None and made.status == "done" and told == [made]
+    assert metrics.sample("ttr_analysis_cpu_seconds_count") == analysed + 1
     assert await quiet.analyse_next() is None  # nothing left
     stored = await quiet.analysis(gid)
     analysis = stored.analysis

@@ -133,9 +133,7 @@ def _why(hint: Hint, rules: ClassicRules, w: Words, names: Sequence[str]) -> str
             hint.cars,
             cars=hint.cars,
         )
-    if reason == "station":
-        if not tickets:
-            return w.t("It came out best in the games simulated from what you can see.")
+    if reason == "station" and tickets:  # else the search's own reason, below
         return w.n(
             "At the end it lends you a route of another player for your {ticket} "
             "{tickets_list}: a way that is shorter, or the only one left.",

@@ -4,24 +4,19 @@
 - :func:`registry` / :func:`list_maps`: the usable maps as typed entries, for
   choices, autocomplete and ``/ttr rules`` without a map (built-in and ``TTR_MAPS_DIR`` maps).
 - :func:`validate_all`: every problem of every map folder.
-- :func:`pending_maps` / :func:`load_stand_in`: valid maps whose rule set the
-  engine does not play yet (Europe), and their boards under classic rules for
-  previews.
 
 Modules: :mod:`maps.schema` (the file format as pydantic models),
 :mod:`maps.checks` (checks between parts), :mod:`maps.folders` (where maps are
-found, reading one file), :mod:`maps.catalog` (the registry), :mod:`maps.loader`,
-:mod:`maps.standin` (a pending map's classic stand-in).
+found, reading one file), :mod:`maps.catalog` (the registry), :mod:`maps.loader`.
 """
 
 from __future__ import annotations
 
-from .catalog import MapEntry, MapRegistry, list_maps, pending_maps, refused_maps, registry
-from .errors import MapError, MapProblem, PendingMap, UnknownMap
+from .catalog import MapEntry, MapRegistry, list_maps, refused_maps, registry
+from .errors import MapError, MapProblem, UnknownMap
 from .loader import (
     available_maps,
     load_ruleset,
-    load_stand_in,
     read_layout,
     read_map_data,
     validate_all,
@@ -33,13 +28,10 @@ __all__ = [
     "MapError",
     "MapProblem",
     "MapRegistry",
-    "PendingMap",
     "UnknownMap",
     "available_maps",
     "list_maps",
     "load_ruleset",
-    "load_stand_in",
-    "pending_maps",
     "read_layout",
     "read_map_data",
     "refused_maps",

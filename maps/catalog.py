@@ -3,9 +3,7 @@
 :func:`registry` validates every map folder (built-in and ``TTR_MAPS_DIR``)
 and lists the valid ones as typed :class:`MapEntry` rows; a broken map is left
 out and kept in :attr:`MapRegistry.refused` with every problem, so one broken
-extra map never takes the others down. A valid map not offered to players yet
-(:data:`maps.schema.PENDING_RULESETS`) is kept apart in
-:attr:`MapRegistry.pending`: never offered, never refused. A map is validated
+extra map never takes the others down. A map is validated
 again only when its ``map.json`` changes (size or modification time), so
 calling :func:`registry` on every autocomplete keystroke is cheap.
 
@@ -16,15 +14,15 @@ entries carry data (names per language, status) for the words module to use.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Literal
 
-from .errors import MapError, PendingMap, UnknownMap
+from .errors import MapError, UnknownMap
 from .folders import MapFolder, Source, load_map_file, map_folders
-from .schema import MapFile, is_pending
+from .schema import MapFile
 
 #: Discord shows at most 25 choices or autocomplete suggestions.
 MAX_SUGGESTIONS = 25
@@ -42,8 +40,7 @@ class MapEntry:
         status: provenance ``"exact"`` or ``"provisional"`` (a board not read from
             the printed one, or partly so).
         notes: the provenance's one-sentence note (why it is provisional).
-        ruleset: ``classic``, ``amsterdam``, ``paris`` or ``europe`` (a pending map:
-            possibly a rule set the engine does not play yet).
+        ruleset: ``classic``, ``amsterdam``, ``paris`` or ``europe``.
         source: ``"builtin"`` or ``"extra"`` (from ``TTR_MAPS_DIR``).
         folder: the map's folder.
     """
@@ -73,11 +70,6 @@ class MapEntry:
             source=folder.source,
             folder=folder.path,
         )
-
-    @property
-    def pending(self) -> bool:
-        """True when the map is not offered to players yet (:data:`maps.schema.PENDING_RULESETS`)."""
-        return is_pending(self.ruleset)
 
     @property
     def provisional(self) -> bool:
@@ -111,13 +103,10 @@ class MapRegistry:
         entries: every valid map.
         refused: map id -> the :class:`MapError` that keeps a broken map out
             (every problem, each naming the file and the path in it).
-        pending: map id -> the entry of a valid map not offered to players yet
-            (see :attr:`MapEntry.pending`); not in ``entries``.
     """
 
     entries: tuple[MapEntry, ...]
     refused: Mapping[str, MapError]
-    pending: Mapping[str, MapEntry] = field(default_factory=lambda: MappingProxyType({}))
 
     def __iter__(self) -> Iterator[MapEntry]:
         return iter(self.entries)
@@ -137,7 +126,6 @@ class MapRegistry:
 
         Raises:
             MapError: the map's folder exists but the map is broken.
-            PendingMap: the map waits for its rule set (an :class:`UnknownMap`).
             UnknownMap: no such map (``known`` lists the usable ids).
         """
         for entry in self.entries:
@@ -145,8 +133,6 @@ class MapRegistry:
                 return entry
         if map_id in self.refused:
             raise MapError(map_id, self.refused[map_id].problems)
-        if map_id in self.pending:
-            raise PendingMap(map_id, self.pending[map_id].ruleset, self.ids())
         raise UnknownMap(map_id, self.ids())
 
     def search(self, text: str, limit: int = MAX_SUGGESTIONS) -> list[MapEntry]:
@@ -189,26 +175,18 @@ def registry() -> MapRegistry:
     """
     entries: list[MapEntry] = []
     refused: dict[str, MapError] = {}
-    pending: dict[str, MapEntry] = {}
     for map_id, folder in map_folders().items():
         found = _entry(folder, _stamp(folder))
         if isinstance(found, MapError):
             refused[map_id] = found
-        elif found.pending:
-            pending[map_id] = found
         else:
             entries.append(found)
-    return MapRegistry(tuple(entries), MappingProxyType(refused), MappingProxyType(pending))
+    return MapRegistry(tuple(entries), MappingProxyType(refused))
 
 
 def list_maps() -> list[MapEntry]:
     """The usable maps in display order (``registry().entries`` as a list)."""
     return list(registry().entries)
-
-
-def pending_maps() -> list[MapEntry]:
-    """The valid maps that wait for their rule set in the engine (never offered), in display order."""
-    return list(registry().pending.values())
 
 
 def refused_maps() -> dict[str, list[str]]:
@@ -221,7 +199,6 @@ __all__ = [
     "MapEntry",
     "MapRegistry",
     "list_maps",
-    "pending_maps",
     "refused_maps",
     "registry",
 ]

@@ -25,7 +25,6 @@ from engine.rules import RULESETS, build_ruleset
 
 from .errors import MapProblem
 from .schema import (
-    PENDING_RULESETS,
     Cards,
     City,
     Deal,
@@ -39,10 +38,8 @@ from .schema import (
     Rules,
     Stations,
     Ticket,
-    is_pending,
     schema_problems,
 )
-from .standin import stand_in
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -196,9 +193,7 @@ def salvage(data: Mapping[str, Any]) -> Parts:
     map_id, ruleset = data.get("id"), data.get("ruleset")
     return Parts(
         map_id=map_id if isinstance(map_id, str) else None,
-        ruleset=ruleset
-        if isinstance(ruleset, str) and (ruleset in RULESETS or ruleset in PENDING_RULESETS)
-        else None,
+        ruleset=ruleset if isinstance(ruleset, str) and ruleset in RULESETS else None,
         rules=RuleParts.salvage(data.get("rules")),
         options=_salvage_options(data.get("options")),
         cities=_salvage_section("cities", City, data.get("cities")),
@@ -459,9 +454,7 @@ def hook_parameters(parts: Parts) -> list[MapProblem]:
     """A rule set's own parameters (its ``params_used``: Amsterdam ``merchandise``, Paris
     ``french_flags``) are there on its maps and nowhere else: both engines read them
     only through that rule set's hooks, so on another rule set's map they would be
-    silently ignored (a ``classic`` map with French flags would score none). A pending
-    rule set (not in the engine yet, :data:`maps.schema.PENDING_RULESETS`) has none of
-    its own here: another rule set's parameter on its map is still refused."""
+    silently ignored (a ``classic`` map with French flags would score none)."""
     if parts.ruleset is None:
         return []
     own = RULESETS.get(parts.ruleset)
@@ -549,13 +542,9 @@ def _folder_id(parts: Parts, expected_id: str | None) -> list[MapProblem]:
 
 
 def _builds(data: Mapping[str, Any]) -> list[MapProblem]:
-    """The engine builds the rule set (a last guard: the checks above should catch everything).
-
-    A pending map (its rule set not in the engine yet) builds its classic stand-in
-    (:func:`maps.standin.stand_in`), so its board is checked by the engine too.
-    """
+    """The engine builds the rule set (a last guard: the checks above should catch everything)."""
     try:
-        build_ruleset(stand_in(data) if is_pending(str(data.get("ruleset"))) else data)
+        build_ruleset(data)
     except Exception as exc:  # noqa: BLE001 - any construction failure refuses the map
         return [MapProblem("", f"cannot build the rule set: {type(exc).__name__}: {exc}")]
     return []

@@ -1,11 +1,9 @@
-"""The errors of the map loader: one problem of a map file, a refused map, an unknown or pending id."""
+"""The errors of the map loader: one problem of a map file, a refused map, an unknown id."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-
-from engine.rules import RULESETS
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,23 +69,3 @@ class UnknownMap(KeyError):
     def __str__(self) -> str:
         # KeyError.__str__ would quote the message like a dict key
         return str(self.args[0])
-
-
-class PendingMap(UnknownMap):
-    """A map not offered to players yet (see :data:`maps.schema.PENDING_RULESETS`).
-
-    Its data is valid, but players cannot choose it; while the engine lacks its rule
-    set it has none (the message says which).
-    ``ruleset`` names the missing rule set; ``known`` lists the usable maps, as for
-    any :class:`UnknownMap`.
-    """
-
-    def __init__(self, map_id: str, ruleset: str, known: list[str]) -> None:
-        super().__init__(map_id, known)
-        self.ruleset = ruleset
-        waits = (
-            "is not offered to players yet"
-            if ruleset in RULESETS
-            else f"waits for the engine's rule set {ruleset!r} and cannot be played yet"
-        )
-        self.args = (f"map {map_id!r} {waits}; available: {', '.join(known)}",)

@@ -7,10 +7,7 @@ Every map is validated when loaded, against the schema (:mod:`maps.schema`)
 and the checks between its parts (:mod:`maps.checks`); every problem is
 reported at once, each naming the file and the path in it
 (``maps/usa/map.json: routes[12].length: ...``). A broken map is refused,
-never half-loaded. A map whose rule set the engine does not play yet is
-pending: valid, not offered (:data:`maps.schema.PENDING_RULESETS`); while the
-engine lacks its rule set :func:`load_stand_in` gives its board under classic
-rules, for previews.
+never half-loaded.
 """
 
 from __future__ import annotations
@@ -23,7 +20,7 @@ from engine.rules import ClassicRules, build_ruleset
 
 from .catalog import registry
 from .checks import check_map_data
-from .errors import MapError, MapProblem, PendingMap, UnknownMap
+from .errors import MapError, MapProblem, UnknownMap
 from .folders import (
     BUILTIN_DIR,
     LAYOUT_FILE,
@@ -33,8 +30,6 @@ from .folders import (
     map_dirs,
     map_folders,
 )
-from .schema import engine_plays, is_pending
-from .standin import stand_in
 
 
 def available_maps() -> list[str]:
@@ -77,32 +72,9 @@ def read_map_data(map_id: str) -> dict[str, Any]:
 def load_ruleset(map_id: str) -> ClassicRules:
     """The validated, immutable rule set of ``map_id`` (cached per process).
 
-    A pending map (not offered to players) whose rule set the engine plays loads
-    like any other, for the engine's tests, the demo and the render samples.
-
-    Raises UnknownMap (PendingMap, a subclass, for a map whose rule set the
-    engine does not play yet) or MapError.
+    Raises UnknownMap or MapError.
     """
-    data = read_map_data(map_id)
-    if is_pending(data["ruleset"]) and not engine_plays(data["ruleset"]):
-        raise PendingMap(map_id, data["ruleset"], available_maps())
-    return build_ruleset(data)
-
-
-@cache
-def load_stand_in(map_id: str) -> ClassicRules:
-    """The rule set of ``map_id`` for previews: a pending map's classic stand-in, else its own.
-
-    For the render samples, the layout tool and the render tests of a map whose
-    rule set the engine does not play yet (Europe's train stations): its board,
-    words and texts under classic rules, without what classic cannot play
-    (:func:`maps.standin.stand_in`). Never offered to players. For any other map
-    it is :func:`load_ruleset`. Raises UnknownMap or MapError.
-    """
-    data = read_map_data(map_id)
-    if not engine_plays(data["ruleset"]):
-        return build_ruleset(stand_in(data))
-    return load_ruleset(map_id)
+    return build_ruleset(read_map_data(map_id))
 
 
 def read_layout(map_id: str) -> dict[str, Any] | None:
@@ -136,11 +108,9 @@ __all__ = [
     "MAP_FILE",
     "MapError",
     "MapProblem",
-    "PendingMap",
     "UnknownMap",
     "available_maps",
     "load_ruleset",
-    "load_stand_in",
     "map_dirs",
     "read_layout",
     "read_map_data",

@@ -43,29 +43,6 @@ from .errors import MapProblem
 #: The languages every map speaks (names, words, rules text); English is the fallback.
 LANGUAGES = ("en", "de")
 
-#: Rule sets whose maps ship before players are offered them. A map naming one is
-#: validated like any other but is *pending*: :func:`maps.registry` keeps it apart from
-#: the usable maps, so it is never offered (no lobby, no autocomplete, no ladder).
-#: While the engine does not play the rule set, :func:`maps.load_ruleset` refuses the
-#: map with :class:`maps.errors.PendingMap` and its board is previewed through a
-#: classic stand-in (:mod:`maps.standin`); once ``engine.rules.RULESETS`` has it,
-#: ``load_ruleset`` builds the real rule set (engine tests, the demo, the render
-#: samples) and the map is offered the day its name leaves this set, when players can
-#: play it in Discord. Empty today: ``europe`` (train stations, issue 30) left it once
-#: ``/ttr station``, the Station button and the stations on the board and in the score
-#: table were in.
-PENDING_RULESETS: frozenset[str] = frozenset()
-
-
-def is_pending(ruleset: str) -> bool:
-    """True when maps of ``ruleset`` are not offered to players yet (:data:`PENDING_RULESETS`)."""
-    return ruleset in PENDING_RULESETS
-
-
-def engine_plays(ruleset: str) -> bool:
-    """True when the engine has the rule set ``ruleset`` (``engine.rules.RULESETS``)."""
-    return ruleset in RULESETS
-
 
 def _not_blank(value: str) -> str:
     if not value.strip():
@@ -496,7 +473,7 @@ class MapFile(_Model):
     @field_validator("ruleset")
     @classmethod
     def _known_ruleset(cls, name: str) -> str:
-        if name not in RULESETS and name not in PENDING_RULESETS:
+        if name not in RULESETS:
             raise PydanticCustomError(
                 "ruleset",
                 "unknown rule set '{name}' (known: {known})",

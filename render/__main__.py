@@ -10,11 +10,6 @@ and writes, for its middle and its end:
 - ``final.png``: the end with the score explained;
 - ``recap.gif``: the board filling in, turn by turn.
 
-A pending map (not offered to players yet: Europe, while its Discord side is
-unfinished) is sampled with its own rules when the engine plays them (Europe's
-train stations drawn on the board), else with its classic stand-in: the same
-board, played without what classic lacks (:func:`maps.load_stand_in`).
-
 This command is a tool (it plays a game and writes files); the renderer's
 functions themselves stay pure.
 """
@@ -28,9 +23,9 @@ from pathlib import Path
 
 from PIL import Image
 
-from engine import ClassicRules, apply, new_game, player_view, public_view
+from engine import apply, new_game, player_view, public_view
 from engine.ai import choose_action
-from maps import available_maps, load_stand_in, pending_maps
+from maps import available_maps, load_ruleset
 
 from . import (
     load_layout,
@@ -57,9 +52,8 @@ def sample(
     map_id: str, out: Path, *, seed: int = 21, lang: str = "en", small: bool = False
 ) -> list[Path]:
     """Write the six sample files of ``map_id`` into ``out`` (created); returns their paths.
-    ``small``: optimized PNGs and a 400 px recap (for docs/images). A pending map is played
-    with its classic stand-in (see the module docstring)."""
-    rules = load_stand_in(map_id)
+    ``small``: optimized PNGs and a 400 px recap (for docs/images)."""
+    rules = load_ruleset(map_id)
     layout = load_layout(map_id)
     st = new_game(rules, seats=min(3, rules.params.max_players), seed=seed)
     states = [st]
@@ -112,18 +106,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m render")
     sub = parser.add_subparsers(dest="command", required=True)
     s = sub.add_parser("sample", help="write sample images of a map")
-    pending = [e.id for e in pending_maps()]
-    s.add_argument("--map", required=True, choices=sorted(available_maps() + pending))
+    s.add_argument("--map", required=True, choices=sorted(available_maps()))
     s.add_argument("--out", required=True, type=Path)
     s.add_argument("--seed", type=int, default=21)
     s.add_argument("--lang", default="en", choices=("en", "de"))
     s.add_argument("--small", action="store_true", help="optimized PNGs, 400 px recap (docs)")
     args = parser.parse_args(argv)
-    if args.map in pending and type(load_stand_in(args.map)) is ClassicRules:
-        print(
-            f"{args.map}: the engine does not play its rule set yet; "
-            "sampled with classic rules on its board (no train stations, no long tickets)"
-        )
     for path in sample(args.map, args.out, seed=args.seed, lang=args.lang, small=args.small):
         print(f"{path} ({path.stat().st_size // 1024} KB)")
     return 0

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from maps.loader import load_stand_in, map_dirs, read_layout
+from maps.loader import load_ruleset, map_dirs, read_layout
 
 Point = tuple[float, float]
 
@@ -298,12 +298,8 @@ def build_layout(
 @lru_cache(maxsize=32)
 def load_layout(map_id: str) -> Layout:
     """The :class:`Layout` of ``map_id`` (cached): ``layout.json`` and ``background.json`` of its folder,
-    or the automatic layout when there is no layout file. Raises ``maps.UnknownMap``.
-
-    A pending map (its rule set not in the engine yet: Europe) is drawn with its classic
-    stand-in's board (:func:`maps.load_stand_in`), the same cities and routes; every other
-    map with its own rule set."""
-    rules = load_stand_in(map_id)
+    or the automatic layout when there is no layout file. Raises ``maps.UnknownMap``."""
+    rules = load_ruleset(map_id)
     data = read_layout(map_id)
     folder = map_dirs().get(map_id)
     background = None

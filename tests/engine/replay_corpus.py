@@ -29,7 +29,7 @@ from engine import Action, DrawBlind, DrawFaceUp, GameState, Resign, apply, new_
 from engine.ai import choose_action
 from engine.codec import encode_action, encode_state
 from engine.reducer import can_resign, legal_actions
-from maps import available_maps, load_ruleset, pending_maps
+from maps import available_maps, load_ruleset
 
 CORPUS = Path(__file__).with_name("replay_corpus.json")
 
@@ -41,8 +41,8 @@ def state_digest(state: GameState) -> str:
 
 
 def engine_maps() -> list[str]:
-    """Every map the engine plays: the offered ones and the pending ones with a rule set (Europe)."""
-    return [*available_maps(), *(e.id for e in pending_maps())]
+    """Every map the engine plays (every offered map)."""
+    return available_maps()
 
 
 def games_of(map_id: str) -> list[dict[str, Any]]:

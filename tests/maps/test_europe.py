@@ -1,9 +1,7 @@
-"""Europe as data: the board the reference's checks describe, its train station parameters, and
-the gate that kept it away from players until the engine and Discord played its stations.
+"""Europe as data: the board the reference's checks describe and its train station parameters.
 
-The engine plays the ``europe`` rule set (engine/rules/europe.py) and the map is offered; a map
-named in ``maps.schema.PENDING_RULESETS`` would be kept from players, and the classic stand-in
-(``maps.standin``) still previews a pending map whose rule set the engine lacks.
+The engine plays the ``europe`` rule set (engine/rules/europe.py) and the map is offered like
+every other.
 """
 
 from __future__ import annotations
@@ -16,12 +14,9 @@ from typing import Any
 import pytest
 
 import maps
-from engine import apply, new_game
-from engine.ai import choose_action
-from engine.rules import RULESETS, ClassicRules, build_ruleset
-from maps import PendingMap, UnknownMap, load_ruleset, load_stand_in, read_map_data, registry
+from engine.rules import RULESETS
+from maps import load_ruleset, read_map_data, registry
 from maps.checks import check_map_data
-from maps.standin import stand_in
 from words import words_for
 
 
@@ -39,51 +34,25 @@ def problems(data: Any) -> list[tuple[str, str]]:
     return [(p.path, p.message) for p in check_map_data(data)[1]]
 
 
-# ------------------------------------------------------------------ the gate
+# ------------------------------------------------------------------ offered
 def test_europe_is_offered_and_played():
     """Valid, offered like the other maps (lobby, autocomplete), played by its own rule set."""
     reg = registry()
-    assert reg.ids()[-1] == "europe" and "europe" not in reg.pending
+    assert reg.ids()[-1] == "europe"
     assert "europe" in maps.available_maps() and maps.validate_all()["europe"] == []
     entry = reg.get("europe")
     assert entry.ruleset == "europe" and entry.status == "exact"
     assert dict(entry.names) == {"en": "Europe", "de": "Europa"}
     assert (entry.min_players, entry.max_players) == (2, 5)
-    assert maps.pending_maps() == []
     assert type(load_ruleset("europe")) is RULESETS["europe"]
-    assert load_stand_in("europe") is load_ruleset("europe")
     assert [e.id for e in reg.search("eur")] == ["europe"]
-
-
-def test_a_pending_map_is_not_offered_and_without_its_rule_set_not_loaded(monkeypatch):
-    """A map in PENDING_RULESETS is kept from players; while the engine lacks its rule set,
-    load_ruleset refuses it with the reason and load_stand_in previews it under classic rules."""
-    monkeypatch.setattr(maps.schema, "PENDING_RULESETS", frozenset({"europe"}))
-    reg = registry()
-    assert "europe" not in reg and "europe" in reg.pending
-    with pytest.raises(PendingMap) as caught:
-        reg.get("europe")
-    assert isinstance(caught.value, UnknownMap) and caught.value.ruleset == "europe"
-    assert "'europe' is not offered to players yet" in str(caught.value)
-    assert [e.id for e in reg.search("eur")] == []
-    monkeypatch.delitem(RULESETS, "europe")
-    load_ruleset.cache_clear()
-    load_stand_in.cache_clear()
-    try:
-        with pytest.raises(PendingMap) as caught:
-            load_ruleset("europe")
-        assert "waits for the engine's rule set 'europe'" in str(caught.value)
-        assert type(load_stand_in("europe")) is ClassicRules
-    finally:
-        load_ruleset.cache_clear()
-        load_stand_in.cache_clear()
 
 
 # ------------------------------------------------------------------ the board
 def test_the_board_matches_the_reference_checks():
     """47 cities, 101 tracks on 90 pairs (11 doubles), 18 tunnels, 13 gray ferries with 17
     locomotive symbols, lengths 1-4, 6 and 8, every colour 8 routes, 300 spaces."""
-    board = load_stand_in("europe").board
+    board = load_ruleset("europe").board
     routes = list(board.routes.values())
     assert len(board.cities) == 47 and len(routes) == 101
     groups = Counter(r.group for r in routes)
@@ -201,32 +170,6 @@ def test_words_and_rules_text_name_stations_and_the_choice_of_tie_break(data):
         assert "4" in text and "21" in text and "15" in text
     unverified = " ".join(data["provenance"]["unverified"])
     assert "tie-break" in unverified and "diacritics" in unverified
-
-
-# ------------------------------------------------------------------ the classic stand-in
-def test_the_stand_in_plays_classic_on_the_same_board():
-    """No stations, the 40 regular tickets (3 dealt, keep 2), known tie-breaks; a whole seeded
-    game runs to the end on it."""
-    rules = build_ruleset(stand_in(read_map_data("europe")))
-    assert type(rules) is ClassicRules and rules.map_id == "europe"
-    assert len(rules.board.routes) == 101 and len(rules.board.tickets) == 40
-    deal = rules.params.initial_tickets
-    assert (deal.count, deal.keep, deal.unkept) == (3, 2, "remove")
-    assert rules.params.tiebreaks == ("tickets_completed", "longest_path")
-    assert "stations" not in rules.meta["rules"]
-    st = new_game(rules, seats=5, seed=4)
-    while not st.finished:
-        st = apply(rules, st, choose_action(rules, st, st.seats_to_act()[0])).state
-    assert st.result is not None and len(st.result.seats) == 5
-
-
-def test_the_stand_in_leaves_other_maps_as_they_are():
-    usa = read_map_data("usa")
-    assert stand_in(usa) == usa
-    assert load_stand_in("usa") is load_ruleset("usa")
-    data = fresh()
-    stand_in(data)
-    assert data == read_map_data("europe")  # pure
 
 
 # ------------------------------------------------------------------ schema and checks

@@ -445,9 +445,9 @@ def test_a_rule_sets_own_parameters_are_refused_on_other_maps():
     ]
 
 
-def test_a_pending_rule_sets_map_is_held_to_the_other_rule_sets_parameters():
-    """A pending rule set (Europe, not in the engine yet) owns no parameter of its own, yet
-    French flags on its map are refused like on any map that is not Paris'."""
+def test_a_rule_set_is_held_to_the_other_rule_sets_parameters():
+    """Europe's rule set owns no parameter of Paris': French flags on its map are refused like
+    on any map that is not Paris'."""
     data = fresh("europe")
     assert problems(data) == []
     data["rules"]["french_flags"] = fresh("paris")["rules"]["french_flags"]

@@ -12,7 +12,7 @@ from PIL import Image
 
 from engine import apply, new_game, player_view, public_view
 from engine.ai import choose_action
-from maps import available_maps, load_stand_in, pending_maps
+from maps import available_maps, load_ruleset
 from maps.loader import map_dirs
 from render import (
     base_layer,
@@ -30,8 +30,7 @@ from render._board import PANEL_WIDTH
 from render._layout import room_needed
 from render._theme import BLOCKED
 
-#: Every shipped map; Europe is pending (no train stations in the engine yet) and is drawn and
-#: played here with its classic stand-in, the same board (maps.load_stand_in).
+#: Every shipped map.
 MAPS = ["usa", "germany", "nordic", "amsterdam", "paris", "europe"]
 NAMES = ["Åsa", "Björn", "Zoë", "Øystein", "Ülkü"]
 
@@ -39,7 +38,7 @@ NAMES = ["Åsa", "Björn", "Zoë", "Øystein", "Ülkü"]
 @lru_cache(maxsize=8)
 def _game(map_id: str):
     """A seeded heuristic game: (rules, states from start to end)."""
-    rules = load_stand_in(map_id)
+    rules = load_ruleset(map_id)
     st = new_game(rules, seats=min(3, rules.params.max_players), seed=21)
     states = [st]
     while not st.finished:
@@ -79,7 +78,7 @@ def _length(car) -> float:
 @pytest.mark.parametrize("map_id", MAPS)
 def test_layout_covers_every_city_and_route(map_id: str) -> None:
     """layout.json names every city and route of the map, nothing else, inside its size, with room."""
-    rules = load_stand_in(map_id)
+    rules = load_ruleset(map_id)
     data = json.loads((map_dirs()[map_id] / "layout.json").read_text(encoding="utf-8"))
     assert set(data["cities"]) == set(rules.board.cities)
     assert set(data["routes"]) == set(rules.board.routes)
@@ -208,8 +207,8 @@ def test_final_frames_the_longest_path() -> None:
 
 
 def test_every_map_is_covered() -> None:
-    """The tests above run on every shipped map, usable or pending."""
-    assert set(MAPS) == set(available_maps()) | {e.id for e in pending_maps()}
+    """The tests above run on every shipped map."""
+    assert set(MAPS) == set(available_maps())
 
 
 def test_base_layer_is_cached() -> None:

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from engine import Cards, player_view
 from engine.testing import build_state
-from maps import load_stand_in
+from maps import load_ruleset
 from render import _theme as th
 from render import base_layer, load_layout, render_hand_png
 from render._layout import Car
@@ -138,7 +138,7 @@ def test_europe_long_routes_fill_their_distance() -> None:
 def test_a_hand_of_all_nine_kinds_keeps_its_cards_in_one_row() -> None:
     """Eight colours and locomotives side by side; the ticket list starts below them (before,
     the ninth card wrapped under the list's heading)."""
-    rules = load_stand_in("europe")
+    rules = load_ruleset("europe")
     hand = {c: 1 for c in rules.params.colors} | {"locomotive": 2}
     state = build_state(rules, seats=2, seed=3, hands={0: hand}, active=0)
     view = player_view(rules, state, 0)

@@ -32,17 +32,25 @@ def route_name(rules: ClassicRules, route_id: str) -> str:
     return f"{city(rules, r.a)} – {city(rules, r.b)}"
 
 
+def track_text(rules: ClassicRules, route_id: str, w: Words) -> str:
+    """One track of a route by what tells it apart: its colour, tunnel and ferry marks
+    (``blue``, ``gray, tunnel``, ``gray, 1 ferry locomotive``)."""
+    r = rules.board.routes[route_id]
+    parts = [w.color(r.color) if r.color != "gray" else w.t("gray")]
+    if r.tunnel:
+        parts.append(w.t("tunnel"))
+    if r.locomotives:
+        parts.append(w.n("{count} ferry {wild}", "{count} ferry {wilds}", r.locomotives))
+    return ", ".join(parts)
+
+
 def route_label(rules: ClassicRules, route_id: str, w: Words) -> str:
-    """``Atlanta – Miami (5, blue)``, with tunnel and ferry marks; double tracks differ by colour."""
+    """``Atlanta – Miami (5, blue)``: the route's places, length and :func:`track_text`; double
+    tracks differ by colour. An id the board does not know is returned as it is."""
     r = rules.board.routes.get(route_id)
     if r is None:
         return route_id
-    extra = [w.color(r.color) if r.color != "gray" else w.t("gray")]
-    if r.tunnel:
-        extra.append(w.t("tunnel"))
-    if r.locomotives:
-        extra.append(w.n("{count} ferry {wild}", "{count} ferry {wilds}", r.locomotives))
-    return f"{route_name(rules, route_id)} ({r.length}, {', '.join(extra)})"
+    return f"{route_name(rules, route_id)} ({r.length}, {track_text(rules, route_id, w)})"
 
 
 def cards_text(cards: Mapping[str, int], w: Words) -> str:

@@ -33,6 +33,7 @@ from .stories import (
     rating_text,
     route_label,
     route_name,
+    track_text,
 )
 
 #: Discord's limit for a message's content, and for options in one select.
@@ -96,17 +97,6 @@ def claim_label(rules: ClassicRules, choice: RouteChoice, w: Words) -> str:
     first = rules.board.routes[choice.route]
     kinds = dict.fromkeys(track_text(rules, r, w) for r in choice.tracks)
     return f"{route_name(rules, choice.route)} ({first.length}, {' / '.join(kinds)})"
-
-
-def track_text(rules: ClassicRules, route_id: str, w: Words) -> str:
-    """One track of a route by what tells it apart: its colour, tunnel and ferry marks."""
-    r = rules.board.routes[route_id]
-    parts = [w.color(r.color) if r.color != "gray" else w.t("gray")]
-    if r.tunnel:
-        parts.append(w.t("tunnel"))
-    if r.locomotives:
-        parts.append(w.n("{count} ferry {wild}", "{count} ferry {wilds}", r.locomotives))
-    return ", ".join(parts)
 
 
 def offer_cost(plan: TicketPlan, w: Words) -> str:

@@ -242,7 +242,7 @@ def payments(
     differ = choice.tracks_differ
     labels = [
         fmt.payment_text(pay, w)
-        + (f" → {fmt.track_text(table.rules, choice.track(p), w)}" if differ else "")
+        + (f" → {stories.track_text(table.rules, choice.track(p), w)}" if differ else "")
         for p, pay in enumerate(choice.payments)
     ]
     text = w.t(

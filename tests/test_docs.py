@@ -134,3 +134,23 @@ def test_every_metric_has_a_row_on_the_metrics_page() -> None:
         if family.name.startswith("ttr_"):
             served.add(family.name + ("_total" if family.type == "counter" else ""))
     assert served == documented
+
+
+def _links(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    return [t for t in re.findall(r"\]\(([^)\s]+)\)", text) if "://" not in t]
+
+
+@pytest.mark.parametrize("name", ["README.md", "CONTRIBUTING.md"])
+def test_the_repository_pages_link_to_files_that_exist(name: str) -> None:
+    links = _links(ROOT / name)
+    assert links
+    for target in links:
+        assert (ROOT / target.split("#", 1)[0]).exists(), (name, target)
+
+
+def test_the_readme_is_short() -> None:
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 250
+    assert max(len(line) for line in lines) <= 200
+    assert any(link.startswith("docs/images/") for link in _links(ROOT / "README.md"))

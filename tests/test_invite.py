@@ -14,7 +14,7 @@ import pytest
 from cogs.ttr._announce import PERMISSION_NAMES, required_permissions
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [ROOT / "README.md"]
+PAGES = [ROOT / "README.md", ROOT / "docs" / "admins" / "index.md"]
 LINK = re.compile(
     r"https://discord\.com/oauth2/authorize\?client_id=APP_ID"
     r"&scope=bot\+applications\.commands&permissions=(\d+)"

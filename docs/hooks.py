@@ -90,6 +90,9 @@ def _option_rows(options: list[dict[str, Any]]) -> list[str]:
                 for c in choices
             )
             what = f"{what}: {named}"
+        low, high = option.get("min_value"), option.get("max_value")
+        if low is not None or high is not None:
+            what += f" ({'' if low is None else low}-{'' if high is None else high})"
         if option.get("autocomplete"):
             what += " (suggested as you type)"
         rows.append(

@@ -6,7 +6,7 @@ adds these pages to the site (none of them is committed):
 - ``reference/commands.md``: every command of the bot's real discord.py tree, walked
   generically (groups nested at any depth), with its options and choices, in English and
   in German through the bot's own translator (:func:`commands_page`);
-- ``reference/settings.md``: every field of :class:`bot.config.Settings` with its environment
+- ``reference/settings.md``: every field of :class:`bot.process.config.Settings` with its environment
   variable, its default and the field's documentation (:func:`settings_page`);
 - ``contributors/contributing.md`` and ``benchmarks/history.md``: ``CONTRIBUTING.md`` and
   ``benchmarks/HISTORY.md`` from the repository, their links into ``docs/`` made relative.
@@ -56,21 +56,21 @@ def _de(entry: dict[str, Any], key: str) -> str:
 async def command_payloads() -> list[dict[str, Any]]:
     """The bot's top-level commands as Discord receives them at sync, German included.
 
-    The cogs are added to a :class:`bot.client.TtrBot` as ``setup`` does (no service, no
+    The cogs are added to a :class:`bot.discord_app.client.TtrBot` as ``setup`` does (no service, no
     network), and each command's translated payload is asked of discord.py with the bot's
-    :class:`bot.translator.Translator`.
+    :class:`bot.discord_app.translator.Translator`.
     """
-    from bot.client import TtrBot
-    from bot.config import Settings
-    from bot.translator import Translator
+    from bot.discord_app.client import TtrBot
+    from bot.discord_app.translator import Translator
+    from bot.process.config import Settings
     from cogs.ttr import TtrCog
 
     bot = TtrBot(Settings(), service=types.SimpleNamespace())  # type: ignore[arg-type]
     await bot.add_cog(TtrCog(bot))
     translator = Translator()
     return [
-        await command.get_translated_payload(bot.tree, translator)
-        for command in bot.tree.get_commands()
+        await command.get_translated_payload(bot.discord_app.tree, translator)
+        for command in bot.discord_app.tree.get_commands()
     ]
 
 
@@ -177,14 +177,14 @@ def _default(field: dataclasses.Field[Any]) -> str:
 
 
 def settings_page() -> str:
-    """The settings reference as Markdown: one row per field of :class:`bot.config.Settings`."""
-    from bot.config import Settings
+    """The settings reference as Markdown: one row per field of :class:`bot.process.config.Settings`."""
+    from bot.process.config import Settings
 
     docs = _attribute_docs(Settings.__doc__ or "")
     lines = [
         "# Settings reference",
         "",
-        "Generated when the site is built, from `bot.config.Settings`. Each setting is an",
+        "Generated when the site is built, from `bot.process.config.Settings`. Each setting is an",
         "environment variable, or a `KEY=value` line of `.env` (real environment variables win).",
         "A setting that does not parse stops the bot with one line and exit code 2.",
         "",

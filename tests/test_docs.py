@@ -86,8 +86,8 @@ def test_the_command_reference_names_every_command_and_option_of_the_tree() -> N
     """Walked from the real discord.py tree (groups at any depth), not from a list."""
     from discord import app_commands
 
-    from bot.client import TtrBot
-    from bot.config import Settings
+    from bot.discord_app.client import TtrBot
+    from bot.process.config import Settings
     from cogs.ttr import TtrCog
 
     hooks = _hooks()
@@ -95,7 +95,7 @@ def test_the_command_reference_names_every_command_and_option_of_the_tree() -> N
     async def tree() -> list[app_commands.Command | app_commands.Group]:  # type: ignore[type-arg]
         bot = TtrBot(Settings(), service=types.SimpleNamespace())
         await bot.add_cog(TtrCog(bot))
-        return list(bot.tree.walk_commands())
+        return list(bot.discord_app.tree.walk_commands())
 
     commands = asyncio.run(tree())
     page = hooks.commands_page()
@@ -111,7 +111,7 @@ def test_the_command_reference_names_every_command_and_option_of_the_tree() -> N
 def test_the_settings_reference_has_every_setting_the_bot_reads() -> None:
     from dataclasses import fields
 
-    from bot.config import Settings
+    from bot.process.config import Settings
 
     page = _hooks().settings_page()
     rows = [line for line in page.splitlines() if line.startswith("| `")]
@@ -125,7 +125,7 @@ def test_the_settings_reference_has_every_setting_the_bot_reads() -> None:
 
 
 def test_every_metric_has_a_row_on_the_metrics_page() -> None:
-    from bot.metrics import REGISTRY
+    from bot.process.metrics import REGISTRY
 
     page = (DOCS / "operators" / "metrics.md").read_text(encoding="utf-8")
     documented = set(re.findall(r"^\| `(ttr_\w+)`", page, re.M))

@@ -1,7 +1,7 @@
-"""The privacy notice has one source: the catalogs (issue 35).
+"""The privacy notice has one source: the catalogs.
 
-``/ttr privacy`` shows :func:`words.privacy_notice` in the reader's language; the README's
-"Privacy" section between its two markers is the English text with the default retention
+``/ttr privacy`` shows :func:`words.privacy_notice` in the reader's language; the
+documentation's privacy page (``docs/privacy.md``) between its two markers is the English text with the default retention
 period, and ``python -m bot privacy`` prints the same. A change to either side without the
 other fails here.
 """
@@ -21,16 +21,16 @@ ROOT = Path(__file__).resolve().parents[1]
 START, END = "<!-- privacy notice: start -->\n", "\n<!-- privacy notice: end -->"
 
 
-def readme_notice() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def docs_notice() -> str:
+    text = (ROOT / "docs" / "privacy.md").read_text(encoding="utf-8")
     match = re.search(re.escape(START) + "(.*?)" + re.escape(END), text, re.DOTALL)
-    assert match, "the README has no privacy notice between its markers"
+    assert match, "docs/privacy.md has no privacy notice between its markers"
     return match.group(1)
 
 
-def test_the_readme_section_is_the_english_notice() -> None:
-    """Regenerate with: python -m bot privacy --days 30 (between the README's markers)."""
-    assert readme_notice() == privacy_notice(words_for("en"), DEFAULT_GUILD_RETENTION_DAYS)
+def test_the_privacy_page_is_the_english_notice() -> None:
+    """Regenerate with: python -m bot privacy --days 30 (between the markers of docs/privacy.md)."""
+    assert docs_notice() == privacy_notice(words_for("en"), DEFAULT_GUILD_RETENTION_DAYS)
 
 
 def test_the_command_line_prints_the_notice(capsys: pytest.CaptureFixture[str]) -> None:
@@ -38,7 +38,7 @@ def test_the_command_line_prints_the_notice(capsys: pytest.CaptureFixture[str]) 
     assert main_privacy(["--language", "de", "--days", "7"]) == 0
     assert capsys.readouterr().out == privacy_notice(words_for("de"), 7) + "\n"
     assert main_privacy(["--days", "30"]) == 0
-    assert capsys.readouterr().out == readme_notice() + "\n"
+    assert capsys.readouterr().out == docs_notice() + "\n"
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -200,7 +200,7 @@ class Settings:
         ai_workers: ``TTR_AI_WORKERS``: processes that make the hard AI's decisions and the
             coach's hints and analyses (default 1; 0 makes the decisions in the bot process,
             whose memory then grows with play, and the coach's jobs in one process of its
-            own, see README "Running the bot").
+            own; see the documentation's "Memory and the AI workers").
         ai_worker_max_mb: ``TTR_AI_WORKER_MAX_MB``: a worker above this resident size
             (MiB) is replaced after its job (default 64).
         guild_retention_days: ``TTR_GUILD_RETENTION_DAYS`` (default 30): how long the data of

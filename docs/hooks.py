@@ -69,8 +69,8 @@ async def command_payloads() -> list[dict[str, Any]]:
     await bot.add_cog(TtrCog(bot))
     translator = Translator()
     return [
-        await command.get_translated_payload(bot.discord_app.tree, translator)
-        for command in bot.discord_app.tree.get_commands()
+        await command.get_translated_payload(bot.tree, translator)
+        for command in bot.tree.get_commands()
     ]
 
 

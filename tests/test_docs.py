@@ -95,7 +95,7 @@ def test_the_command_reference_names_every_command_and_option_of_the_tree() -> N
     async def tree() -> list[app_commands.Command | app_commands.Group]:  # type: ignore[type-arg]
         bot = TtrBot(Settings(), service=types.SimpleNamespace())
         await bot.add_cog(TtrCog(bot))
-        return list(bot.discord_app.tree.walk_commands())
+        return list(bot.tree.walk_commands())
 
     commands = asyncio.run(tree())
     page = hooks.commands_page()

@@ -114,7 +114,7 @@ def fatal_line(exc: BaseException) -> str:
 async def _attempt(bot: Any, token: str) -> None:
     """Log in and stay connected until the connection ends (it raises when it fails)."""
     await bot.login(token)
-    await bot.discord_app.connect(reconnect=False)
+    await bot.connect(reconnect=False)
 
 
 async def stay_connected(

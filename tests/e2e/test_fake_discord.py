@@ -301,7 +301,7 @@ async def test_login_sync_and_guild(fake: FakeDiscord, bot: DemoBot) -> None:
     assert demo["application_id"] == str(fake.application_id)
     assert {"demo secret", "demo admin reset", "demo image", "ping"} <= set(fake.command_names())
     assert fake.command("ping", guild=True)["guild_id"] == str(fake.guild_id)
-    fetched = {c.name: c.id for c in await bot.discord_app.tree.fetch_commands()}
+    fetched = {c.name: c.id for c in await bot.tree.fetch_commands()}
     assert fetched["demo"] == int(demo["id"])
 
     guild = bot.get_guild(fake.guild_id)

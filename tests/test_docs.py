@@ -116,7 +116,7 @@ def test_the_settings_reference_has_every_setting_the_bot_reads() -> None:
     page = _hooks().settings_page()
     rows = [line for line in page.splitlines() if line.startswith("| `")]
     assert len(rows) == len(fields(Settings))
-    source = (ROOT / "bot" / "config.py").read_text(encoding="utf-8")
+    source = (ROOT / "bot" / "process" / "config.py").read_text(encoding="utf-8")
     read = set(re.findall(r'get\("([A-Z][A-Z0-9_]+)"\)', source))
     assert "DISCORD_TOKEN" in read
     for name in read:

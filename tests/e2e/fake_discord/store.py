@@ -142,6 +142,8 @@ class Store:
         self.background_tasks.add(task)
         task.add_done_callback(self.background_tasks.discard)
 
+    # -- scripted faults -----------------------------------------------------
+
     def take_fault(self, method: str, path: str) -> Fault | None:
         """The scripted fault answering this request, used up once (see :meth:`.routing.Router.fail`)."""
         for fault in self.faults:

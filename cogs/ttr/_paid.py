@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot import send, stories
-from bot.services import Action, Cards, TableView, TurnMenu
+from bot.discord_app import send
+from bot.host.services import Action, Cards, TableView, TurnMenu
+from sentences import stories
 from words import Words
 
 from . import _prompts as prompts

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.services import GameServicePort, TableView
+from bot.host.services import GameServicePort, TableView
 from words import Words
 
 from . import _images as images

@@ -14,20 +14,14 @@ from collections.abc import Sequence
 
 import discord
 
-from bot import stories
-from bot.client import TtrBot
-from bot.services import (
-    Action,
-    Event,
-    GameServicePort,
-    Outcome,
-    ServiceError,
-    TableView,
-)
-from bot.services import events as ev_
+from bot.discord_app.client import TtrBot
+from bot.host.services import Action, Event, GameServicePort, Outcome, ServiceError, TableView
+from bot.host.services import events as ev_
+from sentences import stories
+from sentences import texts as fmt
+from sentences.plan import planner_text
 from words import Words
 
-from . import _format as fmt
 from . import _ids as ids
 from . import _paid as paid
 from . import _prompts as prompts
@@ -35,7 +29,6 @@ from ._announce import Announcer, Delivery
 from ._base import Base, CogError
 from ._components import Btn, components
 from ._panel_images import PanelImages
-from ._plan import planner_text
 from ._publish import Publisher, delivery_note
 
 log = logging.getLogger(__name__)

@@ -3,7 +3,7 @@ locomotive count (cogs/ttr/_paid.py)."""
 
 from __future__ import annotations
 
-from bot.services import Cards
+from bot.host.services import Cards
 from cogs.ttr._paid import Paid, fitting
 
 PAYMENTS = [

@@ -392,8 +392,8 @@ def report(
     return summary
 
 
-def main(argv: list[str]) -> int:
-    """Run the benchmark; print a table and, with --json, one JSON object last."""
+def _parser() -> argparse.ArgumentParser:
+    """The benchmark's command line: the play arguments, the modes, the cap's clock, the record."""
     ap = play_arguments("python -m benchmarks ai", 200, "games per map and mode")
     ap.add_argument("--modes", default="2p,4p", help="2p, 4p or both (comma-separated)")
     ap.add_argument(
@@ -408,6 +408,30 @@ def main(argv: list[str]) -> int:
         "--report", action="store_true", help="only report the games in --record; play none"
     )
     ap.add_argument("--digest", action="store_true", help="print the behaviour digests; play none")
+    return ap
+
+
+def _take_recorded(
+    record: Path,
+    stamp: Stamp,
+    jobs: list[tuple[str, int, int, int]],
+    count: Callable[[Game], None],
+) -> tuple[list[tuple[str, int, int, int]], int]:
+    """Resume a record: every game of ``record`` made under ``stamp`` that a job asks for is
+    counted instead of played; returns the jobs left to play and how many games were taken."""
+    wanted = {(m, n, seed) for m, n, seed, _ in jobs}
+    taken = 0
+    for game in read_record(record, stamp):
+        if game[:3] in wanted:
+            count(game)
+            wanted.discard(game[:3])
+            taken += 1
+    return [job for job in jobs if job[:3] in wanted], taken
+
+
+def main(argv: list[str]) -> int:
+    """Run the benchmark; print a table and, with --json, one JSON object last."""
+    ap = _parser()
     args = ap.parse_args(argv)
     maps = [m for m in args.maps.split(",") if m]
     if args.digest:
@@ -432,13 +456,7 @@ def main(argv: list[str]) -> int:
     try:
         recorded = 0
         if args.record is not None:
-            wanted = {(m, n, seed) for m, n, seed, _ in jobs}
-            for game in read_record(args.record, stamp):
-                if game[:3] in wanted:
-                    count(game)
-                    wanted.discard(game[:3])
-                    recorded += 1
-            jobs = [job for job in jobs if job[:3] in wanted]
+            jobs, recorded = _take_recorded(args.record, stamp, jobs, count)
 
         def finished(game: Game) -> None:
             count(game)

@@ -195,23 +195,49 @@ async def _people_images(demo: DemoGame, layout: render.Layout) -> int:
     return len(files)
 
 
-def _print_scores(
-    demo: DemoGame,
-    result: FinalResult,
-    turns: int,
-    actions: int,
-    ok: bool,
-    seats: Sequence[SeatRow],
-) -> None:
+@dataclass(frozen=True)
+class StoredGame:
+    """The finished game as the database holds it, which is what the demo reports: the result
+    and turn count of the stored snapshot, the number of stored actions, whether that log
+    replays from the seed to the snapshot, the rating shifts it caused and the seat rows."""
+
+    result: FinalResult
+    turns: int
+    actions: int
+    verified: bool
+    shifts: list[RatingShift]
+    seats: list[SeatRow]
+
+
+async def _check_stored(demo: DemoGame) -> StoredGame:
+    """Read the finished game back from storage and replay its action log from the seed: the
+    demo's proof that what the service stored is the game that was played."""
+    stored = await demo.storage.get_game(demo.game_id)
+    assert stored is not None
+    state = await stored_state(demo.storage, stored)
+    verified = await replay_game(demo.storage, stored) == state and stored.status == "finished"
+    assert state.result is not None
+    return StoredGame(
+        result=state.result,
+        turns=state.turn,
+        actions=len(await demo.storage.actions(demo.game_id)),
+        verified=verified,
+        shifts=await demo.service.game_ratings(demo.game_id),
+        seats=list(await demo.storage.seats(demo.game_id)),
+    )
+
+
+def _print_scores(demo: DemoGame, game: StoredGame) -> None:
     """The summary line, the score table (one column per part of the score, the hints each
     seat took) and the winner."""
     w = demo.words
+    result = game.result
     summary = w.n(
         "Final scores after {turns} turns ({count} action; replay from the stored log {check})",
         "Final scores after {turns} turns ({count} actions; replay from the stored log {check})",
-        actions,
-        turns=turns,
-        check=w.t("matches the snapshot") if ok else w.t("DOES NOT MATCH the snapshot"),
+        game.actions,
+        turns=game.turns,
+        check=w.t("matches the snapshot") if game.verified else w.t("DOES NOT MATCH the snapshot"),
     )
     keys = demo.rules.breakdown_keys()
     width = max(8, *(len(n) + 1 for n in demo.names))  # "AI 2 (hard)" is longer than "AI 2"
@@ -234,7 +260,7 @@ def _print_scores(
             f"{demo.names[i]:<{width}}{s.score:>7}"
             + "".join(f"{s.breakdown.get(k, 0):>{n}}" for k, n in zip(keys, widths, strict=True))
             + f"  {done:>{len(tickets)}}"
-            + f"  {seats[i].hints_used:>{len(hints)}}"
+            + f"  {game.seats[i].hints_used:>{len(hints)}}"
             + (" *" if i in result.winners else "")
         )
     winners = ", ".join(demo.names[n] for n in result.winners)
@@ -242,23 +268,18 @@ def _print_scores(
 
 
 def _write_result(
-    demo: DemoGame,
-    seed: int,
-    result: FinalResult,
-    turns: int,
-    seats: Sequence[SeatRow],
-    shifts: Sequence[RatingShift],
-    analysis: GameAnalysis | None,
+    demo: DemoGame, seed: int, game: StoredGame, analysis: GameAnalysis | None
 ) -> Path:
     """``OUT/result.json``: the map, seed, turns, winners, every seat's score, breakdown and
     hints taken (on a map with train stations also what each built station did: its city, the
     route it used and the tickets it served), how the game moved each seat's rating (overall,
     this season; empty when not rated) and the analysis (see :func:`_analysis_doc`)."""
     stations = demo.rules.params.stations is not None
+    result = game.result
     doc = {
         "map": demo.rules.map_id,
         "seed": seed,
-        "turns": turns,
+        "turns": game.turns,
         "winner": list(result.winners),
         "seats": [
             {
@@ -268,7 +289,7 @@ def _write_result(
                 "breakdown": dict(s.breakdown),
                 "tickets_completed": s.tickets_completed,
                 "tickets_failed": s.tickets_failed,
-                "hints": seats[s.seat].hints_used,
+                "hints": game.seats[s.seat].hints_used,
             }
             | ({"stations": [u.to_dict() for u in s.stations]} if stations else {})
             for s in result.seats
@@ -282,7 +303,7 @@ def _write_result(
                 "games": r.games,
                 "provisional": r.provisional,
             }
-            for r in shifts
+            for r in game.shifts
         ],
     }
     if analysis is not None:
@@ -394,28 +415,21 @@ async def run_demo(
         images = await _play(demo, every)
         if images is None:
             return 1
-        stored = await storage.get_game(game_id)
-        assert stored is not None
-        state = await stored_state(storage, stored)
-        actions = len(await storage.actions(game_id))
-        verified = await replay_game(storage, stored) == state and stored.status == "finished"
-        shifts = await service.game_ratings(game_id)
-        seats = await storage.seats(game_id)
-        assert state.result is not None
-        _print_scores(demo, state.result, state.turn, actions, verified, seats)
-        if shifts:
-            print("\n" + console(stories.rating_changes(shifts, w)))
+        checked = await _check_stored(demo)
+        _print_scores(demo, checked)
+        if checked.shifts:
+            print("\n" + console(stories.rating_changes(checked.shifts, w)))
         analysis, drawn = await _analyse(demo)
     finally:
         await storage.close()
     images += drawn
-    path = _write_result(demo, seed, state.result, state.turn, seats, shifts, analysis)
+    path = _write_result(demo, seed, checked, analysis)
     print(
         w.n(
             "Wrote {path} and {count} image.", "Wrote {path} and {count} images.", images, path=path
         )
     )
-    return 0 if verified else 1
+    return 0 if checked.verified else 1
 
 
 def main(argv: list[str]) -> int:

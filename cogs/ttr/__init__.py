@@ -4,9 +4,10 @@ Layout (no import cycles; data flows interaction -> family -> service -> reply):
 ``_commands`` (the /ttr table) and ``_clicks`` (one DynamicItem per kind of
 click, ids in ``_ids``) -> ``_lobby``, ``_play``, ``_menu_clicks``, ``_info``,
 ``_admin`` (the families) -> ``_publish`` (public messages), ``_prompts``
-(private menus), ``_format`` (texts), ``_images`` (renderer), ``_announce``
-(posting with fallbacks), ``_components`` (building buttons and selects),
-``_base`` (what the families share).
+(private menus), ``_paid`` (claims and stations named in a command),
+``_panel_images`` (a panel's private images), ``_format`` (texts), ``_images``
+(renderer), ``_announce`` (posting with fallbacks), ``_components`` (building
+buttons and selects), ``_base`` (what the families share).
 """
 
 from __future__ import annotations

@@ -10,23 +10,12 @@ was made, also when the table could not be updated.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import discord
 
-from bot.discord_app import send
 from bot.discord_app.client import TtrBot
-from bot.host.services import (
-    Action,
-    Cards,
-    Event,
-    GameServicePort,
-    Outcome,
-    ServiceError,
-    TableView,
-    TurnMenu,
-)
+from bot.host.services import Action, Event, GameServicePort, Outcome, ServiceError, TableView
 from bot.host.services import events as ev_
 from sentences import stories
 from sentences import texts as fmt
@@ -34,11 +23,12 @@ from sentences.plan import planner_text
 from words import Words
 
 from . import _ids as ids
-from . import _images as images
+from . import _paid as paid
 from . import _prompts as prompts
 from ._announce import Announcer, Delivery
-from ._base import Base, CogError, display_names
+from ._base import Base, CogError
 from ._components import Btn, components
+from ._panel_images import PanelImages
 from ._publish import Publisher, delivery_note
 
 log = logging.getLogger(__name__)
@@ -110,6 +100,7 @@ class PlayFlows(Base):
     ) -> None:
         super().__init__(bot, service, announcer)
         self.publisher = publisher
+        self.panel_images = PanelImages(service)
 
     # ------------------------------------------------------------ moving
     async def act(
@@ -148,49 +139,9 @@ class PlayFlows(Base):
                 if table.public is not None and table.public.phase == "play":
                     lines.append(w.t("Your turn is over."))
                 lines.append(w.t("Your {cards}: {list}", list=fmt.cards_line(fresh.mine.hand, w)))
-        files = await self._panel_files(interaction, fresh, w)
+        files = await self.panel_images.after_move(interaction, fresh, w)
         await self.answer(
             interaction, "\n".join(lines or [w.t("Your move was made.")]), view, files=files
-        )
-
-    async def _panel_files(
-        self, interaction: discord.Interaction, table: TableView, w: Words
-    ) -> list[discord.File] | None:
-        """The images a panel shows after a move: the offered tickets' map while a choice is
-        open; a hand image the panel had, drawn again for the new hand; an offer map the panel
-        had, gone once the choice is made; None: the panel's attachments stay as they are."""
-        if table.menu is not None and table.menu.keep is not None and table.mine is not None:
-            return [self.png(await self._offer_png(interaction, table, w), "tickets.png")]
-        message = interaction.message if self.on_panel(interaction) else None
-        had = {a.filename for a in message.attachments} if message is not None else set()
-        if "hand.png" in had and table.mine is not None:
-            return [self.png(await self._hand_png(interaction, table, w), "hand.png")]
-        if "tickets.png" in had:
-            return []
-        return None
-
-    async def _hand_png(
-        self, interaction: discord.Interaction, table: TableView, w: Words
-    ) -> bytes:
-        """The reader's hand image in their contrast setting."""
-        assert table.mine is not None
-        settings = await self.service.user_settings(interaction.user.id)
-        return await images.hand_png(
-            table.mine,
-            display_names(table),
-            w.lang,
-            high_contrast=settings.high_contrast,
-            plans=table.plans,
-        )
-
-    async def _offer_png(
-        self, interaction: discord.Interaction, table: TableView, w: Words
-    ) -> bytes:
-        """A small map of the offered tickets' cities and the reader's network."""
-        assert table.mine is not None and table.menu is not None and table.menu.keep is not None
-        settings = await self.service.user_settings(interaction.user.id)
-        return await images.offer_png(
-            table.mine, w.lang, table.menu.keep.plans, high_contrast=settings.high_contrast
         )
 
     async def publish(self, outcome: Outcome) -> Delivery | None:
@@ -209,9 +160,8 @@ class PlayFlows(Base):
         text = w.t("This menu is out of date; nothing was done.")
         if prompt:
             text += "\n" + w.t("Here is the current one:") + "\n" + prompt
-        files = None
-        if table.menu is not None and table.menu.keep is not None and table.mine is not None:
-            files = [self.png(await self._offer_png(interaction, table, w), "tickets.png")]
+        offer = self.panel_images.offer_open(table)
+        files = [await self.panel_images.offer(interaction, table, w)] if offer else None
         await self.answer(interaction, text, view, files=files)
 
     # ------------------------------------------------------------ opening menus
@@ -235,9 +185,9 @@ class PlayFlows(Base):
             prompt, view = prompts.pending(table, w)
         if prompt:
             text += "\n\n" + prompt
-        files = [self.png(await self._hand_png(interaction, table, w), "hand.png")]
+        files = [await self.panel_images.hand(interaction, table, w)]
         if menu is not None and menu.keep is not None:
-            files.append(self.png(await self._offer_png(interaction, table, w), "tickets.png"))
+            files.append(await self.panel_images.offer(interaction, table, w))
         view = with_zoom(view, game_id, w)
         await self.reply(interaction, text, view=view, files=files)
 
@@ -276,23 +226,7 @@ class PlayFlows(Base):
     ) -> None:
         """The route picker; or (``route`` given) that route claimed at once when one payment
         fits (``color``/``locomotives`` narrow them), else the choice of payments."""
-
-        def find(table: TableView, menu: TurnMenu, w: Words) -> _Paid:
-            assert route is not None
-            choice = menu.route_named(route)
-            if choice is None:
-                known = route in table.rules.board.routes
-                shown = stories.route_label(table.rules, route, w) if known else send.echo(route)
-                raise CogError("cannot_claim", {"route": shown})
-            apart = route in choice.pay_tracks and choice.tracks_differ
-            return _Paid(
-                choice.index,
-                choice.payments,
-                [i for i in range(len(choice.payments)) if not apart or choice.track(i) == route],
-            )
-
-        named = None if route is None else find
-        await self._open_paid(interaction, game_id, named, color, locomotives, _CLAIMING)
+        await self._open_paid(interaction, game_id, route, color, locomotives, paid.CLAIMING)
 
     async def open_station(
         self,
@@ -305,32 +239,21 @@ class PlayFlows(Base):
         """Europe: the city picker of the next train station; or (``city`` given) the station
         built at once when one payment fits (``color``/``locomotives`` narrow them), else the
         choice of payments (as :meth:`open_claim`)."""
-
-        def find(table: TableView, menu: TurnMenu, w: Words) -> _Paid:
-            assert city is not None
-            choice = next((c for c in menu.stations if c.city == city), None)
-            if choice is None:
-                known = city in table.rules.board.cities
-                shown = stories.city(table.rules, city) if known else send.echo(city)
-                raise CogError("cannot_build_station", {"city": shown})
-            return _Paid(choice.index, choice.payments, list(range(len(choice.payments))))
-
-        named = None if city is None else find
-        await self._open_paid(interaction, game_id, named, color, locomotives, _BUILDING)
+        await self._open_paid(interaction, game_id, city, color, locomotives, paid.BUILDING)
 
     async def _open_paid(
         self,
         interaction: discord.Interaction,
         game_id: int,
-        find: Callable[[TableView, TurnMenu, Words], _Paid] | None,
+        name: str | None,
         color: str | None,
         locomotives: int | None,
-        steps: _Steps,
+        steps: paid.Steps,
     ) -> None:
         """What a claim and a train station share: on the seat's turn, the ``steps.picker`` when
-        nothing is named (``find`` None); else the named thing (``find``: raises CogError when it
-        cannot be had now) played (``steps.play``) at once when exactly one of its payments fits
-        ``color`` (``locomotive``: only locomotives) and ``locomotives``, else the
+        nothing is named; else the ``name``d route or city (``steps.named``: raises CogError when
+        it cannot be had now) played (``steps.play``) at once when exactly one of its payments
+        fits ``color`` (``locomotive``: only locomotives) and ``locomotives``, else the
         ``steps.pay_step`` with those payments. CogError ``no_such_payment`` when none fits."""
         await self.acknowledge(interaction)
         table = await self.read(interaction, game_id)
@@ -341,21 +264,21 @@ class PlayFlows(Base):
         if menu.step != "turn":
             await self.answer(interaction, *prompts.pending(table, w))
             return
-        if find is None:
+        if name is None:
             await self.answer(interaction, *steps.picker(table, menu, w))
             return
-        paid = find(table, menu, w)
-        allowed = [i for i in paid.positions if _pays_like(paid.payments[i], color, locomotives)]
+        named = steps.named(name, table, menu, w)
+        allowed = paid.fitting(named, color, locomotives)
         if not allowed:
             raise CogError(
                 "no_such_payment",
-                {"choices": "; ".join(fmt.payment_text(p, w) for p in paid.payments[:10])},
+                {"choices": "; ".join(fmt.payment_text(p, w) for p in named.payments[:10])},
             )
         if len(allowed) == 1:
-            action = steps.play(menu, paid.index, allowed[0])
+            action = steps.play(menu, named.index, allowed[0])
             await self.act(interaction, table, action, version=table.version)
             return
-        prompt = steps.pay_step(table, menu, w, paid.index, allowed[0], allowed)
+        prompt = steps.pay_step(table, menu, w, named.index, allowed[0], allowed)
         await self.answer(interaction, *prompt)
 
     async def open_tickets(
@@ -433,39 +356,6 @@ class PlayFlows(Base):
                 days,
             ),
         )
-
-
-@dataclass(frozen=True, slots=True)
-class _Paid:
-    """A route or a station city named by a command: its index in the menu, its payments and the
-    positions of those that pay for what was named (a double route's track)."""
-
-    index: int
-    payments: Sequence[Cards]
-    positions: list[int]
-
-
-@dataclass(frozen=True, slots=True)
-class _Steps:
-    """How one kind of paid move goes: the ``picker`` of what to pay for, the ``pay_step`` (the
-    choice of payments: index, chosen, allowed) and the action of an index and a payment."""
-
-    picker: Callable[[TableView, TurnMenu, Words], prompts.Prompt]
-    pay_step: Callable[[TableView, TurnMenu, Words, int, int, Sequence[int]], prompts.Prompt]
-    play: Callable[[TurnMenu, int, int], Action]
-
-
-_CLAIMING = _Steps(prompts.routes, prompts.payments, TurnMenu.claim)
-_BUILDING = _Steps(prompts.stations, prompts.station_payments, TurnMenu.build_station)
-
-
-def _pays_like(payment: Cards, color: str | None, locomotives: int | None) -> bool:
-    """``payment`` uses ``color`` (``locomotive``: only locomotives) and ``locomotives``."""
-    return (
-        color is None
-        or payment.get(color, 0) > 0
-        or (color == "locomotive" and set(payment) == {"locomotive"})
-    ) and (locomotives is None or payment.get("locomotive", 0) == locomotives)
 
 
 __all__ = ["DRAW_SOURCES", "PlayFlows", "ServiceError", "delivery_note", "private_lines"]

@@ -27,9 +27,8 @@ from bot.services import AI_LEVELS
 from . import _choices as choices
 from ._admin import AdminFlows
 from ._announce import Announcer
-from ._base import Base
 from ._coach import CoachFlows
-from ._info import InfoFlows, fold
+from ._info import InfoFlows
 from ._ladder import LadderFlows
 from ._lobby import TURN_TIMES, LobbyFlows
 from ._menu_clicks import MenuClicks
@@ -238,17 +237,7 @@ class TtrCog(
 
     @board.autocomplete("region")
     async def _regions(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        try:
-            table = await self.service.table(await self.shown(interaction), interaction.user.id)
-        except Exception:  # noqa: BLE001 - autocomplete answers quietly
-            return []
-        w = Base.words(interaction, table)
-        out = [(w.t("Your {tickets}"), "tickets")] if table.mine else []
-        needle = fold(current)
-        for city in sorted(table.rules.board.cities.values(), key=lambda c: fold(c.name)):
-            if needle in fold(city.name):
-                out.append((city.name, city.name))
-        return send.choices(out)
+        return await choices.regions(self.service, self.shown, interaction, current)
 
     @app_commands.command(name="status", description="Show the game status")
     async def status(self, interaction: discord.Interaction) -> None:

@@ -42,6 +42,32 @@ def provisional_note(meta: dict[str, Any], w: Words) -> str:
     return ""
 
 
+def zoom_region(table: TableView, region: str) -> tuple[list[str], list[str]]:
+    """(cities to frame, cities to ring) for ``/ttr board region:``: "tickets" (the reader's
+    kept and offered tickets' cities; CogError ``not_in_game`` without a seat,
+    ``no_tickets_to_zoom`` without tickets) or a city name (accents and case ignored; CogError
+    ``unknown_city``)."""
+    board = table.rules.board
+    own = {  # the map's ticket noun in any language: "Vertragskarten", "contracts"...
+        fold(words_for(lang, table.rules.meta).noun("ticket", n)) for lang in LANGS for n in (1, 2)
+    }
+    if fold(region) in {"tickets", "ticket", "ziele", "zielkarten", "zielkarte", *own}:
+        if table.mine is None:
+            raise CogError("not_in_game")
+        ids = [t.id for t in table.mine.tickets] + list(table.mine.offer)
+        cities = [c for tid in ids for c in (board.tickets[tid].a, board.tickets[tid].b)]
+        if not cities:
+            raise CogError("no_tickets_to_zoom")
+        return cities, cities
+    want = fold(region)
+    exact = [cid for cid, c in board.cities.items() if fold(c.name) == want or cid == want]
+    start = [cid for cid, c in board.cities.items() if fold(c.name).startswith(want)]
+    found = exact or start
+    if not found:
+        raise CogError("unknown_city", {"city": send.echo(region)})
+    return found[:1], found[:1]
+
+
 def chunk_lines(lines: list[str], size: int) -> list[str]:
     """``lines`` joined into pages of at most ``size`` characters (a longer line is clipped)."""
     pages: list[str] = []
@@ -116,7 +142,7 @@ class InfoFlows(Base):
         w = self.words(interaction, table)
         settings = await self.service.user_settings(interaction.user.id)
         if region:
-            cities, marks = self._region(table, region)
+            cities, marks = zoom_region(table, region)
             png = await images.zoom_png(
                 table.rules.map_id,
                 table.public,
@@ -161,33 +187,6 @@ class InfoFlows(Base):
         if tickets:
             return w.t("The board around the cities of your {tickets} (gold rings).")
         return w.t("The board around {city}.", city=table.rules.board.cities[cities[0]].name)
-
-    @staticmethod
-    def _region(table: TableView, region: str) -> tuple[list[str], list[str]]:
-        """(cities to frame, cities to ring) for a ``region``: "tickets" (the reader's kept and
-        offered tickets' cities; CogError ``not_in_game`` without a seat, ``no_tickets_to_zoom``
-        without tickets) or a city name (accents and case ignored; CogError ``unknown_city``)."""
-        board = table.rules.board
-        own = {  # the map's ticket noun in any language: "Vertragskarten", "contracts"...
-            fold(words_for(lang, table.rules.meta).noun("ticket", n))
-            for lang in LANGS
-            for n in (1, 2)
-        }
-        if fold(region) in {"tickets", "ticket", "ziele", "zielkarten", "zielkarte", *own}:
-            if table.mine is None:
-                raise CogError("not_in_game")
-            ids = [t.id for t in table.mine.tickets] + list(table.mine.offer)
-            cities = [c for tid in ids for c in (board.tickets[tid].a, board.tickets[tid].b)]
-            if not cities:
-                raise CogError("no_tickets_to_zoom")
-            return cities, cities
-        want = fold(region)
-        exact = [cid for cid, c in board.cities.items() if fold(c.name) == want or cid == want]
-        start = [cid for cid, c in board.cities.items() if fold(c.name).startswith(want)]
-        found = exact or start
-        if not found:
-            raise CogError("unknown_city", {"city": send.echo(region)})
-        return found[:1], found[:1]
 
     async def status(self, interaction: discord.Interaction, game_id: int) -> None:
         """Whose turn, scores, pieces, cards and tickets per seat, and the turn clock."""

@@ -310,12 +310,12 @@ class InfoFlows(Base):
         w = self.words(interaction, table)
         map_line = (
             w.t(
-                "This game is played on **{map}**: /ttr rules shows how it differs from the USA map.",
+                "This game is played on **{map}**: /ttr game rules shows how it differs from the USA map.",
                 map=self.map_name(table, w),
             )
             if table is not None
             else w.t(
-                "Every map has its own rules: /ttr rules lists them, /ttr rules map: shows one."
+                "Every map has its own rules: /ttr game rules lists them, /ttr game rules map: shows one."
             )
         )
         text = "\n".join(
@@ -333,16 +333,19 @@ class InfoFlows(Base):
                     "• On your turn do one thing: **Draw** two {cards} (any two, a face-up {wild} too), **Claim** a route by paying its cards, or draw {tickets}."
                 ),
                 w.t(
-                    "• After every turn the bot posts the board and pings the next player; /ttr log tells what happened since your last turn."
+                    "• After every turn the bot posts the board and pings the next player; /ttr game log tells what happened since your last turn."
                 ),
                 w.t(
                     "• Your hand and {tickets} are only ever shown to you; /ttr board and /ttr status show the table."
                 ),
                 w.t(
-                    "• Away? /ttr vacation pauses your clock; /ttr settings turns pings off or on."
+                    "• Away? /ttr game vacation pauses your clock; /ttr player settings turns pings off or on."
                 ),
                 w.t(
-                    "• Stuck? /ttr hint suggests a move and says why (unless the host turned hints off); after the game, /ttr game id: shows each player's chance to win turn by turn."
+                    "• Stuck? /ttr hint suggests a move and says why (unless the host turned hints off); after the game, /ttr game show id: shows each player's chance to win turn by turn."
+                ),
+                w.t(
+                    "• Now and then: /ttr game (the log, the rules, a vacation, resigning, the finished games), /ttr player (ratings, your games, settings, privacy), /ttr admin (the server's settings)."
                 ),
                 map_line,
             ]
@@ -350,7 +353,7 @@ class InfoFlows(Base):
         await self.reply(interaction, text)
 
     async def maps(self, interaction: discord.Interaction) -> None:
-        """Every loaded map (built-in and ``TTR_MAPS_DIR``) and its player range (/ttr rules)."""
+        """Every loaded map (built-in and ``TTR_MAPS_DIR``) and its player range (/ttr game rules)."""
         await self.defer(interaction)
         w = self.words(interaction)
         lines = []
@@ -366,11 +369,11 @@ class InfoFlows(Base):
                     provisional=provisional_note(meta, w),
                 )
             )
-        lines.append(w.t("/ttr rules map: shows how a map's rules differ from the USA map."))
+        lines.append(w.t("/ttr game rules map: shows how a map's rules differ from the USA map."))
         await self.reply(interaction, "\n".join(lines))
 
     async def history(self, interaction: discord.Interaction, page: int) -> None:
-        """/ttr game without an id: the server's finished games, newest first, ten per page."""
+        """/ttr game history: the server's finished games, newest first, ten per page."""
         await self.defer(interaction)
         w = self.words(interaction)
         per_page = 10
@@ -391,7 +394,7 @@ class InfoFlows(Base):
             when = f"<t:{int(g.finished_at)}:d>" if g.finished_at else ""
             lines.append(
                 w.t(
-                    "Game {game} · **{map}** · {when} · winner: {winners} · /ttr game id:{game}",
+                    "Game {game} · **{map}** · {when} · winner: {winners} · /ttr game show id:{game}",
                     game=g.id,
                     map=self.map_name(table, w),
                     when=when,
@@ -399,7 +402,7 @@ class InfoFlows(Base):
                 )
             )
         if len(games) == per_page:
-            lines.append(w.t("More: /ttr game page:{page}", page=page + 1))
+            lines.append(w.t("More: /ttr game history page:{page}", page=page + 1))
         await self.reply(interaction, "\n".join(lines))
 
     async def game(self, interaction: discord.Interaction, game_id: int) -> None:

@@ -3,7 +3,7 @@
 discord.py binds one slash-command group to one cog, so ``/ttr`` is declared
 here once; each command hands over to its family (:mod:`._lobby`,
 :mod:`._play`, :mod:`._info`, :mod:`._players`, :mod:`._ladder`, :mod:`._admin`). Names
-and descriptions are English here and translated by ``bot.translator`` from the catalogs.
+and descriptions are English here and translated by ``bot.discord_app.translator`` from the catalogs.
 
 Discord allows 25 entries (commands and groups) under ``/ttr`` and 25 in each group. What
 players do in every game has its own command at the top: the lobby (``new``, ``join``,
@@ -24,9 +24,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import send
-from bot.client import TtrBot
-from bot.services import AI_LEVELS
+from bot.discord_app import send
+from bot.discord_app.client import TtrBot
+from bot.host.services import AI_LEVELS
 
 from . import _choices as choices
 from ._admin import AdminFlows

@@ -4,7 +4,7 @@ every sentence that names a command names one that exists.
 Discord allows 25 entries (subcommands and subcommand groups) in a slash-command group and
 25 in each of its subgroups; a group within five of that has no room left for the next
 command without folding one into another. These tests walk the tree exactly as the bot builds
-it (the real extension loaded into a real :class:`~bot.client.TtrBot`), not a list kept by hand.
+it (the real extension loaded into a real :class:`~bot.discord_app.client.TtrBot`), not a list kept by hand.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ import pytest
 from babel.messages.pofile import read_po
 from discord import app_commands
 
-from bot.client import create_bot
-from bot.config import Settings
-from bot.services import GameService
-from bot.storage import open_storage
+from bot.discord_app.client import create_bot
+from bot.host.services import GameService
+from bot.host.storage import open_storage
+from bot.process.config import Settings
 from words import catalog_file, translations
 
 #: Discord's limit of entries in one group (and in one subgroup).
@@ -97,7 +97,7 @@ def test_common_actions_have_their_own_commands(ttr: app_commands.Group) -> None
 
 
 def _named(lang: str, text: app_commands.locale_str | str) -> str:
-    """A command's or option's name as a reader of ``lang`` sees it (``bot.translator``)."""
+    """A command's or option's name as a reader of ``lang`` sees it (``bot.discord_app.translator``)."""
     message = text.message if isinstance(text, app_commands.locale_str) else text
     if lang == "en":
         return message

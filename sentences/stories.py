@@ -1,7 +1,7 @@
 """Turn stories: what happened in a game, told in the catalogs' words (one voice everywhere);
 and how a rated game moved its players' ratings.
 
-The channel's turn messages, ``/ttr log`` and the demo's console all tell a
+The channel's turn messages, ``/ttr game log`` and the demo's console all tell a
 game's public events through these functions, in the table's (or reader's)
 language with the catalogs' plural rules: one sentence per seat and turn
 (``Alice drew a face-up red card and a card from the deck.``), and the names

@@ -49,12 +49,18 @@ def clip(text: str, limit: int = MAX_CONTENT) -> str:
 
 def fit(told: Sequence[str], tail: Sequence[str], w: Words, limit: int = MAX_CONTENT) -> str:
     """The turn lines ``told`` and the ``tail`` (whose turn, the score table) in one message:
-    when too long, the oldest turns give way to one line pointing at /ttr log, never the tail."""
+    when too long, the oldest turns give way to one line pointing at /ttr game log, never the tail."""
     told = list(told)
     dropped = 0
     while told:
         head = (
-            [w.n("({count} earlier turn: /ttr log)", "({count} earlier turns: /ttr log)", dropped)]
+            [
+                w.n(
+                    "({count} earlier turn: /ttr game log)",
+                    "({count} earlier turns: /ttr game log)",
+                    dropped,
+                )
+            ]
             if dropped
             else []
         )

@@ -1,5 +1,5 @@
 """The privacy notice: what the bot stores about a player, why, for how long, and how to have it
-deleted (``/ttr privacy show``, ``python -m bot privacy``, the README's "Privacy" section).
+deleted (``/ttr player privacy``, ``python -m bot privacy``, the README's "Privacy" section).
 
 One text in the catalogs, in every language the bot speaks; the README's English section is
 this text (``tests/test_privacy_notice.py`` holds the two equal), so the notice and the
@@ -27,10 +27,10 @@ def privacy_notice(w: Words, retention_days: int) -> str:
             w.t(
                 "- **Your moves** in every game, with their time, **your results** (score, rank, "
                 "{tickets} completed) and **your ratings** (per server and season, and each rated "
-                "game's change): to replay and check every game, and for /ttr game, /ttr stats "
-                "and /ttr leaderboard."
+                "game's change): to replay and check every game, and for /ttr game show, /ttr player "
+                "stats and /ttr player leaderboard."
             ),
-            w.t("- **Your settings** from /ttr settings, if you changed any: to keep them."),
+            w.t("- **Your settings** from /ttr player settings, if you changed any: to keep them."),
             w.t("- Your id as who changed a server's settings or started a season, if you did."),
             w.t("- For every game, the ids of its server, channel and messages: to run it there."),
             w.t(
@@ -53,7 +53,7 @@ def privacy_notice(w: Words, retention_days: int) -> str:
             "",
             w.t("**How to have it deleted**"),
             w.t(
-                "With /ttr privacy forget_me the bot deletes your settings and ratings and, in "
+                "With /ttr player forget_me the bot deletes your settings and ratings and, in "
                 'every game, replaces your id and name with "Former player" and a number, so the '
                 "other players' results, ratings and replays stay as they were. Leave your games "
                 "that have not started and resign from your running ones first, or let it do "

@@ -18,7 +18,7 @@ metrics slip in) and is served at ``/metrics`` when ``TTR_METRICS_PORT`` is set
 - ``ttr_analysis_cpu_seconds``: the CPU time of one finished analysis after a
   game, all its slices together (``bot/host/services/_analysis.py``);
 - ``ttr_render_seconds{kind}``: one image (board, final, hand, zoom, the map
-  of offered tickets, recap, the rating chart of ``/ttr stats``, the analysis
+  of offered tickets, recap, the rating chart of ``/ttr player stats``, the analysis
   chart after a game), timed in the cogs' worker threads that call the renderer
   (``cogs/ttr/_images.py``);
 - ``ttr_storage_seconds{operation}``: a read, or a write transaction to its

@@ -1,5 +1,6 @@
-"""Autocomplete of /ttr claim and /ttr station: the reader's claimable routes, the colours in
-their hand and the cities where their next train station can stand (with its cost).
+"""Autocomplete of /ttr claim, /ttr station and /ttr board: the reader's claimable routes, the
+colours in their hand, the cities where their next train station can stand (with its cost) and
+the places the board zooms to.
 
 Each answers quietly (an empty list) when the channel has no game or the reader no menu.
 """
@@ -17,8 +18,10 @@ from sentences import texts as fmt
 
 from . import _prompts as prompts
 from ._base import Base
+from ._info import fold
 
-#: The open game of the interaction's channel (``TtrCog.here``).
+#: The open game of the interaction's channel (``TtrCog.here``), or the one it shows
+#: (``TtrCog.shown``: the open one, else the last finished one).
 Here = Callable[[discord.Interaction], Awaitable[int]]
 
 
@@ -80,3 +83,20 @@ async def station_cities(
         for label in (prompts.station_label(table, c, w),)
         if needle in label.lower() or needle in c.city
     )
+
+
+async def regions(
+    service: GameServicePort, shown: Here, interaction: discord.Interaction, current: str
+) -> list[Choice[str]]:
+    """``/ttr board region:``: "Your tickets" (for a player of the shown game), then the map's
+    cities whose name contains ``current`` (accents and case ignored), alphabetically."""
+    table = await _table(service, shown, interaction)
+    if table is None:
+        return []
+    w = Base.words(interaction, table)
+    out = [(w.t("Your {tickets}"), "tickets")] if table.mine else []
+    needle = fold(current)
+    for city in sorted(table.rules.board.cities.values(), key=lambda c: fold(c.name)):
+        if needle in fold(city.name):
+            out.append((city.name, city.name))
+    return send.choices(out)

@@ -10,7 +10,7 @@ and the answer says so and offers a fresh hint.
 The analysis of a finished game is public, in the table's language: the chart
 and the turning points, posted as a reply to the game-over message when the
 service has made it (:meth:`CoachFlows.analysed`, the service's
-``on_analysis``), and shown by ``/ttr game id:``.
+``on_analysis``), and shown by ``/ttr game show id:``.
 """
 
 from __future__ import annotations

@@ -4,12 +4,16 @@ discord.py binds one slash-command group to one cog, so ``/ttr`` is declared
 here once; each command hands over to its family (:mod:`._lobby`,
 :mod:`._play`, :mod:`._info`, :mod:`._players`, :mod:`._ladder`, :mod:`._admin`). Names
 and descriptions are English here and translated by ``bot.discord_app.translator`` from the catalogs.
-``/ttr maps`` is folded into ``/ttr rules`` (without a map) and ``/ttr history`` into
-``/ttr game`` (without an id).
-Discord allows 25 commands and groups under ``/ttr``: the server's settings, its
-seasons and the permission check are one group, ``/ttr admin``; the privacy notice
-and forgetting another, ``/ttr privacy``. ``/ttr maps`` is folded into ``/ttr rules``
-(without a map) and ``/ttr history`` into ``/ttr game`` (without an id).
+
+Discord allows 25 entries (commands and groups) under ``/ttr`` and 25 in each group. What
+players do in every game has its own command at the top: the lobby (``new``, ``join``,
+``leave``, ``add_ai``, ``start``), the moves (``hand``, ``draw``, ``claim``, ``station``,
+``tickets``, ``hint``), the table (``board``, ``status``) and ``help``. What is asked
+now and then sits in three groups: ``/ttr game`` (this channel's game beyond the moves:
+its log, its map's rules, a vacation, resigning, cancelling; and the finished games),
+``/ttr player`` (ratings, your games, your settings and your data) and ``/ttr admin``
+(the server's settings and seasons, the permission check). That leaves eight entries
+free at the top (``tests/cogs/test_command_tree.py`` fails when fewer than five are).
 """
 
 from __future__ import annotations
@@ -27,9 +31,8 @@ from bot.host.services import AI_LEVELS
 from . import _choices as choices
 from ._admin import AdminFlows
 from ._announce import Announcer
-from ._base import Base
 from ._coach import CoachFlows
-from ._info import InfoFlows, fold
+from ._info import InfoFlows
 from ._ladder import LadderFlows
 from ._lobby import TURN_TIMES, LobbyFlows
 from ._menu_clicks import MenuClicks
@@ -137,10 +140,14 @@ class TtrCog(
     new.autocomplete("map")(map_names)
 
     @app_commands.command(name="join", description="Join the game in this channel")
-    @app_commands.describe(leave="Leave the game instead, before it starts")
-    async def join(self, interaction: discord.Interaction, leave: bool = False) -> None:
-        flow = self.lobby_flows.leave if leave else self.lobby_flows.join
-        await flow(interaction, await self.here(interaction))
+    async def join(self, interaction: discord.Interaction) -> None:
+        await self.lobby_flows.join(interaction, await self.here(interaction))
+
+    @app_commands.command(
+        name="leave", description="Leave the game in this channel before it starts"
+    )
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self.lobby_flows.leave(interaction, await self.here(interaction))
 
     @app_commands.command(name="add_ai", description="Add a computer player (host)")
     @app_commands.describe(level="How well the computer plays (default: normal)")
@@ -217,18 +224,7 @@ class TtrCog(
     async def hint(self, interaction: discord.Interaction) -> None:
         await self.coach.hint(interaction, await self.here(interaction))
 
-    @app_commands.command(name="vacation", description="Take a vacation: your turns wait")
-    @app_commands.describe(days="Number of days")
-    async def vacation(
-        self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 7]
-    ) -> None:
-        await self.play.vacation(interaction, await self.here(interaction), days)
-
-    @app_commands.command(name="resign", description="Resign: a computer plays your seat")
-    async def resign(self, interaction: discord.Interaction) -> None:
-        await self.play.resign(interaction, await self.here(interaction))
-
-    # ------------------------------------------------------------ info
+    # ------------------------------------------------------------ the table
     @app_commands.command(name="board", description="Show the board")
     @app_commands.describe(
         region='Zoom in: a city name, or "tickets" for the cities of your tickets (only you see it)'
@@ -238,30 +234,32 @@ class TtrCog(
 
     @board.autocomplete("region")
     async def _regions(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        try:
-            table = await self.service.table(await self.shown(interaction), interaction.user.id)
-        except Exception:  # noqa: BLE001 - autocomplete answers quietly
-            return []
-        w = Base.words(interaction, table)
-        out = [(w.t("Your {tickets}"), "tickets")] if table.mine else []
-        needle = fold(current)
-        for city in sorted(table.rules.board.cities.values(), key=lambda c: fold(c.name)):
-            if needle in fold(city.name):
-                out.append((city.name, city.name))
-        return send.choices(out)
+        return await choices.regions(self.service, self.shown, interaction, current)
 
     @app_commands.command(name="status", description="Show the game status")
     async def status(self, interaction: discord.Interaction) -> None:
         await self.info.status(interaction, await self.shown(interaction))
 
-    @app_commands.command(name="log", description="Show the moves since your last turn")
+    @app_commands.command(
+        name="help", description="How to play here: a turn, the commands and buttons"
+    )
+    async def help(self, interaction: discord.Interaction) -> None:
+        await self.info.help(interaction, await self.lobby_flows.game_last_shown(interaction))
+
+    # ------------------------------------------------------------ /ttr game: now and then
+    game_group = app_commands.Group(
+        name="game",
+        description="Log, rules, vacation, resigning, cancelling, and the finished games",
+    )
+
+    @game_group.command(name="log", description="Show the moves since your last turn")
     @app_commands.describe(count="Or: how many of the last turns")
     async def log_(
         self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 200] | None = None
     ) -> None:
         await self.info.log(interaction, await self.shown(interaction), count)
 
-    @app_commands.command(
+    @game_group.command(
         name="rules", description="Show the rules of a map (without one: the list of maps)"
     )
     @app_commands.describe(map="The map whose rules to show")
@@ -270,24 +268,54 @@ class TtrCog(
 
     rules.autocomplete("map")(map_names)
 
-    @app_commands.command(
-        name="help", description="How to play here: a turn, the commands and buttons"
-    )
-    async def help(self, interaction: discord.Interaction) -> None:
-        await self.info.help(interaction, await self.lobby_flows.game_last_shown(interaction))
+    @game_group.command(name="vacation", description="Take a vacation: your turns wait")
+    @app_commands.describe(days="Number of days")
+    async def vacation(
+        self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 7]
+    ) -> None:
+        await self.play.vacation(interaction, await self.here(interaction), days)
 
-    @app_commands.command(name="mygames", description="List your games")
-    async def mygames(self, interaction: discord.Interaction) -> None:
+    @game_group.command(name="resign", description="Resign: a computer plays your seat")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        await self.play.resign(interaction, await self.here(interaction))
+
+    @game_group.command(name="cancel", description="Cancel the game (host or Manage Channels)")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        await self.admin.cancel(interaction, await self.here(interaction))
+
+    @game_group.command(name="history", description="List this server's finished games")
+    @app_commands.describe(page="Page number")
+    async def history(
+        self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1
+    ) -> None:
+        await self.info.history(interaction, page)
+
+    @game_group.command(
+        name="show", description="One game: final image, scores, rating changes and analysis"
+    )
+    @app_commands.describe(id="The game's number")
+    async def show_game(
+        self, interaction: discord.Interaction, id: app_commands.Range[int, 1, 2**53]
+    ) -> None:
+        await self.info.game(interaction, id)
+
+    # ------------------------------------------------------------ /ttr player
+    player_group = app_commands.Group(
+        name="player", description="Ratings, your games, your settings and what the bot stores"
+    )
+
+    @player_group.command(name="games", description="List your games")
+    async def games(self, interaction: discord.Interaction) -> None:
         await self.players.mygames(interaction)
 
-    @app_commands.command(name="stats", description="Show a player's statistics and rating")
+    @player_group.command(name="stats", description="Show a player's statistics and rating")
     @app_commands.describe(user="The player")
     async def stats(
         self, interaction: discord.Interaction, user: discord.User | None = None
     ) -> None:
         await self.ladder.stats(interaction, user or interaction.user)
 
-    @app_commands.command(name="leaderboard", description="Show this server's rating table")
+    @player_group.command(name="leaderboard", description="Show this server's rating table")
     @app_commands.describe(
         map="Only the ratings on this map",
         season="An earlier season (default: the current one)",
@@ -304,7 +332,7 @@ class TtrCog(
 
     leaderboard.autocomplete("map")(map_names)
 
-    @app_commands.command(
+    @player_group.command(
         name="settings", description="Your settings: turn pings, a DM on your turn, high contrast"
     )
     @app_commands.describe(
@@ -321,35 +349,17 @@ class TtrCog(
     ) -> None:
         await self.players.settings(interaction, turn_pings, dm_turns, high_contrast)
 
-    privacy_group = app_commands.Group(name="privacy", description="What the bot stores about you")
-
-    @privacy_group.command(name="show", description="What the bot stores about you, why, how long")
+    @player_group.command(
+        name="privacy", description="What the bot stores about you, why, how long"
+    )
     async def privacy_show(self, interaction: discord.Interaction) -> None:
         await self.privacy.privacy(interaction, forget_me=False)
 
-    @privacy_group.command(name="forget_me", description="Delete what the bot stores about you")
+    @player_group.command(name="forget_me", description="Delete what the bot stores about you")
     async def forget_me(self, interaction: discord.Interaction) -> None:
         await self.privacy.privacy(interaction, forget_me=True)
 
-    @app_commands.command(
-        name="game", description="One game: final image, scores, analysis; without id: the list"
-    )
-    @app_commands.describe(id="The game's number (without it: the finished games)", page="Page")
-    async def game(
-        self,
-        interaction: discord.Interaction,
-        id: app_commands.Range[int, 1, 2**53] | None = None,
-        page: app_commands.Range[int, 1, 1000] = 1,
-    ) -> None:
-        # without an id it lists the finished games (it was /ttr history: 25 entries at most)
-        await (self.info.game(interaction, id) if id else self.info.history(interaction, page))
-
-    # ------------------------------------------------------------ admin
-    @app_commands.command(name="cancel", description="Cancel the game (host or Manage Channels)")
-    async def cancel(self, interaction: discord.Interaction) -> None:
-        await self.admin.cancel(interaction, await self.here(interaction))
-
-    # ------------------------------------------------------------ server admin
+    # ------------------------------------------------------------ /ttr admin: the server
     server_admin = app_commands.Group(
         name="admin", description="The server's settings and seasons (Manage Server changes them)"
     )

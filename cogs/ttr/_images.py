@@ -205,6 +205,6 @@ def _rating(st: UserStats, name: str, w: Words) -> bytes:
 
 
 async def rating_png(st: UserStats, name: str, w: Words) -> bytes:
-    """A player's rating chart of this season (``/ttr stats``), in the reader's language
+    """A player's rating chart of this season (``/ttr player stats``), in the reader's language
     ``w``: one point per rated game, the provisional ones marked."""
     return await asyncio.to_thread(_rating, st, name, w)

@@ -43,6 +43,32 @@ def provisional_note(meta: dict[str, Any], w: Words) -> str:
     return ""
 
 
+def zoom_region(table: TableView, region: str) -> tuple[list[str], list[str]]:
+    """(cities to frame, cities to ring) for ``/ttr board region:``: "tickets" (the reader's
+    kept and offered tickets' cities; CogError ``not_in_game`` without a seat,
+    ``no_tickets_to_zoom`` without tickets) or a city name (accents and case ignored; CogError
+    ``unknown_city``)."""
+    board = table.rules.board
+    own = {  # the map's ticket noun in any language: "Vertragskarten", "contracts"...
+        fold(words_for(lang, table.rules.meta).noun("ticket", n)) for lang in LANGS for n in (1, 2)
+    }
+    if fold(region) in {"tickets", "ticket", "ziele", "zielkarten", "zielkarte", *own}:
+        if table.mine is None:
+            raise CogError("not_in_game")
+        ids = [t.id for t in table.mine.tickets] + list(table.mine.offer)
+        cities = [c for tid in ids for c in (board.tickets[tid].a, board.tickets[tid].b)]
+        if not cities:
+            raise CogError("no_tickets_to_zoom")
+        return cities, cities
+    want = fold(region)
+    exact = [cid for cid, c in board.cities.items() if fold(c.name) == want or cid == want]
+    start = [cid for cid, c in board.cities.items() if fold(c.name).startswith(want)]
+    found = exact or start
+    if not found:
+        raise CogError("unknown_city", {"city": send.echo(region)})
+    return found[:1], found[:1]
+
+
 def chunk_lines(lines: list[str], size: int) -> list[str]:
     """``lines`` joined into pages of at most ``size`` characters (a longer line is clipped)."""
     pages: list[str] = []
@@ -117,7 +143,7 @@ class InfoFlows(Base):
         w = self.words(interaction, table)
         settings = await self.service.user_settings(interaction.user.id)
         if region:
-            cities, marks = self._region(table, region)
+            cities, marks = zoom_region(table, region)
             png = await images.zoom_png(
                 table.rules.map_id,
                 table.public,
@@ -162,33 +188,6 @@ class InfoFlows(Base):
         if tickets:
             return w.t("The board around the cities of your {tickets} (gold rings).")
         return w.t("The board around {city}.", city=table.rules.board.cities[cities[0]].name)
-
-    @staticmethod
-    def _region(table: TableView, region: str) -> tuple[list[str], list[str]]:
-        """(cities to frame, cities to ring) for a ``region``: "tickets" (the reader's kept and
-        offered tickets' cities; CogError ``not_in_game`` without a seat, ``no_tickets_to_zoom``
-        without tickets) or a city name (accents and case ignored; CogError ``unknown_city``)."""
-        board = table.rules.board
-        own = {  # the map's ticket noun in any language: "Vertragskarten", "contracts"...
-            fold(words_for(lang, table.rules.meta).noun("ticket", n))
-            for lang in LANGS
-            for n in (1, 2)
-        }
-        if fold(region) in {"tickets", "ticket", "ziele", "zielkarten", "zielkarte", *own}:
-            if table.mine is None:
-                raise CogError("not_in_game")
-            ids = [t.id for t in table.mine.tickets] + list(table.mine.offer)
-            cities = [c for tid in ids for c in (board.tickets[tid].a, board.tickets[tid].b)]
-            if not cities:
-                raise CogError("no_tickets_to_zoom")
-            return cities, cities
-        want = fold(region)
-        exact = [cid for cid, c in board.cities.items() if fold(c.name) == want or cid == want]
-        start = [cid for cid, c in board.cities.items() if fold(c.name).startswith(want)]
-        found = exact or start
-        if not found:
-            raise CogError("unknown_city", {"city": send.echo(region)})
-        return found[:1], found[:1]
 
     async def status(self, interaction: discord.Interaction, game_id: int) -> None:
         """Whose turn, scores, pieces, cards and tickets per seat, and the turn clock."""
@@ -312,12 +311,12 @@ class InfoFlows(Base):
         w = self.words(interaction, table)
         map_line = (
             w.t(
-                "This game is played on **{map}**: /ttr rules shows how it differs from the USA map.",
+                "This game is played on **{map}**: /ttr game rules shows how it differs from the USA map.",
                 map=self.map_name(table, w),
             )
             if table is not None
             else w.t(
-                "Every map has its own rules: /ttr rules lists them, /ttr rules map: shows one."
+                "Every map has its own rules: /ttr game rules lists them, /ttr game rules map: shows one."
             )
         )
         text = "\n".join(
@@ -335,16 +334,19 @@ class InfoFlows(Base):
                     "• On your turn do one thing: **Draw** two {cards} (any two, a face-up {wild} too), **Claim** a route by paying its cards, or draw {tickets}."
                 ),
                 w.t(
-                    "• After every turn the bot posts the board and pings the next player; /ttr log tells what happened since your last turn."
+                    "• After every turn the bot posts the board and pings the next player; /ttr game log tells what happened since your last turn."
                 ),
                 w.t(
                     "• Your hand and {tickets} are only ever shown to you; /ttr board and /ttr status show the table."
                 ),
                 w.t(
-                    "• Away? /ttr vacation pauses your clock; /ttr settings turns pings off or on."
+                    "• Away? /ttr game vacation pauses your clock; /ttr player settings turns pings off or on."
                 ),
                 w.t(
-                    "• Stuck? /ttr hint suggests a move and says why (unless the host turned hints off); after the game, /ttr game id: shows each player's chance to win turn by turn."
+                    "• Stuck? /ttr hint suggests a move and says why (unless the host turned hints off); after the game, /ttr game show id: shows each player's chance to win turn by turn."
+                ),
+                w.t(
+                    "• Now and then: /ttr game (the log, the rules, a vacation, resigning, the finished games), /ttr player (ratings, your games, settings, privacy), /ttr admin (the server's settings)."
                 ),
                 map_line,
             ]
@@ -352,7 +354,7 @@ class InfoFlows(Base):
         await self.reply(interaction, text)
 
     async def maps(self, interaction: discord.Interaction) -> None:
-        """Every loaded map (built-in and ``TTR_MAPS_DIR``) and its player range (/ttr rules)."""
+        """Every loaded map (built-in and ``TTR_MAPS_DIR``) and its player range (/ttr game rules)."""
         await self.defer(interaction)
         w = self.words(interaction)
         lines = []
@@ -368,11 +370,11 @@ class InfoFlows(Base):
                     provisional=provisional_note(meta, w),
                 )
             )
-        lines.append(w.t("/ttr rules map: shows how a map's rules differ from the USA map."))
+        lines.append(w.t("/ttr game rules map: shows how a map's rules differ from the USA map."))
         await self.reply(interaction, "\n".join(lines))
 
     async def history(self, interaction: discord.Interaction, page: int) -> None:
-        """/ttr game without an id: the server's finished games, newest first, ten per page."""
+        """/ttr game history: the server's finished games, newest first, ten per page."""
         await self.defer(interaction)
         w = self.words(interaction)
         per_page = 10
@@ -393,7 +395,7 @@ class InfoFlows(Base):
             when = f"<t:{int(g.finished_at)}:d>" if g.finished_at else ""
             lines.append(
                 w.t(
-                    "Game {game} · **{map}** · {when} · winner: {winners} · /ttr game id:{game}",
+                    "Game {game} · **{map}** · {when} · winner: {winners} · /ttr game show id:{game}",
                     game=g.id,
                     map=self.map_name(table, w),
                     when=when,
@@ -401,7 +403,7 @@ class InfoFlows(Base):
                 )
             )
         if len(games) == per_page:
-            lines.append(w.t("More: /ttr game page:{page}", page=page + 1))
+            lines.append(w.t("More: /ttr game history page:{page}", page=page + 1))
         await self.reply(interaction, "\n".join(lines))
 
     async def game(self, interaction: discord.Interaction, game_id: int) -> None:

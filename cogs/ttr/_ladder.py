@@ -39,7 +39,7 @@ def map_name(map_id: str, w: Words) -> str:
 
 
 class LadderFlows(Base):
-    """/ttr leaderboard, /ttr stats, /ttr admin config and /ttr admin season."""
+    """/ttr player leaderboard, /ttr player stats, /ttr admin config and /ttr admin season."""
 
     async def leaderboard(
         self,
@@ -124,7 +124,7 @@ class LadderFlows(Base):
             interaction,
             w.t(
                 "Season {season} has begun: every rating starts afresh. Season {last} stays "
-                "viewable with /ttr leaderboard season:{last}.",
+                "viewable with /ttr player leaderboard season:{last}.",
                 season=started.number,
                 last=started.number - 1,
             ),
@@ -150,7 +150,7 @@ def ladder_text(ladder: Ladder, page: int, reader: int, w: Words) -> str:
     if page + 1 < pages:
         lines.append(
             w.t(
-                "Page {page} of {pages}; the next with /ttr leaderboard page:{next}.",
+                "Page {page} of {pages}; the next with /ttr player leaderboard page:{next}.",
                 page=page + 1,
                 pages=pages,
                 next=page + 2,

@@ -13,7 +13,7 @@ from ._base import Base
 
 
 class PlayerFlows(Base):
-    """/ttr mygames and settings."""
+    """/ttr player games and /ttr player settings."""
 
     async def mygames(self, interaction: discord.Interaction) -> None:
         """The user's open games in every server, the ones waiting for them first."""
@@ -70,6 +70,6 @@ class PlayerFlows(Base):
             w.t(
                 "• High contrast for your private images: {state}", state=on_off(now.high_contrast)
             ),
-            w.t("Change them with /ttr settings turn_pings: dm_turns: high_contrast:."),
+            w.t("Change them with /ttr player settings turn_pings: dm_turns: high_contrast:."),
         ]
         await self.reply(interaction, "\n".join(lines))

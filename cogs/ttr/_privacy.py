@@ -1,4 +1,4 @@
-"""Privacy: /ttr privacy show (the notice) and forget_me (forgetting, with its buttons), and the
+"""Privacy: /ttr player privacy (the notice) and forget_me (forgetting, with its buttons), and the
 servers that add or remove the bot.
 
 Everything said to the player is private and in their language. Forgetting
@@ -44,7 +44,7 @@ class LeftGames:
 
 
 class PrivacyFlows(Base):
-    """/ttr privacy show: the notice; /ttr privacy forget_me (or the notice's button): forgetting."""
+    """/ttr player privacy: the notice; /ttr player forget_me (or the notice's button): forgetting."""
 
     def __init__(
         self,
@@ -59,8 +59,8 @@ class PrivacyFlows(Base):
         self.play = play
 
     async def privacy(self, interaction: discord.Interaction, *, forget_me: bool = False) -> None:
-        """/ttr privacy show: what the bot stores about a player, why, for how long, how to have it
-        deleted, with a **Forget me…** button; ``forget_me`` (/ttr privacy forget_me): straight
+        """/ttr player privacy: what the bot stores about a player, why, for how long, how to have it
+        deleted, with a **Forget me…** button; ``forget_me`` (/ttr player forget_me): straight
         to what forgetting would delete."""
         await self.defer(interaction)
         w = self.words(interaction)
@@ -124,7 +124,7 @@ class PrivacyFlows(Base):
 
 def _announcement(table: TableView, kind: str, mention: str) -> str:
     """The public line of a player who ``resigned``, ``cancelled`` their game or ``left``, in
-    the table's language (the same lines as /ttr resign, cancel and leave)."""
+    the table's language (the same lines as /ttr game resign, /ttr game cancel and /ttr leave)."""
     tw = Base.table_words(table)
     if kind == "resigned":
         return tw.t("{player} resigned; the computer plays their seat to the end.", player=mention)

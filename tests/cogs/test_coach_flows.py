@@ -141,8 +141,8 @@ async def _finish(t: RunningTable) -> tuple[int, SentMessage]:
         await _keep_offered(p, await p.slash("hand"))
     g = await t.game_id()
     await (await t.active(g)).slash("hint")
-    await alice.slash("resign")
-    await bob.slash("resign")
+    await alice.slash("game resign")
+    await bob.slash("game resign")
     final = await t.fake.wait_for_message(
         lambda m: m.kind == "channel" and f"ttr:{g}:rematch" in m.custom_ids, timeout=20
     )
@@ -151,7 +151,7 @@ async def _finish(t: RunningTable) -> tuple[int, SentMessage]:
 
 async def test_the_analysis_follows_the_game_over_message_and_stays(tmp_path: Path) -> None:
     """The game-over message shows the hints each player took and says the analysis follows;
-    then the chart and three turning points come as a reply to it; /ttr game id: shows them."""
+    then the chart and three turning points come as a reply to it; /ttr game show id: shows them."""
     async with running_table(tmp_path) as t:
         charts = metrics.sample("ttr_render_seconds_count", kind="analysis") or 0.0
         g, final = await _finish(t)
@@ -170,7 +170,7 @@ async def test_the_analysis_follows_the_game_over_message_and_stays(tmp_path: Pa
         assert len(re.findall(r"^\d\. Turn \d+: ", follow.content, re.M)) == 3
         assert follow.attachments[0].is_png
         assert not (follow.payload.get("allowed_mentions") or {}).get("users")  # pings no one
-        shown = await t.players["bob"].slash("game", {"id": g})
+        shown = await t.players["bob"].slash("game show", {"id": g})
         assert shown.ephemeral
         again = await t.fake.wait_for_message(
             lambda m: m.ephemeral and any(a.filename == "analysis.png" for a in m.attachments),

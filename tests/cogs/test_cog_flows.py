@@ -155,9 +155,9 @@ async def test_unexpected_errors_answer_nothing_changed(tmp_path: Path) -> None:
                     await (
                         await fake.slash(alice, "ttr", "new", {"map": "usa"}, channel="games")
                     ).message(timeout=10)
-                    r = await (
-                        await fake.slash(alice, "ttr", "join", {"leave": True}, channel="games")
-                    ).message(timeout=10)
+                    r = await (await fake.slash(alice, "ttr", "leave", channel="games")).message(
+                        timeout=10
+                    )
                     assert (
                         r.ephemeral and "nothing was changed" in r.content and "game 1" in r.content
                     )

@@ -113,16 +113,16 @@ async def _look_around(player: Player, game_id: int, over: bool) -> None:
         await player.slash("board", {"region": "zielkarten"})
     await player.slash("status")
     await player.slash("board")
-    await player.slash("log")
+    await player.slash("game log")
     await player.slash("help")
-    await player.slash("rules")
+    await player.slash("game rules")
     if over:
-        await player.slash("game", {"id": game_id})
+        await player.slash("game show", {"id": game_id})
 
 
 async def _play(tmp_path: Path, map_id: str) -> tuple[list[str], list[str], list[str], SentMessage]:
     """A whole German game of one human and one computer seat on ``map_id``: (message texts,
-    image labels, the server-wide answers of /ttr game, stats and leaderboard (every map's
+    image labels, the server-wide answers of /ttr game history, player stats and leaderboard (every map's
     games: the default nouns), the final message)."""
     async with running_table(tmp_path, ("alice",)) as t:
         t.fake.guild_locale = "de"
@@ -147,7 +147,7 @@ async def _play(tmp_path: Path, map_id: str) -> tuple[list[str], list[str], list
             assert final is not None, f"{map_id}: no end after {MAX_TURNS} turns"
             await _look_around(alice, g, over=True)
             played = len(t.fake.sent)
-            for command in ("game", "stats", "leaderboard", "mygames"):
+            for command in ("game history", "player stats", "player leaderboard", "player games"):
                 await alice.slash(command)
             texts = [s for m in t.fake.sent[:played] if m.kind != "user" for s in _texts(m)]
             server = [s for m in t.fake.sent[played:] for s in _texts(m)]

@@ -101,18 +101,21 @@ HOSTILE = st.one_of(
 ).map(lambda s: s[:6000])
 
 
-def _options(command: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """Subcommand name -> its string and number options, for every subcommand where at least
-    one of them takes free input (text, or a number in a range); a subcommand whose options
-    are all lists of choices (``/ttr draw source``, ``/ttr add_ai level``) can only receive
-    those, and making its move would post in public as it should."""
+def _options(command: dict[str, Any], prefix: str = "") -> dict[str, list[dict[str, Any]]]:
+    """Subcommand path (``claim``, ``game log``) -> its string and number options, for every
+    subcommand, in the groups too, where at least one of them takes free input (text, or a
+    number in a range); a subcommand whose options are all lists of choices (``/ttr draw
+    source``, ``/ttr add_ai level``) can only receive those, and making its move would post in
+    public as it should."""
     out = {}
     for sub in command.get("options") or []:
+        if sub.get("type") == 2:
+            out |= _options(sub, f"{prefix}{sub['name']} ")
         if sub.get("type") != 1:
             continue
         opts = [o for o in sub.get("options") or [] if o.get("type") in (3, 4, 10)]
         if any(not o.get("choices") for o in opts):
-            out[sub["name"]] = opts
+            out[prefix + sub["name"]] = opts
     return out
 
 
@@ -225,7 +228,9 @@ def test_hostile_options_are_answered_privately_within_limits(live: tuple[Live, 
     runner, records = live
     fake = runner.table.fake
     commands = _options(fake.command("ttr"))
-    assert {"claim", "board", "new", "rules", "tickets", "log", "game"} <= set(commands)
+    assert {"claim", "board", "new", "game rules", "tickets", "game log", "game show"} <= set(
+        commands
+    )
     public_before = [m.message_id for m in fake.sent if not m.ephemeral]
     seen: set[str] = set()
 

@@ -1,7 +1,7 @@
 """Ratings, seasons and server settings through the fake Discord (issue 32).
 
-A rated game's game-over message lists each player's rating change; /ttr leaderboard ranks by
-rating with the reader's own line; /ttr stats adds the rating chart; /ttr admin config shows the
+A rated game's game-over message lists each player's rating change; /ttr player leaderboard ranks by
+rating with the reader's own line; /ttr player stats adds the rating chart; /ttr admin config shows the
 server's settings to everyone and changes them for Manage Server only (new games take them, and
 a server that names its game channels refuses others); /ttr admin season starts afresh.
 """
@@ -28,7 +28,7 @@ async def _finished_rated_game(t: RunningTable) -> int:
     await alice.slash("add_ai", {"level": "easy"})
     await alice.slash("start")
     game_id = await t.game_id()
-    await alice.slash("resign")
+    await alice.slash("game resign")
     await t.fake.wait_for_message(
         lambda m: m.kind == "channel" and "Game over" in m.content, timeout=TIMEOUT
     )
@@ -55,15 +55,15 @@ async def test_a_rated_game_ends_with_every_rating_change_and_a_table(tmp_path: 
         assert "**Ratings**" in final
         assert f"<@{alice}>: 0.0 → -" in final and "AI (easy): 0.0 → " in final
         assert "), provisional" in final
-        table = await t.players["bob"].slash("leaderboard")
+        table = await t.players["bob"].slash("player leaderboard")
         assert table.ephemeral and "**Ratings** – season 1, every map" in table.content
         assert "1. AI (easy):" in table.content and f"2. <@{alice}>:" in table.content
         assert "You have no rating in this table yet." in table.content
-        usa = await t.players["alice"].slash("leaderboard", {"map": "usa"})
+        usa = await t.players["alice"].slash("player leaderboard", {"map": "usa"})
         assert "season 1, USA" in usa.content and "You:" not in usa.content
-        shown = await t.players["bob"].slash("game", {"id": await _last_game(t)})
+        shown = await t.players["bob"].slash("game show", {"id": await _last_game(t)})
         assert "**Ratings**" in shown.content and "AI (easy): 0.0 → " in shown.content
-        wrong = await t.players["alice"].slash("leaderboard", {"season": 4})
+        wrong = await t.players["alice"].slash("player leaderboard", {"season": 4})
         assert "There is no season 4 on this server (seasons 1-1)." in wrong.content
 
 
@@ -71,7 +71,7 @@ async def test_stats_show_the_rating_and_its_chart(tmp_path: Path) -> None:
     async with running_table(tmp_path, ("alice",)) as t:
         game_id = await _finished_rated_game(t)
         charts = metrics.sample("ttr_render_seconds_count", kind="chart") or 0.0
-        stats = await t.players["alice"].slash("stats")
+        stats = await t.players["alice"].slash("player stats")
         assert stats.ephemeral
         assert "1 game, 0 won (0%)" in stats.content
         bonus = int(bool((await t.service.storage.results(game_id))[0].longest_path_bonus))
@@ -127,9 +127,9 @@ async def test_a_manager_starts_a_new_season(tmp_path: Path) -> None:
         assert "Only members with the Manage Server permission" in refused.content
         started = await Player(t.fake, "owner", "games").slash("admin season")
         assert "Season 2 has begun: every rating starts afresh." in started.content
-        now = await t.players["alice"].slash("leaderboard")
+        now = await t.players["alice"].slash("player leaderboard")
         assert "season 2" in now.content and "No rated game in this season yet." in now.content
-        old = await t.players["alice"].slash("leaderboard", {"season": 1})
+        old = await t.players["alice"].slash("player leaderboard", {"season": 1})
         assert "AI (easy)" in old.content and "The current season is 2." in old.content
         config = await t.players["alice"].slash("admin config")
         assert "• Season: 2 (<t:" in config.content
@@ -146,7 +146,7 @@ def test_the_table_is_paged_and_always_shows_the_readers_line() -> None:
     assert len([x for x in first if x[0].isdigit()]) == PER_PAGE
     assert first[1].startswith("1. <@1>: 23.9 (provisional) in 4 games")
     assert any(x.startswith("You: 33. <@33>: ") for x in first)
-    assert first[-1] == "Page 1 of 3; the next with /ttr leaderboard page:2."
+    assert first[-1] == "Page 1 of 3; the next with /ttr player leaderboard page:2."
     last = ladder_text(ladder, 99, 33, w).splitlines()
     assert last[-1] == "Page 3 of 3." and "You:" not in "\n".join(last)
     assert any(x.startswith("33. <@33>: ") for x in last)

@@ -105,11 +105,11 @@ async def test_turn_boards_highlight_the_last_claims_and_contrast_follows_settin
         assert checked >= 1, "some turn should have claimed a route"
         alice = t.players["alice"]
         plain = (await alice.slash("hand")).attachments[0].data
-        await alice.slash("settings", {"high_contrast": True})
+        await alice.slash("player settings", {"high_contrast": True})
         bold = (await alice.slash("hand")).attachments[0].data
         assert plain != bold
         board_bold = (await alice.slash("board")).attachments[0].data
-        await alice.slash("settings", {"high_contrast": False})
+        await alice.slash("player settings", {"high_contrast": False})
         assert (await alice.slash("hand")).attachments[0].data == plain
         assert (await alice.slash("board")).attachments[0].data != board_bold
 

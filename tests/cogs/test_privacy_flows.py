@@ -1,4 +1,4 @@
-"""/ttr privacy (the notice, and forgetting) and the servers that remove and re-invite the bot,
+"""/ttr player privacy and forget_me (the notice, and forgetting) and the servers that remove and re-invite the bot,
 through the fake Discord with the real bot, service and SQLite storage (issue 35)."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ async def _finished_with_ai(table: RunningTable, host: str) -> int:
         KeepTickets(seat, tuple(state.players[seat].offer)),
         expected_version=None,
     )
-    await player.slash("resign")
+    await player.slash("game resign")
     for _ in range(400):
         game = await service.storage.get_game(gid)
         if game is not None and game.status == "finished":
@@ -43,14 +43,14 @@ async def _finished_with_ai(table: RunningTable, host: str) -> int:
 
 
 async def test_privacy_tells_each_player_in_their_language(tmp_path: Path) -> None:
-    """/ttr privacy answers privately with the catalog's notice, in the reader's language, with
+    """/ttr player privacy answers privately with the catalog's notice, in the reader's language, with
     the retention period the bot runs with, whole (within Discord's 2,000 characters), and a
     Forget me… button that only asks."""
     async with running_table(tmp_path) as table:
         alice, bob = table.players["alice"], table.players["bob"]
         bob.user.locale = "de"
-        english = await alice.slash("privacy show")
-        german = await bob.slash("privacy show")
+        english = await alice.slash("player privacy")
+        german = await bob.slash("player privacy")
         assert english.ephemeral and german.ephemeral
         assert english.content == privacy_notice(words_for("en"), 30)
         assert german.content == privacy_notice(words_for("de"), 30)
@@ -63,14 +63,14 @@ async def test_privacy_tells_each_player_in_their_language(tmp_path: Path) -> No
 
 
 async def test_forget_me_asks_then_forgets_and_says_what_went(tmp_path: Path) -> None:
-    """After a finished game and a setting: /ttr privacy forget_me lists what goes with a Forget
+    """After a finished game and a setting: /ttr player forget_me lists what goes with a Forget
     me and a Keep my data button; keeping deletes nothing, forgetting anonymises the seat and deletes
-    the setting, and a second /ttr privacy forget_me finds nothing."""
+    the setting, and a second /ttr player forget_me finds nothing."""
     async with running_table(tmp_path) as table:
         alice = table.players["alice"]
         gid = await _finished_with_ai(table, "alice")
-        await alice.slash("settings", {"dm_turns": True})
-        ask = await alice.slash("privacy forget_me")
+        await alice.slash("player settings", {"dm_turns": True})
+        ask = await alice.slash("player forget_me")
         assert ask.ephemeral and "your settings" in ask.content and "in 1 game" in ask.content
         keep = ids.ForgetMe(0, alice.user.id, "keep").custom_id
         confirm = ids.ForgetMe(0, alice.user.id, "confirm").custom_id
@@ -79,7 +79,7 @@ async def test_forget_me_asks_then_forgets_and_says_what_went(tmp_path: Path) ->
         assert kept.content == "Nothing was deleted." and not kept.custom_ids
         assert (await table.service.user_settings(alice.user.id)).dm_turns
 
-        ask = await alice.slash("privacy forget_me")
+        ask = await alice.slash("player forget_me")
         done = await alice.click(ask, _button(ask, "Forget me"), private=True)
         assert done.ephemeral and "Done: the bot has forgotten you." in done.content
         assert "removed from 1 game" in done.content and "settings were deleted" in done.content
@@ -87,7 +87,7 @@ async def test_forget_me_asks_then_forgets_and_says_what_went(tmp_path: Path) ->
         assert alice.user.id not in {s.user_id for s in seats}
         assert "Former player 1" in {s.display_name for s in seats}
         assert not (await table.service.user_settings(alice.user.id)).dm_turns
-        again = await alice.slash("privacy forget_me")
+        again = await alice.slash("player forget_me")
         assert again.content == "The bot stores nothing about you." and not again.custom_ids
 
 
@@ -100,7 +100,7 @@ async def test_a_player_still_in_a_game_can_resign_and_be_forgotten_at_once(
     async with running_table(tmp_path) as table:
         alice, bob = table.players["alice"], table.players["bob"]
         gid = await started_game(table)
-        ask = await alice.slash("privacy forget_me")
+        ask = await alice.slash("player forget_me")
         assert f"Game {gid} in <#" in ask.content and "is running: you would resign" in ask.content
         go = ids.ForgetMe(0, alice.user.id, "resign").custom_id
         assert ask.custom_ids[0] == go

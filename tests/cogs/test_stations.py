@@ -1,8 +1,8 @@
 """Europe's train stations in Discord, through the fake Discord: /ttr station with its city
 autocomplete (each city with the station's cost), the Station button of the turn message and of
 the turn panel, the payment step (one button per way to pay, as a claim's), the turn story,
-the final score table naming each station's route and ticket, and /ttr rules listing the maps
-(it took the place of /ttr maps).
+the final score table naming each station's route and ticket, and /ttr game rules listing the
+maps.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ async def test_a_city_taken_or_a_wrong_colour_is_refused_privately(tmp_path: Pat
 
 async def test_the_turn_panel_offers_the_station_and_rules_lists_the_maps(tmp_path: Path) -> None:
     async with running_table(tmp_path) as t:
-        reply = await t.players["alice"].slash("rules")
+        reply = await t.players["alice"].slash("game rules")
         assert "**Europe** (`europe`): 2-5 players" in reply.content, reply.summary()
         g = await started_game(t, "europe")
         mover = await t.active(g)

@@ -13,7 +13,7 @@ async def _draw_twice(player) -> None:  # type: ignore[no-untyped-def]
 
 
 async def test_log_catches_up_since_your_last_turn(tmp_path: Path) -> None:
-    """/ttr log shows what happened since the reader's own last turn, numbered like the board and status."""
+    """/ttr game log shows what happened since the reader's own last turn, numbered like the board and status."""
     async with running_table(tmp_path) as t:
         g = await started_game(t)
         first = await t.active(g)
@@ -21,14 +21,14 @@ async def test_log_catches_up_since_your_last_turn(tmp_path: Path) -> None:
         await _draw_twice(first)  # turn 1
         await _draw_twice(second)  # turn 2
         await _draw_twice(first)  # turn 3
-        log = await second.slash("log")
+        log = await second.slash("game log")
         assert log.ephemeral and log.content.startswith("Since your last turn"), log.content
         assert "**Move 3**" in log.content and "**Move 2**" not in log.content
         assert f"<@{first.user.id}> drew two cards from the deck." in log.content
         status = await second.slash("status")
         assert "round 2 (move 4)" in status.content, status.content
         assert f"<@{second.user.id}> to move" in status.content
-        everything = await second.slash("log", {"count": 10})
+        everything = await second.slash("game log", {"count": 10})
         assert "**Start**" in everything.content and "**Move 1**" in everything.content
         # the public turn message told the same turn, whole
         told = t.turn_messages(g)[-1].content

@@ -86,16 +86,16 @@ async def _finish_by_resigning(t: RunningTable) -> int:
     for p in (alice, bob):
         await _keep_offered(p, await p.slash("hand"))
     g = await t.game_id()
-    first = await alice.slash("resign")
+    first = await alice.slash("game resign")
     assert first.ephemeral and "you cannot win" in first.content
-    await bob.slash("resign")
+    await bob.slash("game resign")
     await t.fake.wait_for_message(lambda m: f"ttr:{g}:rematch" in m.custom_ids, timeout=20)
     return g
 
 
 async def test_a_finished_game_stays_and_resigned_players_never_win(tmp_path: Path) -> None:
     """After the end the channel still shows the game; resigned players are marked and lose;
-    /ttr game (the list) and /ttr game id: show it with the final image and every ticket's result."""
+    /ttr game history (the list) and /ttr game show id: show it with the final image and every ticket's result."""
     async with running_table(tmp_path) as t:
         alice, bob = t.players["alice"], t.players["bob"]
         g = await _finish_by_resigning(t)
@@ -112,14 +112,16 @@ async def test_a_finished_game_stays_and_resigned_players_never_win(tmp_path: Pa
         status = await alice.slash("status")
         assert f"Game {g} on **USA** is over." in status.content and "Winner:" in status.content
         assert "(resigned)" in status.content
-        log = await alice.slash("log", {"count": 3})
+        log = await alice.slash("game log", {"count": 3})
         assert "**Move" in log.content
-        history = await alice.slash("game")
-        assert f"Game {g} · **USA**" in history.content and f"/ttr game id:{g}" in history.content
-        shown = await bob.slash("game", {"id": g})
+        history = await alice.slash("game history")
+        assert (
+            f"Game {g} · **USA**" in history.content and f"/ttr game show id:{g}" in history.content
+        )
+        shown = await bob.slash("game show", {"id": g})
         assert shown.attachments and "✅" in shown.content and "❌" in shown.content
         assert [a.filename for a in shown.attachments] == ["final.png", "recap.gif"]
-        stats = await alice.slash("stats")
+        stats = await alice.slash("player stats")
         assert "1 game, 0 won" in stats.content, stats.content
 
 
@@ -148,12 +150,12 @@ async def test_rematch_opens_a_lobby_the_others_join_with_one_click(tmp_path: Pa
 
 
 async def test_turn_pings_can_be_turned_off_and_a_dm_turned_on(tmp_path: Path) -> None:
-    """/ttr settings: no mention in the turn message, a direct message instead."""
+    """/ttr player settings: no mention in the turn message, a direct message instead."""
     async with running_table(tmp_path) as t:
         g = await started_game(t)
         first = await t.active(g)
         second = await t.idle(g)
-        reply = await second.slash("settings", {"turn_pings": False, "dm_turns": True})
+        reply = await second.slash("player settings", {"turn_pings": False, "dm_turns": True})
         assert "Your settings were saved." in reply.content and "Turn pings: off" in reply.content
         await first.slash("draw", {"source": "deck"})
         await first.slash("draw", {"source": "deck"})
@@ -164,7 +166,7 @@ async def test_turn_pings_can_be_turned_off_and_a_dm_turned_on(tmp_path: Path) -
         assert dm is not None
         assert any("It is your turn" in m.content for m in t.fake.messages_in(dm))
         # and back on: the next turn pings again
-        await second.slash("settings", {"turn_pings": True, "dm_turns": False})
+        await second.slash("player settings", {"turn_pings": True, "dm_turns": False})
         await second.slash("draw", {"source": "deck"})
         await second.slash("draw", {"source": "deck"})
         await first.slash("draw", {"source": "deck"})

@@ -142,7 +142,7 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class UserGame:
-    """A game where a user holds a seat (for ``/ttr mygames``)."""
+    """A game where a user holds a seat (for ``/ttr player games``)."""
 
     id: int
     guild_id: int

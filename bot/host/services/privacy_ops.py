@@ -1,12 +1,12 @@
 """Operator tools for privacy requests: forget a user, purge a server, print the notice (issue 35).
 
 - ``python -m bot forget (--db PATH | --database-url URL) --user ID``: what
-  ``/ttr privacy forget_me`` does, for a request that reaches the operator: the user's
+  ``/ttr player forget_me`` does, for a request that reaches the operator: the user's
   settings go and their seat in every game gets an anonymous name.
 - ``python -m bot purge (--db PATH | --database-url URL) --guild ID [--force]``:
   delete everything of a server now, as the bot does after the retention period.
 - ``python -m bot privacy [--language en|de] [--days N]``: the privacy notice
-  ``/ttr privacy`` shows (the README's "Privacy" section is its English text).
+  ``/ttr player privacy`` shows (the README's "Privacy" section is its English text).
 
 Each prints what it removed (counts, never a name) and is idempotent: run again,
 it says that nothing is stored. Exit codes as the other operator tools: 0 done
@@ -147,7 +147,7 @@ def main_privacy(argv: list[str]) -> int:
     (``--days``: the retention period, by default ``TTR_GUILD_RETENTION_DAYS`` or 30)."""
     ap = argparse.ArgumentParser(
         prog="python -m bot privacy",
-        description="Print the privacy notice players see with /ttr privacy.",
+        description="Print the privacy notice players see with /ttr player privacy.",
     )
     ap.add_argument("--language", choices=LANGS, default="en")
     ap.add_argument("--days", type=int, default=None, help="days a removed server's data is kept")

@@ -136,7 +136,7 @@ class GameStore(Protocol):
         self, guild_id: int, *, limit: int = 10, offset: int = 0
     ) -> list[GameRow]:
         """A guild's finished games, newest first, ``limit`` from ``offset``
-        (``/ttr game`` without an id, in pages).
+        (``/ttr game history``, in pages).
 
         Raises:
             ValueError: a negative ``limit`` or ``offset``.

@@ -1,6 +1,6 @@
 """Privacy: what is stored about a user, forgetting a user, and the servers that removed the bot.
 
-Forgetting a user (``/ttr privacy forget_me``, ``python -m bot forget``) is ONE
+Forgetting a user (``/ttr player forget_me``, ``python -m bot forget``) is ONE
 transaction: their settings, their ratings and their rating history go (every
 server, season and scope), and in every game they sat in their seat keeps its
 place, moves and score under an anonymous name (no id), their id leaves the

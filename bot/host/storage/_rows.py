@@ -515,7 +515,7 @@ class SeatRef:
 
 @dataclass(frozen=True, slots=True)
 class UserData:
-    """What is stored about one user (``/ttr privacy forget_me`` shows it before asking).
+    """What is stored about one user (``/ttr player forget_me`` shows it before asking).
 
     ``games``: games with a seat of theirs (any status), ``finished`` of them
     finished; ``results``: result rows with their id; ``settings``: they have

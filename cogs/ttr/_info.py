@@ -327,6 +327,10 @@ class InfoFlows(Base):
                 ),
                 w.t("• Everyone first keeps {tickets} privately: **My hand** (only you see it)."),
                 w.t(
+                    "• On your turn do one thing: **Draw** two {cards} (a face-up {wild} counts as two), **Claim** a route by paying its cards, draw {tickets}, or build a {station}."
+                )
+                if table is not None and table.rules.params.stations is not None
+                else w.t(
                     "• On your turn do one thing: **Draw** two {cards} (a face-up {wild} counts as two), **Claim** a route by paying its cards, or draw {tickets}."
                 )
                 if table is None or table.rules.params.face_up_wild_restricted
@@ -343,7 +347,7 @@ class InfoFlows(Base):
                     "• Away? /ttr vacation pauses your clock; /ttr settings turns pings off or on."
                 ),
                 w.t(
-                    "• Stuck? /ttr hint suggests a move and says why (unless the host turned hints off); after the game, /ttr game id: shows each player's chance to win turn by turn."
+                    "• Stuck? /ttr hint suggests a move and says why (not in rated games or when hints are off); after the game, /ttr game id: shows each player's chance to win turn by turn."
                 ),
                 map_line,
             ]

@@ -79,12 +79,13 @@ def command_strings() -> list[tuple[str, str]]:
     ]
 
 
-#: Where a marker is called with a msgid that is not a literal, and why that is right: the value
-#: is a sentence marked with ``N_``/``NP_`` where its table is (path -> the arguments' source).
+#: Where a marker is called with a msgid that is not a literal (path -> the arguments' source):
+#: each value is a sentence marked with ``N_``/``NP_`` in the table it is looked up in, so the
+#: extractor has it already. A new entry names such a table lookup, never a computed text.
 INDIRECT: dict[str, frozenset[str]] = {
     "words/_catalog.py": frozenset({"entry"}),  # Words.text: an N_ sentence of a table
-    "words/_errors.py": frozenset({"_YES_NO[v]"}),
-    "bot/send.py": frozenset({"STILL_WORKS", "MENU_REFUSED"}),
+    "words/_errors.py": frozenset({"_YES_NO[v]"}),  # the N_ yes/no of a refusal's fact
+    "bot/send.py": frozenset({"STILL_WORKS", "MENU_REFUSED"}),  # module constants, N_
     "bot/services/_lobby.py": frozenset({"'ai_level', AI_LEVEL_NAMES[chosen]"}),
     "bot/stories.py": frozenset({"names[key]", "'ai_level', AI_LEVEL_NAMES.get(level, level)"}),
     "cogs/ttr/_announce.py": frozenset({"PERMISSION_NAMES.get(f, f)"}),
@@ -133,8 +134,6 @@ def unextracted(
             context = literal[0] if name in _CONTEXT_FIRST else None
             ids = literal[1:] if name in _CONTEXT_FIRST else literal
             msgid: str | tuple[str, str] = ids[0] if len(ids) == 1 else (ids[0], ids[1])
-            if name == "NN_":
-                msgid = (ids[0], ids[1])
             if (msgid, context) not in found:
                 out.append(f"{where}: {msgid!r} is marked but not extracted (a nested call?)")
     return out

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from words import KEYWORDS, catalog_file  # noqa: E402
 
 #: Packages whose code says or draws words to players.
-SOURCES = ("words", "bot", "cogs", "render")
+SOURCES = ("words", "sentences", "bot", "cogs", "render")
 
 
 def extracted() -> Iterator[tuple[str | tuple[str, str], str | None, str]]:
@@ -85,9 +85,11 @@ def command_strings() -> list[tuple[str, str]]:
 INDIRECT: dict[str, frozenset[str]] = {
     "words/_catalog.py": frozenset({"entry"}),  # Words.text: an N_ sentence of a table
     "words/_errors.py": frozenset({"_YES_NO[v]"}),  # the N_ yes/no of a refusal's fact
-    "bot/send.py": frozenset({"STILL_WORKS", "MENU_REFUSED"}),  # module constants, N_
-    "bot/services/_lobby.py": frozenset({"'ai_level', AI_LEVEL_NAMES[chosen]"}),
-    "bot/stories.py": frozenset({"names[key]", "'ai_level', AI_LEVEL_NAMES.get(level, level)"}),
+    "bot/discord_app/send.py": frozenset({"STILL_WORKS", "MENU_REFUSED"}),  # module constants, N_
+    "bot/host/services/_lobby.py": frozenset({"'ai_level', AI_LEVEL_NAMES[chosen]"}),
+    "sentences/stories.py": frozenset(
+        {"names[key]", "'ai_level', AI_LEVEL_NAMES.get(level, level)"}
+    ),
     "cogs/ttr/_announce.py": frozenset({"PERMISSION_NAMES.get(f, f)"}),
     "render/_chart.py": frozenset({"'image', CHART_WORDS[key]"}),
     "render/_theme.py": frozenset({"'image', msgid"}),

@@ -170,8 +170,8 @@ def _flag_scored(story: Story, ev: ev_.FlagScored, rules: ClassicRules, w: Words
 def _station(story: Story, ev: ev_.StationBuilt, rules: ClassicRules, w: Words) -> None:
     story.parts.append(
         w.n(
-            "built a {station} in {city} with {cards} ({count} left)",
-            "built a {station} in {city} with {cards} ({count} left)",
+            "built a {station} in {city} with {cards} ({count} {station} left)",
+            "built a {station} in {city} with {cards} ({count} {stations} left)",
             ev.stations_left,
             city=city(rules, ev.city),
             cards=cards_text(ev.payment, w),

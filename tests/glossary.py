@@ -97,6 +97,50 @@ FORBIDDEN: tuple[Term, ...] = (
     ),
 )
 
+#: What the fourth German review flagged by hand (``docs/contributors/german-review-4.md``), as
+#: patterns on the catalog and on every text a German game shows (placeholders filled).
+REVIEWED: tuple[Term, ...] = (
+    Term(
+        r"(?<![\w-])(mit|für|von|aus|ohne|zu|bei|nach) \d+× ",
+        "a card list is nominative only: 'mit 1× bunte Joker-Karte' (row 3-5); say "
+        "'… ausspielen' or 'Kosten: …'",
+    ),
+    Term(
+        r"(?<![\w-])wenigsten [a-zäöüß]+e(?![\w-])",
+        "after 'die wenigsten' an adjective is weak: 'bunten' (row 6)",
+    ),
+    Term(r"the server's language", "an English leftover (row 1)"),
+    Term(r"um die Städte deiner", "Amsterdam and Paris have 'Orte' (row 7)"),
+    Term(r"(^|: )Zahl (die|eine|\d)", "the tunnel's extra cards are 'ausgespielt' (row 9)"),
+    Term(r"Schließ(e)? den Tunnel", "a tunnel is 'genutzt', not locked (row 10)"),
+    Term(r"(?<![\w-])beiseite", "a flag's card lies 'vor dir' (004:26, row 11)"),
+    Term(r"(?<![\w-])(Setz(e)? aus|hat ausgesetzt)", "to pass is 'passen' (row 12)"),
+    Term(r"(?<![\w-])Coach(?![\w-])", "the feature is called 'Tipp' (row 18)"),
+    Term(r"(?<![\w-])Wendepunkte", "'Entscheidende Züge' (row 17)"),
+    Term(r"und ihr Verlauf \(", "the forget-me item is an accusative: 'ihren Verlauf' (row 8)"),
+    Term(
+        r"(^|: )(Sie (versperrt|liegt)|Er schnitt)", "reads as the formal 'Sie' (rows 14, 15, 59)"
+    ),
+    Term(
+        r"(?<![\w-])(in|im) (diesem|ihrem|deinem|einem) Server(?![\w-])",
+        "'auf dem Server' (22, 23)",
+    ),
+    Term(r"(?<![\w-])Wiederholungen", "stored games are 'Spielverläufe' (row 24)"),
+    Term(r"(?<![\w-])Festgefahren", "'Nicht weiter?' (row 65)"),
+    Term(r"(?<![\w-])verfehlt", "a ticket is 'nicht erfüllt' (000:40, 004:53, row 54)"),
+    Term(r"(?<![\w-])gefestigt", "a rating is 'etabliert' (row 66)"),
+    Term(r"(?<![\w-])Lieblingsspielplan", "it is the most played map (row 67)"),
+    Term(r"(?<![\w-])an Platz \d", "'auf Platz' (row 63)"),
+    Term(r"Abschnitt des Spiels", "'Spielphase' (row 83)"),
+    Term(r"vierte Art von Zug", "a station is a fourth 'Aktion' (000:114, row 21)"),
+    Term(r"(?<![\w-])Lok-Symbol", "'Lokomotivsymbol' (003:106, row 26)"),
+    Term(r"zählen als jede", "'ersetzen jede Farbe' (row 56)"),
+    Term(r"wartet hinter", "'steht … in der Warteschlange' (row 61)"),
+    Term(r"Zug (jetzt machen|wird gemacht)", "the buttons say 'ausführen' (row 62)"),
+    Term(r"fangen von vorn an", "'starten neu' (rows 36, 69)"),
+    Term(r"eine Karte \(\w+\) für", "'eine Karte in {color}' (row 11)"),
+)
+
 #: Catalog entries that must use the rulebooks' word: (context, msgid) -> (pattern, source).
 #: A plural entry is named by its singular msgid; every form must match.
 REQUIRED: dict[tuple[str | None, str], tuple[str, str]] = {
@@ -213,7 +257,7 @@ def word_pattern(word: str) -> str:
 def problems(texts: Iterable[str], map_id: str | None = None) -> Iterator[str]:
     """Every breach of the glossary in ``texts`` (German), each naming the text and the reason;
     with ``map_id`` also other maps' nouns and colour names."""
-    terms = list(FORBIDDEN)
+    terms = list(FORBIDDEN) + list(REVIEWED)
     if map_id is not None:
         terms += [
             Term(word_pattern(n), f"{map_id}: '{n}' is another map's word")
@@ -228,3 +272,29 @@ def problems(texts: Iterable[str], map_id: str | None = None) -> Iterator[str]:
             found = term.find(text)
             if found:
                 yield f"{found[0]!r} in {text!r}: {term.why}"
+
+
+def english_command_names(texts: Iterable[str]) -> Iterator[str]:
+    """Every ``/ttr …`` in German ``texts`` that names a command by its English name where a
+    German player sees another (``/ttr status`` for ``/ttr stand``; row 2 of the review)."""
+    import sys
+
+    from babel.messages.pofile import read_po
+
+    from words import catalog_file
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    import update_catalogs
+
+    with catalog_file("de").open("rb") as src:
+        names = {
+            str(m.id): str(m.string)
+            for m in read_po(src, locale="de")
+            if m.id and m.context == "command" and isinstance(m.id, str)
+        }
+    english = {p: p for p in update_catalogs.command_paths()}
+    german = {tuple(names.get(w, w) for w in p): p for p in english}
+    for text in texts:
+        for path in update_catalogs.mentions(text, english):
+            if path in english and path not in german:
+                yield f"/ttr {' '.join(path)} in {text!r}: an English command name"

@@ -197,7 +197,7 @@ def test_demo_tells_the_game_in_the_channels_words(tmp_path):
     assert " for 1 point." in en.stdout and " points." in en.stdout
     assert "Aufbau " in de.stdout and "Zug 1 " in de.stdout and "Endstand nach" in de.stdout
     assert " (+1 Punkt)." in de.stdout and " Punkte)." in de.stdout
-    assert "Turning points:" in en.stdout and "Wendepunkte:" in de.stdout  # the analysis too
+    assert "Turning points:" in en.stdout and "Entscheidende Züge:" in de.stdout  # the analysis too
     assert "Tipps" in de.stdout and "hints" in en.stdout  # the score table's hint column
     # the same game: as many told turns in both languages
     assert en.stdout.count("\nMove ") == de.stdout.count("\nZug ") > 20

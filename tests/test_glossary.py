@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from babel.messages.pofile import read_po
 
-from words import ERRORS, LANGS, NOUN_DEFAULTS, Plural, catalog_file, words_for
+from words import ERRORS, LANGS, NOUN_DEFAULTS, Plural, catalog_file, plural_name, words_for
 
 from . import glossary
 
@@ -191,8 +191,10 @@ def test_every_plural_entry_reads_right_at_0_1_and_2(lang: str, map_id: str | No
     '2 Punkt', '1 contracts'); German differs from English (it was translated)."""
     meta = glossary.map_data(map_id) if map_id else None
     w = words_for(lang, meta)
-    noun_pairs = [
-        (str(w.terms[k]), str(w.terms[k + "s"])) for k in NOUN_DEFAULTS if k + "s" in w.terms
+    noun_pairs = [  # every noun of the map ("train station" is not the word "train")
+        (str(w.terms[k]), str(w.terms[plural_name(k)]))
+        for k in w.terms
+        if plural_name(k) in w.terms and plural_name(k) != k
     ]
     pairs = COUNT_NOUNS[lang] + noun_pairs
     entries = list(_plural_entries())
@@ -219,3 +221,75 @@ def test_the_plural_test_sees_a_wrong_form() -> None:
     assert _wrong_counts("2 train car cards", 2, trains) == []
     assert _wrong_counts("2 train car card", 2, trains) == ["2 train car card"]
     assert list(glossary.problems(["Du hast Atlanta – Miami gebaut."]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Du hast A – B genutzt und mit 1× bunte Joker-Karte bezahlt.",
+        "die erste Zahlweise braucht die wenigsten bunte Joker-Karten",
+        "• Sprache neuer Spiele: the server's language",
+        "Der Spielplan um die Städte deiner Vertragskarten (goldene Ringe).",
+        "Schließ den Tunnel ab: Es ist nichts mehr zu zahlen",
+        "Leg eine Karte (Rot) für eine französische Flagge beiseite",
+        "alice hat ausgesetzt",
+        "- deine 1 Wertungszahl und ihr Verlauf (deine Plätze …);",
+        "Warum: Sie liegt auf dem Weg deiner Zielkarte Berlin – Roma.",
+        "Der Bot ist zurück in diesem Server: Spiel 3 geht weiter.",
+    ],
+)
+def test_the_glossary_sees_what_the_fourth_review_flagged(text: str) -> None:
+    """Planted texts with each high finding of the review (as a German game shows it, the
+    placeholders filled) are caught."""
+    assert list(glossary.problems([text]))
+
+
+def test_the_glossary_sees_an_english_command_name_in_german_text() -> None:
+    """'/ttr status' in German text is caught (German players see /ttr stand); German names,
+    a bare /ttr and names the same in both languages are not."""
+    found = list(glossary.english_command_names(["Punkte und Zugzeit: /ttr status."]))
+    assert found and "/ttr status" in found[0]
+    fine = ["Punkte und Zugzeit: /ttr stand.", "Wer /ttr in welchen Kanälen nutzt", "/ttr hand"]
+    assert list(glossary.english_command_names(fine)) == []
+    assert list(glossary.english_command_names(["mit /ttr admin config"]))
+
+
+#: The imperatives the German command descriptions start with (CONTRIBUTING.md, "Style of
+#: command descriptions"): a new verb is added here.
+IMPERATIVES = frozenset(
+    "Baue Beginne Brich Entferne Eröffne Erlaube Füge Gib Hol Lass Lege Lies Mach Nutze Prüfe "
+    "Sieh Spiele Starte Stelle Tritt Vergrößere Verlasse Verwalte Wähle Zeige Ziehe".split()
+)
+
+
+def _descriptions() -> set[str]:
+    """The English description of every group, command and option of the /ttr tree."""
+    from discord import app_commands
+
+    from cogs.ttr._commands import TtrCog
+
+    out = {str(TtrCog.__cog_group_description__)}
+    todo = list(TtrCog.__cog_app_commands__)
+    while todo:
+        command = todo.pop()
+        out.add(str(command.description))
+        if isinstance(command, app_commands.Group):
+            todo += command.commands
+        elif isinstance(command, app_commands.Command):
+            out |= {str(p.description) for p in command.parameters}
+    return out
+
+
+def test_german_command_descriptions_are_du_imperatives() -> None:
+    """Every German command and option description starts with a du-imperative ('Zeige …',
+    'Wähle …'), optionally after 'Nur <Spielplan>:' or 'Oder': no third person ('Zeigt'), no
+    infinitive ('Einen Bahnhof bauen'), no noun phrase, no question."""
+    bad = []
+    for m in _catalog():
+        if m.context != "command" or str(m.id) not in _descriptions():
+            continue
+        text = re.sub(r"^(Nur [^:]+: |Oder )", "", str(m.string))
+        first = re.split(r"[\s,:]", text)[0].capitalize()
+        if first not in IMPERATIVES or text.rstrip().endswith("?"):
+            bad.append(f"{m.id!r} -> {m.string!r}")
+    assert not bad, "\n".join(bad)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import io
 import re
 import string
 import sys
@@ -101,3 +102,114 @@ def test_decimals_are_written_as_each_language_writes_them() -> None:
     assert (en.decimal(-3.46), de.decimal(-3.46)) == ("-3.5", "-3,5")
     assert (en.decimal(2.0, sign=True), de.decimal(-1.25, sign=True)) == ("+2.0", "-1,2")
     assert en.decimal(-0.04, sign=True) == "+0.0" and en.decimal(7.0, 0) == "7"
+
+
+# ---------------------------------------------------------------- the catalog check
+def _extract(source: str) -> set[tuple[str | tuple[str, str], str | None]]:
+    """What Babel's extractor (with the project's keywords) reads from ``source``."""
+    from babel.messages.extract import extract
+
+    from words import KEYWORDS
+
+    found = extract("python", io.BytesIO(source.encode()), keywords=KEYWORDS, comment_tags=())
+    return {(message, context) for _line, message, _comments, context in found}
+
+
+def test_the_real_code_and_catalog_pass_the_catalog_check() -> None:
+    """No sentence the extractor misses, no English command name in German text, no list
+    placeholder after a German preposition (what ``update_catalogs.py --check`` also runs)."""
+    with catalog_file("de").open("rb") as src:
+        catalog = read_po(src, locale="de", domain="ttrbot")
+    assert update_catalogs.catalog_problems(catalog) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "why"),
+    [
+        ('w.t("In: {x}", x=d.get(k, w.t("the server\'s language")))\n', "not extracted"),
+        ('w.t(f"Game {game} is over.")\n', "not a literal"),
+        ('w.t("Your turn, " + name)\n', "not a literal"),
+        ("w.t(sentence)\n", "not a literal"),
+        ('w.n(one, "{count} games", n)\n', "not a literal"),
+        ('w.ctx("image", w.t("nested"))\n', "not a literal"),
+    ],
+)
+def test_the_check_finds_a_sentence_the_extractor_cannot_read(source: str, why: str) -> None:
+    """A planted sentence nested in another call's argument, an f-string, a concatenation or a
+    variable handed to a marker: each is reported with its place."""
+    found = update_catalogs.unextracted({"cogs/planted.py": source}, _extract(source))
+    assert len(found) == 1 and found[0].startswith("cogs/planted.py:1:") and why in found[0]
+
+
+def test_the_check_passes_a_sentence_the_extractor_reads() -> None:
+    """Literal sentences (one per line, a context, a plural, a table's N_) and a table lookup the
+    check knows are not reported."""
+    source = (
+        'lang = w.t("the server\'s language")\n'
+        'w.t("In: {x}", x=lang)\n'
+        'w.ctx("image", "Deck {n}", n=3)\n'
+        'w.n("{count} game", "{count} games", n)\n'
+        'NAMES = {"a": N_("Alpha")}\n'
+    )
+    assert update_catalogs.unextracted({"cogs/planted.py": source}, _extract(source)) == []
+    known = {"render/_theme.py": "w.ctx('image', msgid)\n"}
+    assert update_catalogs.unextracted(known, set()) == []
+
+
+def _command_names() -> dict[str, str]:
+    with catalog_file("de").open("rb") as src:
+        return {
+            str(m.id): str(m.string)
+            for m in read_po(src, locale="de")
+            if m.id and m.context == "command" and isinstance(m.id, str)
+        }
+
+
+@pytest.mark.parametrize(
+    ("english", "german", "bad"),
+    [
+        ("Scores: /ttr status.", "Punkte: /ttr status.", True),  # the English name
+        ("Scores: /ttr status.", "Punkte: /ttr stand.", False),
+        ("Change it with /ttr admin config.", "Ändere es mit /ttr verwaltung config.", True),
+        ("Change it with /ttr admin config.", "Ändere es mit /ttr verwaltung.", True),
+        (
+            "Change it with /ttr admin config.",
+            "Ändere es mit /ttr verwaltung einstellungen.",
+            False,
+        ),
+        ("See /ttr board.", "Siehe /ttr hand.", True),  # a German name, but of another command
+        ("See /ttr game id:{game}.", "Siehe /ttr spiel nummer:{game}.", False),
+        ("Finish or cancel it.", "Brich es mit /ttr abbrechen ab.", False),  # a German name more
+        ("Who may use /ttr here.", "Wer /ttr hier nutzen darf.", False),
+    ],
+)
+def test_the_check_finds_a_command_name_a_german_player_does_not_see(
+    english: str, german: str, bad: bool
+) -> None:
+    """Planted catalog entries against the real command tree and the catalog's German names:
+    every /ttr command an English text names is named in German by its German name."""
+    found = update_catalogs.command_name_problems(
+        [(english, german)], update_catalogs.command_paths(), _command_names()
+    )
+    assert bool(found) == bad, found
+
+
+@pytest.mark.parametrize(
+    ("german", "bad"),
+    [
+        ("Nutze die Strecke {route} mit {cards}", True),
+        ("Du hast {route} genutzt und für {payment} bezahlt.", True),
+        ("zahlbar mit {cards} oder anders", True),
+        ("Baue mit {wilds} einen Bahnhof", True),  # the noun without its dative
+        ("die erste Zahlweise braucht die wenigsten {wilds}", True),
+        ("Nutze die Strecke {route} und spiele {cards} aus", False),
+        ("Kosten: {cards}", False),
+        ("Baue mit {wilds:dat} einen Bahnhof", False),
+        ("mit 2 {cards:dat}", False),
+    ],
+)
+def test_the_check_finds_a_case_a_list_placeholder_cannot_take(german: str, bad: bool) -> None:
+    """A planted German preposition before a card list (always nominative: 'mit 1× bunte
+    Joker-Karte' on Amsterdam), a dative preposition before a noun without ``:dat``, a
+    superlative before a noun that may carry an adjective."""
+    assert bool(update_catalogs.case_problems([german])) == bad

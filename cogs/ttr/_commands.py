@@ -249,7 +249,7 @@ class TtrCog(
     # ------------------------------------------------------------ /ttr game: now and then
     game_group = app_commands.Group(
         name="game",
-        description="Log, rules, vacation, resigning, cancelling, and the finished games",
+        description="Manage this game: log, rules, vacation, resign, cancel; finished games",
     )
 
     @game_group.command(name="log", description="Show the moves since your last turn")
@@ -291,7 +291,8 @@ class TtrCog(
         await self.info.history(interaction, page)
 
     @game_group.command(
-        name="show", description="One game: final image, scores, rating changes and analysis"
+        name="show",
+        description="Show a finished game: final image, scores, rating changes, analysis",
     )
     @app_commands.describe(id="The game's number")
     async def show_game(
@@ -301,7 +302,8 @@ class TtrCog(
 
     # ------------------------------------------------------------ /ttr player
     player_group = app_commands.Group(
-        name="player", description="Ratings, your games, your settings and what the bot stores"
+        name="player",
+        description="Show your ratings, games and settings, and what the bot stores about you",
     )
 
     @player_group.command(name="games", description="List your games")

@@ -127,6 +127,22 @@ def log_pager(
     )
 
 
+def turn_line(table: TableView | None, w: Words) -> str:
+    """/ttr help's line on a turn: the four actions where the rule set has stations (Europe),
+    and the face-up {wild} rule of the game's map (the USA's when no game is named)."""
+    if table is not None and table.rules.params.stations is not None:
+        return w.t(
+            "• On your turn do one thing: **Draw** two {cards} (a face-up {wild} counts as two), **Claim** a route by paying its cards, draw {tickets}, or build a {station}."
+        )
+    if table is None or table.rules.params.face_up_wild_restricted:
+        return w.t(
+            "• On your turn do one thing: **Draw** two {cards} (a face-up {wild} counts as two), **Claim** a route by paying its cards, or draw {tickets}."
+        )
+    return w.t(
+        "• On your turn do one thing: **Draw** two {cards} (any two, a face-up {wild} too), **Claim** a route by paying its cards, or draw {tickets}."
+    )
+
+
 class InfoFlows(Base):
     """Read-only commands and the Board button."""
 
@@ -326,13 +342,7 @@ class InfoFlows(Base):
                     "• Start: /ttr new opens a game in this channel; others join with **Join**; the host presses **Start**."
                 ),
                 w.t("• Everyone first keeps {tickets} privately: **My hand** (only you see it)."),
-                w.t(
-                    "• On your turn do one thing: **Draw** two {cards} (a face-up {wild} counts as two), **Claim** a route by paying its cards, or draw {tickets}."
-                )
-                if table is None or table.rules.params.face_up_wild_restricted
-                else w.t(
-                    "• On your turn do one thing: **Draw** two {cards} (any two, a face-up {wild} too), **Claim** a route by paying its cards, or draw {tickets}."
-                ),
+                turn_line(table, w),
                 w.t(
                     "• After every turn the bot posts the board and pings the next player; /ttr game log tells what happened since your last turn."
                 ),
@@ -343,7 +353,7 @@ class InfoFlows(Base):
                     "• Away? /ttr game vacation pauses your clock; /ttr player settings turns pings off or on."
                 ),
                 w.t(
-                    "• Stuck? /ttr hint suggests a move and says why (unless the host turned hints off); after the game, /ttr game show id: shows each player's chance to win turn by turn."
+                    "• Stuck? /ttr hint suggests a move and says why (not in rated games or when hints are off); after the game, /ttr game show id: shows each player's chance to win turn by turn."
                 ),
                 w.t(
                     "• Now and then: /ttr game (the log, the rules, a vacation, resigning, the finished games), /ttr player (ratings, your games, settings, privacy), /ttr admin (the server's settings)."

@@ -215,10 +215,11 @@ def settings_lines(settings: GuildSettings, w: Words) -> list[str]:
         else w.n("{count} minute", "{count} minutes", seconds // 60)
     )
     channels = ", ".join(f"<#{c}>" for c in settings.channels) or w.t("any channel")
+    server_language = w.t("the server's language")
     return [
         w.t(
             "• Table language of new games: {language}",
-            language=languages.get(settings.language or "", w.t("the server's language")),
+            language=languages.get(settings.language or "", server_language),
         ),
         w.t("• Turn time of new games: {clock}", clock=clock),
         w.t("• New games are rated: {state}", state=w.t("yes") if settings.rated else w.t("no")),

@@ -124,7 +124,7 @@ async def test_a_german_player_gets_the_hint_in_german(tmp_path: Path) -> None:
         mover = await t.active(g)
         mover.user.locale = "de"
         reply = await mover.slash("hint")
-        assert reply.ephemeral and "**Tipp** (1 Tipp in diesem Spiel):" in reply.content
+        assert reply.ephemeral and "**Tipp** (dein 1. Tipp in diesem Spiel):" in reply.content
         assert "Hint" not in reply.content
         assert [b["label"] for b in reply.buttons] == ["Ausführen"]
         _do_it(reply)

@@ -113,7 +113,7 @@ async def test_server_settings_for_everyone_to_see_and_managers_to_change(tmp_pa
         lobby = next(m for m in t.fake.messages_in("games") if "Ungewertet" in m.content)
         # a casual game by the server's setting: hints allowed (hints_by_default)
         assert lobby.content.endswith(
-            "Ungewertet: Keine Wertungszahl ändert sich. Tipps: erlaubt (/ttr tipp)."
+            "Ungewertet: Die Wertungszahlen bleiben unverändert. Tipps: erlaubt (/ttr tipp)."
         )
         assert game.hints_allowed
         season = await owner.slash("admin season")

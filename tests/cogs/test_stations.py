@@ -39,7 +39,10 @@ async def test_a_station_built_with_the_command_then_with_the_button(tmp_path: P
         assert "You built a train station in Madrid." in done.content, done.summary()
         assert await t.version(g) == before + 1
         story = t.turn_messages(g)[-1].content
-        assert "built a train station in Madrid with 1×" in story and "(2 left)" in story
+        assert (
+            "built a train station in Madrid with 1×" in story
+            and "(2 train stations left)" in story
+        )
         # the other player: the Station button of the turn message, a city on the picker
         other = await t.active(g)
         assert other is not mover

@@ -47,9 +47,9 @@ def test_a_hint_says_the_move_the_ticket_the_cards_and_the_risk():
     assert "El Paso – Santa Fe is the last free track on your path to Denver – El Paso" in en
     assert "1 hint taken" in en
     de = "\n".join(hint_words(hint, USA, words_for("de", USA.meta), NAMES, used=2))
-    assert "Zieh eine Karte vom Stapel" in de and "2 Tipps" in de
-    assert "letzte freie Strecke auf deinem Weg für Denver – El Paso" in de
-    assert "ist diese Zielkarte verloren" in de
+    assert "Ziehe eine Karte vom Stapel" in de and "dein 2. Tipp" in de
+    assert "letzte freie Strecke für deine Zielkarte Denver – El Paso" in de
+    assert "kannst du diese Zielkarte nicht mehr erfüllen" in de
 
 
 def test_a_turning_point_reads_like_the_issue_example():
@@ -91,7 +91,7 @@ def test_a_station_hint_and_a_station_turn_name_the_station_city_and_tickets():
     assert "Build a train station in Edinburgh with 1× blue" in en
     assert "lends you a route of another player for your destination ticket Edinburgh – Paris" in en
     de = "\n".join(hint_words(hint, europe, words_for("de", europe.meta), NAMES, used=1))
-    assert "Baue einen Bahnhof in Edinburgh mit 1× Blau" in de
+    assert "Baue einen Bahnhof in Edinburgh und spiele 1× Blau aus" in de
     assert "Strecke eines Mitspielers für deine Zielkarte Edinburgh – Paris" in de
     point = TurningPoint(9, 1, TurnMove("station", city="london"), 0, 0.5, 0.3)
     en = turning_point_words(point, europe, words_for("en", europe.meta), NAMES)

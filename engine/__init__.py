@@ -34,7 +34,6 @@ from .reducer import (
     can_resign,
     claimable_routes,
     legal_actions,
-    legal_actions_reference,
     new_game,
     replay,
 )
@@ -96,7 +95,6 @@ __all__ = [
     "can_resign",
     "claimable_routes",
     "legal_actions",
-    "legal_actions_reference",
     "new_game",
     "player_view",
     "public_view",

@@ -14,13 +14,14 @@ import pytest
 
 from engine import BuildStation, Cards, apply, legal_actions, new_game
 from engine.ai import HardPlayer, choose_action
-from engine.ai.rollout import CoreRolloutPolicy, RolloutPolicy
+from engine.ai.rollout import CoreRolloutPolicy
 from engine.core import Core
 from engine.rules.europe import EuropeRules, station_payments
 from engine.state import GameState
 from engine.testing import build_state
 from engine.views import player_view
 from maps import load_ruleset
+from tests.engine.value_rollout import RolloutPolicy
 
 #: Edinburgh's only routes are the double route to London: with one track taken in a
 #: 2-player game (the other then closed), Edinburgh - Paris needs a station.

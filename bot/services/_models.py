@@ -6,8 +6,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import ClassicRules, Event, FinalResult, PlayerView, PublicView
-from engine.events import RouteClaimed, StationBuilt
+from engine import (
+    ClassicRules,
+    Event,
+    FinalResult,
+    PlayerView,
+    PublicView,
+    RouteClaimed,
+    StationBuilt,
+)
 from engine.planner import TicketPlan
 from maps.loader import load_ruleset
 

@@ -29,10 +29,11 @@ import random
 import weakref
 from typing import TYPE_CHECKING
 
-from ..actions import BuildStation, ClaimRoute
+from ..actions import ClaimRoute
 from ..core import FINISHED, PLAY, SECOND_CARD, TUNNEL, TURN, Core, core_table
 from ..payment_table import kind_payments, payment_table
 from ..reducer import legal_actions
+from ..rules.europe import BuildStation
 from ..views import player_view
 from .heuristic import (
     BORROW_COST,

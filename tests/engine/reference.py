@@ -17,12 +17,10 @@ from typing import Any
 from engine.actions import (
     AbandonTunnel,
     Action,
-    BuildStation,
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
-    KeepFlagCard,
     KeepTickets,
     Pass,
     PayTunnel,
@@ -39,6 +37,8 @@ from engine.legal import (
 )
 from engine.legal import tickets_left as engine_tickets_left
 from engine.payment import payment_options, tunnel_extra_options
+from engine.rules.europe import BuildStation, stations_of
+from engine.rules.paris import KeepFlagCard, offered_colors
 from engine.state import GameState
 from engine.types import LOCOMOTIVE, Cards
 
@@ -144,7 +144,7 @@ def reference_legal_actions(rules, st: GameState, seat: int) -> list[Action]:
         out = [PayTunnel(seat, e) for e in tunnel_extra_options(tun.color, tun.extra, player.hand)]
         return [*out, AbandonTunnel(seat)]
     if step == "flag":
-        return [KeepFlagCard(seat, c) for c in st.flag_colors] + [KeepFlagCard(seat, None)]
+        return [KeepFlagCard(seat, c) for c in offered_colors(st)] + [KeepFlagCard(seat, None)]
     return out
 
 
@@ -152,7 +152,7 @@ def stations(rules: Any, st: GameState, seat: int) -> list[Action]:
     """Europe: every city without a station x every way to pay the seat's next one (its cost
     from rules.stations.costs; cards of one colour with locomotives wild, or locomotives only)."""
     sp = rules.params.stations
-    built = sum(1 for s in st.stations.values() if s == seat)
+    built = sum(1 for s in stations_of(st).values() if s == seat)
     if sp is None or built >= sp.count:
         return []
     cost = sp.costs[built]
@@ -164,7 +164,10 @@ def stations(rules: Any, st: GameState, seat: int) -> list[Action]:
     }
     fit = [p for p in pays if p.fits_in(hand)]
     return [
-        BuildStation(seat, c, p) for c in rules.board.cities if c not in st.stations for p in fit
+        BuildStation(seat, c, p)
+        for c in rules.board.cities
+        if c not in stations_of(st)
+        for p in fit
     ]
 
 

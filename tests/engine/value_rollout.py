@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 
-from engine.actions import Action, BuildStation, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets
+from engine.actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets
 from engine.ai.heuristic import (
     HeuristicPlayer,
     cheapest_station_payment,
@@ -26,6 +26,7 @@ from engine.ai.heuristic import (
 from engine.errors import IllegalAction
 from engine.reducer import apply, legal_actions
 from engine.rules.classic import ClassicRules
+from engine.rules.europe import BuildStation, stations_of
 from engine.state import GameState
 from engine.types import GRAY, LOCOMOTIVE
 from engine.views import player_view
@@ -37,8 +38,9 @@ def _costs(rules: ClassicRules, st: GameState, seat: int) -> dict[str, int | Non
     """Route id -> planning cost for ``seat`` (0 own, length claimable, None unusable;
     other players' routes into the seat's own train stations 0, as the heuristic plans)."""
     costs = seat_route_costs(rules, st.owners, st.num_seats, seat, st.players[seat].pieces)
-    if st.stations:
-        lend_at_stations(rules, st.owners, st.stations, seat, costs)
+    stations = stations_of(st)
+    if stations:
+        lend_at_stations(rules, st.owners, stations, seat, costs)
     return costs
 
 
@@ -67,7 +69,7 @@ class RolloutPolicy:
         player = st.players[seat]
         claims = len(st.owners)
         cached = self._plans.get(seat)
-        built = len(st.stations)
+        built = len(stations_of(st))
         if (
             cached is not None
             and cached[1] == len(player.tickets)
@@ -91,7 +93,7 @@ class RolloutPolicy:
                     needed.append(rid)
                     costs[rid] = 0
         near = frozenset(s for rid in needed for s in (rid, *board.siblings(rid)))
-        mine = [city for city, owner in st.stations.items() if owner == seat]
+        mine = [city for city, owner in stations_of(st).items() if owner == seat]
         if mine:  # a claim into an own station lends a route: the plan may change
             near |= {r for r, route in board.routes.items() if route.a in mine or route.b in mine}
         self._plans[seat] = (claims, len(player.tickets), player.pieces, needed, near)
@@ -211,7 +213,7 @@ class RolloutPolicy:
         (:func:`engine.ai.heuristic.station_move`), or None."""
         stations = self.rules.params.stations
         assert stations is not None
-        built = sum(1 for owner in st.stations.values() if owner == seat)
+        built = sum(1 for owner in stations_of(st).values() if owner == seat)
         if built >= min(stations.count, len(stations.costs)):
             return None
         player = st.players[seat]
@@ -221,7 +223,7 @@ class RolloutPolicy:
         city = lent_station_city(
             self.rules,
             st.owners,
-            st.stations,
+            stations_of(st),
             seat,
             player.pieces,
             self._blocked[seat][1],

@@ -41,7 +41,6 @@ from .extras import (
     StateExtra,
     decode_extra,
     encode_extra,
-    flat_names,
     from_flat,
 )
 from .state import FinalResult, GameState, PlayerState, TunnelPending
@@ -121,18 +120,24 @@ def upgrade_state(data: dict[str, Any]) -> dict[str, Any]:
         return dict(data)
     if schema != 1:
         raise ValueError(f"unknown state schema {schema!r}")
-    d = {k: v for k, v in data.items() if k not in flat_names(StateExtra)}
-    d["extra"] = encode_extra(from_flat(StateExtra, data))
-    names = flat_names(PlayerExtra)
+    shared = {f.name for f in dataclasses.fields(GameState)}
+    d = {k: v for k, v in data.items() if k in shared or k == "schema"}
+    d["extra"] = encode_extra(from_flat(StateExtra, _own(data, shared)))
+    mine = {f.name for f in dataclasses.fields(PlayerState)}
     d["players"] = [
         {
-            **{k: v for k, v in p.items() if k not in names},
-            "extra": encode_extra(from_flat(PlayerExtra, p)),
+            **{k: v for k, v in p.items() if k in mine},
+            "extra": encode_extra(from_flat(PlayerExtra, _own(p, mine))),
         }
         for p in data["players"]
     ]
     d["schema"] = STATE_SCHEMA
     return d
+
+
+def _own(data: dict[str, Any], shared: set[str]) -> dict[str, Any]:
+    """The keys of a schema-1 object that are not shared fields: the rule sets' own."""
+    return {k: v for k, v in data.items() if k not in shared}
 
 
 def decode_state(data: dict[str, Any]) -> GameState:

@@ -166,14 +166,10 @@ def decode_extra(level: type[E], data: Any) -> E | None:
     return stored(made)
 
 
-def flat_names(level: type[Extra]) -> frozenset[str]:
-    """Every field name of every registered extra of ``level`` (their schema-1 JSON names)."""
-    return frozenset(f.name for cls in level.registry.values() for f in dataclasses.fields(cls))
-
-
 def from_flat(level: type[E], data: Mapping[str, Any]) -> E | None:
-    """The extra of ``level`` held by a schema-1 JSON object, where every rule set's fields
-    stood beside the shared ones (read by name); None when all of them are blank.
+    """The extra of ``level`` whose fields stand flat in ``data`` (read by name): a final
+    score's JSON, or a schema-1 state or player, where every rule set's fields stood;
+    None when all of them are blank. ``data``: the object's keys that are not shared fields.
 
     Raises:
         ValueError: the fields of two rule sets both hold something.
@@ -217,7 +213,6 @@ __all__ = [
     "encode_extra",
     "extra_type",
     "field_value",
-    "flat_names",
     "from_flat",
     "stored",
 ]

@@ -86,7 +86,8 @@ class EuropeState(StateExtra):
     city): city id -> the seat whose station stands there, in build order. Public.
 
     Immutable (a read-only mapping; building one stores a new value: :meth:`with_station`).
-    Two are equal when they hold the same stations in the same order."""
+    Two are equal when they hold the same stations, whatever their order (as dicts): the
+    storage writes JSON objects with sorted keys, so a stored snapshot keeps no order."""
 
     stations: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     kind: ClassVar[str] = "europe"
@@ -98,10 +99,10 @@ class EuropeState(StateExtra):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, EuropeState):
             return NotImplemented
-        return list(self.stations.items()) == list(other.stations.items())
+        return dict(self.stations) == dict(other.stations)
 
     def __hash__(self) -> int:
-        return hash(tuple(self.stations.items()))
+        return hash(frozenset(self.stations.items()))
 
     def with_station(self, city: str, seat: int) -> EuropeState:
         """These stations and ``seat``'s new one in ``city``."""

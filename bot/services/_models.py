@@ -6,21 +6,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import (
-    ClassicRules,
-    Event,
-    FinalResult,
-    PlayerView,
-    PublicView,
-    RouteClaimed,
-    StationBuilt,
-)
+from engine import ClassicRules, Event, FinalResult, PlayerView, PublicView
 from engine.planner import TicketPlan
 from maps.loader import load_ruleset
 
 from ..ratings import OVERALL, PROVISIONAL_GAMES, Rating
 from ..storage import GameRow, ResultRow, Season, SeatRow
 from ._menus import TurnMenu
+from .events import RouteClaimed, StationBuilt
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,12 +14,10 @@ from __future__ import annotations
 from .actions import (
     AbandonTunnel,
     Action,
-    BuildStation,
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
-    KeepFlagCard,
     KeepTickets,
     Pass,
     PayTunnel,
@@ -27,20 +25,44 @@ from .actions import (
 )
 from .board import Board, City, Route, Ticket
 from .errors import EngineError, IllegalAction, SetupError
-from .events import EVENT_TYPES, EngineEvent, Event, EventBase
+from .events import (
+    EVENT_TYPES,
+    CardDrawn,
+    DeckReshuffled,
+    EngineEvent,
+    Event,
+    EventBase,
+    FaceUpRefilled,
+    FaceUpReset,
+    GameOver,
+    LastRound,
+    Passed,
+    PlayStarted,
+    Resigned,
+    RouteClaimed,
+    SeatEvent,
+    TicketsDrawn,
+    TicketsKept,
+    TunnelAbandoned,
+    TunnelPaid,
+    TunnelRevealed,
+    TurnStarted,
+)
 from .reducer import (
     Transition,
     apply,
     can_resign,
     claimable_routes,
     legal_actions,
-    legal_actions_reference,
     new_game,
     replay,
 )
 from .rules import RULESETS, ClassicRules, build_ruleset
+from .rules.amsterdam import MerchandiseDrawn
+from .rules.europe import BuildStation, StationBuilt, StationUse
+from .rules.paris import FlagCardDeclined, FlagCardKept, FlagOffered, FlagScored, KeepFlagCard
 from .scoring import ScoreSheet, score_sheets
-from .state import FinalResult, GameState, PlayerState, SeatScore, StationUse
+from .state import FinalResult, GameState, PlayerState, SeatScore
 from .types import GRAY, LOCOMOTIVE, Cards
 from .views import PlayerView, PublicView, player_view, public_view
 
@@ -53,6 +75,29 @@ from .views import PlayerView, PublicView, player_view, public_view
 ENGINE_VERSION = "4"
 
 __all__ = [
+    "FlagScored",
+    "FlagOffered",
+    "FlagCardKept",
+    "FlagCardDeclined",
+    "StationBuilt",
+    "MerchandiseDrawn",
+    "TurnStarted",
+    "TunnelRevealed",
+    "TunnelPaid",
+    "TunnelAbandoned",
+    "TicketsKept",
+    "TicketsDrawn",
+    "SeatEvent",
+    "RouteClaimed",
+    "Resigned",
+    "PlayStarted",
+    "Passed",
+    "LastRound",
+    "GameOver",
+    "FaceUpReset",
+    "FaceUpRefilled",
+    "DeckReshuffled",
+    "CardDrawn",
     "ENGINE_VERSION",
     "EVENT_TYPES",
     "GRAY",
@@ -96,7 +141,6 @@ __all__ = [
     "can_resign",
     "claimable_routes",
     "legal_actions",
-    "legal_actions_reference",
     "new_game",
     "player_view",
     "public_view",

@@ -1,15 +1,55 @@
 """Player intents: one frozen dataclass per kind of action, each carrying the acting seat.
 
 Every change to a game is one of these applied by :func:`engine.reducer.apply`.
-JSON form (see :mod:`engine.codec`): ``{"type": "<kind>", "seat": n, ...fields}``.
+JSON form (see :mod:`engine.codec`): ``{"type": "<kind>", "seat": n, ...fields}``,
+the fields written by the class itself (:meth:`Action.json_fields` and
+:meth:`Action.from_json`). The actions every map shares are here; a rule set's
+own are declared in its module (``engine/rules/<name>.py``) with
+:func:`action_type`, which puts them in :data:`ACTION_TYPES`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar, Self, TypeVar
 
+from .errors import IllegalAction
 from .types import Cards
+
+#: kind -> class of every action (the shared ones and every imported rule set's own).
+ACTION_TYPES: dict[str, type[Action]] = {}
+
+AT = TypeVar("AT", bound="type[Action]")
+
+
+def action_type(cls: AT) -> AT:
+    """Class decorator: register an action class under its ``kind`` in :data:`ACTION_TYPES`
+    (put it above ``@dataclass``, so that the final class is registered)."""
+    ACTION_TYPES[cls.kind] = cls
+    return cls
+
+
+def json_str(data: Mapping[str, Any], name: str) -> str:
+    """The string field ``name`` of an action's JSON. Raises KeyError/TypeError on a defect."""
+    value = data[name]
+    if not isinstance(value, str):
+        raise TypeError(name)
+    return value
+
+
+def json_cards(value: Any) -> Cards:
+    """A card set (``{colour: count}``) of an action's JSON.
+
+    Raises:
+        IllegalAction: ``malformed_action`` for anything else.
+    """
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        raise IllegalAction("malformed_action", {"field": "cards"})
+    try:
+        return Cards(value)
+    except ValueError as exc:
+        raise IllegalAction("malformed_action", {"field": "cards", "reason": str(exc)}) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +58,20 @@ class Action:
 
     seat: int
     kind: ClassVar[str] = "action"
+
+    def json_fields(self) -> dict[str, Any]:
+        """This action's JSON fields besides ``type`` and ``seat``. Default: none."""
+        return {}
+
+    @classmethod
+    def from_json(cls, seat: int, data: Mapping[str, Any]) -> Self:
+        """The action of ``seat`` from its JSON object (inverse of :meth:`json_fields`).
+
+        Raises:
+            KeyError, TypeError, ValueError, IllegalAction: a missing or bad field (the
+                codec answers all of them with ``IllegalAction("malformed_action")``).
+        """
+        return cls(seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +88,16 @@ class DrawFaceUp(Action):
     slot: int = 0
     kind: ClassVar[str] = "draw_face_up"
 
+    def json_fields(self) -> dict[str, Any]:
+        return {"slot": self.slot}
+
+    @classmethod
+    def from_json(cls, seat: int, data: Mapping[str, Any]) -> Self:
+        slot = data["slot"]
+        if not isinstance(slot, int) or isinstance(slot, bool):
+            raise TypeError("slot")
+        return cls(seat, slot)
+
 
 @dataclass(frozen=True, slots=True)
 class ClaimRoute(Action):
@@ -43,6 +107,13 @@ class ClaimRoute(Action):
     payment: Cards = Cards()
     kind: ClassVar[str] = "claim_route"
 
+    def json_fields(self) -> dict[str, Any]:
+        return {"route": self.route, "payment": self.payment.to_dict()}
+
+    @classmethod
+    def from_json(cls, seat: int, data: Mapping[str, Any]) -> Self:
+        return cls(seat, json_str(data, "route"), json_cards(data["payment"]))
+
 
 @dataclass(frozen=True, slots=True)
 class PayTunnel(Action):
@@ -50,6 +121,13 @@ class PayTunnel(Action):
 
     extra: Cards = Cards()
     kind: ClassVar[str] = "pay_tunnel"
+
+    def json_fields(self) -> dict[str, Any]:
+        return {"extra": self.extra.to_dict()}
+
+    @classmethod
+    def from_json(cls, seat: int, data: Mapping[str, Any]) -> Self:
+        return cls(seat, json_cards(data["extra"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +144,19 @@ class DrawTickets(Action):
     mix: tuple[tuple[str, int], ...] = ()
     kind: ClassVar[str] = "draw_tickets"
 
+    def json_fields(self) -> dict[str, Any]:
+        return {"mix": [[d, n] for d, n in self.mix]}
+
+    @classmethod
+    def from_json(cls, seat: int, data: Mapping[str, Any]) -> Self:
+        parsed = []
+        for entry in data.get("mix", []):
+            name, n = entry
+            if not isinstance(name, str) or not isinstance(n, int) or isinstance(n, bool):
+                raise TypeError("mix")
+            parsed.append((name, n))
+        return cls(seat, tuple(parsed))
+
 
 @dataclass(frozen=True, slots=True)
 class KeepTickets(Action):
@@ -74,24 +165,15 @@ class KeepTickets(Action):
     tickets: tuple[str, ...] = ()
     kind: ClassVar[str] = "keep_tickets"
 
+    def json_fields(self) -> dict[str, Any]:
+        return {"tickets": list(self.tickets)}
 
-@dataclass(frozen=True, slots=True)
-class KeepFlagCard(Action):
-    """Paris: set aside one played card of ``color`` for a French flag, or None to decline."""
-
-    color: str | None = None
-    kind: ClassVar[str] = "keep_flag_card"
-
-
-@dataclass(frozen=True, slots=True)
-class BuildStation(Action):
-    """Europe: build a train station in ``city`` paying ``payment``: as many cards as the
-    seat's next station costs (1, 2, 3), of one colour with locomotives wild (rules
-    digest, "Train stations"). A whole turn."""
-
-    city: str = ""
-    payment: Cards = Cards()
-    kind: ClassVar[str] = "build_station"
+    @classmethod
+    def from_json(cls, seat: int, data: Mapping[str, Any]) -> Self:
+        tickets = data["tickets"]
+        if not isinstance(tickets, list) or not all(isinstance(t, str) for t in tickets):
+            raise TypeError("tickets")
+        return cls(seat, tuple(tickets))
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,19 +196,15 @@ class Resign(Action):
     kind: ClassVar[str] = "resign"
 
 
-ACTION_TYPES: dict[str, type[Action]] = {
-    cls.kind: cls
-    for cls in (
-        DrawBlind,
-        DrawFaceUp,
-        ClaimRoute,
-        PayTunnel,
-        AbandonTunnel,
-        DrawTickets,
-        KeepTickets,
-        KeepFlagCard,
-        BuildStation,
-        Pass,
-        Resign,
-    )
-}
+for _shared in (
+    DrawBlind,
+    DrawFaceUp,
+    ClaimRoute,
+    PayTunnel,
+    AbandonTunnel,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    Resign,
+):
+    action_type(_shared)

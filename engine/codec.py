@@ -1,71 +1,59 @@
 """JSON codec for actions, events and states (tagged, with a schema version).
 
-- Action JSON: ``{"type": kind, "seat": n, ...}``; payments as ``{colour: count}``;
+- Action JSON: ``{"type": kind, "seat": n, ...fields}``, the fields written and
+  read by the action class (:meth:`engine.actions.Action.json_fields`,
+  :meth:`engine.actions.Action.from_json`): payments as ``{colour: count}``,
   mixes as ``[[deck, n], ...]``. :func:`decode_action` rejects anything else
   with ``IllegalAction("malformed_action")``.
 - Event JSON: ``{"kind": kind, ...fields}`` (``seat`` included for seat events);
   card sets as ``{colour: count}``, tuples as lists. Secret fields are written
   as they are: encode a :meth:`engine.events.EventBase.redacted` copy for
   anything a player may read. ``decode_event(encode_event(e)) == e``.
-- State JSON: ``{"schema": STATE_SCHEMA, ...fields}``; ``decode_state(encode_state(s)) == s``.
+- State JSON: ``{"schema": STATE_SCHEMA, ...fields}``; a rule set's own fields
+  under ``"extra"`` (of the state and of each player) as
+  ``{"kind": kind, ...fields}`` (:func:`engine.extras.encode_extra`), or null.
+  ``decode_state(encode_state(s)) == s``.
+
+A rule set's actions, events and extras are declared in its module and found
+through the registries (:data:`engine.actions.ACTION_TYPES`,
+:data:`engine.events.EVENT_TYPES`, :class:`engine.extras.Extra`); importing this
+module imports every rule set (:mod:`engine.rules`), so they are all there.
+
+Stored games of earlier releases load: :func:`decode_state` reads schema 1, where
+every rule set's fields stood beside the shared ones on every state and player
+(``stations``, ``merchandise_left``, ``flag_colors``; ``merchandise``,
+``flag_cards``, ``flags``), and upgrades it (:func:`upgrade_state`). Actions and
+events kept their JSON.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import typing
-from dataclasses import asdict
 from typing import Any
 
-from .actions import (
-    ACTION_TYPES,
-    Action,
-    BuildStation,
-    ClaimRoute,
-    DrawFaceUp,
-    DrawTickets,
-    KeepFlagCard,
-    KeepTickets,
-    PayTunnel,
-)
+from . import rules as _rules  # noqa: F401 - every rule set's actions, events and extras
+from .actions import ACTION_TYPES, Action
 from .errors import IllegalAction
 from .events import EVENT_TYPES, EngineEvent, EventBase
+from .extras import (
+    PlayerExtra,
+    StateExtra,
+    decode_extra,
+    encode_extra,
+    from_flat,
+)
 from .state import FinalResult, GameState, PlayerState, TunnelPending
 from .types import Cards
 
-#: Bump when the state JSON changes shape.
-STATE_SCHEMA = 1
+#: Bump when the state JSON changes shape (and teach :func:`upgrade_state` the old one).
+#: 1: every rule set's fields on every state; 2: a rule set's own under ``"extra"``.
+STATE_SCHEMA = 2
 
 
 def encode_action(action: Action) -> dict[str, Any]:
     """JSON form of an action."""
-    out: dict[str, Any] = {"type": action.kind, "seat": action.seat}
-    if isinstance(action, DrawFaceUp):
-        out["slot"] = action.slot
-    elif isinstance(action, ClaimRoute):
-        out["route"] = action.route
-        out["payment"] = action.payment.to_dict()
-    elif isinstance(action, PayTunnel):
-        out["extra"] = action.extra.to_dict()
-    elif isinstance(action, DrawTickets):
-        out["mix"] = [[d, n] for d, n in action.mix]
-    elif isinstance(action, KeepTickets):
-        out["tickets"] = list(action.tickets)
-    elif isinstance(action, KeepFlagCard):
-        out["color"] = action.color
-    elif isinstance(action, BuildStation):
-        out["city"] = action.city
-        out["payment"] = action.payment.to_dict()
-    return out
-
-
-def _cards(value: Any) -> Cards:
-    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
-        raise IllegalAction("malformed_action", {"field": "cards"})
-    try:
-        return Cards(value)
-    except ValueError as exc:
-        raise IllegalAction("malformed_action", {"field": "cards", "reason": str(exc)}) from None
+    return {"type": action.kind, "seat": action.seat, **action.json_fields()}
 
 
 def decode_action(data: Any) -> Action:
@@ -80,73 +68,92 @@ def decode_action(data: Any) -> Action:
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise IllegalAction("malformed_action", {"reason": "seat must be an int"})
     try:
-        return _decode_fields(cls, seat, data)
+        return cls.from_json(seat, data)
     except IllegalAction:
         raise
     except (KeyError, TypeError, ValueError) as exc:
         raise IllegalAction("malformed_action", {"reason": f"bad field {exc}"}) from None
 
 
-def _decode_fields(cls: type[Action], seat: int, data: dict[str, Any]) -> Action:
-    """The action of class ``cls`` from its JSON fields; KeyError/TypeError/ValueError on a defect."""
-    if cls is DrawFaceUp:
-        slot = data["slot"]
-        if not isinstance(slot, int) or isinstance(slot, bool):
-            raise TypeError("slot")
-        return DrawFaceUp(seat, slot)
-    if cls is ClaimRoute:
-        route = data["route"]
-        if not isinstance(route, str):
-            raise TypeError("route")
-        return ClaimRoute(seat, route, _cards(data["payment"]))
-    if cls is PayTunnel:
-        return PayTunnel(seat, _cards(data["extra"]))
-    if cls is DrawTickets:
-        return DrawTickets(seat, _mix(data.get("mix", [])))
-    if cls is KeepTickets:
-        tickets = data["tickets"]
-        if not isinstance(tickets, list) or not all(isinstance(t, str) for t in tickets):
-            raise TypeError("tickets")
-        return KeepTickets(seat, tuple(tickets))
-    if cls is KeepFlagCard:
-        color = data.get("color")
-        if color is not None and not isinstance(color, str):
-            raise TypeError("color")
-        return KeepFlagCard(seat, color)
-    if cls is BuildStation:
-        city = data["city"]
-        if not isinstance(city, str):
-            raise TypeError("city")
-        return BuildStation(seat, city, _cards(data["payment"]))
-    return cls(seat)
-
-
-def _mix(mix: Any) -> tuple[tuple[str, int], ...]:
-    parsed = []
-    for entry in mix:
-        name, n = entry
-        if not isinstance(name, str) or not isinstance(n, int) or isinstance(n, bool):
-            raise TypeError("mix")
-        parsed.append((name, n))
-    return tuple(parsed)
+def _player_json(player: PlayerState) -> dict[str, Any]:
+    out = {f.name: getattr(player, f.name) for f in dataclasses.fields(player)}
+    out["hand"] = dict(player.hand)
+    out["tickets"] = list(player.tickets)
+    out["offer"] = list(player.offer)
+    out["routes"] = list(player.routes)
+    out["extra"] = encode_extra(player.extra)
+    return out
 
 
 def encode_state(state: GameState) -> dict[str, Any]:
     """JSON form of a whole state (hidden information included: server-side only)."""
-    out = asdict(state)
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(state):
+        out[f.name] = getattr(state, f.name)
+    out["options"] = dict(state.options)
+    out["deck"] = list(state.deck)
+    out["discard"] = list(state.discard)
+    out["face_up"] = list(state.face_up)
+    out["ticket_decks"] = {k: list(v) for k, v in state.ticket_decks.items()}
+    out["removed_tickets"] = list(state.removed_tickets)
+    out["owners"] = dict(state.owners)
+    out["players"] = [_player_json(p) for p in state.players]
+    out["tunnel"] = dataclasses.asdict(state.tunnel) if state.tunnel else None
+    out["extra"] = encode_extra(state.extra)
     out["result"] = state.result.to_dict() if state.result else None
     out["schema"] = STATE_SCHEMA
     return out
 
 
+def upgrade_state(data: dict[str, Any]) -> dict[str, Any]:
+    """A state's JSON of an earlier schema in the current one (a new dict).
+
+    Schema 1 -> 2: the rule set's own fields, which stood beside the shared ones on
+    every state and player, move under ``"extra"`` (:func:`engine.extras.from_flat`:
+    the registered extra whose fields hold something; null when all are blank).
+
+    Raises:
+        ValueError: an unknown schema.
+    """
+    schema = data.get("schema")
+    if schema == STATE_SCHEMA:
+        return dict(data)
+    if schema != 1:
+        raise ValueError(f"unknown state schema {schema!r}")
+    shared = {f.name for f in dataclasses.fields(GameState)}
+    d = {k: v for k, v in data.items() if k in shared or k == "schema"}
+    d["extra"] = encode_extra(from_flat(StateExtra, _own(data, shared)))
+    mine = {f.name for f in dataclasses.fields(PlayerState)}
+    d["players"] = [
+        {
+            **{k: v for k, v in p.items() if k in mine},
+            "extra": encode_extra(from_flat(PlayerExtra, _own(p, mine))),
+        }
+        for p in data["players"]
+    ]
+    d["schema"] = STATE_SCHEMA
+    return d
+
+
+def _own(data: dict[str, Any], shared: set[str]) -> dict[str, Any]:
+    """The keys of a schema-1 object that are not shared fields: the rule sets' own."""
+    return {k: v for k, v in data.items() if k not in shared}
+
+
 def decode_state(data: dict[str, Any]) -> GameState:
-    """Inverse of :func:`encode_state`. Raises ValueError on an unknown schema."""
-    if data.get("schema") != STATE_SCHEMA:
-        raise ValueError(f"unknown state schema {data.get('schema')!r}")
-    d = dict(data)
+    """Inverse of :func:`encode_state`; reads every earlier schema too (:func:`upgrade_state`).
+
+    Raises:
+        ValueError: an unknown schema or rule-set field kind.
+    """
+    d = upgrade_state(data)
     d.pop("schema")
-    d["players"] = [PlayerState(**p) for p in d["players"]]
+    d["players"] = [
+        PlayerState(**{**p, "extra": decode_extra(PlayerExtra, p.get("extra"))})
+        for p in d["players"]
+    ]
     d["tunnel"] = TunnelPending(**d["tunnel"]) if d.get("tunnel") else None
+    d["extra"] = decode_extra(StateExtra, d.get("extra"))
     d["result"] = FinalResult.from_dict(d["result"]) if d.get("result") else None
     return GameState(**d)
 

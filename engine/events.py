@@ -7,9 +7,10 @@ Each event class has a stable ``kind`` (its JSON tag, see
 the events of a turn tell everything public a player did, so a formatter can
 print one complete turn line (issue 14 point 1): each card drawn (face-up slot
 and colour, or "from the deck"), the route claimed with the exact cards paid,
-tunnel reveals and their outcome, French flags, merchandise, tickets drawn and
-kept, face-up refills and resets, reshuffles, last round, resignations, game
-over.
+tunnel reveals and their outcome, tickets drawn and kept, face-up refills and
+resets, reshuffles, last round, resignations, game over, and what a rule set
+adds (French flags, merchandise, train stations: :class:`SeatEvent` subclasses
+declared in the rule set's module, in :data:`EVENT_TYPES` once it is imported).
 
 Hidden information: fields listed in a class's ``SECRETS`` are seen only by
 the event's own seat (the colour of a blind draw, ticket ids drawn, kept or
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Self, TypeAlias
+from typing import Any, ClassVar, Literal, Self, TypeAlias, TypeVar
 
 from .types import Cards
 
@@ -265,63 +266,13 @@ class TicketsKept(EventBase):
     SECRETS: ClassVar[tuple[str, ...]] = ("tickets", "returned_tickets")
 
 
-# ------------------------------------------------------------------ map extras
+# ------------------------------------------------------------------ a rule set's own
 @dataclass(frozen=True, slots=True)
-class MerchandiseDrawn(EventBase):
-    """Amsterdam: claiming ``route`` (cart symbol) gave ``seat`` a merchandise card; ``left`` remain."""
+class SeatEvent(EventBase):
+    """Base of a rule set's own events (declared in its module, ``engine/rules/<name>.py``,
+    and registered with :func:`event_type`): each concerns one ``seat``."""
 
     seat: int
-    route: str
-    left: int
-    kind: ClassVar[str] = "merchandise_drawn"
-
-
-@dataclass(frozen=True, slots=True)
-class FlagOffered(EventBase):
-    """Paris: ``seat`` may set aside one just-played card of ``colors`` for a French flag."""
-
-    seat: int
-    colors: tuple[str, ...]
-    kind: ClassVar[str] = "flag_offered"
-
-
-@dataclass(frozen=True, slots=True)
-class FlagCardKept(EventBase):
-    """Paris: ``seat`` set aside a ``color`` card for a French flag."""
-
-    seat: int
-    color: str
-    kind: ClassVar[str] = "flag_card_kept"
-
-
-@dataclass(frozen=True, slots=True)
-class FlagCardDeclined(EventBase):
-    """Paris: ``seat`` declined to set a card aside."""
-
-    seat: int
-    kind: ClassVar[str] = "flag_card_declined"
-
-
-@dataclass(frozen=True, slots=True)
-class FlagScored(EventBase):
-    """Paris: ``seat`` completed a French flag: ``points`` scored, ``flags`` completed so far."""
-
-    seat: int
-    points: int
-    flags: int
-    kind: ClassVar[str] = "flag_scored"
-
-
-@dataclass(frozen=True, slots=True)
-class StationBuilt(EventBase):
-    """Europe: ``seat`` built a train station in ``city`` paying exactly ``payment``
-    (rules digest, "Train stations"); ``stations_left``: the seat's stations not built yet."""
-
-    seat: int
-    city: str
-    payment: Cards
-    stations_left: int
-    kind: ClassVar[str] = "station_built"
 
 
 # ------------------------------------------------------------------ turns and game
@@ -378,7 +329,8 @@ class GameOver(EventBase):
     seat: ClassVar[None] = None
 
 
-#: Every event the engine emits (a closed union: match on the classes).
+#: Every event the engine emits (a closed union: match on the classes; a rule set's own
+#: are :class:`SeatEvent` subclasses of its module).
 EngineEvent: TypeAlias = (
     CardDrawn
     | FaceUpRefilled
@@ -390,51 +342,51 @@ EngineEvent: TypeAlias = (
     | TunnelAbandoned
     | TicketsDrawn
     | TicketsKept
-    | MerchandiseDrawn
-    | FlagOffered
-    | FlagCardKept
-    | FlagCardDeclined
-    | FlagScored
-    | StationBuilt
     | PlayStarted
     | TurnStarted
     | Passed
     | LastRound
     | Resigned
     | GameOver
+    | SeatEvent
 )
 
 #: Old name, kept for annotations in callers (``list[Event]``).
 Event: TypeAlias = EngineEvent
 
-#: kind -> class of every event (formatters test their completeness against it).
-EVENT_TYPES: dict[str, type[EventBase]] = {
-    cls.kind: cls
-    for cls in (
-        CardDrawn,
-        FaceUpRefilled,
-        FaceUpReset,
-        DeckReshuffled,
-        RouteClaimed,
-        TunnelRevealed,
-        TunnelPaid,
-        TunnelAbandoned,
-        TicketsDrawn,
-        TicketsKept,
-        MerchandiseDrawn,
-        FlagOffered,
-        FlagCardKept,
-        FlagCardDeclined,
-        FlagScored,
-        StationBuilt,
-        PlayStarted,
-        TurnStarted,
-        Passed,
-        LastRound,
-        Resigned,
-        GameOver,
-    )
-}
+#: kind -> class of every event: the shared ones and every imported rule set's own
+#: (formatters test their completeness against it).
+EVENT_TYPES: dict[str, type[EventBase]] = {}
+
+ET = TypeVar("ET", bound="type[EventBase]")
+
+
+def event_type(cls: ET) -> ET:
+    """Class decorator: register an event class under its ``kind`` in :data:`EVENT_TYPES`
+    (put it above ``@dataclass``, so that the final class is registered)."""
+    EVENT_TYPES[cls.kind] = cls
+    return cls
+
+
+for _shared in (
+    CardDrawn,
+    FaceUpRefilled,
+    FaceUpReset,
+    DeckReshuffled,
+    RouteClaimed,
+    TunnelRevealed,
+    TunnelPaid,
+    TunnelAbandoned,
+    TicketsDrawn,
+    TicketsKept,
+    PlayStarted,
+    TurnStarted,
+    Passed,
+    LastRound,
+    Resigned,
+    GameOver,
+):
+    event_type(_shared)
 
 __all__ = [
     "EVENT_TYPES",
@@ -443,20 +395,16 @@ __all__ = [
     "EngineEvent",
     "Event",
     "EventBase",
+    "event_type",
     "FaceUpRefilled",
     "FaceUpReset",
-    "FlagCardDeclined",
-    "FlagCardKept",
-    "FlagOffered",
-    "FlagScored",
     "GameOver",
     "LastRound",
-    "MerchandiseDrawn",
     "Passed",
     "PlayStarted",
     "Resigned",
     "RouteClaimed",
-    "StationBuilt",
+    "SeatEvent",
     "TicketsDrawn",
     "TicketsKept",
     "TunnelAbandoned",

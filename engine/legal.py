@@ -1,7 +1,7 @@
 """Fast legal-move generation from cheap per-call data (issue 16 point 1).
 
-:func:`legal_actions` lists exactly the actions of :func:`legal_actions_reference`
-(the generator before issue 16, kept as the slow, obvious reference), in the
+:func:`legal_actions` lists exactly the actions of the plain generator it replaced
+(kept under ``tests/engine/reference.py`` as the slow, obvious reference), in the
 same order, without building an exception per route and without enumerating
 payments again for every route:
 
@@ -363,7 +363,8 @@ def legal_actions(
 ) -> list[Action]:
     """Every action ``seat`` may take now (empty when it is not this seat's move).
 
-    Same list, in the same order, as :func:`legal_actions_reference`; Resign is
+    Same list, in the same order, as the tests' slow reference
+    (``tests/engine/reference.py``, ``legal_actions_reference``); Resign is
     not listed (see :func:`engine.reducer.can_resign`).
 
     Args:
@@ -385,8 +386,8 @@ def legal_actions(
 
 def _choice_actions(rules: ClassicRules, st: GameState, seat: int) -> list[Action]:
     """The answers to a pending choice of the active ``seat`` (tickets to keep, a tunnel's
-    extra cards, a decision of the rule set's own); empty outside such a step. Shared by
-    both generators."""
+    extra cards, a decision of the rule set's own); empty outside such a step. The tests'
+    slow reference generator shares it."""
     step = st.step
     player = st.players[seat]
     if step == "keep_tickets":
@@ -403,62 +404,12 @@ def _choice_actions(rules: ClassicRules, st: GameState, seat: int) -> list[Actio
     return rules.step_actions(st, seat)
 
 
-def legal_actions_reference(
-    rules: ClassicRules, state: GameState, seat: int, *, payments: str = "all"
-) -> list[Action]:
-    """The generator before issue 16: slow and obvious, a reference for tests.
-
-    Tests every route with the claim validation of :func:`engine.reducer.apply`
-    (which builds an :class:`engine.errors.IllegalAction` per blocked route) and
-    enumerates payments with the rule set's hooks for every route, uncached.
-    Same arguments and result as :func:`legal_actions`.
-    """
-    st = state
-    if st.phase == "finished" or not 0 <= seat < st.num_seats:
-        return []
-    if st.phase == "setup":
-        return _setup_actions(rules, st, seat)
-    if seat != st.active:
-        return []
-    if st.step in ("turn", "second_card"):
-        return _reference_turn(rules, st, seat, payments)
-    return _choice_actions(rules, st, seat)
-
-
-def _reference_turn(rules: ClassicRules, st: GameState, seat: int, payments: str) -> list[Action]:
-    player = st.players[seat]
-    p = rules.params
-    out: list[Action] = []
-    if can_draw_blind(st):
-        out.append(DrawBlind(seat))
-    for slot in range(len(st.face_up)):
-        if face_up_ok(rules, st, slot):
-            out.append(DrawFaceUp(seat, slot))
-    if st.step == "second_card":
-        return out
-    for rid, route in rules.board.routes.items():
-        if route_blocker(rules, st, seat, rid) is None:
-            pays = rules.payment_options if payments == "all" else rules.sensible_payments
-            for pay in pays(route, player.hand):
-                out.append(ClaimRoute(seat, rid, pay))
-    out.extend(rules.turn_actions(st, seat))
-    if tickets_left(st):
-        if p.draw_tickets.announce_mix:
-            out.extend(DrawTickets(seat, mix) for mix in ticket_mixes(st, p.draw_tickets.count))
-        else:
-            out.append(DrawTickets(seat))
-    if not out:
-        out.append(Pass(seat))
-    return out
-
-
 __all__ = [
     "can_draw_blind",
     "claimable_routes",
     "face_up_ok",
     "keep_options",
     "legal_actions",
-    "legal_actions_reference",
     "route_blocker",
     "route_payments",
     "ticket_mixes",

@@ -1,8 +1,8 @@
 """Final scoring and ranking (USA rules "Spielende"; per-map bonuses via hooks).
 
-Score = route points (+ in-game bonuses such as French flags) + completed
+Score = route points (+ in-game bonuses of a rule set) + completed
 ticket points - failed ticket points + end bonuses. Winner: most points, then
-the map's tie-breaks in order (:func:`tiebreak_value`); seats
+the map's tie-breaks in order (the rule set's ``tiebreak_value``); seats
 still tied all win. A resigned seat never wins: its breakdown is computed as
 for anyone, but it is ranked after every seat that did not resign and is never
 among the winners (no winner at all when every seat resigned; issue 14.6).
@@ -62,7 +62,7 @@ def final_scores(rules: ClassicRules, state: GameState) -> FinalResult:
         s.score = sum(s.breakdown.values())
 
     def key(s: SeatScore) -> tuple[int, ...]:
-        return (s.score, *(tiebreak_value(tb, s) for tb in rules.params.tiebreaks))
+        return (s.score, *(rules.tiebreak_value(tb, s) for tb in rules.params.tiebreaks))
 
     resigned = [p.resigned for p in state.players]
     ranking = sorted(
@@ -74,28 +74,6 @@ def final_scores(rules: ClassicRules, state: GameState) -> FinalResult:
         top = key(scores[contenders[0]])
         winners = sorted(i for i in contenders if key(scores[i]) == top)
     return FinalResult(winners=winners, seats=scores, ranking=ranking)
-
-
-def tiebreak_value(key: str, score: SeatScore) -> int:
-    """A seat's value for one tie-break key of :attr:`engine.params.RuleParams.tiebreaks`,
-    larger is better: ``tickets_completed`` (most completed tickets), ``longest_path``
-    (longest continuous path), ``fewest_stations`` (fewest train stations built: the
-    negated count), ``longest_path_bonus`` (1 for a holder of the longest-path bonus,
-    Europe's European Express). Europe's order (tickets, fewest stations, European
-    Express) is the rulebook's as remembered in the rules digest, "Tie-break".
-
-    Raises:
-        ValueError: an unknown key.
-    """
-    if key == "tickets_completed":
-        return score.tickets_completed
-    if key == "longest_path":
-        return score.longest_path
-    if key == "fewest_stations":
-        return -len(score.stations)
-    if key == "longest_path_bonus":
-        return 1 if score.breakdown.get("longest_path", 0) > 0 else 0
-    raise ValueError(f"unknown tie-break {key!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,8 +92,8 @@ class ScoreSheet:
         longest_path_bonus: the longest-path bonus won (0 without it or on maps
             that have none; USA: 10, every tied seat).
         globetrotter_bonus: most completed tickets bonus (Germany, Nordic), else 0.
-        map_bonuses: other map points by breakdown key: ``"merchandise"``
-            (Amsterdam), ``"flags"`` (Paris French flags); empty elsewhere.
+        map_bonuses: the rule set's own points by breakdown key (its ``breakdown_keys``
+            beyond the shared ones); empty where it has none.
         winner: True when the seat is among the winners (tie-breaks applied).
         rank: 0-based place in the ranking (resigned seats last).
     """
@@ -140,8 +118,8 @@ def score_sheets(rules: ClassicRules, state: GameState) -> list[ScoreSheet]:
     Works on any state (a finished game gives the same numbers as
     ``state.result``; a running one is scored as if it ended now). Pure: the
     state is not changed. Rule sources: USA rules "Spielende" (routes, tickets,
-    longest path), Germany/Nordic rulebooks (Globetrotter), Amsterdam
-    (merchandise), Paris (French flags).
+    longest path), Germany/Nordic rulebooks (Globetrotter); a rule set's own
+    bonuses as its ``final_bonuses`` cite them.
     """
     result = final_scores(rules, state)
     board = rules.board

@@ -16,8 +16,12 @@ Phases: ``"setup"`` (initial tickets, all seats at once), ``"play"``,
 - ``"keep_tickets"``: keep some of the drawn tickets;
 - ``"tunnel"``: pay a tunnel's extra cards or abandon it;
 - ``"over"``: the game is finished;
-- a rule set's own decisions (its ``core_hooks.steps``): ``"flag"`` (Paris:
-  set a played card aside for a French flag).
+- a rule set's own decisions (its ``core_hooks.steps``), e.g. Paris's ``"flag"``.
+
+A rule set's own fields (Europe's train stations, Amsterdam's merchandise,
+Paris's French flags) are not attributes of these classes: each class has an
+``extra`` field holding the rule set's typed, immutable value (or None), declared
+in the rule set's module (:mod:`engine.extras`).
 
 :data:`CLAIMED` (``"claimed"``) is transient: the reducer sets it while a
 claim is finished, and a rule set's ``on_route_claimed`` hook may replace it
@@ -27,8 +31,11 @@ that :func:`engine.apply` returns has it.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
+
+from .extras import PlayerExtra, ScoreExtra, StateExtra, field_value, from_flat
 
 #: The values of :attr:`GameState.step` under the rules every map shares, in the integer
 #: core's order (its step ints index this); a rule set adds its own after them.
@@ -51,10 +58,9 @@ class PlayerState:
         routes: claimed route ids in claim order (public).
         route_points: points from claimed routes (public).
         bonus_points: points scored during play, e.g. French flags (public).
-        merchandise: Amsterdam merchandise cards (public count).
-        flag_cards: Paris cards set aside for a flag (public).
-        flags: Paris flags completed (public).
         resigned: the seat resigned (public); it plays on but cannot win.
+        extra: the rule set's own fields of this seat (:class:`engine.extras.PlayerExtra`,
+            public), None when it has none or they are blank.
     """
 
     seat: int
@@ -66,10 +72,8 @@ class PlayerState:
     routes: list[str] = field(default_factory=list)
     route_points: int = 0
     bonus_points: int = 0
-    merchandise: int = 0
-    flag_cards: list[str] = field(default_factory=list)
-    flags: int = 0
     resigned: bool = False
+    extra: PlayerExtra | None = None
 
     @property
     def card_count(self) -> int:
@@ -93,10 +97,8 @@ class PlayerState:
             list(self.routes),
             self.route_points,
             self.bonus_points,
-            self.merchandise,
-            list(self.flag_cards),
-            self.flags,
             self.resigned,
+            self.extra,
         )
 
 
@@ -125,31 +127,6 @@ class TunnelPending:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class StationUse:
-    """What one train station did at the end (Europe rules digest, "Train stations").
-
-    Attributes:
-        city: the station's city id.
-        route: the route of another player it let its owner use (None: none was
-            of use, or there was none to use).
-        tickets: the owner's tickets completed only thanks to that route.
-    """
-
-    city: str
-    route: str | None
-    tickets: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"city": self.city, "route": self.route, "tickets": list(self.tickets)}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> StationUse:
-        """Inverse of :meth:`to_dict`."""
-        return cls(d["city"], d["route"], tuple(d["tickets"]))
-
-
 @dataclass(slots=True)
 class SeatScore:
     """Final score of one seat with its breakdown.
@@ -158,12 +135,14 @@ class SeatScore:
         seat: 0-based seat.
         score: total points; equals ``sum(breakdown.values())``.
         breakdown: ``routes``, ``tickets`` (net) and the map's bonuses
-            (``longest_path``, ``globetrotter``, ``merchandise``, ``flags``).
+            (``longest_path``, ``globetrotter`` and the rule set's own ``breakdown_keys``).
         tickets_completed, tickets_failed: counts.
         completed, failed: ticket ids.
         longest_path: length in spaces of the seat's longest continuous path.
-        stations: Europe: the seat's built train stations in build order and
-            what each did (:class:`StationUse`); empty elsewhere.
+        extra: the rule set's own facts of this score (:class:`engine.extras.ScoreExtra`,
+            e.g. what Europe's train stations did), None when it has none. Its fields
+            read as attributes of the score (``score.stations``), with the registered
+            default where this score has none (:func:`engine.extras.field_value`).
     """
 
     seat: int
@@ -174,10 +153,17 @@ class SeatScore:
     completed: list[str]
     failed: list[str]
     longest_path: int
-    stations: list[StationUse] = field(default_factory=list)
+    extra: ScoreExtra | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        """A rule set's field of this score (class docstring)."""
+        if name.startswith("__") or name == "extra":
+            raise AttributeError(name)
+        return field_value(ScoreExtra, self.extra, name)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form (``stations`` only where there are any)."""
+        """JSON form (the rule set's own fields beside the shared ones, only where there are
+        any: :meth:`engine.extras.Extra.to_json`)."""
         out: dict[str, Any] = {
             "seat": self.seat,
             "score": self.score,
@@ -188,13 +174,14 @@ class SeatScore:
             "failed": list(self.failed),
             "longest_path": self.longest_path,
         }
-        if self.stations:
-            out["stations"] = [u.to_dict() for u in self.stations]
+        if self.extra is not None:
+            out.update(self.extra.to_json())
         return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> SeatScore:
         """Inverse of :meth:`to_dict`."""
+        shared = {f.name for f in dataclasses.fields(cls)}
         return cls(
             d["seat"],
             d["score"],
@@ -204,7 +191,7 @@ class SeatScore:
             list(d["completed"]),
             list(d["failed"]),
             d["longest_path"],
-            [StationUse.from_dict(u) for u in d.get("stations", ())],
+            from_flat(ScoreExtra, {k: v for k, v in d.items() if k not in shared}),
         )
 
 
@@ -256,11 +243,9 @@ class GameState:
         last_round_by: the seat that triggered the last round, or None.
         turns_left: turns still to play once the last round started.
         tunnel: the pending tunnel claim, or None.
-        flag_colors: Paris: colours the active seat may set aside now.
-        merchandise_left: Amsterdam merchandise cards left.
-        stations: Europe: city id -> the seat whose train station stands there, in
-            build order (public; one per city).
         passes: consecutive turns ended with Pass (a full round of them ends the game).
+        extra: the rule set's own fields of the game (:class:`engine.extras.StateExtra`),
+            None when it has none or they are blank.
         result: the final result once finished.
     """
 
@@ -285,15 +270,13 @@ class GameState:
     last_round_by: int | None = None
     turns_left: int | None = None
     tunnel: TunnelPending | None = None
-    flag_colors: list[str] = field(default_factory=list)
-    merchandise_left: int = 0
     passes: int = 0
-    stations: dict[str, int] = field(default_factory=dict)
+    extra: StateExtra | None = None
     result: FinalResult | None = None
 
     def clone(self) -> GameState:
-        """A deep, independent copy (fast: only lists and dicts are copied; the final
-        result, set once when the game ends, is shared)."""
+        """A deep, independent copy (fast: only lists and dicts are copied; the rule set's
+        immutable ``extra`` and the final result, set once when the game ends, are shared)."""
         return GameState(
             self.map_id,
             self.seed,
@@ -316,10 +299,8 @@ class GameState:
             self.last_round_by,
             self.turns_left,
             self.tunnel.clone() if self.tunnel else None,
-            list(self.flag_colors),
-            self.merchandise_left,
             self.passes,
-            dict(self.stations),
+            self.extra,
             self.result,
         )
 

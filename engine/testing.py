@@ -30,6 +30,9 @@ from typing import TYPE_CHECKING, Any
 
 from . import rng as rngmod
 from .errors import EngineError
+from .extras import stored
+from .rules.amsterdam import AmsterdamPlayer, AmsterdamState, merchandise, merchandise_left
+from .rules.europe import EuropeState, stations_of
 from .scoring import ScoreSheet, score_sheets
 from .state import GameState, PlayerState
 
@@ -120,7 +123,7 @@ def build_state(
         step="turn",
         turn=turn,
         players=[PlayerState(seat=i, pieces=rules.params.pieces) for i in range(seats)],
-        merchandise_left=base.merchandise_left,
+        extra=base.extra,  # the rule set's fields of a new game (Amsterdam's cards laid out)
     )
     _place_routes(rules, st, owned or {}, pieces or {}, problems)
     _place_stations(rules, st, stations or {}, problems)
@@ -175,10 +178,11 @@ def _place_routes(
             player.routes.append(rid)
             player.pieces -= route.length
             player.route_points += p.route_points.get(route.length, 0)
-            if route.carts and st.merchandise_left > 0:
+            left = merchandise_left(st)
+            if route.carts and left > 0:
                 # Amsterdam: a cart route drew a merchandise card while any were left
-                st.merchandise_left -= 1
-                player.merchandise += 1
+                st.extra = stored(AmsterdamState(left - 1))
+                player.extra = AmsterdamPlayer(merchandise(st, seat) + 1)
     for seat, left in pieces.items():
         if 0 <= seat < st.num_seats:
             st.players[seat].pieces = left
@@ -197,9 +201,9 @@ def _place_stations(
         elif not (isinstance(seat, int) and 0 <= seat < st.num_seats):
             problems.append(f"station seat {seat!r} is not in 0..{st.num_seats - 1}")
         else:
-            st.stations[city] = seat
+            st.extra = stored(EuropeState(stations_of(st)).with_station(city, seat))
     for seat in range(st.num_seats):
-        built = sum(1 for s in st.stations.values() if s == seat)
+        built = sum(1 for s in stations_of(st).values() if s == seat)
         if built > count:
             problems.append(f"seat {seat} has {built} stations; the map gives {count}")
 

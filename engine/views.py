@@ -6,13 +6,21 @@
 - :func:`player_view`: the public view plus one seat's own hand, tickets
   (with completion), ticket offer and pending decision. Used for ephemeral
   replies and by the AI players (which therefore never see hidden data).
+
+A rule set's own fields are its extras (:mod:`engine.extras`): the game's, as
+its ``public_extra`` hook shows them, in :attr:`PublicView.extra`, a seat's in
+:attr:`PublicPlayer.extra`. Both views read them as attributes too
+(``public.stations``, ``player.merchandise``), with the registered default where
+the game has none (:func:`engine.extras.field_value`), so a renderer asks
+without knowing the rule set.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from .extras import PlayerExtra, StateExtra, field_value
 from .scoring import ticket_status
 from .state import FinalResult, GameState
 
@@ -22,7 +30,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class PublicPlayer:
-    """Public facts of one seat (counts only for hidden things); ``resigned`` once it resigned."""
+    """Public facts of one seat (counts only for hidden things); ``resigned`` once it resigned;
+    ``extra`` the rule set's own fields of the seat (module docstring)."""
 
     seat: int
     pieces: int
@@ -31,10 +40,14 @@ class PublicPlayer:
     offered: int
     score: int
     routes: tuple[str, ...]
-    merchandise: int
-    flag_cards: tuple[str, ...]
-    flags: int
     resigned: bool = False
+    extra: PlayerExtra | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        """A rule set's field of this seat (module docstring)."""
+        if name.startswith("__") or name == "extra":
+            raise AttributeError(name)
+        return field_value(PlayerExtra, self.extra, name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +67,8 @@ class PublicView:
 
     Attributes (shapes): ``face_up`` tuple of colour or None per slot;
     ``owners`` route id -> seat; ``ticket_decks`` deck name -> cards left;
-    ``waiting_for`` seats that may act now; ``result`` once finished.
+    ``waiting_for`` seats that may act now; ``result`` once finished; ``extra`` the
+    rule set's own public fields of the game (module docstring).
     """
 
     map_id: str
@@ -73,13 +87,16 @@ class PublicView:
     last_round_by: int | None
     turns_left: int | None
     tunnel: TunnelView | None
-    flag_colors: tuple[str, ...]
-    merchandise_left: int
     waiting_for: tuple[int, ...]
     cards_drawn: int
     result: FinalResult | None = None
-    #: Europe: city id -> the seat whose train station stands there, in build order
-    stations: dict[str, int] = field(default_factory=dict)
+    extra: StateExtra | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        """A rule set's public field of the game (module docstring)."""
+        if name.startswith("__") or name == "extra":
+            raise AttributeError(name)
+        return field_value(StateExtra, self.extra, name)
 
     @property
     def last_round(self) -> bool:
@@ -138,10 +155,8 @@ def public_view(rules: ClassicRules, state: GameState) -> PublicView:
             offered=len(p.offer),
             score=p.public_score,
             routes=tuple(p.routes),
-            merchandise=p.merchandise,
-            flag_cards=tuple(p.flag_cards),
-            flags=p.flags,
             resigned=p.resigned,
+            extra=p.extra,
         )
         for p in st.players
     )
@@ -166,12 +181,10 @@ def public_view(rules: ClassicRules, state: GameState) -> PublicView:
         last_round_by=st.last_round_by,
         turns_left=st.turns_left,
         tunnel=tunnel,
-        flag_colors=tuple(st.flag_colors),
-        merchandise_left=st.merchandise_left,
         waiting_for=tuple(st.seats_to_act()),
         cards_drawn=st.cards_drawn,
         result=st.result,
-        stations=dict(st.stations),
+        extra=rules.public_extra(st),
     )
 
 

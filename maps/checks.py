@@ -15,7 +15,7 @@ behind a check is named in its docstring.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Annotated, Any, Generic, TypeVar
 
@@ -28,15 +28,12 @@ from .schema import (
     Cards,
     City,
     Deal,
-    FrenchFlags,
     Id,
     MapFile,
-    Merchandise,
     OptionSpec,
     Players,
     Route,
     Rules,
-    Stations,
     Ticket,
     schema_problems,
 )
@@ -84,18 +81,19 @@ class RuleParts:
     draw_tickets: Deal | None = None
     starting_hand: int | None = None
     face_up: int | None = None
-    merchandise: Merchandise | None = None
-    french_flags: FrenchFlags | None = None
-    stations: Stations | None = None
     tiebreaks: list[str] | None = None
     #: the keys of the block with a value other than null, valid or not
     given: frozenset[str] = frozenset()
+    #: every key of the block that passed the schema on its own, as plain JSON (what a
+    #: rule set's own checks read: :func:`ruleset_parameters`)
+    valid: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def of(cls, rules: Rules) -> RuleParts:
         """The parts of a valid ``rules`` block."""
         given = frozenset(k for k in Rules.model_fields if getattr(rules, k) is not None)
-        return cls(**{name: getattr(rules, name) for name in _PART_NAMES}, given=given)
+        valid = {k: _plain(getattr(rules, k)) for k in sorted(given)}
+        return cls(**{name: getattr(rules, name) for name in _PART_NAMES}, given=given, valid=valid)
 
     @classmethod
     def salvage(cls, raw: Any) -> RuleParts:
@@ -103,11 +101,20 @@ class RuleParts:
         if not isinstance(raw, Mapping):
             return cls()
         given = frozenset(k for k, v in raw.items() if v is not None)
-        return cls(**{name: _rule_part(name, raw) for name in _PART_NAMES}, given=given)
+        parts = {k: _rule_part(k, raw) for k in sorted(given) if k in Rules.model_fields}
+        valid = {k: _plain(v) for k, v in parts.items() if v is not None}
+        return cls(
+            **{name: _rule_part(name, raw) for name in _PART_NAMES}, given=given, valid=valid
+        )
 
 
 #: The fields of :class:`RuleParts` taken from the ``rules`` block.
-_PART_NAMES = tuple(f.name for f in fields(RuleParts) if f.name != "given")
+_PART_NAMES = tuple(f.name for f in fields(RuleParts) if f.name not in ("given", "valid"))
+
+
+def _plain(value: Any) -> Any:
+    """A validated part as plain JSON (a model as its dict)."""
+    return value.model_dump() if isinstance(value, BaseModel) else value
 
 
 @cache
@@ -388,47 +395,45 @@ def fixed_mixes(parts: Parts) -> list[MapProblem]:
     return out
 
 
-#: The rule sets that play train stations, fixed ticket mixes and the tie-breaks that
-#: come with stations (Europe; engine/rules/europe.py).
-STATION_RULESETS = frozenset({"europe"})
-#: Tie-break keys only the station rule sets read.
-STATION_TIEBREAKS = ("fewest_stations", "longest_path_bonus")
-
-
-def station_parameters(parts: Parts) -> list[MapProblem]:
-    """What comes with train stations, in both directions (``rules.stations`` itself is
-    Europe's own parameter: :func:`hook_parameters`).
-
-    A fixed ticket mix and the tie-breaks ``fewest_stations`` / ``longest_path_bonus``
-    are read by the station rule sets only (another rule set would silently play
-    without them); ``longest_path_bonus`` needs a longest-path bonus. Europe rules
-    digest, "Setup", "Tie-break for the win".
-    """
+def ruleset_features(parts: Parts) -> list[MapProblem]:
+    """What only some rule sets read of the shared parameters, in both directions: a fixed
+    ticket mix (a rule set's ``ticket_mix``) and a rule set's own tie-break keys (its
+    ``tiebreaks``) on a map of another rule set would silently be played without;
+    the tie-break ``longest_path_bonus``, where read, needs a longest-path bonus. A rule
+    set's own parameters are checked by :func:`hook_parameters` and
+    :func:`ruleset_parameters`. Sources: the rule sets' docstrings (Europe: rules
+    digest, "Setup", "Tie-break for the win")."""
     if parts.ruleset is None:
         return []
     r = parts.rules
-    if parts.ruleset in STATION_RULESETS:
-        if "longest_path_bonus" in (r.tiebreaks or []) and "longest_path_bonus" not in r.given:
+    own = RULESETS.get(parts.ruleset)
+    if own is None:  # a pending rule set: what it will read is not known here yet
+        return []
+    if "longest_path_bonus" in own.tiebreaks and "longest_path_bonus" in (r.tiebreaks or []):
+        if "longest_path_bonus" not in r.given:
             return [
                 MapProblem("rules.tiebreaks", "'longest_path_bonus' needs rules.longest_path_bonus")
             ]
-        return []
-    found: list[tuple[str, str]] = []
-    deals = (("initial_tickets", r.initial_tickets), ("draw_tickets", r.draw_tickets))
-    found += [
-        (f"rules.{name}.mix", "a fixed ticket mix")
-        for name, deal in deals
-        if deal is not None and deal.mix
-    ]
-    found += [
-        ("rules.tiebreaks", f"the tie-break {key!r}")
-        for key in STATION_TIEBREAKS
-        if key in (r.tiebreaks or [])
-    ]
-    only = ", ".join(repr(name) for name in sorted(STATION_RULESETS))
+    found: list[tuple[str, str, list[str]]] = []
+    mixers = sorted(name for name, cls in RULESETS.items() if cls.ticket_mix)
+    if mixers and not own.ticket_mix:
+        deals = (("initial_tickets", r.initial_tickets), ("draw_tickets", r.draw_tickets))
+        found += [
+            (f"rules.{name}.mix", "a fixed ticket mix", mixers)
+            for name, deal in deals
+            if deal is not None and deal.mix
+        ]
+    for key in r.tiebreaks or []:
+        readers = sorted(name for name, cls in RULESETS.items() if key in cls.tiebreaks)
+        if readers and key not in own.tiebreaks:
+            found.append(("rules.tiebreaks", f"the tie-break {key!r}", readers))
     return [
-        MapProblem(where, f"{what} is played only by the rule set {only}, not {parts.ruleset!r}")
-        for where, what in found
+        MapProblem(
+            where,
+            f"{what} is played only by the rule set {', '.join(map(repr, only))}, "
+            f"not {parts.ruleset!r}",
+        )
+        for where, what, only in found
     ]
 
 
@@ -476,27 +481,15 @@ def hook_parameters(parts: Parts) -> list[MapProblem]:
     return problems
 
 
-def merchandise_tables(parts: Parts) -> list[MapProblem]:
-    """Merchandise points have a ranking for every allowed player count (Amsterdam rulebook)."""
-    players, merchandise = parts.rules.players, parts.rules.merchandise
-    if players is None or merchandise is None:
+def ruleset_parameters(parts: Parts) -> list[MapProblem]:
+    """The map's rule set's own checks of its ``rules`` block (its ``param_problems``, on
+    the parts that passed the schema: Amsterdam's merchandise ranking for every player
+    count, Paris's flag colours among the card colours...)."""
+    own = RULESETS.get(parts.ruleset) if parts.ruleset is not None else None
+    if own is None:
         return []
     return [
-        MapProblem("rules.merchandise.points", f"no ranking for {n} players")
-        for n in range(players.min, players.max + 1)
-        if str(n) not in merchandise.points
-    ]
-
-
-def french_flag_colours(parts: Parts) -> list[MapProblem]:
-    """The French flag's colours are card colours (Paris rulebook, "Französische Flagge")."""
-    cards, flags = parts.rules.cards, parts.rules.french_flags
-    if cards is None or flags is None:
-        return []
-    return [
-        MapProblem("rules.french_flags.colors", f"{colour!r} is not a card colour")
-        for colour in flags.colors
-        if colour not in cards.colors
+        MapProblem(f"rules.{where}", what) for where, what in own.param_problems(parts.rules.valid)
     ]
 
 
@@ -519,8 +512,7 @@ def deck_deals(parts: Parts) -> list[MapProblem]:
 #: Every check between parts, in the order its problems are listed.
 CHECKS: tuple[Callable[[Parts], list[MapProblem]], ...] = (
     hook_parameters,
-    merchandise_tables,
-    french_flag_colours,
+    ruleset_parameters,
     deck_deals,
     duplicate_ids,
     route_and_ticket_ends,
@@ -530,7 +522,7 @@ CHECKS: tuple[Callable[[Parts], list[MapProblem]], ...] = (
     ticket_count,
     ticket_decks,
     fixed_mixes,
-    station_parameters,
+    ruleset_features,
     ticket_sets,
 )
 

@@ -60,7 +60,7 @@ def sample(
     turns: list[dict[str, int]] = [{}]
     built: list[dict[str, int]] = [{}]  # train stations (Europe) per turn, as ``turns``
     while not st.finished:
-        before, stood = dict(st.owners), dict(st.stations)
+        before, stood = dict(st.owners), dict(public_view(rules, st).stations)
         turn = st.turn
         st = apply(rules, st, choose_action(rules, st, st.seats_to_act()[0])).state
         states.append(st)
@@ -68,7 +68,9 @@ def sample(
             turns.append({})
             built.append({})
         turns[turn].update({r: s for r, s in st.owners.items() if r not in before})
-        built[turn].update({c: s for c, s in st.stations.items() if c not in stood})
+        built[turn].update(
+            {c: s for c, s in public_view(rules, st).stations.items() if c not in stood}
+        )
     mid_i = len(states) // 2
     mid = states[mid_i]
     view = public_view(rules, mid)

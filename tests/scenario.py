@@ -29,7 +29,7 @@ def all_cards(state: GameState) -> dict[str, int]:
     for p in state.players:
         for c, n in p.hand.items():
             add(c, n)
-        for c in p.flag_cards:
+        for c in p.extra.cards_out() if p.extra is not None else ():
             add(c)
     if state.tunnel is not None:
         for c, n in state.tunnel.committed.items():

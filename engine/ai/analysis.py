@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING, Any
 from ..actions import (
     AbandonTunnel,
     Action,
-    BuildStation,
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
@@ -49,6 +48,7 @@ from ..actions import (
 from ..core import Core
 from ..events import CardDrawn
 from ..reducer import apply, new_game
+from ..rules.europe import BuildStation
 from ..state import FinalResult, GameState
 from .rollout import CoreRolloutPolicy
 

@@ -32,18 +32,18 @@ from typing import TYPE_CHECKING, Any
 from ..actions import (
     AbandonTunnel,
     Action,
-    BuildStation,
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
-    KeepFlagCard,
     KeepTickets,
     PayTunnel,
 )
 from ..board import Board
 from ..planner import TicketPlan, plan_ticket
 from ..reducer import legal_actions
+from ..rules.europe import BuildStation
+from ..rules.paris import KeepFlagCard
 from ..state import GameState
 from ..types import GRAY, LOCOMOTIVE
 from ..views import PlayerView, player_view

@@ -358,6 +358,7 @@ class HardPlayer:
             st = apply(rules, world, action).state
         except IllegalAction:
             return -10.0
-        # the same rollout as RolloutPolicy's, on the integer core (tests/engine/test_rollout_core.py)
+        # the playout policy on the integer core (held to the tests' value reference by
+        # tests/engine/test_rollout_core.py)
         end = CoreRolloutPolicy(rules, random.Random(seed)).play_out(Core.from_state(rules, st))
         return result_value(end.result, seat)

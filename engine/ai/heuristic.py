@@ -25,16 +25,16 @@ from typing import TYPE_CHECKING
 from ..actions import (
     AbandonTunnel,
     Action,
-    BuildStation,
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
-    KeepFlagCard,
     KeepTickets,
     Pass,
     PayTunnel,
 )
+from ..rules.europe import BuildStation
+from ..rules.paris import KeepFlagCard
 from ..types import GRAY, LOCOMOTIVE, Cards
 from ..views import PlayerView
 

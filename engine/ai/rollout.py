@@ -14,10 +14,11 @@ itself (no full ``legal_actions`` listing per move, which is what makes it
 fast) and falls back to the normal heuristic on rare steps (ticket choice,
 tunnels, flags, Germany's ticket mix) or when an action it built is refused.
 
-:class:`RolloutPolicy` plays on value states; :class:`CoreRolloutPolicy`, which
-the hard AI uses, makes the same moves on the integer core (:mod:`engine.core`),
-several times cheaper per move; a test plays both to the same end on every map.
-The core policy also answers a tunnel's extra cards itself (the heuristic's
+:class:`CoreRolloutPolicy`, which the hard AI and the analysis use, plays on the
+integer core (:mod:`engine.core`), several times cheaper per move than value
+states. The same policy written plainly on value states is the tests' reference
+(``tests/engine/value_rollout.py``, ``RolloutPolicy``); ``tests/engine/test_rollout_core.py``
+plays both to the same end on every map. The core policy also answers a tunnel's extra cards itself (the heuristic's
 answer: fewest locomotives, else abandon) and works out plain payments on the
 ints, so only ticket choices and refused claims fall back to the heuristic.
 """
@@ -28,247 +29,22 @@ import random
 import weakref
 from typing import TYPE_CHECKING
 
-from ..actions import Action, BuildStation, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets
+from ..actions import ClaimRoute
 from ..core import FINISHED, PLAY, SECOND_CARD, TUNNEL, TURN, Core, core_table
-from ..errors import IllegalAction
 from ..payment_table import kind_payments, payment_table
-from ..reducer import apply, legal_actions
-from ..state import GameState
-from ..types import GRAY, LOCOMOTIVE
+from ..reducer import legal_actions
+from ..rules.europe import BuildStation
 from ..views import player_view
 from .heuristic import (
     BORROW_COST,
     HeuristicPlayer,
     cheapest_station_payment,
-    lend_at_stations,
-    lent_station_city,
-    seat_route_costs,
 )
 
 if TYPE_CHECKING:
     from ..rules.classic import ClassicRules
 
 _FALLBACK = HeuristicPlayer()
-
-
-def _costs(rules: ClassicRules, st: GameState, seat: int) -> dict[str, int | None]:
-    """Route id -> planning cost for ``seat`` (0 own, length claimable, None unusable;
-    other players' routes into the seat's own train stations 0, as the heuristic plans)."""
-    costs = seat_route_costs(rules, st.owners, st.num_seats, seat, st.players[seat].pieces)
-    if st.stations:
-        lend_at_stations(rules, st.owners, st.stations, seat, costs)
-    return costs
-
-
-class RolloutPolicy:
-    """Plays every seat of a sampled game to its end; caches each seat's plan between claims.
-
-    One instance per rollout (the cache is keyed by the board, not by game).
-    """
-
-    def __init__(self, rules: ClassicRules, rng: random.Random) -> None:
-        self.rules = rules
-        self.rng = rng
-        #: seat -> (claims seen, tickets, pieces, plan, plan routes and their siblings)
-        self._plans: dict[int, tuple[int, int, int, list[str], frozenset[str]]] = {}
-        #: seat -> (train stations on the board when its plan was made, the city pairs
-        #: of its tickets that plan found no path for, most points first)
-        self._blocked: dict[int, tuple[int, list[tuple[str, str]]]] = {}
-
-    def plan(self, st: GameState, seat: int) -> list[str]:
-        """Unclaimed route ids of ``seat``'s cheapest paths for its open tickets.
-
-        Kept between moves while a fresh plan would be the same (see
-        :meth:`_still_cheapest`), made again otherwise; the tests compare the two
-        at every step of whole rollouts on every map.
-        """
-        player = st.players[seat]
-        claims = len(st.owners)
-        cached = self._plans.get(seat)
-        built = len(st.stations)
-        if (
-            cached is not None
-            and cached[1] == len(player.tickets)
-            and self._blocked[seat][0] == built
-        ):
-            kept = self._still_cheapest(st, seat, claims, cached)
-            if kept is not None:
-                return kept
-        board = self.rules.board
-        costs = _costs(self.rules, st, seat)
-        needed: list[str] = []
-        blocked: list[str] = []
-        for tid in player.tickets:
-            t = board.tickets[tid]
-            found = board.shortest_path(t.a, t.b, costs)
-            if found is None:
-                blocked.append(tid)
-                continue
-            for rid in found[1]:
-                if costs[rid]:
-                    needed.append(rid)
-                    costs[rid] = 0
-        near = frozenset(s for rid in needed for s in (rid, *board.siblings(rid)))
-        mine = [city for city, owner in st.stations.items() if owner == seat]
-        if mine:  # a claim into an own station lends a route: the plan may change
-            near |= {r for r, route in board.routes.items() if route.a in mine or route.b in mine}
-        self._plans[seat] = (claims, len(player.tickets), player.pieces, needed, near)
-        tickets = board.tickets
-        blocked.sort(key=lambda tid: -tickets[tid].points)
-        self._blocked[seat] = (built, [(tickets[tid].a, tickets[tid].b) for tid in blocked])
-        return needed
-
-    def _still_cheapest(
-        self,
-        st: GameState,
-        seat: int,
-        claims: int,
-        cached: tuple[int, int, int, list[str], frozenset[str]],
-    ) -> list[str] | None:
-        """The cached plan when a fresh one would be the same, else None.
-
-        Others' claims off the plan and its double-route siblings only make other
-        routes dearer, so the cheapest paths stay. With an empty plan (every
-        ticket done or impossible) the seat's own claims cannot add a route to
-        it either: they only free a route that was usable already and use up
-        pieces. The seat's own claim on a non-empty plan frees a route that an
-        earlier ticket's path may now use, so that plan is made again.
-        """
-        seen, tickets, pieces, needed, near = cached
-        player = st.players[seat]
-        if pieces != player.pieces:
-            if needed:
-                return None
-            self._plans[seat] = (claims, tickets, player.pieces, needed, near)
-            return needed
-        if seen != claims:
-            if self._touched(st, claims - seen, near):
-                return None
-            self._plans[seat] = (claims, tickets, pieces, needed, near)
-        return needed
-
-    @staticmethod
-    def _touched(st: GameState, new: int, near: frozenset[str]) -> bool:
-        """True when one of the ``new`` latest claims (the owners dict keeps claim order)
-        is in ``near``."""
-        for i, rid in enumerate(reversed(st.owners)):
-            if i >= new:
-                return False
-            if rid in near:
-                return True
-        return False
-
-    def _affordable(self, st: GameState, seat: int, rid: str) -> ClaimRoute | None:
-        """A claim of ``rid`` with the fewest locomotives, or None when it cannot be paid now."""
-        rules = self.rules
-        route = rules.board.routes[rid]
-        player = st.players[seat]
-        hand = player.hand
-        if route.length > player.pieces or rid in st.owners:
-            return None
-        locos = hand.get(LOCOMOTIVE, 0)
-        if route.color == GRAY:
-            best = max((n for c, n in hand.items() if c != LOCOMOTIVE), default=0)
-        else:
-            best = hand.get(route.color, 0)
-        if best + locos < route.length and route.substitute is None:
-            return None
-        pays = rules.sensible_payments(route, hand)
-        if not pays:
-            return None
-        pay = min(pays, key=lambda p: (p.get(LOCOMOTIVE), p.total))
-        return ClaimRoute(seat, rid, pay)
-
-    def _claim(self, st: GameState, seat: int, routes: list[str]) -> ClaimRoute | None:
-        board = self.rules.board
-        for rid in sorted(routes, key=lambda r: -board.routes[r].length):
-            claim = self._affordable(st, seat, rid)
-            if claim is not None:
-                return claim
-        return None
-
-    def _draw(self, st: GameState, seat: int, needed: list[str]) -> Action | None:
-        board = self.rules.board
-        hand = st.players[seat].hand
-        want = {board.routes[r].color for r in needed}
-        for slot, color in enumerate(st.face_up):
-            if color is None or color == LOCOMOTIVE:
-                continue
-            if color in want or (GRAY in want and hand.get(color, 0) > 0):
-                return DrawFaceUp(seat, slot)
-        if st.deck or st.discard:
-            return DrawBlind(seat)
-        return None
-
-    def _turn(self, st: GameState, seat: int) -> Action | None:
-        """The normal heuristic's turn, cheaply: plan claims, points when done, tickets early."""
-        needed = self.plan(st, seat)
-        if st.step == "second_card":
-            return self._draw(st, seat, needed)
-        if self._blocked[seat][1] and self.rules.params.stations is not None:
-            station = self._station(st, seat)
-            if station is not None:
-                return station
-        player = st.players[seat]
-        last = st.last_round_by is not None
-        can_tickets = any(st.ticket_decks.values())
-        best: ClaimRoute | None = None
-        if not needed or last:
-            best = self._claim(st, seat, [r for r in self.rules.board.routes if r not in st.owners])
-            if best is not None and (last or player.pieces <= 12 or not can_tickets):
-                return best
-        if needed:
-            claim = self._claim(st, seat, needed)
-            return claim if claim is not None else self._draw(st, seat, needed)
-        if can_tickets and player.pieces >= 14 and not self.rules.params.draw_tickets.announce_mix:
-            return DrawTickets(seat)
-        return best if best is not None else self._draw(st, seat, needed)
-
-    def _station(self, st: GameState, seat: int) -> BuildStation | None:
-        """The train station the normal heuristic builds for ``seat``'s blocked tickets
-        (:func:`engine.ai.heuristic.station_move`), or None."""
-        stations = self.rules.params.stations
-        assert stations is not None
-        built = sum(1 for owner in st.stations.values() if owner == seat)
-        if built >= min(stations.count, len(stations.costs)):
-            return None
-        player = st.players[seat]
-        pay = cheapest_station_payment(self.rules.params.colors, stations.costs[built], player.hand)
-        if pay is None:
-            return None
-        city = lent_station_city(
-            self.rules,
-            st.owners,
-            st.stations,
-            seat,
-            player.pieces,
-            self._blocked[seat][1],
-            _costs(self.rules, st, seat),
-        )
-        return None if city is None else BuildStation(seat, city, pay)
-
-    def act(self, st: GameState) -> GameState:
-        """Apply one move of the seat to act; return the new state."""
-        seat = st.seats_to_act()[0]
-        action: Action | None = None
-        if st.phase == "play" and st.step in ("turn", "second_card"):
-            action = self._turn(st, seat)
-        if action is not None:
-            try:
-                return apply(self.rules, st, action).state
-            except IllegalAction:
-                pass
-        legal = legal_actions(self.rules, st, seat, payments="sensible")
-        choice = _FALLBACK.choose(self.rules, player_view(self.rules, st, seat), legal, self.rng)
-        return apply(self.rules, st, choice).state
-
-    def play_out(self, st: GameState, max_actions: int = 2000) -> GameState:
-        """Play ``st`` to the end (or ``max_actions`` moves); return the last state."""
-        for _ in range(max_actions):
-            if st.finished:
-                break
-            st = self.act(st)
-        return st
 
 
 class _CoreFixed:
@@ -288,7 +64,7 @@ class _CoreFixed:
     def __init__(self, rules: ClassicRules) -> None:
         board = rules.board
         self.table = t = core_table(rules)
-        #: route indices longest first, ties in board order: the order in which the value
+        #: route indices longest first, ties in board order: the order in which the
         #: policy tries the free routes (a stable sort commutes with the filter)
         self.longest_first = sorted(
             (t.route_index[rid] for rid in board.routes), key=lambda r: -t.length[r]
@@ -318,13 +94,14 @@ class _CoreFixed:
 
 
 class CoreRolloutPolicy:
-    """:class:`RolloutPolicy` on the integer core (:mod:`engine.core`): the same
-    decisions from the same data, read from the core's arrays and stepped as ints.
+    """The playout policy of the module docstring on the integer core (:mod:`engine.core`):
+    its decisions read from the core's arrays and stepped as ints.
 
-    Same seat plans, kept on the same terms; the same fallback to the normal
-    heuristic (on a value state made for that step) where the policy builds no
-    move or its move would be refused. ``tests/engine/test_rollout_core.py``
-    plays both policies from the same states and seeds to the same end.
+    Each seat's plan is kept between moves while a fresh plan would be the same;
+    the policy falls back to the normal heuristic (on a value state made for that
+    step) where it builds no move or its move would be refused.
+    ``tests/engine/test_rollout_core.py`` plays it and the tests' value reference
+    (``tests/engine/value_rollout.py``) from the same states and seeds to the same end.
     """
 
     def __init__(self, rules: ClassicRules, rng: random.Random) -> None:
@@ -344,14 +121,15 @@ class CoreRolloutPolicy:
         self._substitute = fixed.substitute
         self._by_name = fixed.by_name
         self._plans: dict[int, tuple[int, int, int, list[int], frozenset[int]]] = {}
-        #: as :attr:`RolloutPolicy._blocked`, on indices
+        #: seat -> (train stations built when its plan was made, the city index pairs of
+        #: its tickets that plan found no path for, most points first)
         self._blocked: dict[int, tuple[int, list[tuple[int, int]]]] = {}
         #: seat -> (its plan as last returned, that plan longest first)
         self._by_length: dict[int, tuple[list[int], list[int]]] = {}
 
     def plan(self, core: Core, seat: int) -> list[int]:
-        """Unclaimed routes of ``seat``'s cheapest paths for its open tickets (as
-        :meth:`RolloutPolicy.plan`)."""
+        """Unclaimed routes of ``seat``'s cheapest paths for its open tickets; kept between
+        moves while a fresh plan would be the same (:meth:`_still_cheapest`)."""
         claims = len(core.claim_order)
         tickets = core.tickets[seat]
         cached = self._plans.get(seat)
@@ -376,7 +154,7 @@ class CoreRolloutPolicy:
                     needed.append(route)
                     costs[route] = 0
         near = frozenset(s for r in needed for s in (r, *t.siblings[r]))
-        if stations and seat in stations[0]:  # as RolloutPolicy.plan
+        if stations and seat in stations[0]:  # a claim into an own station lends a route
             owner = stations[0]
             near |= {r for c in stations[1] if owner[c] == seat for r, _ in t.neighbours[c]}
         self._plans[seat] = (claims, len(tickets), core.pieces[seat], needed, near)
@@ -388,7 +166,9 @@ class CoreRolloutPolicy:
     def _costs(
         self, core: Core, seat: int, stations: tuple[list[int], list[int]] | None
     ) -> list[int]:
-        """:func:`_costs` on indices (-1 for None)."""
+        """Route index -> planning cost for ``seat`` (0 own, length claimable, -1
+        unusable; other players' routes into the seat's own train stations 0, as
+        :func:`engine.ai.heuristic.lend_at_stations` plans)."""
         costs = core.route_costs(seat)
         if stations:
             owner = stations[0]
@@ -401,7 +181,9 @@ class CoreRolloutPolicy:
         return costs
 
     def _station(self, core: Core, seat: int) -> int:
-        """:meth:`RolloutPolicy._station` on the core: the action int, or -1."""
+        """The train station the normal heuristic builds for ``seat``'s blocked tickets
+        (:func:`engine.ai.heuristic.lent_station_city`, paid with
+        :func:`engine.ai.heuristic.cheapest_station_payment`): the action int, or -1."""
         t = self.table
         params = self._station_rules
         stations = t.hooks.stations(core)
@@ -460,10 +242,10 @@ class CoreRolloutPolicy:
     def _affordable(self, core: Core, seat: int, route: int) -> int:
         """The int of a claim of ``route`` with the fewest locomotives; -1 when it cannot
         be paid now; -2 when it can but a double-route sibling bars it (the value engine
-        would refuse it, so the caller falls back as :meth:`RolloutPolicy.act` does).
+        would refuse it, so the caller falls back to the heuristic).
 
-        The payment is :meth:`RolloutPolicy._affordable`'s (the first of the rule set's
-        ``sensible_payments``): worked out on the ints for the plain routes (colour cards
+        The payment is the first of the rule set's ``sensible_payments`` (the fewest
+        locomotives, then the fewest cards): worked out on the ints for the plain routes (colour cards
         plus locomotives, see :meth:`_plain_payment`), read from the shared payment
         caches (:func:`engine.payment_table.kind_payments`) for the others."""
         t = self.table

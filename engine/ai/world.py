@@ -40,7 +40,8 @@ def unseen_cards(rules: ClassicRules, view: PlayerView) -> list[str]:
     for color, n in view.hand.items():
         seen.extend([color] * n)
     for p in view.public.players:
-        seen.extend(p.flag_cards)
+        if p.extra is not None:
+            seen.extend(p.extra.cards_out())  # e.g. Paris's cards set aside for a flag
     tun = view.public.tunnel
     if tun is not None:
         for color, n in tun.committed.items():
@@ -207,10 +208,8 @@ def _players(
                 routes=list(p.routes),
                 route_points=points,
                 bonus_points=p.score - points,
-                merchandise=p.merchandise,
-                flag_cards=list(p.flag_cards),
-                flags=p.flags,
                 resigned=p.resigned,
+                extra=p.extra,
             )
         )
     return players
@@ -264,7 +263,5 @@ def sample_world(
         last_round_by=pub.last_round_by,
         turns_left=pub.turns_left,
         tunnel=tunnel,
-        flag_colors=list(pub.flag_colors),
-        merchandise_left=pub.merchandise_left,
-        stations=dict(pub.stations),
+        extra=pub.extra,  # the rule set's own fields: public as a whole (its public_extra)
     )

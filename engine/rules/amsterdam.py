@@ -10,16 +10,23 @@ for both engines.
 
 :class:`AmsterdamRules` holds the value hooks, :class:`AmsterdamCoreHooks` the
 same rule for the integer core. Parameters: ``rules.merchandise`` (the number
-of cards, the points by player count and place); routes: ``carts``.
+of cards, the points by player count and place); routes: ``carts``. Declared
+here, for both engines, the codec and the views: the cards left
+(:class:`AmsterdamState`, ``GameState.extra``, read as
+``PublicView.merchandise_left``), each seat's cards (:class:`AmsterdamPlayer`,
+``PlayerState.extra``, read as ``PublicPlayer.merchandise``), the event
+:class:`MerchandiseDrawn` and the breakdown key ``"merchandise"``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..board import Route
-from ..events import EngineEvent, MerchandiseDrawn
+from ..events import EngineEvent, SeatEvent, event_type
+from ..extras import PlayerExtra, StateExtra, stored
 from ..payment import PaymentPlan
 from ..state import GameState, SeatScore
 from ..types import Cards
@@ -28,6 +35,47 @@ from .corehooks import CoreHooks
 
 if TYPE_CHECKING:
     from ..integer_core import Core, CoreTable
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class MerchandiseDrawn(SeatEvent):
+    """Claiming ``route`` (cart symbol) gave ``seat`` a merchandise card; ``left`` remain
+    (amsterdam-rulebook-de.txt: one "Handelsgüter-Bonuskarte" per route with cart symbols)."""
+
+    route: str
+    left: int
+    kind: ClassVar[str] = "merchandise_drawn"
+
+
+@dataclass(frozen=True, slots=True)
+class AmsterdamState(StateExtra):
+    """The merchandise cards not drawn yet (public; amsterdam-rulebook-de.txt: 16 laid
+    out at setup)."""
+
+    merchandise_left: int = 0
+    kind: ClassVar[str] = "amsterdam"
+
+
+@dataclass(frozen=True, slots=True)
+class AmsterdamPlayer(PlayerExtra):
+    """One seat's merchandise cards (amsterdam-rulebook-de.txt: kept face up, so that
+    everyone sees how many)."""
+
+    merchandise: int = 0
+    kind: ClassVar[str] = "amsterdam"
+
+
+def merchandise_left(state: GameState) -> int:
+    """The merchandise cards not drawn yet."""
+    extra = state.extra
+    return extra.merchandise_left if isinstance(extra, AmsterdamState) else 0
+
+
+def merchandise(state: GameState, seat: int) -> int:
+    """``seat``'s merchandise cards."""
+    extra = state.players[seat].extra
+    return extra.merchandise if isinstance(extra, AmsterdamPlayer) else 0
 
 
 def merchandise_points(counts: list[int], table: list[int]) -> list[int]:
@@ -54,9 +102,22 @@ class AmsterdamRules(ClassicRules):
         """The merchandise cards of a game (16)."""
         return int(self.params.merchandise["cards"]) if self.params.merchandise else 0
 
+    @classmethod
+    def param_problems(cls, rules: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """Merchandise points have a ranking for every allowed player count
+        (amsterdam-rulebook-de.txt: the table by player count)."""
+        players, merchandise = rules.get("players"), rules.get("merchandise")
+        if players is None or merchandise is None:
+            return []
+        return [
+            ("merchandise.points", f"no ranking for {n} players")
+            for n in range(players["min"], players["max"] + 1)
+            if str(n) not in merchandise["points"]
+        ]
+
     def on_setup(self, state: GameState) -> None:
         """The merchandise cards are laid out."""
-        state.merchandise_left = self.merchandise_cards
+        state.extra = stored(AmsterdamState(self.merchandise_cards))
 
     def on_route_claimed(
         self,
@@ -68,10 +129,11 @@ class AmsterdamRules(ClassicRules):
         events: list[EngineEvent],
     ) -> None:
         """A cart-symbol route draws one merchandise card while any are left."""
-        if route.carts and state.merchandise_left > 0:
-            state.merchandise_left -= 1
-            state.players[seat].merchandise += 1
-            events.append(MerchandiseDrawn(seat, route.id, state.merchandise_left))
+        left = merchandise_left(state)
+        if route.carts and left > 0:
+            state.extra = stored(AmsterdamState(left - 1))
+            state.players[seat].extra = AmsterdamPlayer(merchandise(state, seat) + 1)
+            events.append(MerchandiseDrawn(seat, route.id, left - 1))
 
     def final_bonuses(self, state: GameState, scores: list[SeatScore]) -> None:
         """Merchandise ranking points into ``breakdown["merchandise"]``."""
@@ -81,7 +143,7 @@ class AmsterdamRules(ClassicRules):
             if self.params.merchandise
             else []
         )
-        points = merchandise_points([state.players[s.seat].merchandise for s in scores], table)
+        points = merchandise_points([merchandise(state, s.seat) for s in scores], table)
         for s, pts in zip(scores, points, strict=True):
             s.breakdown["merchandise"] = pts
 
@@ -122,14 +184,14 @@ class AmsterdamCoreHooks(CoreHooks["Core", "CoreTable"]):
 
     def load(self, core: Core, state: GameState) -> None:
         core.variant = AmsterdamCoreState(
-            [p.merchandise for p in state.players], state.merchandise_left
+            [merchandise(state, p.seat) for p in state.players], merchandise_left(state)
         )
 
     def save(self, core: Core, state: GameState) -> None:
         variant: AmsterdamCoreState = core.variant
         for p in state.players:
-            p.merchandise = variant.cards[p.seat]
-        state.merchandise_left = variant.left
+            p.extra = stored(AmsterdamPlayer(variant.cards[p.seat]))
+        state.extra = stored(AmsterdamState(variant.left))
 
 
 AmsterdamRules.core_hooks = AmsterdamCoreHooks

@@ -11,7 +11,10 @@ its default here:
   :meth:`ClassicRules.apply_action`: the rule set's own actions
   (:attr:`ClassicRules.action_types`), at a turn start or in its own steps;
 - :meth:`ClassicRules.on_turn_end`: before the turn passes on;
-- :meth:`ClassicRules.final_bonuses`: end-of-game bonuses into each breakdown.
+- :meth:`ClassicRules.final_bonuses`: end-of-game bonuses into each breakdown
+  (and the rule set's facts into each score's ``extra``);
+- :meth:`ClassicRules.tiebreak_value`: a seat's value for a tie-break key;
+- :meth:`ClassicRules.public_extra`: what a view shows of the rule set's own state.
 
 The same moments for the integer core are the rule set's :attr:`ClassicRules.core_hooks`
 (:mod:`engine.rules.corehooks`), written in the same module as its value hooks.
@@ -26,6 +29,7 @@ from ..actions import Action
 from ..board import Board, Route
 from ..errors import IllegalAction, SetupError
 from ..events import EngineEvent
+from ..extras import StateExtra
 from ..params import RuleParams
 from ..payment import (
     PaymentPlan,
@@ -63,6 +67,13 @@ class ClassicRules:
     params_used: ClassVar[tuple[str, ...]] = ()
     #: The action classes only this rule set plays (:meth:`apply_action`).
     action_types: ClassVar[tuple[type[Action], ...]] = ()
+    #: Tie-break keys (a map's ``rules.tiebreaks``) only this rule set reads, in its
+    #: :meth:`tiebreak_value` (a map of another rule set naming one is refused by
+    #: ``maps.checks``).
+    tiebreaks: ClassVar[tuple[str, ...]] = ()
+    #: True when only this rule set's maps deal fixed ticket mixes (``mix`` of a map's
+    #: ``rules.initial_tickets`` / ``rules.draw_tickets``; refused elsewhere by ``maps.checks``).
+    ticket_mix: ClassVar[bool] = False
 
     def __init__(self, map_data: Mapping[str, Any]) -> None:
         self.map_id: str = map_data["id"]
@@ -77,6 +88,19 @@ class ClassicRules:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.map_id}>"
+
+    @classmethod
+    def param_problems(cls, rules: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """What only this rule set finds wrong with a map's ``rules`` block, as
+        ``(path under rules, message)`` pairs (``maps.checks`` reports them).
+
+        Args:
+            rules: the keys of the block that passed the schema on their own, as plain
+                JSON (a key that failed it is missing: the schema reports it).
+
+        Default: nothing.
+        """
+        return []
 
     # ----------------------------------------------------------------- options
     def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -201,6 +225,27 @@ class ClassicRules:
                 s.breakdown["globetrotter"] = (
                     p.globetrotter_bonus if best > 0 and s.tickets_completed == best else 0
                 )
+
+    def public_extra(self, state: GameState) -> StateExtra | None:
+        """What everyone may see of the rule set's own fields of the game
+        (``PublicView.extra``). Default: all of ``state.extra`` (stations, merchandise
+        left and flag decisions are on the table)."""
+        return state.extra
+
+    def tiebreak_value(self, key: str, score: SeatScore) -> int:
+        """A seat's value for the tie-break ``key`` of ``params.tiebreaks`` (larger is
+        better): ``tickets_completed`` (most completed tickets; Germany and Nordic
+        rulebooks), ``longest_path`` (longest continuous path; USA rules, "Spielende");
+        a rule set reads its own :attr:`tiebreaks` and falls back to this.
+
+        Raises:
+            ValueError: an unknown key.
+        """
+        if key == "tickets_completed":
+            return score.tickets_completed
+        if key == "longest_path":
+            return score.longest_path
+        raise ValueError(f"unknown tie-break {key!r}")
 
     def breakdown_keys(self) -> list[str]:
         """The breakdown entries this map's final scores carry, in display order."""

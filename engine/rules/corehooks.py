@@ -25,8 +25,9 @@ How a moment maps to a hook (value hook -> core hook):
   :meth:`CoreHooks.step_actions` (the rule set's own actions, ints from
   :attr:`CoreHooks.base` on, :meth:`CoreHooks.action_count` of them);
 - ``apply_action`` -> :meth:`CoreHooks.apply` (True: the turn is over);
-- the rule set's state fields of :class:`engine.state.GameState` and
-  :class:`engine.state.PlayerState` <-> :meth:`CoreHooks.load` / :meth:`CoreHooks.save`;
+- the rule set's extras (:mod:`engine.extras`) of :class:`engine.state.GameState`
+  and :class:`engine.state.PlayerState` <-> :meth:`CoreHooks.load` /
+  :meth:`CoreHooks.save` (which stores blank extras as None, as the value hooks do);
 - ``final_bonuses``: none; the core scores a finished game with the value
   scoring (:func:`engine.scoring.final_scores` on :meth:`engine.integer_core.Core.to_state`).
 """

@@ -6,7 +6,7 @@ as many cards as the player's next station costs (``costs``: 1, 2, 3) of one
 colour, locomotives wild. At the end each built station lets its owner use
 exactly one route of another player into or out of its city for the owner's
 tickets; the choice that scores best for the owner is taken (the rules leave
-it to the owner) and recorded in :attr:`engine.state.SeatScore.stations`. A
+it to the owner) and recorded in :attr:`EuropeScore.stations`. A
 station never counts for the longest path (the European Express is computed
 from the seat's own routes). Every station not built scores ``points_unbuilt``
 (4). The rest of Europe (one long and three regular tickets at setup, keep
@@ -17,31 +17,144 @@ two; tunnels; ferries; double routes; tie-breaks) is shared data
 rules for the integer core; the end-game choice is written once, on the value
 side (:func:`station_choice`), and the core scores with it.
 
-State: :attr:`engine.state.GameState.stations` (city id -> seat, build order),
-public (:attr:`engine.views.PublicView.stations`). Action:
-:class:`engine.actions.BuildStation`; event :class:`engine.events.StationBuilt`;
-breakdown key ``"stations"`` (points of the stations not built).
+Declared here, for both engines, the codec and the views: state
+:class:`EuropeState` (``GameState.extra``: city id -> seat, in build order;
+public, read as ``PublicView.stations``), final facts :class:`EuropeScore`
+(``SeatScore.extra``: what each station did, read as ``SeatScore.stations``),
+action :class:`BuildStation`, event :class:`StationBuilt`, the tie-breaks
+``fewest_stations`` and ``longest_path_bonus`` (:meth:`EuropeRules.tiebreak_value`)
+and the breakdown key ``"stations"`` (points of the stations not built).
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from ..actions import Action, BuildStation
+from ..actions import Action, action_type, json_cards, json_str
 from ..board import Board
 from ..errors import IllegalAction
-from ..events import EngineEvent, StationBuilt
+from ..events import EngineEvent, SeatEvent, event_type
+from ..extras import ScoreExtra, StateExtra, stored
 from ..params import StationParams
-from ..state import GameState, SeatScore, StationUse
+from ..state import GameState, SeatScore
 from ..types import LOCOMOTIVE, Cards
 from .classic import ClassicRules
 from .corehooks import CoreHooks
 
 if TYPE_CHECKING:
     from ..integer_core import Core, CoreTable
+
+
+@action_type
+@dataclass(frozen=True, slots=True)
+class BuildStation(Action):
+    """Build a train station in ``city`` paying ``payment``: as many cards as the seat's
+    next station costs (1, 2, 3), of one colour with locomotives wild (Europe rules
+    digest, "Train stations"). A whole turn."""
+
+    city: str = ""
+    payment: Cards = Cards()
+    kind: ClassVar[str] = "build_station"
+
+    def json_fields(self) -> dict[str, Any]:
+        return {"city": self.city, "payment": self.payment.to_dict()}
+
+    @classmethod
+    def from_json(cls, seat: int, data: Mapping[str, Any]) -> Self:
+        return cls(seat, json_str(data, "city"), json_cards(data["payment"]))
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class StationBuilt(SeatEvent):
+    """``seat`` built a train station in ``city`` paying exactly ``payment`` (Europe rules
+    digest, "Train stations"); ``stations_left``: the seat's stations not built yet."""
+
+    city: str
+    payment: Cards
+    stations_left: int
+    kind: ClassVar[str] = "station_built"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class EuropeState(StateExtra):
+    """The train stations on the board (Europe rules digest, "Train stations": one per
+    city): city id -> the seat whose station stands there, in build order. Public.
+
+    Immutable (a read-only mapping; building one stores a new value: :meth:`with_station`).
+    Two are equal when they hold the same stations, whatever their order (as dicts): the
+    storage writes JSON objects with sorted keys, so a stored snapshot keeps no order."""
+
+    stations: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    kind: ClassVar[str] = "europe"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.stations, MappingProxyType):
+            object.__setattr__(self, "stations", MappingProxyType(dict(self.stations)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, EuropeState):
+            return NotImplemented
+        return dict(self.stations) == dict(other.stations)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self.stations.items()))
+
+    def with_station(self, city: str, seat: int) -> EuropeState:
+        """These stations and ``seat``'s new one in ``city``."""
+        return EuropeState({**self.stations, city: seat})
+
+
+@dataclass(frozen=True, slots=True)
+class StationUse:
+    """What one train station did at the end (Europe rules digest, "Train stations").
+
+    Attributes:
+        city: the station's city id.
+        route: the route of another player it let its owner use (None: none was
+            of use, or there was none to use).
+        tickets: the owner's tickets completed only thanks to that route.
+    """
+
+    city: str
+    route: str | None
+    tickets: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"city": self.city, "route": self.route, "tickets": list(self.tickets)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> StationUse:
+        """Inverse of :meth:`to_dict`."""
+        return cls(d["city"], d["route"], tuple(d["tickets"]))
+
+
+@dataclass(frozen=True, slots=True)
+class EuropeScore(ScoreExtra):
+    """A seat's built train stations at the end, in build order, and what each did
+    (:func:`station_choice`); JSON ``"stations"`` beside the score's shared fields,
+    only where there are any."""
+
+    stations: tuple[StationUse, ...] = ()
+    kind: ClassVar[str] = "europe"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"stations": [u.to_dict() for u in self.stations]} if self.stations else {}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        return cls(tuple(StationUse.from_dict(u) for u in data.get("stations", ())))
+
+
+def stations_of(state: GameState) -> Mapping[str, int]:
+    """The train stations of ``state``: city id -> seat, in build order (empty: none)."""
+    extra = state.extra
+    return extra.stations if isinstance(extra, EuropeState) else EuropeState().stations
 
 
 def station_payments(colors: Sequence[str], cost: int, hand: Mapping[str, int]) -> list[Cards]:
@@ -72,7 +185,7 @@ def is_station_payment(colors: Sequence[str], cost: int, payment: Mapping[str, i
 
 def seat_stations(state: GameState, seat: int) -> list[str]:
     """The cities of ``seat``'s built stations, in build order."""
-    return [city for city, owner in state.stations.items() if owner == seat]
+    return [city for city, owner in stations_of(state).items() if owner == seat]
 
 
 def station_choice(
@@ -86,7 +199,7 @@ def station_choice(
     then the first (a station that helps nothing uses no route; of parallel
     tracks the first in route-id order is named). ``completed`` and ``failed``
     are ticket ids in the seat's ticket order; ``uses`` one
-    :class:`engine.state.StationUse` per built station, in build order, with the
+    :class:`StationUse` per built station, in build order, with the
     tickets completed only thanks to it.
     """
     board = rules.board
@@ -174,6 +287,8 @@ class EuropeRules(ClassicRules):
     name = "europe"
     params_used: ClassVar[tuple[str, ...]] = ("stations",)
     action_types: ClassVar[tuple[type[Action], ...]] = (BuildStation,)
+    tiebreaks: ClassVar[tuple[str, ...]] = ("fewest_stations", "longest_path_bonus")
+    ticket_mix: ClassVar[bool] = True
 
     def __init__(self, map_data: Mapping[str, Any]) -> None:
         super().__init__(map_data)
@@ -189,13 +304,14 @@ class EuropeRules(ClassicRules):
 
     def next_station_cost(self, state: GameState, seat: int) -> int | None:
         """Cards ``seat``'s next station costs, or None when all are built."""
-        built = sum(1 for owner in state.stations.values() if owner == seat)
+        built = sum(1 for owner in stations_of(state).values() if owner == seat)
         costs = self.stations.costs
         return costs[built] if built < min(self.stations.count, len(costs)) else None
 
     def station_cities(self, state: GameState) -> list[str]:
         """Cities with no station yet, in the board's order."""
-        return [c for c in self.board.cities if c not in state.stations]
+        stations = stations_of(state)
+        return [c for c in self.board.cities if c not in stations]
 
     def turn_actions(self, state: GameState, seat: int) -> list[Action]:
         """Every station ``seat`` may build now: each free city with each exact payment.
@@ -209,7 +325,7 @@ class EuropeRules(ClassicRules):
         pays = station_payments(self.params.colors, cost, state.players[seat].hand)
         if not pays:
             return []
-        key = (seat, tuple(pays), tuple(state.stations))
+        key = (seat, tuple(pays), tuple(stations_of(state)))
         memo = self._station_memo
         found = memo.get(key)
         if found is None:
@@ -233,8 +349,9 @@ class EuropeRules(ClassicRules):
         seat, city, payment = action.seat, action.city, action.payment
         if city not in self.board.cities:
             raise IllegalAction("unknown_city", {"city": city})
-        if city in state.stations:
-            raise IllegalAction("station_taken", {"city": city, "seat": state.stations[city]})
+        stations = stations_of(state)
+        if city in stations:
+            raise IllegalAction("station_taken", {"city": city, "seat": stations[city]})
         cost = self.next_station_cost(state, seat)
         if cost is None:
             raise IllegalAction("no_stations_left", {"count": self.stations.count})
@@ -252,7 +369,7 @@ class EuropeRules(ClassicRules):
             else:
                 player.hand.pop(c, None)
         state.discard.extend(c for c, n in payment.items() for _ in range(n))
-        state.stations[city] = seat
+        state.extra = EuropeState(stations).with_station(city, seat)
         left = self.stations.count - len(seat_stations(state, seat))
         events.append(StationBuilt(seat, city, payment, left))
         return True
@@ -261,20 +378,21 @@ class EuropeRules(ClassicRules):
         """Tickets with each seat's stations' best routes, and the stations not built.
 
         ``breakdown["tickets"]`` and the ticket lists are scored again with the
-        routes the stations use (:func:`station_choice`), ``SeatScore.stations``
-        records the choice, ``breakdown["stations"]`` is ``points_unbuilt`` per
+        routes the stations use (:func:`station_choice`), :class:`EuropeScore` (the
+        score's ``extra``) records the choice, ``breakdown["stations"]`` is ``points_unbuilt`` per
         station not built; then the European Express (classic longest path, own
         routes only).
         """
         board = self.board
-        builders = set(state.stations.values())
+        builders = set(stations_of(state).values())
         for s in scores:
             if s.seat not in builders:  # no station: the tickets as scored, all unbuilt
-                s.stations = []
+                s.extra = None
                 s.breakdown["stations"] = self.stations.count * self.stations.points_unbuilt
                 continue
             done, failed, uses = station_choice(self, state, s.seat)
-            s.completed, s.failed, s.stations = done, failed, uses
+            s.completed, s.failed = done, failed
+            s.extra = stored(EuropeScore(tuple(uses)))
             s.tickets_completed, s.tickets_failed = len(done), len(failed)
             won = sum(board.tickets[t].points for t in done)
             s.breakdown["tickets"] = won - sum(board.tickets[t].points for t in failed)
@@ -282,6 +400,22 @@ class EuropeRules(ClassicRules):
                 self.stations.points_unbuilt
             )
         super().final_bonuses(state, scores)
+
+    def tiebreak_value(self, key: str, score: SeatScore) -> int:
+        """Europe's own tie-breaks besides the shared ones: ``fewest_stations`` (fewest
+        train stations built: the negated count), ``longest_path_bonus`` (1 for a holder
+        of the European Express). Europe's order (tickets, fewest stations, European
+        Express) is the rulebook's as remembered in the rules digest, "Tie-break".
+
+        Raises:
+            ValueError: an unknown key.
+        """
+        if key == "fewest_stations":
+            extra = score.extra
+            return -len(extra.stations) if isinstance(extra, EuropeScore) else 0
+        if key == "longest_path_bonus":
+            return 1 if score.breakdown.get("longest_path", 0) > 0 else 0
+        return super().tiebreak_value(key, score)
 
     def breakdown_keys(self) -> list[str]:
         return [*super().breakdown_keys(), "stations"]
@@ -396,7 +530,7 @@ class EuropeCoreHooks(CoreHooks["Core", "CoreTable"]):
         index = self.table.city_index
         owner = [-1] * self.cities
         order = []
-        for city, seat in state.stations.items():
+        for city, seat in stations_of(state).items():
             owner[index[city]] = seat
             order.append(index[city])
         core.variant = EuropeCoreState(owner, order)
@@ -404,7 +538,7 @@ class EuropeCoreHooks(CoreHooks["Core", "CoreTable"]):
     def save(self, core: Core, state: GameState) -> None:
         variant: EuropeCoreState = core.variant
         names = self.city_names
-        state.stations = {names[c]: variant.owner[c] for c in variant.order}
+        state.extra = stored(EuropeState({names[c]: variant.owner[c] for c in variant.order}))
 
 
 EuropeRules.core_hooks = EuropeCoreHooks

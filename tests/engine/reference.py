@@ -1,9 +1,11 @@
-"""A slow, obviously-correct legal-move generator: the engine's generator before issue 16.
+"""Slow, obviously-correct legal-move generators the fast one is compared with.
 
-Kept under tests/ as the reference the fast generator (``engine.legal_actions``)
-is compared with on random positions of every map. It scans every route, asks
-the blocking rules one by one and enumerates payments with
-:func:`engine.payment.payment_options` for each route; nothing is cached.
+- :func:`reference_legal_actions`: an independent copy of the rules. It scans
+  every route, asks the blocking rules one by one and enumerates payments with
+  :func:`engine.payment.payment_options` for each route; nothing is cached.
+- :func:`legal_actions_reference`: the engine's own generator before the fast
+  one (:func:`engine.legal.legal_actions`): the engine's blocking rules and the
+  rule set's payment hooks per route, uncached; same arguments and list.
 """
 
 from __future__ import annotations
@@ -15,17 +17,28 @@ from typing import Any
 from engine.actions import (
     AbandonTunnel,
     Action,
-    BuildStation,
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
-    KeepFlagCard,
     KeepTickets,
     Pass,
     PayTunnel,
 )
+from engine.legal import (
+    _choice_actions,
+    _setup_actions,
+    can_draw_blind,
+    route_blocker,
+    ticket_mixes,
+)
+from engine.legal import (
+    face_up_ok as engine_face_up_ok,
+)
+from engine.legal import tickets_left as engine_tickets_left
 from engine.payment import payment_options, tunnel_extra_options
+from engine.rules.europe import BuildStation, stations_of
+from engine.rules.paris import KeepFlagCard, offered_colors
 from engine.state import GameState
 from engine.types import LOCOMOTIVE, Cards
 
@@ -131,7 +144,7 @@ def reference_legal_actions(rules, st: GameState, seat: int) -> list[Action]:
         out = [PayTunnel(seat, e) for e in tunnel_extra_options(tun.color, tun.extra, player.hand)]
         return [*out, AbandonTunnel(seat)]
     if step == "flag":
-        return [KeepFlagCard(seat, c) for c in st.flag_colors] + [KeepFlagCard(seat, None)]
+        return [KeepFlagCard(seat, c) for c in offered_colors(st)] + [KeepFlagCard(seat, None)]
     return out
 
 
@@ -139,7 +152,7 @@ def stations(rules: Any, st: GameState, seat: int) -> list[Action]:
     """Europe: every city without a station x every way to pay the seat's next one (its cost
     from rules.stations.costs; cards of one colour with locomotives wild, or locomotives only)."""
     sp = rules.params.stations
-    built = sum(1 for s in st.stations.values() if s == seat)
+    built = sum(1 for s in stations_of(st).values() if s == seat)
     if sp is None or built >= sp.count:
         return []
     cost = sp.costs[built]
@@ -151,5 +164,57 @@ def stations(rules: Any, st: GameState, seat: int) -> list[Action]:
     }
     fit = [p for p in pays if p.fits_in(hand)]
     return [
-        BuildStation(seat, c, p) for c in rules.board.cities if c not in st.stations for p in fit
+        BuildStation(seat, c, p)
+        for c in rules.board.cities
+        if c not in stations_of(st)
+        for p in fit
     ]
+
+
+def legal_actions_reference(
+    rules: Any, state: GameState, seat: int, *, payments: str = "all"
+) -> list[Action]:
+    """The engine's generator before the fast one: slow and obvious, a reference for tests.
+
+    Tests every route with the claim validation of :func:`engine.reducer.apply`
+    (which builds an :class:`engine.errors.IllegalAction` per blocked route) and
+    enumerates payments with the rule set's hooks for every route, uncached.
+    Same arguments and result as :func:`engine.legal.legal_actions`.
+    """
+    st = state
+    if st.phase == "finished" or not 0 <= seat < st.num_seats:
+        return []
+    if st.phase == "setup":
+        return _setup_actions(rules, st, seat)
+    if seat != st.active:
+        return []
+    if st.step in ("turn", "second_card"):
+        return _reference_turn(rules, st, seat, payments)
+    return _choice_actions(rules, st, seat)
+
+
+def _reference_turn(rules: Any, st: GameState, seat: int, payments: str) -> list[Action]:
+    player = st.players[seat]
+    p = rules.params
+    out: list[Action] = []
+    if can_draw_blind(st):
+        out.append(DrawBlind(seat))
+    for slot in range(len(st.face_up)):
+        if engine_face_up_ok(rules, st, slot):
+            out.append(DrawFaceUp(seat, slot))
+    if st.step == "second_card":
+        return out
+    for rid, route in rules.board.routes.items():
+        if route_blocker(rules, st, seat, rid) is None:
+            pays = rules.payment_options if payments == "all" else rules.sensible_payments
+            for pay in pays(route, player.hand):
+                out.append(ClaimRoute(seat, rid, pay))
+    out.extend(rules.turn_actions(st, seat))
+    if engine_tickets_left(st):
+        if p.draw_tickets.announce_mix:
+            out.extend(DrawTickets(seat, mix) for mix in ticket_mixes(st, p.draw_tickets.count))
+        else:
+            out.append(DrawTickets(seat))
+    if not out:
+        out.append(Pass(seat))
+    return out

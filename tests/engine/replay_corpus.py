@@ -35,9 +35,34 @@ CORPUS = Path(__file__).with_name("replay_corpus.json")
 
 
 def state_digest(state: GameState) -> str:
-    """SHA-256 of a state's canonical JSON form (:func:`engine.codec.encode_state`)."""
-    text = json.dumps(encode_state(state), sort_keys=True, separators=(",", ":"))
+    """SHA-256 of a state's canonical JSON form in schema 1 (:func:`schema1_json` of
+    :func:`engine.codec.encode_state`), the form the corpus was pinned in."""
+    text = json.dumps(schema1_json(encode_state(state)), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def schema1_json(data: dict[str, Any]) -> dict[str, Any]:
+    """A state's JSON (schema 2) as schema 1 wrote it: the rule sets' fields of that
+    release beside the shared ones on the state and on every player, blank where the
+    game's rule set has none of them (the inverse of :func:`engine.codec.upgrade_state`)."""
+    d = {k: v for k, v in data.items() if k != "extra"}
+    d.update(_flat(SCHEMA1_STATE, data["extra"]))
+    d["players"] = [
+        {**{k: v for k, v in p.items() if k != "extra"}, **_flat(SCHEMA1_PLAYER, p["extra"])}
+        for p in data["players"]
+    ]
+    d["schema"] = 1
+    return d
+
+
+#: The rule sets' fields schema 1 wrote on every state and every player, blank.
+SCHEMA1_STATE: dict[str, Any] = {"flag_colors": [], "merchandise_left": 0, "stations": {}}
+SCHEMA1_PLAYER: dict[str, Any] = {"flag_cards": [], "flags": 0, "merchandise": 0}
+
+
+def _flat(blank: dict[str, Any], extra: dict[str, Any] | None) -> dict[str, Any]:
+    """``blank`` with ``extra``'s fields (an extra's JSON, schema 2) over it."""
+    return {**blank, **{k: v for k, v in (extra or {}).items() if k != "kind"}}
 
 
 def engine_maps() -> list[str]:

@@ -140,7 +140,7 @@ def test_sampled_world_agrees_with_the_view(map_id, moves):
     assert player_view(rules, world, seat) == view
     held = sum(p.card_count for p in world.players) + len(world.deck) + len(world.discard)
     shown = sum(1 for c in world.face_up if c is not None)
-    flags = sum(len(p.flag_cards) for p in world.players)
+    flags = sum(len(p.extra.cards_out()) for p in world.players if p.extra is not None)
     assert held + shown + flags == sum(rules.params.deck.values())
     assert len(unseen_cards(rules, view)) == held - sum(view.hand.values())
 

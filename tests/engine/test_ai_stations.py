@@ -14,13 +14,14 @@ import pytest
 
 from engine import BuildStation, Cards, apply, legal_actions, new_game
 from engine.ai import HardPlayer, choose_action
-from engine.ai.rollout import CoreRolloutPolicy, RolloutPolicy
+from engine.ai.rollout import CoreRolloutPolicy
 from engine.core import Core
-from engine.rules.europe import EuropeRules, station_payments
+from engine.rules.europe import EuropeRules, station_payments, stations_of
 from engine.state import GameState
 from engine.testing import build_state
 from engine.views import player_view
 from maps import load_ruleset
+from tests.engine.value_rollout import RolloutPolicy
 
 #: Edinburgh's only routes are the double route to London: with one track taken in a
 #: 2-player game (the other then closed), Edinburgh - Paris needs a station.
@@ -120,7 +121,7 @@ def test_rollouts_build_stations_only_for_blocked_tickets(rules: EuropeRules) ->
             seat = state.seats_to_act()[0]
             state = apply(rules, state, choose_action(rules, state, seat, "normal")).state
         end = RolloutPolicy(rules, random.Random(seed)).play_out(state)
-        for city, seat in list(end.stations.items())[len(state.stations) :]:
+        for city, seat in list(stations_of(end).items())[len(stations_of(state)) :]:
             touching = [r for r, route in rules.board.routes.items() if city in (route.a, route.b)]
             assert any(end.owners.get(r, seat) != seat for r in touching), (seed, city)
             built += 1

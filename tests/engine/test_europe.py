@@ -22,8 +22,8 @@ from engine import (
     new_game,
 )
 from engine.core import Core, core_table
-from engine.events import StationBuilt
-from engine.rules.europe import EuropeRules, station_payments
+from engine.rules.europe import EuropeRules, StationBuilt, station_payments
+from engine.rules.europe import stations_of as built_stations
 from engine.scoring import final_scores
 from engine.state import GameState
 from engine.testing import build_state
@@ -53,7 +53,7 @@ def test_station_costs_one_two_three_cards_of_one_colour_with_locomotives_wild(
     # the first station costs 1 card: pay it, the turn passes, the card goes to the discard
     done = apply(rules, state, BuildStation(0, "paris", Cards(blue=1)))
     after = done.state
-    assert after.stations == {"paris": 0}
+    assert built_stations(after) == {"paris": 0}
     assert after.players[0].hand == {"red": 3, "locomotive": 2}
     assert after.discard[-1:] == ["blue"] and after.active == 1
     assert StationBuilt(0, "paris", Cards(blue=1), 2) in done.events
@@ -141,14 +141,14 @@ def test_a_station_uses_the_route_that_completes_a_ticket(rules: EuropeRules) ->
         stations={"frankfurt": 0},
     )
     seat = final_scores(rules, state).seats[0]
-    assert seat.stations == [StationUse("frankfurt", "frankfurt__paris__1", ("paris__wien",))]
+    assert seat.stations == (StationUse("frankfurt", "frankfurt__paris__1", ("paris__wien",)),)
     assert seat.completed == ["paris__wien"] and seat.breakdown["tickets"] == 8
     assert seat.breakdown["stations"] == 8  # two stations not built
     # no station there: the ticket fails
-    state.stations = {}
+    state.extra = None
     plain = final_scores(rules, state).seats[0]
     assert plain.failed == ["paris__wien"] and plain.breakdown["tickets"] == -8
-    assert plain.stations == [] and plain.breakdown["stations"] == 12
+    assert plain.stations == () and plain.breakdown["stations"] == 12
 
 
 def test_two_tickets_compete_for_one_station_and_two_stations_serve_both(
@@ -161,17 +161,17 @@ def test_two_tickets_compete_for_one_station_and_two_stations_serve_both(
     tickets = {0: ["frankfurt__kobenhavn", "paris__wien"]}
     one = build_state(rules, seats=2, owned=owned, tickets=tickets, stations={"frankfurt": 0})
     seat = final_scores(rules, one).seats[0]
-    assert seat.stations == [StationUse("frankfurt", "frankfurt__paris__1", ("paris__wien",))]
+    assert seat.stations == (StationUse("frankfurt", "frankfurt__paris__1", ("paris__wien",)),)
     assert seat.completed == ["paris__wien"] and seat.failed == ["frankfurt__kobenhavn"]
     assert seat.breakdown["tickets"] == 8 - 5
     two = build_state(
         rules, seats=2, owned=owned, tickets=tickets, stations={"frankfurt": 0, "essen": 0}
     )
     seat = final_scores(rules, two).seats[0]
-    assert seat.stations == [
+    assert seat.stations == (
         StationUse("frankfurt", "frankfurt__paris__1", ("paris__wien",)),
         StationUse("essen", "essen__frankfurt__1", ("frankfurt__kobenhavn",)),
-    ]
+    )
     assert seat.breakdown["tickets"] == 13 and seat.tickets_completed == 2
     # in the other build order each station still takes the route that serves best
     swapped = build_state(
@@ -197,7 +197,7 @@ def test_stations_of_two_players_may_use_the_same_route(rules: EuropeRules) -> N
     )
     seats = final_scores(rules, state).seats
     assert seats[0].stations[0].route == "frankfurt__paris__1"
-    assert seats[1].stations == [StationUse("paris", None, ())]  # nothing to gain: no route
+    assert seats[1].stations == (StationUse("paris", None, ()),)  # nothing to gain: no route
 
 
 def test_a_station_next_to_a_double_route(rules: EuropeRules) -> None:
@@ -212,7 +212,7 @@ def test_a_station_next_to_a_double_route(rules: EuropeRules) -> None:
         stations={"frankfurt": 0},
     )
     seat = final_scores(rules, state).seats[0]
-    assert seat.stations == [StationUse("frankfurt", "frankfurt__paris__1", ("paris__wien",))]
+    assert seat.stations == (StationUse("frankfurt", "frankfurt__paris__1", ("paris__wien",)),)
     own_track = build_state(
         rules,
         seats=4,
@@ -220,7 +220,7 @@ def test_a_station_next_to_a_double_route(rules: EuropeRules) -> None:
         tickets={0: ["paris__wien"]},
         stations={"paris": 0},
     )
-    assert final_scores(rules, own_track).seats[0].stations == [StationUse("paris", None, ())]
+    assert final_scores(rules, own_track).seats[0].stations == (StationUse("paris", None, ()),)
 
 
 def test_a_station_never_counts_for_the_european_express(rules: EuropeRules) -> None:

@@ -11,6 +11,7 @@ import pytest
 from engine import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, apply
 from engine import events as ev
 from engine.codec import decode_event, encode_event
+from engine.rules import amsterdam, europe, paris
 from engine.types import Cards
 from maps import load_ruleset
 from tests.engine.test_properties import play_to_end
@@ -19,22 +20,27 @@ from tests.scenario import scenario
 USA = load_ruleset("usa")
 
 
-def _event_classes_in_module() -> set[type]:
+def _event_classes_in(module: object) -> set[type]:
     return {
         obj
-        for obj in vars(ev).values()
+        for obj in vars(module).values()
         if isinstance(obj, type)
         and issubclass(obj, ev.EventBase)
-        and obj is not ev.EventBase
+        and obj not in (ev.EventBase, ev.SeatEvent)
         and dataclasses.is_dataclass(obj)
     }
 
 
 def test_every_event_class_is_in_the_union_and_the_registry():
-    """The union, the registry EVENT_TYPES and the classes defined are one and the same set."""
+    """The registry EVENT_TYPES holds the shared classes (each in the union) and every rule
+    set's own (SeatEvent subclasses, declared in the rule set's module), nothing else."""
     union = set(typing.get_args(ev.EngineEvent))
     registry = set(ev.EVENT_TYPES.values())
-    assert union == registry == _event_classes_in_module()
+    shared = _event_classes_in(ev)
+    own = set().union(*(_event_classes_in(m) for m in (amsterdam, europe, paris)))
+    assert union == shared | {ev.SeatEvent}
+    assert registry == shared | own
+    assert all(issubclass(cls, ev.SeatEvent) for cls in own) and own
     assert all(kind == cls.kind for kind, cls in ev.EVENT_TYPES.items())
     assert len({cls.kind for cls in registry}) == len(registry)
 
@@ -59,12 +65,12 @@ def _samples() -> list[ev.EngineEvent]:
         ev.TunnelAbandoned(1, "t", Cards(red=2)),
         ev.TicketsDrawn(0, 4, (("short", 3), ("long", 1)), ("x", "y", "z", "w")),
         ev.TicketsKept(0, 2, 1, "removed", ("x", "y"), ("z",)),
-        ev.MerchandiseDrawn(2, "r", 11),
-        ev.FlagOffered(0, ("blue",)),
-        ev.FlagCardKept(0, "blue"),
-        ev.FlagCardDeclined(0),
-        ev.FlagScored(0, 4, 1),
-        ev.StationBuilt(1, "paris", Cards(red=1, locomotive=1), 1),
+        amsterdam.MerchandiseDrawn(2, "r", 11),
+        paris.FlagOffered(0, ("blue",)),
+        paris.FlagCardKept(0, "blue"),
+        paris.FlagCardDeclined(0),
+        paris.FlagScored(0, 4, 1),
+        europe.StationBuilt(1, "paris", Cards(red=1, locomotive=1), 1),
         ev.PlayStarted(1),
         ev.TurnStarted(2, 7),
         ev.Passed(1),

@@ -18,14 +18,13 @@ from engine import (
     ClassicRules,
     apply,
     legal_actions,
-    legal_actions_reference,
     new_game,
 )
 from engine.legal import claimable_routes, route_payments
 from engine.testing import build_state
 from engine.types import LOCOMOTIVE, Cards
 from maps import available_maps, load_ruleset
-from tests.engine.reference import reference_legal_actions
+from tests.engine.reference import legal_actions_reference, reference_legal_actions
 
 RULES = {m: load_ruleset(m) for m in available_maps()}
 

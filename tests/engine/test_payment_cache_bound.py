@@ -11,11 +11,11 @@ import pytest
 import engine.payment_table as payment_table
 from engine import apply, legal_actions, new_game
 from engine.ai import choose_action
-from engine.legal import legal_actions_reference
 from engine.payment import check_payment
 from engine.rules.classic import PLAN_MEMO_LIMIT
 from engine.types import LOCOMOTIVE, Cards
 from maps.loader import build_ruleset, load_ruleset, read_map_data
+from tests.engine.reference import legal_actions_reference
 
 MAPS = ("usa", "nordic")
 

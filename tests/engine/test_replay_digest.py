@@ -1,8 +1,8 @@
 """Issue 16 changes speed only: seeded games replay to the same final state.
 
 For each map, games are played from seeds with a seeded chooser over the
-*reference* generator (``legal_actions_reference``, the generator before issue
-16); the fast generator must offer the same list at every step, and replaying
+*reference* generator (``tests/engine/reference.py``'s ``legal_actions_reference``,
+the generator before issue 16); the fast generator must offer the same list at every step, and replaying
 the action log must give the same final state digest (SHA-256 of the state's
 JSON form) as the game itself.
 """
@@ -15,9 +15,10 @@ import random
 
 import pytest
 
-from engine import apply, legal_actions, legal_actions_reference, new_game, replay
+from engine import apply, legal_actions, new_game, replay
 from engine.codec import encode_action, encode_state
 from maps import available_maps, load_ruleset
+from tests.engine.reference import legal_actions_reference
 
 
 def digest(state) -> str:

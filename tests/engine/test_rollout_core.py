@@ -13,10 +13,11 @@ import pytest
 
 from engine import apply, new_game
 from engine.ai import choose_action
-from engine.ai.rollout import CoreRolloutPolicy, RolloutPolicy
+from engine.ai.rollout import CoreRolloutPolicy
 from engine.core import Core
 from maps import load_ruleset
 from tests.engine.test_payment_table import random_hand
+from tests.engine.value_rollout import RolloutPolicy
 
 MAPS = ("usa", "germany", "nordic", "amsterdam", "paris", "europe")
 

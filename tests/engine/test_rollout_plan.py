@@ -1,6 +1,7 @@
 """The hard AI's fast pieces: Dijkstra on the board, and the rollout policy's kept plans.
 
-A rollout keeps each seat's plan between moves (:meth:`RolloutPolicy.plan`)
+A rollout keeps each seat's plan between moves (``RolloutPolicy.plan``, the tests'
+value reference in ``tests/engine/value_rollout.py``, which the core policy is held to)
 while a fresh plan would be the same; these tests make the fresh plan at every
 step of real rollouts on every map and compare.
 """
@@ -15,8 +16,8 @@ from hypothesis import strategies as st
 
 from engine import apply, new_game
 from engine.ai import choose_action
-from engine.ai.rollout import RolloutPolicy
 from maps import load_ruleset
+from tests.engine.value_rollout import RolloutPolicy
 
 MAPS = ("usa", "germany", "nordic", "amsterdam", "paris", "europe")
 RULES = {m: load_ruleset(m) for m in MAPS}

@@ -16,6 +16,7 @@ from engine import (
     new_game,
     score_sheets,
 )
+from engine.rules.amsterdam import merchandise, merchandise_left
 from engine.testing import StateBuildError, build_state
 from engine.types import LOCOMOTIVE, Cards
 from maps import available_maps, load_ruleset
@@ -194,5 +195,5 @@ def test_amsterdam_cart_routes_carry_merchandise():
             one_per_group.append(rid)
     mine = one_per_group[:2]
     st = build_state(ams, seats=2, owned={0: mine})
-    assert st.players[0].merchandise == 2
-    assert st.merchandise_left == 16 - 2
+    assert merchandise(st, 0) == 2
+    assert merchandise_left(st) == 16 - 2

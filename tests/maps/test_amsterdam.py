@@ -30,7 +30,14 @@ from engine import (
 )
 from engine.ai import choose_action
 from engine.codec import decode_action, decode_state, encode_action, encode_state
-from engine.rules.amsterdam import merchandise_points
+from engine.extras import stored
+from engine.rules.amsterdam import (
+    AmsterdamPlayer,
+    AmsterdamState,
+    merchandise,
+    merchandise_left,
+    merchandise_points,
+)
 from engine.scoring import final_scores
 from engine.types import LOCOMOTIVE
 from maps import load_ruleset
@@ -68,7 +75,7 @@ def test_setup_2_cards_2_contracts_16_carts(ams, seats):
     """Each seat: 2 transport cards, 16 carts, 2 contracts offered; 16 merchandise cards wait."""
     st = new_game(ams, seats=seats, seed=9)
     assert all(p.card_count == 2 and p.pieces == 16 and len(p.offer) == 2 for p in st.players)
-    assert st.merchandise_left == 16
+    assert merchandise_left(st) == 16
 
 
 @pytest.mark.parametrize("seats", [1, 5])
@@ -135,27 +142,27 @@ def test_cart_route_draws_one_merchandise_card(ams):
     st = scenario(ams, 2, hands={0: {"green": 2}, 1: {"black": 1}})
     t = apply(ams, st, ClaimRoute(0, CART_ROUTE, Cards(green=2)))
     st = t.state
-    assert st.players[0].merchandise == 1 and st.merchandise_left == 15
+    assert merchandise(st, 0) == 1 and merchandise_left(st) == 15
     assert [e.public for e in t.events if e.kind == "merchandise_drawn"] == [
         {"route": CART_ROUTE, "left": 15}
     ]
     st = apply(ams, st, ClaimRoute(1, PLAIN_ROUTE, Cards(black=1))).state
-    assert st.players[1].merchandise == 0 and st.merchandise_left == 15
+    assert merchandise(st, 1) == 0 and merchandise_left(st) == 15
 
 
 def test_long_cart_route_still_one_card(ams):
     """One card per route, whatever its length (a length-4 cart route)."""
     st = scenario(ams, 2, hands={0: {"red": 4}})
     st = apply(ams, st, ClaimRoute(0, "haringpakkerstoren__oude_waal__1", Cards(red=4))).state
-    assert st.players[0].merchandise == 1 and st.merchandise_left == 15
+    assert merchandise(st, 0) == 1 and merchandise_left(st) == 15
 
 
 def test_no_merchandise_once_the_16_are_gone(ams):
     """With 0 merchandise cards left a cart route gives nothing (and no event)."""
     st = scenario(ams, 2, hands={0: {"green": 2}})
-    st.merchandise_left = 0
+    st.extra = None  # no merchandise card left
     t = apply(ams, st, ClaimRoute(0, CART_ROUTE, Cards(green=2)))
-    assert t.state.players[0].merchandise == 0 and t.state.merchandise_left == 0
+    assert merchandise(t.state, 0) == 0 and merchandise_left(t.state) == 0
     assert not [e for e in t.events if e.kind == "merchandise_drawn"]
 
 
@@ -211,8 +218,8 @@ def test_merchandise_in_a_finished_games_breakdown(ams, counts, points):
         tickets={s: [] for s in range(seats)},
     )
     for seat, n in enumerate(counts):
-        st.players[seat].merchandise = n
-    st.merchandise_left = 16 - sum(counts)
+        st.players[seat].extra = stored(AmsterdamPlayer(n))
+    st.extra = stored(AmsterdamState(16 - sum(counts)))
     st = apply(ams, st, ClaimRoute(0, PLAIN_ROUTE, Cards(black=1))).state
     assert st.last_round_by == 0
     st = finish(ams, st)
@@ -345,10 +352,10 @@ def check_invariants(rules, state, events=()):
     """Cards, pieces, routes, tickets and merchandise are conserved; points match the routes."""
     shared_invariants(rules, state, rules.params.deck_size, events)
     for p in state.players:
-        assert p.merchandise == sum(
+        assert merchandise(state, p.seat) == sum(
             1 for r in p.routes if rules.board.routes[r].carts
         )  # 16 cart routes, 16 cards
-    assert state.merchandise_left + sum(p.merchandise for p in state.players) == 16
+    assert merchandise_left(state) + sum(merchandise(state, p.seat) for p in state.players) == 16
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

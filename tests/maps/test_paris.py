@@ -33,6 +33,7 @@ from engine import (
 )
 from engine.ai import choose_action
 from engine.codec import decode_action, decode_state, encode_action, encode_state
+from engine.rules.paris import ParisPlayer, flag_player, offered_colors
 from engine.scoring import final_scores
 from engine.types import LOCOMOTIVE
 from maps import load_ruleset
@@ -63,7 +64,7 @@ def claim_and_flag(rules, st, seat, color, length, *, keep, skip=()):
     rid = route(rules, color, length, skip)
     st.players[seat].hand[color] = st.players[seat].hand.get(color, 0) + length
     t = apply(rules, st, ClaimRoute(seat, rid, Cards({color: length})))
-    assert t.state.step == "flag" and t.state.flag_colors == [color]
+    assert t.state.step == "flag" and offered_colors(t.state) == (color,)
     t2 = apply(rules, t.state, KeepFlagCard(seat, color if keep else None))
     return t2.state, rid, t.events + t2.events
 
@@ -138,15 +139,16 @@ def test_flag_offered_and_kept(paris):
     with pytest.raises(IllegalAction):
         apply(paris, st, DrawBlind(0))
     st = apply(paris, st, KeepFlagCard(0, "blue")).state
-    assert st.players[0].flag_cards == ["blue"] and st.discard == [] and st.active == 1
-    assert st.players[0].flags == 0 and st.players[0].bonus_points == 0
+    assert flag_player(st, 0).flag_cards == ("blue",) and st.discard == [] and st.active == 1
+    assert flag_player(st, 0).flags == 0 and st.players[0].bonus_points == 0
 
 
 def test_flag_declined(paris):
     """Declining leaves the card on the discard and nothing in front of the player."""
     st = scenario(paris, 2, discard=[])
     st, _, events = claim_and_flag(paris, st, 0, "white", 2, keep=False)
-    assert st.players[0].flag_cards == [] and st.discard.count("white") == 2 and st.active == 1
+    assert flag_player(st, 0).flag_cards == () and st.discard.count("white") == 2
+    assert st.active == 1
     assert "flag_card_declined" in [e.kind for e in events]
 
 
@@ -155,10 +157,10 @@ def test_flag_never_a_wild_card(paris):
     rid = route(paris, "white", 2)
     st = scenario(paris, 2, hands={0: {L: 2}})
     st = apply(paris, st, ClaimRoute(0, rid, Cards({L: 2}))).state
-    assert st.step == "turn" and st.active == 1 and st.players[0].flag_cards == []
+    assert st.step == "turn" and st.active == 1 and flag_player(st, 0).flag_cards == ()
     st = scenario(paris, 2, hands={0: {L: 1, "white": 1}})
     st = apply(paris, st, ClaimRoute(0, rid, Cards({L: 1, "white": 1}))).state
-    assert st.step == "flag" and st.flag_colors == ["white"]
+    assert st.step == "flag" and offered_colors(st) == ("white",)
     with pytest.raises(IllegalAction) as e:
         apply(paris, st, KeepFlagCard(0, L))
     assert e.value.code == "flag_color_not_allowed"
@@ -167,9 +169,9 @@ def test_flag_never_a_wild_card(paris):
 def test_flag_no_duplicate_colour(paris):
     """With a blue card already in front, a blue route offers nothing."""
     st = scenario(paris, 2, hands={0: {"blue": 1}})
-    st.players[0].flag_cards = ["blue"]
+    st.players[0].extra = ParisPlayer(("blue",))
     st = apply(paris, st, ClaimRoute(0, route(paris, "blue", 1), Cards(blue=1))).state
-    assert st.step == "turn" and st.active == 1 and st.players[0].flag_cards == ["blue"]
+    assert st.step == "turn" and st.active == 1 and flag_player(st, 0).flag_cards == ("blue",)
 
 
 @pytest.mark.parametrize("color", ["yellow", "green", "purple"])
@@ -190,15 +192,15 @@ def test_keep_flag_card_outside_the_decision_is_refused(paris):
 def test_flag_scores_4_at_the_end_of_the_turn_and_discards_the_three(paris):
     """Blue and white in front, a red card kept: the turn ends with a flag, 4 points, the three discarded."""
     st = scenario(paris, 2, discard=[])
-    st.players[0].flag_cards = ["blue", "white"]
+    st.players[0].extra = ParisPlayer(("blue", "white"))
     rid = route(paris, "red", 1)
     st.players[0].hand["red"] = 1
     st = apply(paris, st, ClaimRoute(0, rid, Cards(red=1))).state
     assert st.step == "flag" and st.players[0].bonus_points == 0  # not before the turn ends
     t = apply(paris, st, KeepFlagCard(0, "red"))
     st = t.state
-    assert st.players[0].flags == 1 and st.players[0].bonus_points == 4
-    assert st.players[0].flag_cards == [] and sorted(st.discard) == ["blue", "red", "white"]
+    assert flag_player(st, 0).flags == 1 and st.players[0].bonus_points == 4
+    assert flag_player(st, 0).flag_cards == () and sorted(st.discard) == ["blue", "red", "white"]
     kinds = [e.kind for e in t.events]
     assert kinds.index("flag_scored") < kinds.index("turn_started")
 
@@ -213,8 +215,8 @@ def test_several_flags_over_a_game_and_in_the_breakdown(paris):
             used.append(rid)
             st = apply(paris, st, DrawBlind(1)).state
             st = apply(paris, st, DrawBlind(1)).state
-    p0 = st.players[0]
-    assert p0.flags == 2 and p0.bonus_points == 8 and p0.flag_cards == []
+    p0 = flag_player(st, 0)
+    assert p0.flags == 2 and st.players[0].bonus_points == 8 and p0.flag_cards == ()
     res = final_scores(paris, st)
     assert res.seats[0].breakdown["flags"] == 8 and res.seats[1].breakdown["flags"] == 0
     assert set(res.seats[0].breakdown) == {"routes", "tickets", "flags"}
@@ -234,7 +236,7 @@ def test_flag_cards_are_conserved(paris):
     assert sum(all_cards(st).values()) == 46
     st = apply(paris, st, ClaimRoute(seat, rid, Cards(blue=1))).state
     st = apply(paris, st, KeepFlagCard(seat, "blue")).state
-    assert st.players[seat].flag_cards == ["blue"] and sum(all_cards(st).values()) == 46
+    assert flag_player(st, seat).flag_cards == ("blue",) and sum(all_cards(st).values()) == 46
 
 
 # ------------------------------------------------------------------ end and winner
@@ -384,14 +386,15 @@ def check_invariants(rules, state, events=()):
     """Cards (flag cards included), pieces, routes, tickets conserved; route and flag points consistent."""
     shared_invariants(rules, state, rules.params.deck_size, events)
     for p in state.players:
-        assert len(set(p.flag_cards)) == len(p.flag_cards) and set(p.flag_cards) <= {
+        mine = flag_player(state, p.seat)
+        assert len(set(mine.flag_cards)) == len(mine.flag_cards) and set(mine.flag_cards) <= {
             "blue",
             "white",
             "red",
         }
-        assert p.bonus_points == 4 * p.flags
+        assert p.bonus_points == 4 * mine.flags
         if state.step != "flag" or p.seat != state.active:
-            assert len(p.flag_cards) < 3
+            assert len(mine.flag_cards) < 3
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -416,7 +419,8 @@ def test_random_play_to_the_end(paris, seed, seats, kind):
     again = final_scores(paris, state)
     assert [s.score for s in again.seats] == [s.score for s in state.result.seats]
     for s, p in zip(state.result.seats, state.players, strict=True):
-        assert s.score == sum(s.breakdown.values()) and s.breakdown["flags"] == 4 * p.flags
+        flags = flag_player(state, p.seat).flags
+        assert s.score == sum(s.breakdown.values()) and s.breakdown["flags"] == 4 * flags
     decoded = [decode_action(json.loads(json.dumps(encode_action(a)))) for a in log]
     assert decoded == log
     assert replay(paris, seats=seats, seed=seed, options=None, actions=decoded) == state

@@ -18,6 +18,7 @@ from engine import (
 )
 from engine.ai import choose_action
 from engine.codec import encode_action, encode_state
+from engine.rules.europe import stations_of
 from maps import load_ruleset
 
 from .conftest import BOB, HOST, STRANGER, lobby, play_for, state_of
@@ -134,7 +135,7 @@ async def test_bad_station_input_gets_a_typed_error_and_changes_nothing(
     # seat a builds whenever it can (the others play as the heuristic AI) until all three stand
     for _ in range(300):
         st = await state_of(storage, gid)
-        if sum(1 for s in st.stations.values() if s == a) == 3 and st.active == a:
+        if sum(1 for s in stations_of(st).values() if s == a) == 3 and st.active == a:
             break
         seat = st.seats_to_act()[0]
         builds = [x for x in legal_actions(rules, st, seat) if isinstance(x, BuildStation)]
@@ -142,7 +143,7 @@ async def test_bad_station_input_gets_a_typed_error_and_changes_nothing(
         await service.act(gid, users[seat], action, expected_version=None)
     st = await state_of(storage, gid)
     assert st.active == a and st.step == "turn" and not st.finished
-    free = next(c for c in rules.board.cities if c not in st.stations)
+    free = next(c for c in rules.board.cities if c not in stations_of(st))
     await refused(users[a], BuildStation(a, free, one), "no_stations_left")
 
 

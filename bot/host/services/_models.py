@@ -9,11 +9,11 @@ from typing import Any
 from bot.host.ratings import OVERALL, PROVISIONAL_GAMES, Rating
 from bot.host.storage import GameRow, ResultRow, Season, SeatRow
 from engine import ClassicRules, Event, FinalResult, PlayerView, PublicView
-from engine.events import RouteClaimed, StationBuilt
 from engine.planner import TicketPlan
 from maps.loader import load_ruleset
 
 from ._menus import TurnMenu
+from .events import RouteClaimed, StationBuilt
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ A closed union: :data:`Event` is every event a game can tell;
 
 from __future__ import annotations
 
-from engine.events import (
+from engine import (
     EVENT_TYPES,
     CardDrawn,
     DeckReshuffled,

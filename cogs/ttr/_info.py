@@ -103,6 +103,7 @@ def log_pager(
 class InfoFlows(Base):
     """Read-only commands and the Board button."""
 
+    @ids.Board.game_handler
     async def board(
         self, interaction: discord.Interaction, game_id: int, region: str | None = None
     ) -> None:

@@ -214,6 +214,7 @@ class PlayFlows(Base):
         await self.answer(interaction, text, view, files=files)
 
     # ------------------------------------------------------------ opening menus
+    @ids.Hand.game_handler
     async def hand(self, interaction: discord.Interaction, game_id: int) -> None:
         """Private: cards, tickets (text and image) and the pending decision: on a fresh turn the
         turn panel (face-up cards, deck, Claim, {tickets:cap})."""
@@ -240,6 +241,7 @@ class PlayFlows(Base):
         view = with_zoom(view, game_id, w)
         await self.reply(interaction, text, view=view, files=files)
 
+    @ids.Draw.game_handler
     async def open_draw(self, interaction: discord.Interaction, game_id: int) -> None:
         """The turn panel (or the pending decision, when that must come first)."""
         await self.acknowledge(interaction)
@@ -265,6 +267,7 @@ class PlayFlows(Base):
         action = table.menu.draw(None if source == "deck" else int(source) - 1)
         await self.act(interaction, table, action, version=table.version)
 
+    @ids.Claim.game_handler
     async def open_claim(
         self,
         interaction: discord.Interaction,
@@ -293,6 +296,7 @@ class PlayFlows(Base):
         named = None if route is None else find
         await self._open_paid(interaction, game_id, named, color, locomotives, _CLAIMING)
 
+    @ids.Station.game_handler
     async def open_station(
         self,
         interaction: discord.Interaction,
@@ -357,6 +361,7 @@ class PlayFlows(Base):
         prompt = steps.pay_step(table, menu, w, paid.index, allowed[0], allowed)
         await self.answer(interaction, *prompt)
 
+    @ids.Tickets.game_handler
     async def open_tickets(
         self,
         interaction: discord.Interaction,

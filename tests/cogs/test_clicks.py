@@ -1,16 +1,19 @@
-"""Clicks as classes (issue 29 point 4): one DynamicItem per kind of component, each with a
-readable template, one class for every other id, and the ids of older releases still answered."""
+"""Clicks as classes: one class per kind of component (its readable template, its fields, its
+handler), one DynamicItem per kind made from it, one class for every other id, and the ids
+already sent (by this release and older ones) still answered."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
 
 from cogs.ttr import _ids as ids
-from cogs.ttr._clicks import ITEMS, KIND_ITEMS, OtherComponent
+from cogs.ttr._clicks import ITEMS, KIND_ITEMS, OtherComponent, family_of
 from cogs.ttr._components import Pick, components
 
 from ._harness import running_table, started_game
@@ -80,6 +83,19 @@ OLD_IDS: list[tuple[str, bool, ids.Click]] = [
 ]
 
 
+#: Ids the bot sent before kinds became one class each: kind, select, id, fields as JSON.
+SENT = Path(__file__).with_name("old_custom_ids.txt")
+
+
+def _sent() -> list[tuple[str, bool, str, dict[str, object]]]:
+    rows = []
+    for line in SENT.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            kind, select, text, fields = line.split("\t")
+            rows.append((kind, select == "1", text, json.loads(fields)))
+    return rows
+
+
 def _dispatched(
     custom_id: str,
 ) -> list[type[discord.ui.DynamicItem[discord.ui.Item[discord.ui.View]]]]:
@@ -115,6 +131,50 @@ def test_templates_read_like_the_ids_they_take() -> None:
         assert ("version" in groups) == issubclass(kind, ids.MenuClick), kind
         words = re.sub(r"\(\?P<\w+>[^)]*\)|\(\?:|[()|?*{}\[\]\\.0-9,+-]", " ", kind.TEMPLATE)
         assert re.search(r"[a-z]{3,}", words.replace("ttr", "")), kind.TEMPLATE
+
+
+def test_the_ids_already_sent_cover_every_kind() -> None:
+    """The fixture holds ids of every kind (a kind added later gets its own rows)."""
+    assert {kind for kind, *_ in _sent()} == {k.__name__ for k in ids.KINDS}
+
+
+@pytest.mark.parametrize("kind,select,text,fields", _sent(), ids=lambda v: str(v)[:60])
+def test_ids_already_sent_read_as_the_same_kind_and_fields(
+    kind: str, select: bool, text: str, fields: dict[str, object]
+) -> None:
+    """Every id an earlier release sent (written down before the kinds became one class each)
+    reads as the same kind with the same fields, and today's ids are still sent byte for byte."""
+    click = ids.parse(text, select=select)
+    assert type(click).__name__ == kind
+    values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
+    assert click == type(click)(**values)
+    if ids.upgrade(text, select=select) == text:  # not an older release's two-letter id
+        assert click.custom_id == text
+        [item] = _dispatched(text)
+        assert item.kind is type(click)
+
+
+def test_every_kind_has_one_handler_that_takes_a_click() -> None:
+    """A kind is answered by one method; a second one, or one that needs more than the click,
+    is refused when it is declared."""
+
+    async def more(family: object, interaction: discord.Interaction, game: int) -> None:
+        raise AssertionError("never called")
+
+    for kind in ids.KINDS:
+        assert callable(kind.answered_by().call), kind
+    with pytest.raises(TypeError, match="already answered"):
+        ids.Hand.game_handler(more)
+
+    class Probe(ids.MenuClick):  # no TEMPLATE: not a kind, not registered
+        pass
+
+    async def needy(family: object, interaction: discord.Interaction, click: Probe, x: int) -> None:
+        raise AssertionError("never called")
+
+    with pytest.raises(TypeError, match="needs more"):
+        Probe.handler(needy)
+    assert Probe not in ids.KINDS
 
 
 @pytest.mark.parametrize(
@@ -157,8 +217,14 @@ def test_ids_no_game_can_have_are_refused_by_code() -> None:
 
 
 async def test_old_public_buttons_still_answer(tmp_path: Path) -> None:
-    """Buttons under turn messages posted by older releases (``ttr:{game}:{verb}``) still work."""
+    """Buttons under turn messages posted by older releases (``ttr:{game}:{verb}``) still work;
+    every kind's handler is a method of exactly one family of the running /ttr cog (or a
+    function given the cog)."""
     async with running_table(tmp_path) as t:
+        for kind in ids.KINDS:
+            method = kind.answered_by().method
+            family = family_of(t.cog, method)
+            assert family is t.cog or getattr(type(family), method.__name__) is method, kind
         g = await started_game(t)
         alice = t.players["alice"]
         old = t.fake.plant_bot_message("games", "an old turn", [f"ttr:{g}:hand", f"ttr:{g}:board"])

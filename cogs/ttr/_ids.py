@@ -56,7 +56,7 @@ SMALL = "[0-9]{1,4}"
 #: three page buttons (◀, "page n of m", ▶) always have three different ids.
 PAGE = "-1|[0-9]{1,4}"
 
-#: The family (a cog helper such as ``MenuClicks``) whose method answers a kind.
+#: The family (a part of the /ttr cog such as ``MenuClicks``) whose method answers a kind.
 Family = TypeVar("Family")
 #: A handler's further parameters (with defaults: a click never passes them).
 More = ParamSpec("More")
@@ -87,8 +87,9 @@ def _whole(value: str | None, custom_id: str) -> int:
 
 @dataclass(frozen=True)
 class Handler:
-    """The method that answers one kind: ``method`` as written in its family's class (how
-    :mod:`._clicks` finds the family on the cog), ``call`` how to call it with a click."""
+    """What answers one kind: ``method`` as written in its family's class (how :mod:`._clicks`
+    finds the family on the cog; a module's function is given the cog itself), ``call`` how to
+    call it with a click."""
 
     method: Callable[..., Awaitable[None]]
     call: Answer

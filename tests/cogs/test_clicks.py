@@ -220,9 +220,9 @@ def test_ids_no_game_can_have_are_refused_by_code() -> None:
 
 
 async def test_old_public_buttons_still_answer(tmp_path: Path) -> None:
-    """Buttons under turn messages posted by older releases (``ttr:{game}:{verb}``) still work;
-    every kind's handler is a method of exactly one family of the running /ttr cog (or a
-    function given the cog)."""
+    """Buttons under turn messages posted by older releases (``ttr:{game}:{verb}``) still work,
+    and so do the kinds answered by a function of the cog; every kind's handler is a method of
+    exactly one family of the running /ttr cog (or a function given the cog)."""
     async with running_table(tmp_path) as t:
         # the running bot's own modules: closing a bot unloads its extension's modules, so the
         # ones this file imported may be older copies
@@ -240,6 +240,13 @@ async def test_old_public_buttons_still_answer(tmp_path: Path) -> None:
         assert hand.ephemeral and "Your hand" in hand.content, hand.summary()
         board = await alice.click(old, f"ttr:{g}:board", private=True)
         assert board.ephemeral and board.attachments, board.summary()
+        # the kinds answered by a function of the cog: Zoom, Moves and the log's pages
+        more = [ids.Zoom(g).custom_id, ids.Log(g).custom_id, ids.LogPage(g, 0, 0).custom_id]
+        planted = t.fake.plant_bot_message("games", "more", more)
+        zoom, moves, page = [await alice.click(planted, c, private=True) for c in more]
+        assert zoom.ephemeral and zoom.attachments and "tickets" in zoom.content, zoom.summary()
+        for log in (moves, page):
+            assert log.ephemeral and "kept 3" in log.content, log.summary()
 
 
 async def test_old_private_menus_still_play(tmp_path: Path) -> None:

@@ -105,7 +105,8 @@ class Click:
     """A click on one of the bot's components, in game ``game``.
 
     A subclass that sets ``TEMPLATE`` is a kind: it is registered in :data:`KINDS`, and
-    its family answers it through :meth:`handler`.
+    its family answers it through :meth:`handler`. Kinds are plain ``dataclass(frozen=True)``:
+    ``slots=True`` would build a second class after the one registered.
     """
 
     TEMPLATE: ClassVar[str] = r"(?!)"
@@ -698,7 +699,9 @@ def parse(custom_id: str, *, select: bool = False) -> Click:
 def any_template(kinds: Iterable[type[Click]] | None = None) -> str:
     """One pattern that fully matches exactly the ids of ``kinds`` (all kinds when None;
     groups unnamed)."""
-    bare = (re.sub(r"\(\?P<\w+>", "(?:", kind.TEMPLATE) for kind in kinds or KINDS)
+    bare = (
+        re.sub(r"\(\?P<\w+>", "(?:", kind.TEMPLATE) for kind in (KINDS if kinds is None else kinds)
+    )
     return "(?:" + "|".join(bare) + ")"
 
 

@@ -7,7 +7,7 @@ exactly one class, after any restart. All of them answer the same way
 (:func:`answer_click`): read the click from the id, find the method that answers
 the kind (:meth:`._ids.Click.answered_by`) and the family of the /ttr cog it
 belongs to, call it. Every error a click raises goes to the one error
-funnel (:func:`bot.tree.answer_error`), because discord.py only logs
+funnel (:func:`bot.discord_app.tree.answer_error`), because discord.py only logs
 exceptions of component callbacks.
 
 :class:`OtherComponent` takes every id no kind matches: an older release's
@@ -25,8 +25,8 @@ from typing import ClassVar, Self, cast
 import discord
 from discord.ext import commands
 
-from bot import metrics
-from bot.tree import answer_error
+from bot.discord_app.tree import answer_error
+from bot.process import metrics
 
 from . import _ids as ids
 from ._base import CogError

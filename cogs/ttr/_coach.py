@@ -44,6 +44,7 @@ class CoachFlows(Base):
         self._posted: set[int] = set()
 
     # ------------------------------------------------------------ hints
+    @ids.Hint.game_handler
     async def hint(self, interaction: discord.Interaction, game_id: int) -> None:
         """A suggested move for the player to act, why, and **Do it** (privately)."""
         await self.defer(interaction)
@@ -58,6 +59,7 @@ class CoachFlows(Base):
         view = components([Btn(w.t("Do it"), do.custom_id, discord.ButtonStyle.success)])
         await self.reply(interaction, text, view=view)
 
+    @ids.HintDo.handler
     async def ask(self, interaction: discord.Interaction, click: ids.HintDo) -> None:
         """Do it was clicked: name the move and ask to confirm (nothing is played yet)."""
         table, w, action = await self._still(interaction, click)
@@ -74,6 +76,7 @@ class CoachFlows(Base):
         )
         await self.update(interaction, text, view)
 
+    @ids.HintConfirm.handler
     async def confirm(self, interaction: discord.Interaction, click: ids.HintConfirm) -> None:
         """Play the hinted move, exactly, if the game is still where the hint saw it."""
         table, w, action = await self._still(interaction, click)
@@ -107,6 +110,7 @@ class CoachFlows(Base):
             return table, w, None
         return table, w, action
 
+    @ids.HintCancel.handler
     async def cancel(self, interaction: discord.Interaction, click: ids.HintCancel) -> None:
         """Do not play the hinted move after all."""
         table = await self.read(interaction, click.game)

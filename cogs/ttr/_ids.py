@@ -1,11 +1,15 @@
-"""Component custom_ids: one readable grammar per kind of click, and the ids of older releases.
+"""Click kinds: one class per kind of button or select, and the ids of older releases.
 
 Every button and select the bot sends carries its meaning in its custom_id,
 so a click is understood after any restart and no in-memory view is needed.
-Each kind of click is one frozen dataclass here: its fields, the id it
-builds (:attr:`Click.custom_id`) and the regular expression with named groups
-that reads it back (``TEMPLATE``, the template of its
-:class:`discord.ui.DynamicItem` in :mod:`._clicks`):
+Each kind of click is one frozen dataclass here, and the class is the whole
+kind: its fields, the id it builds (:attr:`Click.custom_id`), the regular
+expression with named groups that reads it back (``TEMPLATE``, also the
+template of the kind's :class:`discord.ui.DynamicItem` in :mod:`._clicks`)
+and, once its family's module is imported, the method that answers it (put
+there by the decorator :meth:`Click.handler`, or :meth:`TableButton.game_handler`
+for a public button whose answer needs only the game id). Defining the class
+registers it in :data:`KINDS`; nothing else lists the kinds.
 
 - buttons under public messages: ``ttr:{game}:hand`` (also ``draw``, ``claim``,
   ``tickets``, ``board``, ``zoom``, ``log``, ``join``, ``start``, ``rematch``,
@@ -24,16 +28,21 @@ Older releases wrote private ids with two-letter verbs
 such ids may still sit in players' private replies. :func:`upgrade` rewrites
 one into today's id, so it is answered by the same code as a new click.
 
-Pure functions and dataclasses, no discord. Discord limits custom_ids to 100
-characters.
+Dataclasses and pure functions: discord is named only in type hints. Discord
+limits custom_ids to 100 characters.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import ClassVar, Self
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar, Concatenate, ParamSpec, Self, TypeVar, cast
+
+if TYPE_CHECKING:
+    import discord
 
 PREFIX = "ttr"
 MAX_CUSTOM_ID = 100
@@ -46,6 +55,13 @@ SMALL = "[0-9]{1,4}"
 #: A page number: ``-1`` is the page before the first (the disabled ◀ of page 1), so the
 #: three page buttons (◀, "page n of m", ▶) always have three different ids.
 PAGE = "-1|[0-9]{1,4}"
+
+#: The family (a part of the /ttr cog such as ``MenuClicks``) whose method answers a kind.
+Family = TypeVar("Family")
+#: A handler's further parameters (with defaults: a click never passes them).
+More = ParamSpec("More")
+#: How :mod:`._clicks` calls an answer: (family, interaction, click).
+Answer = Callable[[object, "discord.Interaction", "Click"], Awaitable[None]]
 
 
 class BadComponentId(ValueError):
@@ -69,13 +85,40 @@ def _whole(value: str | None, custom_id: str) -> int:
     return number
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
+class Handler:
+    """What answers one kind: ``method`` as written in its family's class (how :mod:`._clicks`
+    finds the family on the cog; a module's function is given the cog itself), ``call`` how to
+    call it with a click."""
+
+    method: Callable[..., Awaitable[None]]
+    call: Answer
+
+
+#: Every kind of click, each read by its own template, in the order the classes are defined
+#: (filled by :meth:`Click.__init_subclass__`: a class with its own ``TEMPLATE`` is a kind).
+KINDS: list[type[Click]] = []
+
+
+@dataclass(frozen=True)
 class Click:
-    """A click on one of the bot's components, in game ``game``."""
+    """A click on one of the bot's components, in game ``game``.
+
+    A subclass that sets ``TEMPLATE`` is a kind: it is registered in :data:`KINDS`, and
+    its family answers it through :meth:`handler`. Kinds are plain ``dataclass(frozen=True)``:
+    ``slots=True`` would build a second class after the one registered.
+    """
 
     TEMPLATE: ClassVar[str] = r"(?!)"
+    #: The kind's own handler (in the kind's class ``__dict__`` only; see :meth:`answered_by`).
+    _handler: ClassVar[Handler | None] = None
 
     game: int
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "TEMPLATE" in cls.__dict__:
+            KINDS.append(cls)
 
     @property
     def custom_id(self) -> str:
@@ -101,9 +144,49 @@ class Click:
     def _fields(cls, game: int, match: re.Match[str]) -> Self:
         return cls(game)
 
+    # ------------------------------------------------------------ who answers
+    @classmethod
+    def handler(
+        cls, method: Callable[Concatenate[Family, discord.Interaction, Self, More], Awaitable[None]]
+    ) -> Callable[Concatenate[Family, discord.Interaction, Self, More], Awaitable[None]]:
+        """Decorator: ``method`` (of a family class of the /ttr cog, e.g. ``MenuClicks``)
+        answers this kind, called with the click. Returns ``method`` unchanged, so one method
+        may answer several kinds.
+
+        Raises TypeError when the kind already has its handler, or when ``method`` has a
+        further parameter without a default (a click passes only these three).
+        """
+        cls._answered_by(Handler(method, cast(Answer, method)))
+        return method
+
+    @classmethod
+    def _answered_by(cls, handler: Handler) -> None:
+        """Make ``handler`` this kind's (TypeError: see :meth:`handler`)."""
+        if "_handler" in cls.__dict__:
+            raise TypeError(f"{cls.__name__} is already answered by {cls.__dict__['_handler']}")
+        further = list(inspect.signature(handler.method).parameters.values())[3:]
+        if any(
+            p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+            for p in further
+        ):
+            raise TypeError(f"{handler.method!r} needs more than a click gives")
+        cls._handler = handler  # a class attribute: the instances stay frozen
+
+    @classmethod
+    def answered_by(cls) -> Handler:
+        """This kind's handler (LookupError while its family's module is not imported)."""
+        found = cls.__dict__.get("_handler")
+        if not isinstance(found, Handler):
+            raise LookupError(f"no handler answers {cls.__name__} clicks")
+        return found
+
+    def choosing(self, values: tuple[int, ...]) -> Self:
+        """This click with a select's chosen ``values`` (a button has none: itself)."""
+        return self
+
 
 # ====================================================================== public buttons
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TableButton(Click):
     """A button under a public message: the same for everyone, opens a private answer."""
 
@@ -112,8 +195,25 @@ class TableButton(Click):
     def _text(self) -> str:
         return f"{PREFIX}:{self.game}:{self.NAME}"
 
+    @classmethod
+    def game_handler(
+        cls, method: Callable[Concatenate[Family, discord.Interaction, int, More], Awaitable[None]]
+    ) -> Callable[Concatenate[Family, discord.Interaction, int, More], Awaitable[None]]:
+        """Decorator: ``method`` answers this button given only the game id (the method a
+        slash command calls too). Returns ``method`` unchanged.
 
-@dataclass(frozen=True, slots=True)
+        Raises TypeError as :meth:`Click.handler` does.
+        """
+        by_game = cast(Callable[[object, "discord.Interaction", int], Awaitable[None]], method)
+
+        async def call(family: object, interaction: discord.Interaction, click: Click) -> None:
+            await by_game(family, interaction, click.game)
+
+        cls._answered_by(Handler(method, call))
+        return method
+
+
+@dataclass(frozen=True)
 class Hand(TableButton):
     """My hand: cards, tickets and the pending choice, privately."""
 
@@ -121,7 +221,7 @@ class Hand(TableButton):
     TEMPLATE = GAME + ":hand"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Draw(TableButton):
     """Draw: the card-draw menu."""
 
@@ -129,7 +229,7 @@ class Draw(TableButton):
     TEMPLATE = GAME + ":draw"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Claim(TableButton):
     """Claim: the route picker."""
 
@@ -137,7 +237,7 @@ class Claim(TableButton):
     TEMPLATE = GAME + ":claim"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Station(TableButton):
     """Station (Europe): the city picker of the train station to build."""
 
@@ -145,7 +245,7 @@ class Station(TableButton):
     TEMPLATE = GAME + ":station"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Tickets(TableButton):
     """Tickets: the destination ticket draw."""
 
@@ -153,7 +253,7 @@ class Tickets(TableButton):
     TEMPLATE = GAME + ":tickets"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Board(TableButton):
     """Board: the board image and the status, privately."""
 
@@ -161,7 +261,7 @@ class Board(TableButton):
     TEMPLATE = GAME + ":board"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Zoom(TableButton):
     """Zoom (under the hand reply): the board around the reader's ticket cities."""
 
@@ -169,7 +269,7 @@ class Zoom(TableButton):
     TEMPLATE = GAME + ":zoom"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Log(TableButton):
     """Moves (under the game-over message): the move log."""
 
@@ -177,7 +277,7 @@ class Log(TableButton):
     TEMPLATE = GAME + ":log"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Join(TableButton):
     """Join (under the lobby message)."""
 
@@ -185,7 +285,7 @@ class Join(TableButton):
     TEMPLATE = GAME + ":join"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Start(TableButton):
     """Start (under the lobby message; the host only)."""
 
@@ -193,7 +293,7 @@ class Start(TableButton):
     TEMPLATE = GAME + ":start"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Hint(TableButton):
     """A fresh hint (under a hint the game moved past): what ``/ttr hint`` answers."""
 
@@ -201,7 +301,7 @@ class Hint(TableButton):
     TEMPLATE = GAME + ":hint"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Rematch(TableButton):
     """Rematch (under the game-over message): a new lobby with the same map and options."""
 
@@ -210,7 +310,7 @@ class Rematch(TableButton):
 
 
 # ====================================================================== private menus
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class MenuClick(Click):
     """A click on a private menu made at game version ``version``."""
 
@@ -225,7 +325,19 @@ class MenuClick(Click):
         return cls(game, version)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
+class MenuSelect(MenuClick):
+    """A select on a private menu; ``chosen``: the positions the player picked (what the
+    select sent with the click, not part of the id)."""
+
+    chosen: tuple[int, ...] = field(default=(), kw_only=True)
+
+    def choosing(self, values: tuple[int, ...]) -> Self:
+        """This click with the select's chosen ``values``."""
+        return dataclasses.replace(self, chosen=values)
+
+
+@dataclass(frozen=True)
 class DrawCard(MenuClick):
     """Take a card: from the deck (``slot`` None) or face-up slot ``slot`` (0-based)."""
 
@@ -242,7 +354,7 @@ class DrawCard(MenuClick):
         return cls(game, version, None if match["slot"] is None else int(match["slot"]))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RoutePage(MenuClick):
     """A page of the route picker (``page`` 0-based; see :data:`PAGE`)."""
 
@@ -258,8 +370,8 @@ class RoutePage(MenuClick):
         return cls(game, version, int(match["page"]))
 
 
-@dataclass(frozen=True, slots=True)
-class RoutePick(MenuClick):
+@dataclass(frozen=True)
+class RoutePick(MenuSelect):
     """The route picker's select (on page ``page``); its value is the chosen route's index."""
 
     TEMPLATE = GAME + ":route-pick:" + VERSION + f":(?P<page>{SMALL})"
@@ -274,8 +386,8 @@ class RoutePick(MenuClick):
         return cls(game, version, int(match["page"]))
 
 
-@dataclass(frozen=True, slots=True)
-class PaymentPick(MenuClick):
+@dataclass(frozen=True)
+class PaymentPick(MenuSelect):
     """The payment select of route ``route`` (its index); its value is the payment's index."""
 
     TEMPLATE = GAME + ":payment-pick:" + VERSION + f":route:(?P<route>{SMALL})"
@@ -290,7 +402,7 @@ class PaymentPick(MenuClick):
         return cls(game, version, int(match["route"]))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ClaimConfirm(MenuClick):
     """Claim route ``route`` paying its ``payment``-th way (both indexes of the menu)."""
 
@@ -315,7 +427,7 @@ class ClaimConfirm(MenuClick):
         return cls(game, version, int(match["route"]), int(match["payment"]))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ClaimCancel(MenuClick):
     """Close the claim menu without claiming."""
 
@@ -325,7 +437,7 @@ class ClaimCancel(MenuClick):
         return f"{PREFIX}:{self.game}:claim-cancel:v{self.version}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class StationPage(MenuClick):
     """A page of the station city picker (``page`` 0-based; see :data:`PAGE`)."""
 
@@ -341,8 +453,8 @@ class StationPage(MenuClick):
         return cls(game, version, int(match["page"]))
 
 
-@dataclass(frozen=True, slots=True)
-class StationPick(MenuClick):
+@dataclass(frozen=True)
+class StationPick(MenuSelect):
     """The station city picker's select (on page ``page``); its value is the city's index."""
 
     TEMPLATE = GAME + ":station-pick:" + VERSION + f":(?P<page>{SMALL})"
@@ -357,7 +469,7 @@ class StationPick(MenuClick):
         return cls(game, version, int(match["page"]))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class StationConfirm(MenuClick):
     """Build a train station in city ``city`` paying its ``payment``-th way (menu indexes)."""
 
@@ -382,7 +494,7 @@ class StationConfirm(MenuClick):
         return cls(game, version, int(match["city"]), int(match["payment"]))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TicketDraw(MenuClick):
     """Draw destination tickets: the ``mix``-th allowed draw (Germany: a short/long mix)."""
 
@@ -398,8 +510,8 @@ class TicketDraw(MenuClick):
         return cls(game, version, int(match["mix"]))
 
 
-@dataclass(frozen=True, slots=True)
-class KeepPick(MenuClick):
+@dataclass(frozen=True)
+class KeepPick(MenuSelect):
     """The keep-tickets select; its values are the chosen offer positions."""
 
     TEMPLATE = GAME + ":keep-pick:" + VERSION
@@ -408,7 +520,7 @@ class KeepPick(MenuClick):
         return f"{PREFIX}:{self.game}:keep-pick:v{self.version}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Keep(MenuClick):
     """Keep the offered tickets at ``tickets`` (offer positions, 0-based)."""
 
@@ -426,7 +538,7 @@ class Keep(MenuClick):
         return cls(game, version, tuple(int(p) for p in text.split(".")) if text else ())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TunnelPay(MenuClick):
     """Pay the tunnel's extra cards the ``payment``-th way."""
 
@@ -442,7 +554,7 @@ class TunnelPay(MenuClick):
         return cls(game, version, int(match["payment"]))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TunnelGiveUp(MenuClick):
     """Give the tunnel up and take the cards back."""
 
@@ -452,7 +564,7 @@ class TunnelGiveUp(MenuClick):
         return f"{PREFIX}:{self.game}:tunnel-give-up:v{self.version}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Flag(MenuClick):
     """Paris: set aside the ``card``-th offered colour for a French flag, or none (``card`` None)."""
 
@@ -473,7 +585,7 @@ class Flag(MenuClick):
 ACTION = "[0-9]{1,6}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class HintDo(MenuClick):
     """Do it (under a hint): asks to confirm the hinted action, the ``action``-th of the
     player's legal actions at ``version``."""
@@ -490,7 +602,7 @@ class HintDo(MenuClick):
         return cls(game, version, int(match["action"]))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class HintConfirm(HintDo):
     """Confirm Do it: play the hinted action."""
 
@@ -500,7 +612,7 @@ class HintConfirm(HintDo):
         return f"{PREFIX}:{self.game}:hint-confirm:v{self.version}:action:{self.action}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class HintCancel(MenuClick):
     """Do not play the hinted action after all."""
 
@@ -510,7 +622,7 @@ class HintCancel(MenuClick):
         return f"{PREFIX}:{self.game}:hint-cancel:v{self.version}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class LogPage(Click):
     """A page of the move log: the log from turn record ``first`` on, page ``page`` (0-based;
     see :data:`PAGE`)."""
@@ -529,7 +641,7 @@ class LogPage(Click):
 
 
 # ====================================================================== a player's own data
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class AccountClick(Click):
     """A click about a player's own data, not about a game (``game`` is 0): it names the
     ``user`` it was made for, and only that user may click it."""
@@ -550,7 +662,7 @@ class AccountClick(Click):
         return cls(0, user)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ForgetMe(AccountClick):
     """The buttons of forgetting (``/ttr privacy``): ``step`` ``ask`` (what would be deleted?),
     ``confirm`` (forget me now), ``resign`` (resign and leave my games first, then forget me)
@@ -569,43 +681,6 @@ class ForgetMe(AccountClick):
         return cls(0, user, match["step"])
 
 
-#: Every kind of click, each read by its own template.
-KINDS: tuple[type[Click], ...] = (
-    Hand,
-    Draw,
-    Claim,
-    Station,
-    Tickets,
-    Board,
-    Zoom,
-    Log,
-    Join,
-    Start,
-    Rematch,
-    Hint,
-    DrawCard,
-    RoutePage,
-    RoutePick,
-    PaymentPick,
-    ClaimConfirm,
-    ClaimCancel,
-    StationPage,
-    StationPick,
-    StationConfirm,
-    TicketDraw,
-    KeepPick,
-    Keep,
-    TunnelPay,
-    TunnelGiveUp,
-    Flag,
-    HintDo,
-    HintConfirm,
-    HintCancel,
-    LogPage,
-    ForgetMe,
-)
-
-
 def parse(custom_id: str, *, select: bool = False) -> Click:
     """The click an id means: today's ids, or an older release's (see :func:`upgrade`).
 
@@ -621,9 +696,12 @@ def parse(custom_id: str, *, select: bool = False) -> Click:
     raise BadComponentId("unknown_component", custom_id)
 
 
-def any_template(kinds: Iterable[type[Click]] = KINDS) -> str:
-    """One pattern that fully matches exactly the ids of ``kinds`` (groups unnamed)."""
-    bare = (re.sub(r"\(\?P<\w+>", "(?:", kind.TEMPLATE) for kind in kinds)
+def any_template(kinds: Iterable[type[Click]] | None = None) -> str:
+    """One pattern that fully matches exactly the ids of ``kinds`` (all kinds when None;
+    groups unnamed)."""
+    bare = (
+        re.sub(r"\(\?P<\w+>", "(?:", kind.TEMPLATE) for kind in (KINDS if kinds is None else kinds)
+    )
     return "(?:" + "|".join(bare) + ")"
 
 

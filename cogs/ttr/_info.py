@@ -146,6 +146,7 @@ def turn_line(table: TableView | None, w: Words) -> str:
 class InfoFlows(Base):
     """Read-only commands and the Board button."""
 
+    @ids.Board.game_handler
     async def board(
         self, interaction: discord.Interaction, game_id: int, region: str | None = None
     ) -> None:

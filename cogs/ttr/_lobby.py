@@ -166,6 +166,7 @@ class LobbyFlows(Base):
             text = " ".join(f"<@{u}>" for u in ping) + " " + tw.t("Rematch!") + "\n" + text
         await self.publisher.notice(table, text, view=lobby_buttons(table), ping=ping)
 
+    @ids.Rematch.game_handler
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """After the end: a new lobby with the same map, options and computer players; the others are pinged."""
         await self.defer(interaction)
@@ -187,6 +188,7 @@ class LobbyFlows(Base):
             w.t("You opened game {game}, a rematch. The others were asked to join.", game=game.id),
         )
 
+    @ids.Join.game_handler
     async def join(self, interaction: discord.Interaction, game_id: int) -> None:
         """Take a seat in the lobby."""
         await self.defer(interaction)
@@ -251,6 +253,7 @@ class LobbyFlows(Base):
             ),
         )
 
+    @ids.Start.game_handler
     async def start(self, interaction: discord.Interaction, game_id: int) -> None:
         """The host starts: cards and tickets are dealt; everyone chooses tickets privately."""
         await self.defer(interaction)

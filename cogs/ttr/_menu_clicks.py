@@ -1,5 +1,8 @@
 """Clicks on private menus: one method per kind (:mod:`._ids`), each answered from a fresh read.
 
+Each method is its kind's handler (``@ids.DrawCard.handler``): :mod:`._clicks`
+calls it with the click read from the id (a select's choices in ``chosen``).
+
 Every menu click carries the game version its menu was made at. A click on
 an older version changes nothing: it is answered with the current menu
 (:meth:`~._play.PlayFlows.stale`: an older panel becomes the current one). A
@@ -50,6 +53,7 @@ class MenuClicks(Base):
         return table, table.menu
 
     # ------------------------------------------------------------ cards
+    @ids.DrawCard.handler
     async def draw_card(self, interaction: discord.Interaction, click: ids.DrawCard) -> None:
         """Take the card from the deck or the face-up slot of ``click``."""
         if found := await self._current(interaction, click):
@@ -57,6 +61,7 @@ class MenuClicks(Base):
             await self.play.act(interaction, table, menu.draw(click.slot), version=table.version)
 
     # ------------------------------------------------------------ claiming a route
+    @ids.RoutePage.handler
     async def route_page(self, interaction: discord.Interaction, click: ids.RoutePage) -> None:
         """Show another page of the route picker."""
         if found := await self._current(interaction, click):
@@ -64,14 +69,13 @@ class MenuClicks(Base):
             w = self.words(interaction, table)
             await self.update(interaction, *prompts.routes(table, menu, w, click.page))
 
-    async def route_pick(
-        self, interaction: discord.Interaction, click: ids.RoutePick, values: tuple[int, ...]
-    ) -> None:
-        """A route was chosen (``values``: its index): claimed at once when one payment fits,
-        else the choice of payments."""
+    @ids.RoutePick.handler
+    async def route_pick(self, interaction: discord.Interaction, click: ids.RoutePick) -> None:
+        """A route was chosen (``click.chosen``: its index): claimed at once when one payment
+        fits, else the choice of payments."""
         if found := await self._current(interaction, click):
             table, menu = found
-            choice = menu.route(_one(values))
+            choice = menu.route(_one(click.chosen))
             if choice.single:
                 action = menu.claim(choice.index, 0)
                 await self.play.act(interaction, table, action, version=table.version)
@@ -79,17 +83,17 @@ class MenuClicks(Base):
             w = self.words(interaction, table)
             await self.update(interaction, *prompts.payments(table, menu, w, choice.index))
 
-    async def payment_pick(
-        self, interaction: discord.Interaction, click: ids.PaymentPick, values: tuple[int, ...]
-    ) -> None:
+    @ids.PaymentPick.handler
+    async def payment_pick(self, interaction: discord.Interaction, click: ids.PaymentPick) -> None:
         """The payment select of older releases: the payment buttons, the chosen one first in
         colour (a button claims)."""
         if found := await self._current(interaction, click):
             table, menu = found
             w = self.words(interaction, table)
-            chosen = values[0] if values else 0
+            chosen = click.chosen[0] if click.chosen else 0
             await self.update(interaction, *prompts.payments(table, menu, w, click.route, chosen))
 
+    @ids.ClaimConfirm.handler
     async def claim_confirm(
         self, interaction: discord.Interaction, click: ids.ClaimConfirm
     ) -> None:
@@ -99,6 +103,7 @@ class MenuClicks(Base):
             action = menu.claim(click.route, click.payment)
             await self.play.act(interaction, table, action, version=table.version)
 
+    @ids.ClaimCancel.handler
     async def claim_cancel(self, interaction: discord.Interaction, click: ids.ClaimCancel) -> None:
         """Close the claim menu (also a stale one: nothing is played either way)."""
         table = await self.read(interaction, click.game)
@@ -106,6 +111,7 @@ class MenuClicks(Base):
         await self.update(interaction, self.words(interaction, table).t("Nothing was done."), None)
 
     # ------------------------------------------------------------ building a train station
+    @ids.StationPage.handler
     async def station_page(self, interaction: discord.Interaction, click: ids.StationPage) -> None:
         """Show another page of the station city picker."""
         if found := await self._current(interaction, click):
@@ -113,15 +119,17 @@ class MenuClicks(Base):
             w = self.words(interaction, table)
             await self.update(interaction, *prompts.stations(table, menu, w, click.page))
 
-    async def station_pick(
-        self, interaction: discord.Interaction, click: ids.StationPick, values: tuple[int, ...]
-    ) -> None:
-        """A city was chosen (``values``: its index): how to pay for the station."""
+    @ids.StationPick.handler
+    async def station_pick(self, interaction: discord.Interaction, click: ids.StationPick) -> None:
+        """A city was chosen (``click.chosen``: its index): how to pay for the station."""
         if found := await self._current(interaction, click):
             table, menu = found
             w = self.words(interaction, table)
-            await self.update(interaction, *prompts.station_payments(table, menu, w, _one(values)))
+            await self.update(
+                interaction, *prompts.station_payments(table, menu, w, _one(click.chosen))
+            )
 
+    @ids.StationConfirm.handler
     async def station_confirm(
         self, interaction: discord.Interaction, click: ids.StationConfirm
     ) -> None:
@@ -132,6 +140,7 @@ class MenuClicks(Base):
             await self.play.act(interaction, table, action, version=table.version)
 
     # ------------------------------------------------------------ destination tickets
+    @ids.TicketDraw.handler
     async def ticket_draw(self, interaction: discord.Interaction, click: ids.TicketDraw) -> None:
         """Draw destination tickets the allowed way of ``click``."""
         if found := await self._current(interaction, click):
@@ -139,15 +148,17 @@ class MenuClicks(Base):
             action = menu.draw_tickets(click.mix)
             await self.play.act(interaction, table, action, version=table.version)
 
-    async def keep_pick(
-        self, interaction: discord.Interaction, click: ids.KeepPick, values: tuple[int, ...]
-    ) -> None:
+    @ids.KeepPick.handler
+    async def keep_pick(self, interaction: discord.Interaction, click: ids.KeepPick) -> None:
         """Tickets were chosen in the select: the Keep button now names them."""
         if found := await self._current(interaction, click):
             table, menu = found
             w = self.words(interaction, table)
-            await self.update(interaction, *prompts.keep_tickets(table, menu, w, list(values)))
+            await self.update(
+                interaction, *prompts.keep_tickets(table, menu, w, list(click.chosen))
+            )
 
+    @ids.Keep.handler
     async def keep(self, interaction: discord.Interaction, click: ids.Keep) -> None:
         """Keep the tickets named by ``click``."""
         if found := await self._current(interaction, click):
@@ -156,6 +167,7 @@ class MenuClicks(Base):
             await self.play.act(interaction, table, action, version=table.version)
 
     # ------------------------------------------------------------ tunnels and flags
+    @ids.TunnelPay.handler
     async def tunnel_pay(self, interaction: discord.Interaction, click: ids.TunnelPay) -> None:
         """Pay the tunnel's extra cards the way of ``click``."""
         if found := await self._current(interaction, click):
@@ -163,6 +175,7 @@ class MenuClicks(Base):
             action = menu.pay_tunnel(click.payment)
             await self.play.act(interaction, table, action, version=table.version)
 
+    @ids.TunnelGiveUp.handler
     async def tunnel_give_up(
         self, interaction: discord.Interaction, click: ids.TunnelGiveUp
     ) -> None:
@@ -171,6 +184,7 @@ class MenuClicks(Base):
             table, menu = found
             await self.play.act(interaction, table, menu.pay_tunnel(None), version=table.version)
 
+    @ids.Flag.handler
     async def flag(self, interaction: discord.Interaction, click: ids.Flag) -> None:
         """Paris: set the chosen card aside for a French flag, or none."""
         if found := await self._current(interaction, click):

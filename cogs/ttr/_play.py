@@ -165,6 +165,7 @@ class PlayFlows(Base):
         await self.answer(interaction, text, view, files=files)
 
     # ------------------------------------------------------------ opening menus
+    @ids.Hand.game_handler
     async def hand(self, interaction: discord.Interaction, game_id: int) -> None:
         """Private: cards, tickets (text and image) and the pending decision: on a fresh turn the
         turn panel (face-up cards, deck, Claim, {tickets:cap})."""
@@ -191,6 +192,7 @@ class PlayFlows(Base):
         view = with_zoom(view, game_id, w)
         await self.reply(interaction, text, view=view, files=files)
 
+    @ids.Draw.game_handler
     async def open_draw(self, interaction: discord.Interaction, game_id: int) -> None:
         """The turn panel (or the pending decision, when that must come first)."""
         await self.acknowledge(interaction)
@@ -216,6 +218,7 @@ class PlayFlows(Base):
         action = table.menu.draw(None if source == "deck" else int(source) - 1)
         await self.act(interaction, table, action, version=table.version)
 
+    @ids.Claim.game_handler
     async def open_claim(
         self,
         interaction: discord.Interaction,
@@ -228,6 +231,7 @@ class PlayFlows(Base):
         fits (``color``/``locomotives`` narrow them), else the choice of payments."""
         await self._open_paid(interaction, game_id, route, color, locomotives, paid.CLAIMING)
 
+    @ids.Station.game_handler
     async def open_station(
         self,
         interaction: discord.Interaction,
@@ -281,6 +285,7 @@ class PlayFlows(Base):
         prompt = steps.pay_step(table, menu, w, named.index, allowed[0], allowed)
         await self.answer(interaction, *prompt)
 
+    @ids.Tickets.game_handler
     async def open_tickets(
         self,
         interaction: discord.Interaction,

@@ -77,6 +77,7 @@ class PrivacyFlows(Base):
         text, view = _question(data, w)
         await self.reply(interaction, text, view=view)
 
+    @ids.ForgetMe.handler
     async def forget_click(self, interaction: discord.Interaction, click: ids.ForgetMe) -> None:
         """A forgetting button: ask (what would go), keep (nothing happens), confirm, or
         resign-and-leave then confirm. Only the player it was made for may click it."""

@@ -1,10 +1,14 @@
-"""Clicks as classes (issue 29 point 4): one DynamicItem per kind of component, each with a
-readable template, one class for every other id, and the ids of older releases still answered."""
+"""Clicks as classes: one class per kind of component (its readable template, its fields, its
+handler), one DynamicItem per kind made from it, one class for every other id, and the ids
+already sent (by this release and older ones) still answered."""
 
 from __future__ import annotations
 
+import importlib
+import json
 import re
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -80,6 +84,19 @@ OLD_IDS: list[tuple[str, bool, ids.Click]] = [
 ]
 
 
+#: Ids the bot sent before kinds became one class each: kind, select, id, fields as JSON.
+SENT = Path(__file__).with_name("old_custom_ids.txt")
+
+
+def _sent() -> list[tuple[str, bool, str, dict[str, object]]]:
+    rows = []
+    for line in SENT.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            kind, select, text, fields = line.split("\t")
+            rows.append((kind, select == "1", text, json.loads(fields)))
+    return rows
+
+
 def _dispatched(
     custom_id: str,
 ) -> list[type[discord.ui.DynamicItem[discord.ui.Item[discord.ui.View]]]]:
@@ -115,6 +132,52 @@ def test_templates_read_like_the_ids_they_take() -> None:
         assert ("version" in groups) == issubclass(kind, ids.MenuClick), kind
         words = re.sub(r"\(\?P<\w+>[^)]*\)|\(\?:|[()|?*{}\[\]\\.0-9,+-]", " ", kind.TEMPLATE)
         assert re.search(r"[a-z]{3,}", words.replace("ttr", "")), kind.TEMPLATE
+
+
+def test_the_ids_already_sent_cover_every_kind_of_their_release() -> None:
+    """The fixture holds ids of all 32 kinds of the release that wrote it, and every one of
+    those kinds still exists."""
+    sent = {kind for kind, *_ in _sent()}
+    assert len(sent) == 32 and sent <= {k.__name__ for k in ids.KINDS}
+
+
+@pytest.mark.parametrize("kind,select,text,fields", _sent(), ids=lambda v: str(v)[:60])
+def test_ids_already_sent_read_as_the_same_kind_and_fields(
+    kind: str, select: bool, text: str, fields: dict[str, object]
+) -> None:
+    """Every id an earlier release sent (written down before the kinds became one class each)
+    reads as the same kind with the same fields, and today's ids are still sent byte for byte."""
+    click = ids.parse(text, select=select)
+    assert type(click).__name__ == kind
+    values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
+    assert click == type(click)(**values)
+    if ids.upgrade(text, select=select) == text:  # not an older release's two-letter id
+        assert click.custom_id == text
+        [item] = _dispatched(text)
+        assert item.kind is type(click)
+
+
+def test_every_kind_has_one_handler_that_takes_a_click() -> None:
+    """A kind is answered by one method; a second one, or one that needs more than the click,
+    is refused when it is declared."""
+
+    async def more(family: object, interaction: discord.Interaction, game: int) -> None:
+        raise AssertionError("never called")
+
+    for kind in ids.KINDS:
+        assert callable(kind.answered_by().call), kind
+    with pytest.raises(TypeError, match="already answered"):
+        ids.Hand.game_handler(more)
+
+    class Probe(ids.MenuClick):  # no TEMPLATE: not a kind, not registered
+        pass
+
+    async def needy(family: object, interaction: discord.Interaction, click: Probe, x: int) -> None:
+        raise AssertionError("never called")
+
+    with pytest.raises(TypeError, match="needs more"):
+        Probe.handler(needy)
+    assert Probe not in ids.KINDS
 
 
 @pytest.mark.parametrize(
@@ -157,8 +220,19 @@ def test_ids_no_game_can_have_are_refused_by_code() -> None:
 
 
 async def test_old_public_buttons_still_answer(tmp_path: Path) -> None:
-    """Buttons under turn messages posted by older releases (``ttr:{game}:{verb}``) still work."""
+    """Buttons under turn messages posted by older releases (``ttr:{game}:{verb}``) still work,
+    and so do the kinds answered by a function of the cog; every kind's handler is a method of
+    exactly one family of the running /ttr cog (or a function given the cog)."""
     async with running_table(tmp_path) as t:
+        # the running bot's own modules: closing a bot unloads its extension's modules, so the
+        # ones this file imported may be older copies
+        live_ids = importlib.import_module("cogs.ttr._ids")
+        family_of = importlib.import_module("cogs.ttr._clicks").family_of
+        assert [k.__name__ for k in live_ids.KINDS] == [k.__name__ for k in ids.KINDS]
+        for kind in live_ids.KINDS:
+            method = kind.answered_by().method
+            family = family_of(t.cog, method)
+            assert family is t.cog or getattr(type(family), method.__name__) is method, kind
         g = await started_game(t)
         alice = t.players["alice"]
         old = t.fake.plant_bot_message("games", "an old turn", [f"ttr:{g}:hand", f"ttr:{g}:board"])
@@ -166,6 +240,13 @@ async def test_old_public_buttons_still_answer(tmp_path: Path) -> None:
         assert hand.ephemeral and "Your hand" in hand.content, hand.summary()
         board = await alice.click(old, f"ttr:{g}:board", private=True)
         assert board.ephemeral and board.attachments, board.summary()
+        # the kinds answered by a function of the cog: Zoom, Moves and the log's pages
+        more = [ids.Zoom(g).custom_id, ids.Log(g).custom_id, ids.LogPage(g, 0, 0).custom_id]
+        planted = t.fake.plant_bot_message("games", "more", more)
+        zoom, moves, page = [await alice.click(planted, c, private=True) for c in more]
+        assert zoom.ephemeral and zoom.attachments and "tickets" in zoom.content, zoom.summary()
+        for log in (moves, page):
+            assert log.ephemeral and "kept 3" in log.content, log.summary()
 
 
 async def test_old_private_menus_still_play(tmp_path: Path) -> None:

@@ -16,8 +16,10 @@ import shutil
 import subprocess
 import sys
 import types
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -154,3 +156,120 @@ def test_the_readme_is_short() -> None:
     assert len(lines) <= 250
     assert max(len(line) for line in lines) <= 200
     assert any(link.startswith("docs/images/") for link in _links(ROOT / "README.md"))
+
+
+#: The hand-written pages: the repository's own and every page of the site.
+WRITTEN = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted(DOCS.rglob("*.md"))]
+#: Words that may follow a group's name in a sentence about the group (``who may use /ttr in
+#: which channels``): they end the path instead of naming a missing command.
+PROSE = {"in", "im", "and", "und", "or", "oder"}
+
+
+@dataclass
+class Node:
+    """One entry of the command tree as a reader of one language sees it: a group's
+    ``children`` by name, a command's ``options`` by name."""
+
+    children: dict[str, Node] = field(default_factory=dict)
+    options: set[str] = field(default_factory=set)
+
+
+def _named(entry: dict[str, Any], lang: str) -> str:
+    return str(
+        entry["name"]
+        if lang == "en"
+        else entry.get("name_localizations", {}).get(lang) or entry["name"]
+    )
+
+
+def _node(entry: dict[str, Any], lang: str) -> Node:
+    node = Node()
+    for option in entry.get("options") or []:
+        if option["type"] in (1, 2):  # a subcommand or a subcommand group
+            node.children[_named(option, lang)] = _node(option, lang)
+        else:
+            node.options.add(_named(option, lang))
+    return node
+
+
+@pytest.fixture(scope="module")
+def trees() -> dict[str, Node]:
+    """``/ttr`` in English and in German, walked from the payloads the bot syncs (as the
+    generated command reference is)."""
+    payloads = asyncio.run(_hooks().command_payloads())
+    (ttr,) = [p for p in payloads if p["name"] == "ttr"]
+    return {lang: _node(ttr, lang) for lang in ("en", "de")}
+
+
+def _unknown(root: Node, words: list[str]) -> str | None:
+    """The first word of ``words`` (what follows one ``/ttr``) that names no command or option.
+
+    After a group each word must name one of its entries; after a command a word ending in
+    ``:`` (``map:``, ``[page:]``) must be one of its options, and any other word ends the path
+    (``/ttr board and``), as do ``...`` and a word of :data:`PROSE` after a group.
+    """
+    node, path = root, "/ttr"
+    for token in words:
+        word = re.match(r"\[?([^\W\d][\w-]*)(.*)$", token)
+        if word is None:
+            return None
+        name, rest = word.group(1), word.group(2)
+        if node.children:
+            if name in PROSE:
+                return None
+            if name not in node.children:
+                return f"{path} {name}"
+            node, path = node.children[name], f"{path} {name}"
+        elif rest.startswith(":"):
+            if name not in node.options:
+                return f"{path} {name}:"
+        else:
+            return None
+        if rest and not rest.startswith(":"):
+            return None  # punctuation ends the path: "/ttr game, or"
+    return None
+
+
+def stale_commands(trees: dict[str, Node], text: str) -> list[str]:
+    """Every ``/ttr ...`` of ``text`` that is no command path of the tree in English nor in
+    German (a path ends at a backtick, a line's next ``/ttr`` or a word that is no command)."""
+    out = []
+    for match in re.finditer(r"(?<![\w/.:])/ttr\b((?:\s+[^\s/`]+)*)", text):
+        words = match.group(1).split()
+        found = [_unknown(tree, words) for tree in trees.values()]
+        if all(found):
+            out.append(max((str(f) for f in found), key=len))
+    return out
+
+
+def test_every_command_the_pages_name_exists(trees: dict[str, Node]) -> None:
+    """README.md, CONTRIBUTING.md and every page under docs/ name only commands (and
+    options) of the bot's real command tree."""
+    mentioned, stale = 0, {}
+    for page in WRITTEN:
+        text = page.read_text(encoding="utf-8")
+        mentioned += text.count("/ttr")
+        if found := stale_commands(trees, text):
+            stale[str(page.relative_to(ROOT))] = found
+    assert stale == {}
+    assert mentioned > 100
+
+
+@pytest.mark.parametrize(
+    ("text", "stale"),
+    [
+        ("`/ttr mygames`", ["/ttr mygames"]),
+        ("`/ttr privacy show`, `/ttr player privacy`", ["/ttr privacy"]),
+        ("`/ttr game show id:3`, `/ttr game show page:2`", ["/ttr game show page:"]),
+        ("`/ttr join [leave:]`", ["/ttr join leave:"]),
+        ("`/ttr game id:`", ["/ttr game id"]),
+        ("`/ttr spiel log`", ["/ttr spiel log"]),
+        ("`/ttr admin ...`, `/ttr game` (its log), `/ttr neu spielplan:` and `/ttr spieler`", []),
+        ("`/ttr new map: [turn_time:]`, /ttr board and /ttr status, who may use /ttr in", []),
+        ("postgresql://ttr:PASSWORD@db:5432/ttr backups/ttr.pgdump", []),
+    ],
+)
+def test_the_command_check_finds_a_stale_path(
+    trees: dict[str, Node], text: str, stale: list[str]
+) -> None:
+    assert stale_commands(trees, text) == stale

@@ -9,6 +9,7 @@ missing page or anchor a warning.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import importlib.util
 import os
 import re
@@ -273,3 +274,144 @@ def test_the_command_check_finds_a_stale_path(
     trees: dict[str, Node], text: str, stale: list[str]
 ) -> None:
     assert stale_commands(trees, text) == stale
+
+
+def _top_folders() -> set[str]:
+    """The repository's top-level folders (hidden ones and ``.gitignore``'s left out)."""
+    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").split()
+    return {
+        p.name
+        for p in ROOT.iterdir()
+        if p.is_dir() and not p.name.startswith(".") and f"{p.name}/" not in ignored
+    }
+
+
+#: Files a page names that a build writes (``setup.py``'s stamp of the compiled integer core).
+BUILT = {"engine/integer_core.built"}
+
+
+def named_paths(text: str, folders: set[str]) -> list[str]:
+    """The repository paths ``text`` names in code (inline or fenced): words that start with a
+    top-level folder and a ``/`` (``bot/process/config.py``, ``tests/e2e/``); a path with a
+    placeholder (``maps/<id>/map.json``, ``docs/images/*``) is left out."""
+    folder = "|".join(sorted(map(re.escape, folders)))
+    path = re.compile(rf"(?<![\w/.~-])((?:{folder})/[\w./-]*)(?![<*{{\[])")
+    out = []
+    for code in re.findall(r"```.*?```|`[^`\n]+`", text, flags=re.S):
+        out += [m.group(1).rstrip(".") for m in path.finditer(code)]
+    return out
+
+
+def test_every_file_the_pages_name_exists() -> None:
+    """README.md, CONTRIBUTING.md and every page under docs/ name only files and folders the
+    repository has (a module that moved leaves no stale path behind)."""
+    folders = _top_folders()
+    assert {"bot", "cogs", "docs", "engine", "tests"} <= folders
+    named, missing = 0, {}
+    for page in WRITTEN:
+        paths = named_paths(page.read_text(encoding="utf-8"), folders)
+        named += len(paths)
+        gone = [p for p in paths if not (ROOT / p).exists() and p not in BUILT]
+        if gone:
+            missing[str(page.relative_to(ROOT))] = gone
+    assert missing == {}
+    assert named > 100
+
+
+def test_the_path_check_finds_a_moved_file() -> None:
+    folders = _top_folders()
+    text = (
+        "`bot/config.py` and `bot/process/config.py`\n```\nbot/services/ and render/_board.py\n```"
+    )
+    assert named_paths(text, folders) == [
+        "bot/config.py",
+        "bot/process/config.py",
+        "bot/services/",
+        "render/_board.py",
+    ]
+    assert named_paths("`maps/<id>/map.json`, data/x.db, `/tmp/render/x`", folders) == []
+
+
+def code_map() -> tuple[str, list[str]]:
+    """The code map of ``docs/contributors/layout.md`` (its first fenced block) and the paths
+    its entries name: a line's first word ending in ``/`` or ``.py``, nested under the entry
+    above it by two spaces of indent (``bot/`` then ``  process/`` then ``    config.py``)."""
+    text = (DOCS / "contributors" / "layout.md").read_text(encoding="utf-8")
+    found = re.search(r"```\n(.*?)```", text, flags=re.S)
+    assert found, "the code map"
+    block = found.group(1)
+    stack: list[str] = []
+    paths = []
+    for line in block.splitlines():
+        entry = re.match(r"^( {0,4})([\w./-]+(?:/|\.py))(?= |$)", line)
+        if entry is None or len(entry.group(1)) % 2:
+            continue
+        stack = [*stack[: len(entry.group(1)) // 2], entry.group(2).rstrip("/")]
+        paths.append("/".join(stack))
+    return block, paths
+
+
+def test_the_code_map_names_what_there_is_and_all_of_it() -> None:
+    """Every entry of the code map exists; every top-level folder, every package and module of
+    ``bot/`` (and of its packages), every module of ``sentences/`` and ``cogs/ttr/`` is on it."""
+    block, paths = code_map()
+    assert "bot/process/config.py" in paths
+    assert [p for p in paths if not (ROOT / p).exists()] == []
+    words = set(re.findall(r"[\w.]+", block))
+    words |= {w.removesuffix(".py") for w in words}
+    expected = {f.name for f in ROOT.iterdir() if f.name in _top_folders()}
+    for folder in ("bot", "sentences", "cogs/ttr"):
+        for module in (ROOT / folder).glob("*.py"):
+            if module.name != "__init__.py":
+                expected.add(module.name if folder != "cogs/ttr" else module.stem)
+    for package in (ROOT / "bot").glob("*/__init__.py"):
+        expected.add(package.parent.name)
+        expected |= {m.name for m in package.parent.glob("*.py") if m.name != "__init__.py"}
+        expected |= {p.parent.name for p in package.parent.glob("*/__init__.py")}
+    assert sorted(expected - words) == []
+
+
+def _resolves(dotted: str) -> bool:
+    """Whether ``dotted`` (``bot.process.config.Settings``) is a module of the repository,
+    or an attribute of one (the longest importable prefix, then ``getattr`` for the rest)."""
+    parts = dotted.split(".")
+    for k in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:k]))
+        except ImportError:
+            continue
+        for name in parts[k:]:
+            if not hasattr(found, name):
+                return False
+            found = getattr(found, name)
+        return True
+    return False
+
+
+def named_objects(text: str) -> list[str]:
+    """The modules and objects of the repository's packages ``text`` names in inline code
+    (``bot.process.config.Settings``, ``maps.registry()``), without a call's parentheses."""
+    packages = "|".join(p.parent.name for p in sorted(ROOT.glob("*/__init__.py")))
+    dotted = re.compile(rf"(?<![\w./-])((?:{packages})(?:\.[A-Za-z_]\w*)+)")
+    return [m.group(1) for code in re.findall(r"`([^`\n]+)`", text) for m in dotted.finditer(code)]
+
+
+def test_every_module_and_object_the_pages_name_exists() -> None:
+    named, missing = 0, {}
+    for page in WRITTEN:
+        objects = named_objects(page.read_text(encoding="utf-8"))
+        named += len(objects)
+        if gone := [o for o in objects if not _resolves(o)]:
+            missing[str(page.relative_to(ROOT))] = gone
+    assert missing == {}
+    assert named > 10
+
+
+def test_the_object_check_finds_a_moved_module() -> None:
+    text = "`bot.config.Settings`, `bot.process.config.Settings`, `maps.registry().search`"
+    assert named_objects(text) == [
+        "bot.config.Settings",
+        "bot.process.config.Settings",
+        "maps.registry",
+    ]
+    assert [o for o in named_objects(text) if not _resolves(o)] == ["bot.config.Settings"]

@@ -21,7 +21,7 @@ like the ones this command writes). ``--verify`` replays every game of a SQLite 
 (as ``python -m bot verify`` does). Exit 0 when the copy is written and sound, 1
 when its check found problems (the copy is kept, named ``...-damaged``), 2 on bad
 use or a database that cannot be read; one line each, never a traceback. No seed,
-hand or ticket is ever printed. The README gives the restore steps.
+hand or ticket is ever printed. The restore steps: docs/operators/backups.md.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The board of a map: cities, routes (tracks) and destination tickets, plus graph helpers.
 
-Built from a map's data dict (see ``maps/README`` in the project README for the
-format) by :func:`Board.from_dict`; validation with a full error list lives in
+Built from a map's data dict (see the documentation's "Maps as data", docs/maps/index.md,
+for the format) by :func:`Board.from_dict`; validation with a full error list lives in
 ``maps.loader``. Everything here is immutable and pure.
 
 Graph rules used by every map (rulebooks, "Zielkarten" sections):

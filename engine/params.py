@@ -2,7 +2,7 @@
 
 Built from the ``rules`` block of a map's data by :meth:`RuleParams.from_dict`.
 Each field names the rulebook rule it encodes (files in ``shared/rules``;
-summary table in the project README).
+summary table in the documentation's docs/maps/rulesets.md).
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ keys, and the relations inside one object (``keep`` <= ``count``, ``min`` <=
 the file (a route's ends are cities, its colour is a card colour, its length has
 route points...) are checked by :mod:`maps.checks` on the validated models.
 
-The field-by-field description of the format is the README's "Maps as data"
-section; the rule behind each rule parameter is named in
+The field-by-field description of the format is the documentation's "Maps as data"
+page (docs/maps/index.md); the rule behind each rule parameter is named in
 :class:`engine.params.RuleParams`.
 
 :func:`schema_problems` turns pydantic's errors into :class:`maps.errors.MapProblem`

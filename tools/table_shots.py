@@ -1,4 +1,5 @@
-"""Screenshots of the table for the README: real messages of a real game, drawn like Discord.
+"""Screenshots of the table for the documentation (docs/players/playing.md): real messages of a
+real game, drawn like Discord.
 
 Plays a whole USA game (one human seat driven like a player would, two computer
 seats) through the real bot, service, storage and renderer against the fake

@@ -1,8 +1,8 @@
 """The privacy notice: what the bot stores about a player, why, for how long, and how to have it
-deleted (``/ttr player privacy``, ``python -m bot privacy``, the README's "Privacy" section).
+deleted (``/ttr player privacy``, ``python -m bot privacy``, the documentation's docs/privacy.md).
 
-One text in the catalogs, in every language the bot speaks; the README's English section is
-this text (``tests/test_privacy_notice.py`` holds the two equal), so the notice and the
+One text in the catalogs, in every language the bot speaks; the English part of docs/privacy.md
+is this text (``tests/test_privacy_notice.py`` holds the two equal), so the notice and the
 documentation cannot drift apart. It must stay true to what ``bot.host.storage`` keeps: a new
 table that holds user data needs its line here (and in forgetting, ``bot/host/storage/_privacy.py``).
 """

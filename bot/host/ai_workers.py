@@ -62,7 +62,7 @@ DEFAULT_WORKERS = 1
 #: A worker whose resident size passes this (MiB) is replaced after its decision. A fresh
 #: worker holds about 37 MiB (the engine and the maps); the rest is cache, and clearing the
 #: caches every 15 decisions cost 2-3 % CPU per decision on Nordic. 64 keeps a bot with its
-#: worker within 200 MiB after four hard games on every map (README, "Running the bot").
+#: worker within 200 MiB after four hard games on every map (docs/operators/memory.md).
 DEFAULT_MAX_MB = 64.0
 #: ... and so is one that has made this many decisions (a bound independent of /proc).
 DEFAULT_MAX_DECISIONS = 2_000

@@ -6,7 +6,7 @@ glibc's defaults two things make a bot process keep memory it no longer uses: th
 threshold above which a block is mapped on its own (and given back to the system
 when freed) rises with every large block freed, so later images are carved out of
 the heap, which rarely shrinks; and every thread that renders may get its own heap
-("arena"). Measured on the bot's own work (README, "Running the bot"): about 30 MiB
+("arena"). Measured on the bot's own work (docs/operators/memory.md): about 30 MiB
 less after warming the renderer, and no growth from rendering turn after turn.
 """
 

@@ -6,7 +6,7 @@
 - ``python -m bot purge (--db PATH | --database-url URL) --guild ID [--force]``:
   delete everything of a server now, as the bot does after the retention period.
 - ``python -m bot privacy [--language en|de] [--days N]``: the privacy notice
-  ``/ttr player privacy`` shows (the README's "Privacy" section is its English text).
+  ``/ttr player privacy`` shows (docs/privacy.md holds its English text).
 
 Each prints what it removed (counts, never a name) and is idempotent: run again,
 it says that nothing is stored. Exit codes as the other operator tools: 0 done

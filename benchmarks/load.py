@@ -145,7 +145,7 @@ async def work(
     storage = await open_storage(url, pool_size=players + 2)
     service = GameService(storage)
     try:
-        games = [g for g in await storage.game_ids("active") if g % processes == index]
+        games = [g for g in await storage.games.game_ids("active") if g % processes == index]
         rng = random.Random(index)
         busy: set[int] = set()
         warm: list[tuple[float, int]] = []

@@ -67,7 +67,7 @@ async def _timed_turns(
     plain, rendered = [], []
     layouts: dict[str, Any] = {}
     for gid in ids:
-        game = await service.storage.get_game(gid)
+        game = await service.storage.games.get_game(gid)
         state = await service.game_state(gid)
         if state.finished or 0 not in state.seats_to_act():
             continue
@@ -106,7 +106,7 @@ async def _restart(path: Path, count: int) -> float:
     rules = load_ruleset("usa")
     snapshot = encode_state(new_game(rules, seats=2, seed=1))
     for i in range(count):
-        game = await storage.create_game(
+        game = await storage.games.create_game(
             guild_id=1,
             channel_id=500_000 + i,
             host_user_id=HUMAN,
@@ -116,7 +116,7 @@ async def _restart(path: Path, count: int) -> float:
                 NewSeat("ai", is_ai=True, ai_kind="heuristic", seat=1),
             ],
         )
-        await storage.start_game(
+        await storage.games.start_game(
             game.id,
             seed=1,
             snapshot=snapshot,
@@ -128,7 +128,7 @@ async def _restart(path: Path, count: int) -> float:
     t0 = time.perf_counter()
     storage = await open_storage(path)
     service = GameService(storage)
-    await storage.next_deadline()
+    await storage.timers.next_deadline()
     await service.table(count // 2, HUMAN)
     elapsed = time.perf_counter() - t0
     await storage.close()
@@ -174,7 +174,7 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
         for _ in range(10):
             moves = []
             for gid in pairs:
-                game = await storage.get_game(gid)
+                game = await storage.games.get_game(gid)
                 state = await service.game_state(gid)
                 if not state.finished:
                     seat = state.seats_to_act()[0]

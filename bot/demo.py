@@ -116,7 +116,7 @@ async def _seat_and_start(
     start it; returns the game id and the seats' names. ``shared``: the database holds other
     games, so the demo takes a channel of its own."""
     host = 0  # the demo's host is nobody: every seat is an AI seat
-    channel = -1 - len(await storage.game_ids()) if shared else 0
+    channel = -1 - len(await storage.games.game_ids()) if shared else 0
     game = await service.create(
         guild_id=0,
         channel_id=channel,
@@ -394,13 +394,13 @@ async def run_demo(
         images = await _play(demo, every)
         if images is None:
             return 1
-        stored = await storage.get_game(game_id)
+        stored = await storage.games.get_game(game_id)
         assert stored is not None
         state = await stored_state(storage, stored)
-        actions = len(await storage.actions(game_id))
+        actions = len(await storage.actions.actions(game_id))
         verified = await replay_game(storage, stored) == state and stored.status == "finished"
         shifts = await service.game_ratings(game_id)
-        seats = await storage.seats(game_id)
+        seats = await storage.seats.seats(game_id)
         assert state.result is not None
         _print_scores(demo, state.result, state.turn, actions, verified, seats)
         if shifts:

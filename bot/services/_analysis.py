@@ -148,10 +148,10 @@ class AnalysisOps(ClockOps):
             ServiceError: ``game_not_found``.
         """
         game = await self._game(game_id)
-        seats = await self.storage.seats(game_id)
-        row = await self.storage.analysis(game_id)
+        seats = await self.storage.seats.seats(game_id)
+        row = await self.storage.coach.analysis(game_id)
         if row is None and game.status == "finished" and queue:
-            row = await self.storage.queue_analysis(game_id)
+            row = await self.storage.coach.queue_analysis(game_id)
             self._analysis_wake().set()
         if row is None:
             return AnalysisView(game, seats, "none")
@@ -165,7 +165,7 @@ class AnalysisOps(ClockOps):
                 return AnalysisView(game, seats, "failed")
             return AnalysisView(game, seats, "done", analysis=analysis)
         if row.status in ("queued", "running"):
-            queue = await self.storage.analysis_queue(self.shards)
+            queue = await self.storage.coach.analysis_queue(self.shards)
             ahead = queue.index(game.id) if game.id in queue else 0
             return AnalysisView(game, seats, row.status, ahead=ahead)
         return AnalysisView(game, seats, "failed")
@@ -173,7 +173,7 @@ class AnalysisOps(ClockOps):
     async def remember_final_message(self, game_id: int, message_id: int) -> None:
         """Remember the game-over message (the analysis is posted as a reply to it, also
         after a restart; it is the game's last board message)."""
-        await self.storage.set_message_ids(game_id, board_message_id=message_id)
+        await self.storage.games.set_message_ids(game_id, board_message_id=message_id)
 
     # ------------------------------------------------------------------ the queue
     async def analyse_next(self) -> AnalysisView | None:
@@ -183,8 +183,8 @@ class AnalysisOps(ClockOps):
         Never raises for a game that cannot be analysed: it is marked ``failed`` (after
         :data:`MAX_ATTEMPTS` tries) and the queue goes on.
         """
-        for game_id in await self.storage.analysis_queue(self.shards):
-            row = await self.storage.start_analysis(game_id, stale_after=STALE_AFTER_S)
+        for game_id in await self.storage.coach.analysis_queue(self.shards):
+            row = await self.storage.coach.start_analysis(game_id, stale_after=STALE_AFTER_S)
             if row is None:
                 continue  # running in another process
             view = await self._analyse(game_id, row)
@@ -208,8 +208,8 @@ class AnalysisOps(ClockOps):
         game = await self._game(game_id)
         if game.status != "finished":
             raise ServiceError("not_finished")
-        await self.storage.queue_analysis(game_id)
-        row = await self.storage.start_analysis(game_id, stale_after=STALE_AFTER_S)
+        await self.storage.coach.queue_analysis(game_id)
+        row = await self.storage.coach.start_analysis(game_id, stale_after=STALE_AFTER_S)
         if row is None:
             view = await self.analysis(game_id, queue=False)
             if view.status == "running":
@@ -220,15 +220,17 @@ class AnalysisOps(ClockOps):
 
     async def _analyse(self, game_id: int, row: AnalysisRow) -> AnalysisView | None:
         if row.attempts > MAX_ATTEMPTS:
-            await self.storage.fail_analysis(game_id, f"gave up after {MAX_ATTEMPTS} attempts")
+            await self.storage.coach.fail_analysis(
+                game_id, f"gave up after {MAX_ATTEMPTS} attempts"
+            )
             log.warning("game %s: analysis given up after %s attempts", game_id, MAX_ATTEMPTS)
             return None
         try:
             game = await self._game(game_id)
             if game.seed is None or game.status != "finished":
                 raise ServiceError("not_finished")
-            seats = await self.storage.seats(game_id)
-            actions = [a.action for a in await self.storage.actions(game_id)]
+            seats = await self.storage.seats.seats(game_id)
+            actions = [a.action for a in await self.storage.actions.actions(game_id)]
             data = await self._analysed(game, len(seats), actions)
         except asyncio.CancelledError:
             raise
@@ -240,10 +242,10 @@ class AnalysisOps(ClockOps):
                 type(exc).__name__,
             )
             if row.attempts >= MAX_ATTEMPTS:
-                await self.storage.fail_analysis(game_id, type(exc).__name__)
+                await self.storage.coach.fail_analysis(game_id, type(exc).__name__)
             # otherwise the row stays running: it is tried again once stale (STALE_AFTER_S)
             return None
-        stored = await self.storage.finish_analysis(game_id, data)
+        stored = await self.storage.coach.finish_analysis(game_id, data)
         metrics.analysis_done(data.get("cpu_s"))
         log.info("game %s: analysis stored (%s s of CPU)", game_id, data.get("cpu_s"))
         return await self._view(game, seats, stored)

@@ -46,7 +46,7 @@ class ClockOps(PrivacyOps):
         done: list[Outcome | Reminder] = []
         seen: dict[tuple[int, str, float], int] = {}
         while True:
-            nxt = await self.storage.next_deadline(self.shards)
+            nxt = await self.storage.timers.next_deadline(self.shards)
             if nxt is None or nxt.when > now:
                 return done
             key = (nxt.game_id, nxt.kind, nxt.when)
@@ -81,11 +81,11 @@ class ClockOps(PrivacyOps):
 
     async def _retry_later(self, game_id: int, kind: str) -> None:
         try:
-            game = await self.storage.get_game(game_id)
+            game = await self.storage.games.get_game(game_id)
             if game is None or game.status != "active":
                 return
             later = self.clock() + MAX_SLEEP
-            await self.storage.set_deadline(
+            await self.storage.timers.set_deadline(
                 game_id,
                 later if kind == "deadline" else game.deadline_at,
                 later if kind == "reminder" else game.reminder_at,
@@ -116,9 +116,9 @@ class ClockOps(PrivacyOps):
                 or game.reminder_at > self.clock()
             ):
                 return None
-            if not await self.storage.claim_reminder(game_id, game.reminder_at):
+            if not await self.storage.timers.claim_reminder(game_id, game.reminder_at):
                 return None  # another process sent it
-            seats = await self.storage.seats(game_id)
+            seats = await self.storage.seats.seats(game_id)
             state = await self._state(game)
             waiting = tuple(seats[s] for s in state.seats_to_act() if not ai_controlled(seats[s]))
             overdue = game.deadline_at is not None and game.deadline_at <= self.clock()
@@ -137,7 +137,7 @@ class ClockOps(PrivacyOps):
                 or game.deadline_at > self.clock()
             ):
                 return None
-            seats = await self.storage.seats(game_id)
+            seats = await self.storage.seats.seats(game_id)
             state = await self._state(game)
             if self._ai_due(game, seats, state):
                 return await self._run_ai(
@@ -180,7 +180,7 @@ class ClockOps(PrivacyOps):
             try:
                 await self.run_due()
                 await self.purge_due()
-                nxt = await self.storage.next_deadline(self.shards)
+                nxt = await self.storage.timers.next_deadline(self.shards)
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - keep the clock alive

@@ -98,7 +98,7 @@ class CoachOps(PlayOps):
         except TimeoutError:
             log.warning("game %s: a hint took longer than %.0f s", game_id, HINT_DEADLINE_S)
             raise ServiceError("hint_timeout") from None
-        used = await self.storage.count_hint(game_id, seat.seat)
+        used = await self.storage.coach.count_hint(game_id, seat.seat)
         log.info("game %s: seat %s took hint %s", game_id, seat.seat, used)
         return HintAnswer(game, seats, seat.seat, hint, index, used)
 

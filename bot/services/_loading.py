@@ -120,7 +120,7 @@ class GameLoader:
         return lock
 
     async def _game(self, game_id: int) -> GameRow:
-        return await self._found(game_id, self.storage.get_game)
+        return await self._found(game_id, self.storage.games.get_game)
 
     async def _found(self, game_id: int, read: Callable[[int], Awaitable[_Found | None]]) -> _Found:
         """``read(game_id)`` (a storage read of the game's row); ServiceError
@@ -160,13 +160,13 @@ class GameLoader:
 
     async def _read_state(self, game: GameRow, cached: tuple[int, GameState] | None) -> GameState:
         if cached is not None and 0 < game.version - cached[0] <= SNAPSHOT_EVERY:
-            tail = await self.storage.actions(game.id, after_seq=cached[0])
+            tail = await self.storage.actions.actions(game.id, after_seq=cached[0])
             return _replay_tail(game, cached[1], tail)
         return await stored_state(self.storage, game)
 
     async def _quarantine(self, game_id: int, reason: str) -> None:
         """Take a game whose state cannot be read out of play: one log line, the players told once."""
-        moved = await self.storage.quarantine(game_id, reason)
+        moved = await self.storage.games.quarantine(game_id, reason)
         self._states.pop(game_id, None)
         if moved is None:
             return
@@ -233,7 +233,7 @@ class GameLoader:
         Raises ServiceError ``game_not_found``, ``not_started``, ``game_over``, ``not_in_game``, ``is_ai``.
         """
         # one round trip for both: this runs for every move
-        game, seats = await self._found(game_id, self.storage.game_with_seats)
+        game, seats = await self._found(game_id, self.storage.seats.game_with_seats)
         self._need_status(game, "active")
         seat = self._seat_of(seats, user_id)
         if seat is None:
@@ -265,7 +265,7 @@ def _replay_tail(game: GameRow, state: GameState, tail: Sequence[ActionRow]) -> 
 async def stored_state(storage: Storage, game: GameRow) -> GameState:
     """The engine state of a started ``game`` from its newest snapshot and the actions after it
     (no cache; for tools and tests). Raises CorruptGame when it cannot be read."""
-    checkpoint = await storage.load_checkpoint(game.id)
+    checkpoint = await storage.actions.load_checkpoint(game.id)
     if checkpoint is None:
         raise CorruptGame(game.id, "the game has no snapshot")
     try:
@@ -280,6 +280,6 @@ async def replay_game(storage: Storage, game: GameRow) -> GameState:
     if game.seed is None:
         raise ServiceError("not_started")
     rules = load_ruleset(game.map_id)
-    actions = [decode_action(a.action) for a in await storage.actions(game.id)]
-    seats = len(await storage.seats(game.id))
+    actions = [decode_action(a.action) for a in await storage.actions.actions(game.id)]
+    seats = len(await storage.seats.seats(game.id))
     return replay(rules, seats=seats, seed=game.seed, options=game.options, actions=actions)

@@ -120,7 +120,7 @@ class LobbyOps(MoveRecorder):
         Raises:
             ServiceError: ``channel_not_allowed`` (detail ``channels``: where games may be opened).
         """
-        settings = await self.storage.get_guild_settings(guild_id)
+        settings = await self.storage.guild_settings.get_guild_settings(guild_id)
         allowed = settings.channels
         if allowed and not set(channels) & set(allowed):
             raise ServiceError(
@@ -167,7 +167,7 @@ class LobbyOps(MoveRecorder):
             )
         seats = [NewSeat(display_name=host_name, user_id=host_id, seat=0)] if host_plays else []
         try:
-            return await self.storage.create_game(
+            return await self.storage.games.create_game(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 thread_id=thread_id,
@@ -197,7 +197,7 @@ class LobbyOps(MoveRecorder):
             game = await self._game(game_id)
             if game.status not in ("finished", "cancelled"):
                 raise ServiceError("not_finished")
-            seats = await self.storage.seats(game_id)
+            seats = await self.storage.seats.seats(game_id)
             if self._seat_of(seats, user_id) is None:
                 raise ServiceError("not_in_game")
         new = await self._open(
@@ -217,7 +217,7 @@ class LobbyOps(MoveRecorder):
         )
         for s in sorted(seats, key=lambda r: r.seat):
             if s.is_ai:
-                await self.storage.add_seat(
+                await self.storage.seats.add_seat(
                     new.id, NewSeat(display_name=s.display_name, is_ai=True, ai_kind=s.ai_kind)
                 )
         log.info("game %s: rematch of game %s", new.id, game_id)
@@ -225,7 +225,7 @@ class LobbyOps(MoveRecorder):
 
     async def game_in_channel(self, channel_id: int) -> GameRow | None:
         """The open (lobby or active) game of a channel or thread, or None."""
-        return await self.storage.active_game_in_channel(channel_id)
+        return await self.storage.games.active_game_in_channel(channel_id)
 
     async def _seats_limit(self, game: GameRow) -> tuple[int, int]:
         p = load_ruleset(game.map_id).params
@@ -240,14 +240,14 @@ class LobbyOps(MoveRecorder):
         async with self._lock(game_id):
             game = await self._game(game_id)
             self._need_status(game, "lobby")
-            seats = await self.storage.seats(game_id)
+            seats = await self.storage.seats.seats(game_id)
             if self._seat_of(seats, user_id) is not None:
                 raise ServiceError("already_joined")
             _, most = await self._seats_limit(game)
             if len(seats) >= most:
                 raise ServiceError("game_full", {"max": most})
             try:
-                return await self.storage.add_seat(
+                return await self.storage.seats.add_seat(
                     game_id, NewSeat(display_name=name, user_id=user_id)
                 )
             except SeatTaken:
@@ -262,12 +262,12 @@ class LobbyOps(MoveRecorder):
         async with self._lock(game_id):
             game = await self._game(game_id)
             self._need_status(game, "lobby")
-            seat = self._seat_of(await self.storage.seats(game_id), user_id)
+            seat = self._seat_of(await self.storage.seats.seats(game_id), user_id)
             if seat is None:
                 raise ServiceError("not_in_game")
             if user_id == game.host_user_id:
                 raise ServiceError("host_cannot_leave")
-            await self.storage.remove_seat(game_id, seat.seat)
+            await self.storage.seats.remove_seat(game_id, seat.seat)
 
     async def add_ai(
         self, game_id: int, user_id: int, *, level: str = "normal", kind: str | None = None
@@ -293,7 +293,7 @@ class LobbyOps(MoveRecorder):
             if user_id != game.host_user_id:
                 raise ServiceError("not_host")
             self._need_status(game, "lobby")
-            seats = await self.storage.seats(game_id)
+            seats = await self.storage.seats.seats(game_id)
             _, most = await self._seats_limit(game)
             if len(seats) >= most:
                 raise ServiceError("game_full", {"max": most})
@@ -305,7 +305,7 @@ class LobbyOps(MoveRecorder):
                 name = tw.t(
                     "{name} ({level})", name=name, level=tw.ctx("ai_level", AI_LEVEL_NAMES[chosen])
                 )
-            return await self.storage.add_seat(
+            return await self.storage.seats.add_seat(
                 game_id, NewSeat(display_name=name, is_ai=True, ai_kind=chosen)
             )
 
@@ -323,7 +323,7 @@ class LobbyOps(MoveRecorder):
                 raise ServiceError("not_host")
             self._need_status(game, "lobby")
             rules = load_ruleset(game.map_id)
-            seats = await self.storage.seats(game_id)
+            seats = await self.storage.seats.seats(game_id)
             least, most = rules.params.min_players, rules.params.max_players
             if len(seats) < least:
                 raise ServiceError("not_enough_players", {"min": least, "max": most})
@@ -333,7 +333,7 @@ class LobbyOps(MoveRecorder):
             state = new_game(rules, seats=len(seats), seed=seed, options=game.options)
             deadline, reminder = self._timers(game, seats, None, state)
             # one transaction: seats renumbered 0..n-1 in joining order, status, seed, snapshot
-            game = await self.storage.start_game(
+            game = await self.storage.games.start_game(
                 game_id,
                 seed=seed,
                 snapshot=encode_state(state),
@@ -341,7 +341,7 @@ class LobbyOps(MoveRecorder):
                 deadline_at=deadline,
                 reminder_at=reminder,
             )
-            seats = await self.storage.seats(game_id)
+            seats = await self.storage.seats.seats(game_id)
             self._remember(game_id, state)
             self._wake.set()
             return await self._continue(game, seats, state, [], before=None)
@@ -358,4 +358,4 @@ class LobbyOps(MoveRecorder):
                 raise ServiceError("not_allowed")
             self._need_status(game, "lobby", "active")
             self._states.pop(game_id, None)
-            return await self.storage.set_status(game_id, "cancelled")
+            return await self.storage.games.set_status(game_id, "cancelled")

@@ -110,7 +110,7 @@ class PlayOps(MoveRecorder):
         async with self._lock(game_id):
             game = await self._game(game_id)
             self._need_status(game, "active")
-            seats = await self.storage.seats(game_id)
+            seats = await self.storage.seats.seats(game_id)
             state = await self._state(game)
             return await self._run_ai(game, seats, state, [], before=state, limit=max_actions)
 
@@ -167,7 +167,7 @@ class PlayOps(MoveRecorder):
             moves = seat.seat in state.seats_to_act() and game.deadline_at is not None
             reminder = None if game.reminder_at is None else game.reminder_at + span
             # one transaction: the seat's vacation and the running turn's moved clock
-            rows = await self.storage.update_seats(
+            rows = await self.storage.seats.update_seats(
                 game_id,
                 {
                     seat.seat: {

@@ -41,7 +41,7 @@ class PrivacyOps(MoveRecorder):
 
     async def user_data(self, user_id: int) -> UserData:
         """What is stored about ``user_id`` (counts), and the games in which they still play."""
-        return await self.storage.user_data(user_id)
+        return await self.storage.privacy.user_data(user_id)
 
     async def forget_user(self, user_id: int) -> ForgetReport:
         """Forget a player: their settings, ratings and rating history go, their seat in every
@@ -53,13 +53,13 @@ class PrivacyOps(MoveRecorder):
             UserInOpenGames: they still play (a lobby, or a running game whose seat the
                 computer does not play): leave, resign or finish there first.
         """
-        return await self.storage.forget_user(user_id, former_player)
+        return await self.storage.privacy.forget_user(user_id, former_player)
 
     # ------------------------------------------------------------ servers
     async def guild_removed(self, guild_id: int) -> GuildDeparture:
         """The server removed the bot: cancel its lobbies and pause its running games at once
         (their timers never fire while paused); its data goes after the retention period."""
-        departure = await self.storage.depart_guild(guild_id)
+        departure = await self.storage.privacy.depart_guild(guild_id)
         for game_id in departure.cancelled:
             self._states.pop(game_id, None)
         return departure
@@ -68,7 +68,7 @@ class PrivacyOps(MoveRecorder):
         """The bot is in the server (again): resume its paused games, their clocks moved on by
         the pause. Returns the resumed games (empty, after one read, for a server that never
         left: this runs for every server when the bot connects)."""
-        resumed = await self.storage.return_guild(guild_id)
+        resumed = await self.storage.privacy.return_guild(guild_id)
         if resumed:
             self._wake.set()  # their timers are set again
         return resumed
@@ -78,10 +78,10 @@ class PrivacyOps(MoveRecorder):
         stored games that is not among them removed the bot while it was away, and is treated
         as :meth:`guild_removed` (direct-message games, guild 0, are left alone)."""
         present = set(guild_ids)
-        departed = await self.storage.departures()
+        departed = await self.storage.privacy.departures()
         gone = [
             guild
-            for guild in await self.storage.guild_ids()
+            for guild in await self.storage.privacy.guild_ids()
             if guild and guild not in present and guild not in departed
             and (self.shards is None or self.shards.owns(guild))
         ]  # fmt: skip
@@ -89,7 +89,7 @@ class PrivacyOps(MoveRecorder):
 
     async def purge_guild(self, guild_id: int) -> PurgeReport:
         """Delete everything of a server now (see :meth:`bot.storage.Storage.purge_guild`)."""
-        report = await self.storage.purge_guild(guild_id)
+        report = await self.storage.privacy.purge_guild(guild_id)
         if report.anything:
             self._states.clear()  # its games' states go too (cheap: states reload lazily)
         return report
@@ -100,7 +100,7 @@ class PrivacyOps(MoveRecorder):
         now = self.clock() if now is None else now
         due = [
             guild
-            for guild, left_at in (await self.storage.departures()).items()
+            for guild, left_at in (await self.storage.privacy.departures()).items()
             if left_at + self.retention_s <= now
             and (self.shards is None or self.shards.owns(guild))
         ]

@@ -57,7 +57,7 @@ class QueryOps(MoveRecorder):
             ServiceError: ``game_not_found``.
         """
         game = await self._game(game_id)
-        seats = await self.storage.seats(game_id)
+        seats = await self.storage.seats.seats(game_id)
         if not game.started:
             return TableView(game, seats, None, None, None)
         rules = load_ruleset(game.map_id)
@@ -84,10 +84,10 @@ class QueryOps(MoveRecorder):
         if game.seed is None:
             raise ServiceError("not_started")
         rules = load_ruleset(game.map_id)
-        actions = [decode_action(a.action) for a in await self.storage.actions(game_id)]
+        actions = [decode_action(a.action) for a in await self.storage.actions.actions(game_id)]
         state = new_game(
             rules,
-            seats=len(await self.storage.seats(game_id)),
+            seats=len(await self.storage.seats.seats(game_id)),
             seed=game.seed,
             options=game.options,
         )
@@ -122,10 +122,10 @@ class QueryOps(MoveRecorder):
     async def games_for_user(self, user_id: int) -> list[UserGame]:
         """Every open game (any server) where ``user_id`` holds a seat, the ones waiting for them first."""
         out = []
-        for game in await self.storage.games_for_user(user_id, status=None):
+        for game in await self.storage.games.games_for_user(user_id, status=None):
             if game.status not in OPEN_STATUSES:
                 continue
-            seats = await self.storage.seats(game.id)
+            seats = await self.storage.seats.seats(game.id)
             seat = self._seat_of(seats, user_id)
             if seat is None:
                 continue
@@ -152,18 +152,18 @@ class QueryOps(MoveRecorder):
 
     async def last_game_in_channel(self, channel_id: int) -> GameRow | None:
         """The channel's newest game whatever its status: a finished game stays until a new one starts."""
-        return await self.storage.last_game_in_channel(channel_id)
+        return await self.storage.games.last_game_in_channel(channel_id)
 
     async def history(self, guild_id: int, *, page: int = 0, per_page: int = 10) -> list[GameRow]:
         """A server's finished games, newest first, one page of ``per_page``."""
-        return await self.storage.finished_games(
+        return await self.storage.games.finished_games(
             guild_id, limit=per_page, offset=max(0, page) * per_page
         )
 
     async def user_settings(self, user_id: int) -> UserSettings:
         """A player's settings (defaults when never set)."""
-        return await self.storage.get_user_settings(user_id)
+        return await self.storage.settings.get_user_settings(user_id)
 
     async def set_user_settings(self, user_id: int, **changes: bool) -> UserSettings:
         """Change a player's settings: ``turn_pings``, ``dm_turns``, ``high_contrast``."""
-        return await self.storage.set_user_settings(user_id, **changes)
+        return await self.storage.settings.set_user_settings(user_id, **changes)

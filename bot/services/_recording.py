@@ -2,7 +2,7 @@
 
 Flow of every change: per-game lock -> load the game row and its state
 (:mod:`._loading`) -> check who asks -> ``engine.apply`` ->
-``storage.append_actions`` (the actions, the seat changes that belong to
+``storage.actions.append_actions`` (the actions, the seat changes that belong to
 them and, every ``SNAPSHOT_EVERY`` actions, a snapshot, in ONE transaction,
 ``WHERE version = ?``) -> AI seats that must act next do so the same way ->
 an :class:`~._models.Outcome`. A refused action raises before anything is
@@ -162,12 +162,12 @@ class MoveRecorder(GameLoader):
         VersionConflict if the game moved on meanwhile; nothing is written then)."""
         if not moves:
             if seat_changes:
-                await self.storage.update_seats(game.id, seat_changes)
+                await self.storage.seats.update_seats(game.id, seat_changes)
             return game
         deadline, reminder = self._timers(game, seats, before, after)
         finished = after.finished
         checkpoint = finished or before.version // SNAPSHOT_EVERY != after.version // SNAPSHOT_EVERY
-        game = await self.storage.append_actions(
+        game = await self.storage.actions.append_actions(
             game.id,
             before.version,
             [NewAction(encode_action(m.action), m.action.seat, m.source, m.actor) for m in moves],

@@ -42,7 +42,7 @@ class RunningTable:
 
     async def version(self, game_id: int) -> int:
         """The stored version of a game."""
-        game = await self.service.storage.get_game(game_id)
+        game = await self.service.storage.games.get_game(game_id)
         assert game is not None
         return game.version
 

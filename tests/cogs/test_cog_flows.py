@@ -192,7 +192,7 @@ async def test_out_of_turn_is_refused_privately_and_changes_nothing(tmp_path: Pa
                     game = await service.game_in_channel(fake.channel("games").id)
                     views = await service.table(game.id, 0)
                     idle = (alice, bob)[1 - views.public.active]
-                    version = (await service.storage.get_game(game.id)).version
+                    version = (await service.storage.games.get_game(game.id)).version
                     r = await idle.slash("draw", {"source": "deck"})
                     assert r.ephemeral and "not your turn" in r.content.lower()
                     turn = [
@@ -202,7 +202,7 @@ async def test_out_of_turn_is_refused_privately_and_changes_nothing(tmp_path: Pa
                     ][-1]
                     r = await idle.click(turn, f"ttr:{game.id}:draw")
                     assert r.ephemeral and "not your turn" in r.content.lower()
-                    assert (await service.storage.get_game(game.id)).version == version
+                    assert (await service.storage.games.get_game(game.id)).version == version
                     seat = 1 - views.public.active
                     try:
                         await service.act(

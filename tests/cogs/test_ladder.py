@@ -74,7 +74,7 @@ async def test_stats_show_the_rating_and_its_chart(tmp_path: Path) -> None:
         stats = await t.players["alice"].slash("stats")
         assert stats.ephemeral
         assert "1 game, 0 won (0%)" in stats.content
-        bonus = int(bool((await t.service.storage.results(game_id))[0].longest_path_bonus))
+        bonus = int(bool((await t.service.storage.results.results(game_id))[0].longest_path_bonus))
         assert ("Longest-path bonus: 1 time\n" if bonus else "bonus: 0 times") in stats.content
         assert "Favourite map: USA" in stats.content
         assert (

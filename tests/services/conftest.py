@@ -92,17 +92,17 @@ async def lobby(
 
 async def state_of(storage: Storage, game_id: int) -> Any:
     """The stored engine state of a started game (newest snapshot plus the log after it)."""
-    game = await storage.get_game(game_id)
+    game = await storage.games.get_game(game_id)
     assert game is not None and game.started
     return await stored_state(storage, game)
 
 
 async def play_for(service: GameService, storage: Storage, game_id: int, user_id: int) -> Any:
     """Let the heuristic AI choose the next action of ``user_id``'s seat and send it through ``act``."""
-    game = await storage.get_game(game_id)
+    game = await storage.games.get_game(game_id)
     assert game is not None
     st = await state_of(storage, game_id)
-    seat = next(s.seat for s in await storage.seats(game_id) if s.user_id == user_id)
+    seat = next(s.seat for s in await storage.seats.seats(game_id) if s.user_id == user_id)
     return await service.act(
         game_id, user_id, choose_action(load_ruleset(game.map_id), st, seat), expected_version=None
     )

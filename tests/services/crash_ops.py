@@ -65,7 +65,7 @@ async def prepare(db: Path, op: str) -> None:
             return
         await service.start(game.id, HOST)
         state = await service.game_state(game.id)
-        seats = await storage.seats(game.id)
+        seats = await storage.seats.seats(game.id)
         for seat in state.seats_to_act():
             user = seats[seat].user_id
             if user is not None:
@@ -102,7 +102,7 @@ async def prepare_finish(db: Path) -> None:
         )
         await service.resign(game.id, HOST)
         rules = load_ruleset("usa")
-        seats = await storage.seats(game.id)
+        seats = await storage.seats.seats(game.id)
         while True:
             state = await service.game_state(game.id)
             seat = state.seats_to_act()[0]
@@ -118,7 +118,7 @@ async def prepare_finish(db: Path) -> None:
 async def _keep_offered(service: GameService, game_id: int) -> None:
     """Every human seat keeps its offered tickets."""
     state = await service.game_state(game_id)
-    seats = await service.storage.seats(game_id)
+    seats = await service.storage.seats.seats(game_id)
     for seat in state.seats_to_act():
         user = seats[seat].user_id
         if user is not None and not seats[seat].is_ai:
@@ -184,7 +184,7 @@ async def main(db: Path, op: str, kill_at: int) -> None:
 
     storage = await open_storage(db, clock=clock)
     service = GameService(storage, clock=clock, auto_ai=op != "finish")
-    game_id = (await storage.game_ids())[0]
+    game_id = (await storage.games.game_ids())[0]
     _faults.hook = hook
     await run(service, op, game_id)
     _faults.hook = None

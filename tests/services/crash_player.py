@@ -38,7 +38,7 @@ async def main(db: Path) -> None:
                 )
                 await service.add_ai(game.id, HUMAN)
                 await service.start(game.id, HUMAN)
-                game = await storage.get_game(game.id)
+                game = await storage.games.get_game(game.id)
             if game.status == "lobby":
                 await service.cancel(game.id, HUMAN)
                 continue

@@ -115,7 +115,7 @@ async def disk_full_trial(folder: Path, seed: int) -> TrialResult:
                     acked[gid] = version
                     result.acknowledged += 1
         for gid, version in acked.items():
-            game = await storage.get_game(gid)
+            game = await storage.games.get_game(gid)
             result.lost += game is None or game.version < version
         _, problems = await verify_storage(storage)
         result.unreadable = len(problems)
@@ -155,7 +155,7 @@ async def corrupt_row_trial(folder: Path, seed: int) -> tuple[TrialResult, str, 
             for _ in range(rng.randrange(1, 6)):
                 if await _move(service, gid) is not None:
                     result.acknowledged += 1
-        versions = {g: (await storage.get_game(g)).version for g in games}  # type: ignore[union-attr]
+        versions = {g: (await storage.games.get_game(g)).version for g in games}  # type: ignore[union-attr]
         bad = rng.choice(games)
         damage = rng.choice(sorted(DAMAGE))
         conn = sqlite3.connect(db)
@@ -167,11 +167,11 @@ async def corrupt_row_trial(folder: Path, seed: int) -> tuple[TrialResult, str, 
         for _ in range(3):
             clock.now += 4_000
             await service.run_due()
-        quarantined = await storage.game_ids("quarantined") == [bad] and len(told) == 1
+        quarantined = await storage.games.game_ids("quarantined") == [bad] and len(told) == 1
         for gid in games:
             if gid == bad:
                 continue
-            game = await storage.get_game(gid)
+            game = await storage.games.get_game(gid)
             result.lost += game is None or game.version < versions[gid]
         _, problems = await verify_storage(storage)
         result.unreadable = len({p.game_id for p in problems} - {bad})

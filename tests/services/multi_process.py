@@ -34,13 +34,13 @@ async def hammer(url: str, seed: int, acts: int) -> None:
     storage = await open_storage(url)
     service = GameService(storage)
     rng = random.Random(seed)
-    games = await storage.game_ids("active")
+    games = await storage.games.game_ids("active")
     conflicts = 0
     try:
         done = 0
         while done < acts and games:
             gid = rng.choice(games)
-            game = await storage.get_game(gid)
+            game = await storage.games.get_game(gid)
             assert game is not None
             if game.status != "active":
                 games.remove(gid)

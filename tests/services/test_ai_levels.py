@@ -20,7 +20,7 @@ async def test_add_ai_stores_each_level_and_names_easy_and_hard(
     gid = await lobby(service, users=(HOST,))
     for level in AI_LEVELS:
         await service.add_ai(gid, HOST, level=level)
-    ais = [s for s in await storage.seats(gid) if s.is_ai]
+    ais = [s for s in await storage.seats.seats(gid) if s.is_ai]
     assert [(s.ai_kind, s.display_name) for s in ais] == [
         ("easy", "AI 1 (easy)"),
         ("normal", "AI 2"),
@@ -56,12 +56,12 @@ async def test_unknown_level_is_a_typed_refusal_and_writes_nothing(
 ) -> None:
     """An unknown level (also the fuzzing-only "random" player) is refused: bad_ai_level, no seat."""
     gid = await lobby(service, users=(HOST,))
-    before = await storage.seats(gid)
+    before = await storage.seats.seats(gid)
     with pytest.raises(ServiceError) as err:
         await service.add_ai(gid, HOST, level=level)
     assert err.value.code == "bad_ai_level"
     assert err.value.detail == {"given": level, "choices": "easy, normal, hard"}
-    assert await storage.seats(gid) == before
+    assert await storage.seats.seats(gid) == before
 
 
 async def test_the_event_loop_runs_while_an_ai_seat_thinks(

@@ -67,7 +67,7 @@ async def _hard_game(service: GameService) -> int:
 
 
 async def _ai_actions(storage: Storage, game_id: int) -> list[dict[str, object]]:
-    return [a.action for a in await storage.actions(game_id) if a.source != "player"]
+    return [a.action for a in await storage.actions.actions(game_id) if a.source != "player"]
 
 
 async def _sound(storage: Storage) -> None:
@@ -91,8 +91,8 @@ async def test_a_worker_decides_as_the_bot_process_would(
     rules = load_ruleset(MAP)
     player = HardPlayer(iterations=faults.ITERATIONS, time_cap_s=1e9)
     st = await state_of(storage, gid)
-    log = await storage.actions(gid)
-    game = await storage.get_game(gid)
+    log = await storage.actions.actions(gid)
+    game = await storage.games.get_game(gid)
     assert game is not None and game.seed is not None
     replayed = new_game(rules, seats=2, seed=game.seed, options=game.options)
     for row in log:
@@ -122,7 +122,7 @@ async def test_a_worker_killed_during_a_decision_costs_nothing(
     assert outcome.actions == 1  # the AI seat's tickets
     assert len(await _ai_actions(storage, gid)) == 1
     assert workers.pools_started == 2 and pid not in workers.pids()
-    game = await storage.get_game(gid)
+    game = await storage.games.get_game(gid)
     assert game is not None and game.version == 1
     await _sound(storage)
 
@@ -145,7 +145,7 @@ async def test_when_no_worker_can_decide_nothing_is_stored(
     game_service.ai_workers = _pool(pools, faults.dies)
     rules = load_ruleset(MAP)
     for _ in range(10):  # the host's moves until one ends the turn and needs the AI's reply
-        before = await storage.get_game(gid)
+        before = await storage.games.get_game(gid)
         assert before is not None
         move = choose_action(rules, await state_of(storage, gid), 0)
         try:
@@ -155,12 +155,12 @@ async def test_when_no_worker_can_decide_nothing_is_stored(
     else:
         raise AssertionError("no move of the host needed the AI's reply")
     assert len(list(marker.glob("died-*"))) == 2
-    after = await storage.get_game(gid)
+    after = await storage.games.get_game(gid)
     assert after is not None and after.version == before.version
     game_service.ai_workers = good
     outcome = await game_service.act(gid, HOST, move, expected_version=before.version)
     assert outcome.actions >= 2  # the move and the AI's reply, in one transaction
-    log = await storage.actions(gid)
+    log = await storage.actions.actions(gid)
     assert [r.seq for r in log] == list(range(1, len(log) + 1))
     await _sound(storage)
 
@@ -182,21 +182,21 @@ async def test_a_due_ai_turn_without_a_worker_is_retried_by_the_clock(
         await play_for(service, storage, gid, HOST)
         service.auto_ai = True
         service.ai_workers = _pool(pools, faults.dies)
-        before = await storage.get_game(gid)
+        before = await storage.games.get_game(gid)
         assert before is not None
-        await storage.set_deadline(gid, clock.now, None, expected_version=before.version)
+        await storage.timers.set_deadline(gid, clock.now, None, expected_version=before.version)
         done = await service.run_due()
         assert done == []
         assert any("found no AI worker" in r.getMessage() for r in caplog.records)
         assert not any(r.exc_info for r in caplog.records if r.name.startswith("bot."))
-        after = await storage.get_game(gid)
+        after = await storage.games.get_game(gid)
         assert after is not None and after.version == before.version
         assert after.deadline_at == pytest.approx(clock.now + 60)
         service.ai_workers = _pool(pools, faults.cheap)
         clock.advance(61)
         done = await service.run_due()
         assert len(done) == 1
-        after = await storage.get_game(gid)
+        after = await storage.games.get_game(gid)
         assert after is not None and after.version > before.version
         await _sound(storage)
     finally:

@@ -24,7 +24,7 @@ async def _mover(storage: Storage, gid: int) -> tuple[int, int]:
     """(user id, seat) of the player to act."""
     st = await state_of(storage, gid)
     seat = st.seats_to_act()[0]
-    return (await storage.seats(gid))[seat].user_id, seat
+    return (await storage.seats.seats(gid))[seat].user_id, seat
 
 
 async def test_a_hint_is_for_the_player_to_act_and_is_counted(
@@ -49,8 +49,8 @@ async def test_a_hint_is_for_the_player_to_act_and_is_counted(
         with pytest.raises(ServiceError) as err:
             await service.hint(gid, who)
         assert err.value.code == code
-    assert [s.hints_used for s in await storage.seats(gid)][seat] == 2
-    assert [s.hints_used for s in await storage.seats(gid)][1 - seat] == 0
+    assert [s.hints_used for s in await storage.seats.seats(gid)][seat] == 2
+    assert [s.hints_used for s in await storage.seats.seats(gid)][1 - seat] == 0
 
 
 def service_rules(state):
@@ -66,10 +66,10 @@ async def test_do_it_plays_exactly_the_suggested_move(
     gid = await _casual(service, storage)
     user, seat = await _mover(storage, gid)
     answer = await service.hint(gid, user)
-    before = (await storage.get_game(gid)).version
+    before = (await storage.games.get_game(gid)).version
     outcome = await service.play_hint(gid, user, version=answer.version, index=answer.index)
     assert outcome.actions >= 1
-    row = (await storage.actions(gid, after_seq=before))[0]
+    row = (await storage.actions.actions(gid, after_seq=before))[0]
     assert decode_action(row.action) == answer.hint.action
     assert row.source == "player" and row.actor_user_id == user and row.seq == before + 1
 
@@ -83,7 +83,7 @@ async def test_do_it_after_the_game_moved_on_plays_nothing(
     user, _ = await _mover(storage, gid)
     answer = await service.hint(gid, user)
     await service.play_hint(gid, user, version=answer.version, index=answer.index)
-    version = (await storage.get_game(gid)).version
+    version = (await storage.games.get_game(gid)).version
     user2, _ = await _mover(storage, gid)
     for kw, code in (
         ({"version": answer.version, "index": answer.index}, "stale_version"),
@@ -92,7 +92,7 @@ async def test_do_it_after_the_game_moved_on_plays_nothing(
         with pytest.raises(ServiceError) as err:
             await service.play_hint(gid, user2, **kw)
         assert err.value.code == code
-    assert (await storage.get_game(gid)).version == version
+    assert (await storage.games.get_game(gid)).version == version
 
 
 async def test_hints_follow_the_host_the_server_and_never_a_rated_game(
@@ -105,30 +105,32 @@ async def test_hints_follow_the_host_the_server_and_never_a_rated_game(
     rated = await lobby(service, channel=7001)
     casual = await lobby(service, channel=7002, rated=False)
     off = await lobby(service, channel=7003, rated=False, hints=False)
-    allowed = {g: (await storage.get_game(g)).hints_allowed for g in (rated, casual, off)}
+    allowed = {g: (await storage.games.get_game(g)).hints_allowed for g in (rated, casual, off)}
     assert allowed == {rated: False, casual: True, off: False}
-    assert (await storage.get_game(rated)).rated
+    assert (await storage.games.get_game(rated)).rated
     for kw, code in (({"rated": True}, "hints_rated"), ({}, "hints_rated")):
         with pytest.raises(ServiceError) as err:
             await lobby(service, channel=7004, hints=True, **kw)
         assert err.value.code == code
     await service.set_server_settings(1, HOST, manage_server=True, hints=False)
     assert not (
-        await storage.get_game(await lobby(service, channel=7005, rated=False))
+        await storage.games.get_game(await lobby(service, channel=7005, rated=False))
     ).hints_allowed
     with pytest.raises(ServiceError) as err:
         await lobby(service, channel=7004, rated=False, hints=True)
     assert err.value.code == "hints_off_here"
-    assert await storage.active_game_in_channel(7004) is None
+    assert await storage.games.active_game_in_channel(7004) is None
     for gid in (rated, off):
         await service.start(gid, HOST)
         user, _ = await _mover(storage, gid)
         with pytest.raises(ServiceError) as err:
             await service.hint(gid, user)
         assert err.value.code == "hints_off"
-        assert all(s.hints_used == 0 for s in await storage.seats(gid))
+        assert all(s.hints_used == 0 for s in await storage.seats.seats(gid))
     await service.cancel(off, HOST)
-    assert not (await storage.get_game((await service.rematch(off, BOB, "bob")).id)).hints_allowed
+    assert not (
+        await storage.games.get_game((await service.rematch(off, BOB, "bob")).id)
+    ).hints_allowed
 
 
 async def _finished_ai_game(service: GameService, channel: int = 8000, *, play: bool = True) -> int:
@@ -209,7 +211,9 @@ async def test_the_queue_says_how_many_are_ahead_and_survives_a_restart(
     first = await _finished_ai_game(quiet, 8001)
     second = await _finished_ai_game(quiet, 8002)
     assert (await quiet.analysis(second)).ahead == 1
-    assert await storage.start_analysis(first, stale_after=600) is not None  # a worker that dies
+    assert (
+        await storage.coach.start_analysis(first, stale_after=600) is not None
+    )  # a worker that dies
     assert (await quiet.analysis(first)).status == "running"
     made = await quiet.analyse_next()  # the first is held: the second goes
     assert made is not None and made.game.id == second
@@ -230,7 +234,7 @@ async def test_an_older_finished_game_is_queued_when_asked_for(
         await tx.execute("DELETE FROM analyses WHERE game_id = ?", gid)
     assert (await quiet.analysis(gid, queue=False)).status == "none"
     assert (await quiet.analysis(gid)).status == "queued"
-    await storage.fail_analysis(gid, "test")
+    await storage.coach.fail_analysis(gid, "test")
     assert (await quiet.analysis(gid)).status == "failed"
     waiting = await lobby(quiet, channel=8100)
     assert (await quiet.analysis(waiting)).status == "none"

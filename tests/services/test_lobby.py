@@ -24,7 +24,7 @@ async def test_create_seats_the_host_and_stores_the_options(
         turn_seconds=600,
     )
     assert game.status == "lobby" and game.turn_seconds == 600 and game.options["tickets"] == "2017"
-    seats = await storage.seats(game.id)
+    seats = await storage.seats.seats(game.id)
     assert [(s.seat, s.user_id, s.display_name) for s in seats] == [(0, HOST, "Host")]
 
 
@@ -44,7 +44,7 @@ async def test_create_refusals(
     with pytest.raises(ServiceError) as err:
         await service.create(**{**base, **kwargs})
     assert err.value.code == code
-    assert await storage.list_games() == []
+    assert await storage.games.list_games() == []
 
 
 async def test_second_game_in_a_channel_is_refused(service: GameService) -> None:
@@ -70,7 +70,7 @@ async def test_join_leave_and_their_refusals(service: GameService, storage: Stor
     with pytest.raises(ServiceError, match="host_cannot_leave"):
         await service.leave(gid, HOST)
     await service.leave(gid, BOB)
-    assert [s.user_id for s in await storage.seats(gid)] == [HOST]
+    assert [s.user_id for s in await storage.seats.seats(gid)] == [HOST]
     with pytest.raises(ServiceError, match="game_not_found"):
         await service.join(4242, BOB, "Bob")
 
@@ -99,16 +99,16 @@ async def test_start_needs_enough_players(service: GameService, storage: Storage
     with pytest.raises(ServiceError) as err:
         await service.start(gid, HOST)
     assert err.value.code == "not_enough_players" and err.value.detail["min"] == 2
-    assert (await storage.get_game(gid)).status == "lobby"
+    assert (await storage.games.get_game(gid)).status == "lobby"
 
 
 async def test_start_renumbers_seats_after_a_leave(service: GameService, storage: Storage) -> None:
     """Seats with a gap (seat 1 left) become 0..n-1 in seat order, and the engine deals to each."""
     gid = await lobby(service, users=(HOST, BOB, CAROL, 404))
     await service.leave(gid, BOB)
-    assert [s.seat for s in await storage.seats(gid)] == [0, 2, 3]
+    assert [s.seat for s in await storage.seats.seats(gid)] == [0, 2, 3]
     outcome = await service.start(gid, HOST)
-    seats = await storage.seats(gid)
+    seats = await storage.seats.seats(gid)
     assert [(s.seat, s.user_id) for s in seats] == [(0, HOST), (1, CAROL), (2, 404)]
     st = await state_of(storage, gid)
     assert st.num_seats == 3 and set(outcome.to_act) == {0, 1, 2}
@@ -123,7 +123,7 @@ async def test_ai_seats_choose_their_tickets_at_start(
     st = await state_of(storage, gid)
     assert set(outcome.to_act) == {0, 1} and outcome.actions == 1
     assert st.players[2].offer == [] and len(st.players[2].tickets) >= 2
-    actions = await storage.actions(gid)
+    actions = await storage.actions.actions(gid)
     assert [(a.seat, a.source) for a in actions] == [(2, "ai")]
 
 

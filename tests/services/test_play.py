@@ -24,13 +24,13 @@ from .conftest import BOB, HOST, STRANGER, lobby, play_for, state_of
 
 
 async def _dump(storage: Storage, gid: int) -> tuple:
-    game = await storage.get_game(gid)
+    game = await storage.games.get_game(gid)
     return (
         game.version,
         json.dumps(encode_state(await state_of(storage, gid)), sort_keys=True),
-        len(await storage.actions(gid)),
+        len(await storage.actions.actions(gid)),
         game.deadline_at,
-        [s for s in await storage.seats(gid)],
+        [s for s in await storage.seats.seats(gid)],
     )
 
 
@@ -40,7 +40,7 @@ async def _in_play(service: GameService, storage: Storage, **kw) -> int:
     while (await state_of(storage, gid)).phase == "setup":
         st = await state_of(storage, gid)
         seat = st.seats_to_act()[0]
-        user = (await storage.seats(gid))[seat].user_id
+        user = (await storage.seats.seats(gid))[seat].user_id
         await service.act(
             gid, user, KeepTickets(seat, tuple(st.players[seat].offer)), expected_version=None
         )
@@ -54,7 +54,7 @@ async def test_bad_input_gets_a_typed_error_and_changes_nothing(
     gid = await _in_play(service, storage)
     st = await state_of(storage, gid)
     active = st.active
-    users = [s.user_id for s in await storage.seats(gid)]
+    users = [s.user_id for s in await storage.seats.seats(gid)]
     mover, idle = users[active], users[1 - active]
     before = await _dump(storage, gid)
     cases = [
@@ -102,7 +102,7 @@ async def test_bad_station_input_gets_a_typed_error_and_changes_nothing(
     stored game (version, state, log, clock, seats) is unchanged."""
     rules = load_ruleset("europe")
     gid = await _in_play(service, storage, map_id="europe")
-    users = [s.user_id for s in await storage.seats(gid)]
+    users = [s.user_id for s in await storage.seats.seats(gid)]
 
     async def refused(user: int, action: object, code: str) -> None:
         before = await _dump(storage, gid)
@@ -157,7 +157,9 @@ async def test_act_persists_one_row_per_action_and_lets_ai_move(
     st = await state_of(storage, gid)
     if st.active != 0:  # the AI seats that play before the human have already moved
         assert (
-            any(r.source == "ai" and r.seat == st.active for r in await storage.actions(gid))
+            any(
+                r.source == "ai" and r.seat == st.active for r in await storage.actions.actions(gid)
+            )
             is False
         )
     assert st.phase == "play" and st.seats_to_act() == [0]
@@ -165,8 +167,8 @@ async def test_act_persists_one_row_per_action_and_lets_ai_move(
     outcome = await play_for(service, storage, gid, HOST)
     while 0 not in outcome.to_act and not outcome.finished:
         outcome = await play_for(service, storage, gid, HOST)
-    rows = await storage.actions(gid)
-    assert len(rows) == (await storage.get_game(gid)).version
+    rows = await storage.actions.actions(gid)
+    assert len(rows) == (await storage.games.get_game(gid)).version
     assert {r.source for r in rows[version:]} <= {"player", "ai"}
     assert any(r.source == "ai" for r in rows[version:])
     assert outcome.turn_ended and outcome.to_act == (0,)
@@ -178,7 +180,7 @@ async def test_outcome_keeps_secrets_out_of_public_events(
     """A blind draw's colour is in the drawing seat's private events only."""
     gid = await _in_play(service, storage)
     st = await state_of(storage, gid)
-    user = (await storage.seats(gid))[st.active].user_id
+    user = (await storage.seats.seats(gid))[st.active].user_id
     outcome = await service.act(gid, user, DrawBlind(st.active), expected_version=None)
     drawn = [e for e in outcome.public_events if e.kind == "card_drawn"]
     assert drawn and all(e.secret is None and "color" not in e.public for e in drawn)
@@ -210,12 +212,12 @@ async def test_whole_game_with_resign_records_results(
         await service.act(gid, BOB, DrawBlind(1), expected_version=None)
     outcome = None
     for _ in range(2000):
-        game = await storage.get_game(gid)
+        game = await storage.games.get_game(gid)
         if game.status == "finished":
             break
         outcome = await play_for(service, storage, gid, HOST)
     assert outcome is not None and outcome.finished and outcome.result is not None
-    results = await storage.results(gid)
+    results = await storage.results.results(gid)
     assert [r.user_id for r in results] == [HOST, BOB, None]
     assert sum(r.won for r in results) >= 1
     stats = await service.stats(1, HOST)
@@ -228,7 +230,7 @@ async def test_whole_game_with_resign_records_results(
     assert {line.player for line in board.lines} == {f"user:{HOST}", f"user:{BOB}", "ai:normal"}
     with pytest.raises(ServiceError, match="game_over"):
         await service.act(gid, HOST, DrawBlind(0), expected_version=None)
-    assert (await storage.get_game(gid)).deadline_at is None
+    assert (await storage.games.get_game(gid)).deadline_at is None
 
 
 async def test_games_for_user_puts_waiting_games_first(
@@ -249,7 +251,7 @@ async def test_act_accepts_the_json_form(service: GameService, storage: Storage)
     """An encoded action dict is decoded and applied like the object."""
     gid = await _in_play(service, storage)
     st = await state_of(storage, gid)
-    user = (await storage.seats(gid))[st.active].user_id
+    user = (await storage.seats.seats(gid))[st.active].user_id
     out = await service.act(
         gid, user, encode_action(DrawBlind(st.active)), expected_version=st.version
     )

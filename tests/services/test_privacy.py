@@ -49,7 +49,7 @@ def svc(store: Storage, clock: FakeClock) -> GameService:
 async def _next(service: GameService, storage: Storage, gid: int) -> None:
     """The human seat that must act plays the heuristic AI's choice."""
     seat = (await service.game_state(gid)).seats_to_act()[0]
-    user = (await storage.seats(gid))[seat].user_id
+    user = (await storage.seats.seats(gid))[seat].user_id
     assert user is not None
     await play_for(service, storage, gid, user)
 
@@ -95,12 +95,12 @@ async def test_forgetting_a_player_keeps_the_others_results_stats_and_every_repl
     await svc.set_user_settings(ALICE, dm_turns=True)
     await svc.set_server_settings(1, ALICE, manage_server=True, turn_seconds=HOUR)
     others = {u: await svc.stats(1, u) for u in (BOB, CAROL)}
-    board = [r for r in await store.leaderboard(1) if r.user_id != ALICE]
-    ratings = {m: await store.ratings(1, scope=m) for m in ("*", "amsterdam")}
-    results = {g: await store.results(g) for g in (g1, g2, g3)}
-    changes = {g: await store.game_rating_changes(g) for g in (g1, g2, g3)}
+    board = [r for r in await store.results.leaderboard(1) if r.user_id != ALICE]
+    ratings = {m: await store.ratings.ratings(1, scope=m) for m in ("*", "amsterdam")}
+    results = {g: await store.results.results(g) for g in (g1, g2, g3)}
+    changes = {g: await store.ratings.game_rating_changes(g) for g in (g1, g2, g3)}
     assert all(len(c) > 0 for c in changes.values())  # every game was rated
-    mine = await store.user_data(ALICE)
+    mine = await store.privacy.user_data(ALICE)
     assert mine.ratings == 2 and mine.named == 1  # overall and Amsterdam; the server setting
     checked, problems = await verify_storage(store)
     assert (checked, problems) == (3, [])
@@ -114,32 +114,36 @@ async def test_forgetting_a_player_keeps_the_others_results_stats_and_every_repl
     assert (report.ratings, report.rating_changes, report.named) == (2, 4, 1)
 
     assert {u: await svc.stats(1, u) for u in (BOB, CAROL)} == others
-    assert [r for r in await store.leaderboard(1)] == board
+    assert [r for r in await store.results.leaderboard(1)] == board
     # the others' ratings and every change of theirs are as they were; hers are gone
     for scope, rows in ratings.items():
-        assert await store.ratings(1, scope=scope) == [r for r in rows if r.user_id != ALICE]
+        assert await store.ratings.ratings(1, scope=scope) == [
+            r for r in rows if r.user_id != ALICE
+        ]
         assert {r.user_id for r in rows} == {ALICE, BOB, CAROL}
     for gid in (g1, g2, g3):
         kept = [c for c in changes[gid] if c.user_id != ALICE]
-        assert await store.game_rating_changes(gid) == kept
+        assert await store.ratings.game_rating_changes(gid) == kept
     assert [line.user_id for line in (await svc.ladder(1)).lines] == [
         r.user_id for r in ratings["*"] if r.user_id != ALICE
     ]
     assert (await svc.server_settings(1)).updated_by is None
-    formers = {r.player for g in (g1, g2) for r in await store.results(g) if r.user_id is None}
+    formers = {
+        r.player for g in (g1, g2) for r in await store.results.results(g) if r.user_id is None
+    }
     assert len(formers) == 1 and formers.pop().startswith("former:")  # one key, naming no one
     assert (await svc.stats(1, ALICE)).games == 0
     for gid in (g1, g2, g3):
-        after = await store.results(gid)
+        after = await store.results.results(gid)
         assert [(r.seat, r.score, r.rank, r.won) for r in after] == [
             (r.seat, r.score, r.rank, r.won) for r in results[gid]
         ]
         assert ALICE not in {r.user_id for r in after}
-        game = await store.get_game(gid)
+        game = await store.games.get_game(gid)
         assert game is not None
         assert await replay_game(store, game) == await stored_state(store, game)
     assert await verify_storage(store) == (3, [])
-    seat = next(s for s in await store.seats(g1) if s.user_id is None)
+    seat = next(s for s in await store.seats.seats(g1) if s.user_id is None)
     assert seat.display_name == former_player("en", seat.seat) == f"Former player {seat.seat + 1}"
     exported = json.dumps(await export_game(store, g1))
     assert f"name{ALICE}" not in exported and str(ALICE) not in exported
@@ -159,14 +163,14 @@ async def test_a_seat_forgotten_while_paused_is_rated_as_no_one_when_its_game_en
     assert report.handed_to_ai == 1
     await svc.guild_returned(1)
     while (state := await svc.game_state(gid)).result is None:
-        if (await store.seats(gid))[state.seats_to_act()[0]].user_id is None:
+        if (await store.seats.seats(gid))[state.seats_to_act()[0]].user_id is None:
             await svc.play_ai(gid)  # her seat, the computer's now (the timer would do it too)
         else:
             await _next(svc, store, gid)
-    [former] = [r for r in await store.results(gid) if r.user_id is None]
+    [former] = [r for r in await store.results.results(gid) if r.user_id is None]
     assert former.player == f"former:{gid}.{former.seat}" and former.place is not None
-    assert {r.player for r in await store.ratings(1)} == {f"user:{BOB}"}
-    assert {c.player for c in await store.game_rating_changes(gid)} == {f"user:{BOB}"}
+    assert {r.player for r in await store.ratings.ratings(1)} == {f"user:{BOB}"}
+    assert {c.player for c in await store.ratings.game_rating_changes(gid)} == {f"user:{BOB}"}
     assert await verify_storage(store) == (1, [])
 
 
@@ -186,7 +190,7 @@ async def test_a_player_who_still_plays_is_told_first_and_forgotten_after_resign
     assert report.games == 1 and report.handed_to_ai == 0
     while (await svc.game_state(gid)).result is None:
         await _next(svc, store, gid)
-    assert {r.user_id for r in await store.results(gid)} == {None, BOB}
+    assert {r.user_id for r in await store.results.results(gid)} == {None, BOB}
     assert await verify_storage(store) == (1, [])
 
 
@@ -198,7 +202,7 @@ async def test_removed_then_invited_back_within_the_period_the_game_resumes(
     game resumes with its clock moved by the pause, and plays on."""
     gid = await _running(svc, 1, channel=10)
     open_lobby = await lobby(svc, users=(CAROL,), channel=20)
-    before = await store.get_game(gid)
+    before = await store.games.get_game(gid)
     assert before is not None and before.deadline_at is not None
     fired: list[object] = []
 
@@ -215,7 +219,7 @@ async def test_removed_then_invited_back_within_the_period_the_game_resumes(
         await _next(svc, store, gid)
     assert refused.value.code == "game_paused"
     assert await svc.purge_due() == []  # within the 30 days
-    paused = await store.get_game(gid)
+    paused = await store.games.get_game(gid)
     assert paused is not None and paused.version == before.version
 
     [resumed] = await svc.guild_returned(1)
@@ -226,7 +230,7 @@ async def test_removed_then_invited_back_within_the_period_the_game_resumes(
     clock.advance(HOUR + 1)
     assert len(await svc.run_due()) >= 1  # the clock runs again
     assert await svc.guild_returned(1) == []
-    lobby_row = await store.get_game(open_lobby)
+    lobby_row = await store.games.get_game(open_lobby)
     assert lobby_row is not None and lobby_row.status == "cancelled"  # a lobby does not come back
     assert await verify_storage(store) == (1, [])
 
@@ -246,12 +250,12 @@ async def test_after_the_period_the_server_is_purged_while_another_plays_on(
     svc.start_timers()
     for _ in range(200):
         await asyncio.sleep(0.01)
-        if await store.departures() == {}:
+        if await store.privacy.departures() == {}:
             break
     await svc.close()
-    assert await store.departures() == {}
-    assert await store.get_game(done) is None and await store.get_game(paused) is None
-    assert await store.guild_ids() == [2]
+    assert await store.privacy.departures() == {}
+    assert await store.games.get_game(done) is None and await store.games.get_game(paused) is None
+    assert await store.privacy.guild_ids() == [2]
     await _next(svc, store, other)
     assert await verify_storage(store) == (1, [])
     assert not (await svc.purge_guild(1)).anything
@@ -273,7 +277,7 @@ async def test_a_server_that_removed_the_bot_while_it_was_away_is_noticed(
         ids[guild] = game.id
     departed = await svc.guilds_present({mine})
     assert [d.guild_id for d in departed] == [gone]
-    assert await store.departures() == {gone: clock.now}
+    assert await store.privacy.departures() == {gone: clock.now}
     assert await svc.guilds_present({mine}) == []  # once
 
 
@@ -329,15 +333,15 @@ async def test_no_cell_of_any_table_names_a_forgotten_player_or_a_purged_server(
         assert await verify_storage(store) == (3, [])
         assert _cells_naming(path, BOB) != []
 
-        server2 = [await store.dump_game(g) for g in await store.game_ids()]
+        server2 = [await store.copies.dump_game(g) for g in await store.games.game_ids()]
         server2 = [d for d in server2 if d is not None and d.game["guild_id"] == 2]
-        ratings2 = [r for r in await store.all_ratings() if r.guild_id == 2]
+        ratings2 = [r for r in await store.ratings.all_ratings() if r.guild_id == 2]
         assert "guild_settings.guild_id" in _cells_naming(path, SERVER)
         purged = await svc.purge_guild(SERVER)
         # its settings, its ladder and its two seasons; overall and Amsterdam in each season
         assert (purged.games, purged.server_rows) == (2, 4) and purged.ratings > 0
         assert _cells_naming(path, SERVER) == []
-        assert [await store.dump_game(d.game["id"]) for d in server2] == server2
-        assert [r for r in await store.all_ratings()] == ratings2
+        assert [await store.copies.dump_game(d.game["id"]) for d in server2] == server2
+        assert [r for r in await store.ratings.all_ratings()] == ratings2
         assert await verify_storage(store) == (1, [])
         await svc.close()

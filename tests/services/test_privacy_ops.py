@@ -50,7 +50,7 @@ async def test_forget_from_the_command_line(
         f"still plays in games {running}" in refused.stdout
         and "nothing was changed" in refused.stdout
     )
-    assert (await storage.get_user_settings(ALICE)).updated_at is not None
+    assert (await storage.settings.get_user_settings(ALICE)).updated_at is not None
 
     await service.resign(running, ALICE)
     first = bot("forget", "--database-url", url, "--user", str(ALICE))
@@ -88,7 +88,7 @@ async def test_purge_from_the_command_line(
 
     refused = bot("purge", "--database-url", url, "--guild", "1")
     assert refused.returncode == 1 and "add --force" in refused.stdout
-    assert await storage.get_game(gone) is not None
+    assert await storage.games.get_game(gone) is not None
 
     await service.guild_removed(1)
     first = bot("purge", "--database-url", url, "--guild", "1")
@@ -100,10 +100,10 @@ async def test_purge_from_the_command_line(
         0,
         "guild 1: nothing stored (already purged, or never seen)",
     )
-    assert await storage.guild_ids() == [2] and await storage.departures() == {}
+    assert await storage.privacy.guild_ids() == [2] and await storage.privacy.departures() == {}
     forced = bot("purge", "--database-url", url, "--guild", "2", "--force")
     assert forced.returncode == 0 and "guild 2 purged: 1 games" in forced.stdout
-    assert await storage.get_game(other) is None
+    assert await storage.games.get_game(other) is None
 
 
 def test_bad_use_exits_2_with_one_line(tmp_path: Path) -> None:

@@ -63,7 +63,7 @@ async def test_the_timer_loop_quarantines_a_corrupt_game_once(
     good = await _due_game(service, storage, channel=2)
     _damage(tmp_path / "ttr.sqlite3", DAMAGE[damage], bad)
     service._states.clear()  # as after a restart: the state comes from the database
-    version = (await storage.get_game(good)).version  # type: ignore[union-attr]
+    version = (await storage.games.get_game(good)).version  # type: ignore[union-attr]
 
     caplog.set_level(logging.INFO)
     clock.advance(4_000)  # both games' turns run out
@@ -75,10 +75,10 @@ async def test_the_timer_loop_quarantines_a_corrupt_game_once(
     lines = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert [r.getMessage() for r in lines] == [f"game {bad} quarantined: {told[0].reason}"]
     assert all(r.exc_info is None for r in caplog.records), "no traceback"
-    row = (await storage.game_ids("quarantined"), await storage.next_deadline())
+    row = (await storage.games.game_ids("quarantined"), await storage.timers.next_deadline())
     assert row[0] == [bad]
     assert row[1] is None or row[1].game_id == good
-    assert (await storage.get_game(good)).version > version  # type: ignore[union-attr]
+    assert (await storage.games.get_game(good)).version > version  # type: ignore[union-attr]
     with pytest.raises(ServiceError) as refused:
         await service.act(bad, HOST, {"type": "draw_blind", "seat": 0}, expected_version=None)
     assert refused.value.code == "game_quarantined"
@@ -106,7 +106,7 @@ async def test_a_player_touching_a_corrupt_game_quarantines_it(
         with pytest.raises(ServiceError) as refused:
             await call
         assert refused.value.code == "game_quarantined"
-    game = await storage.get_game(gid)
+    game = await storage.games.get_game(gid)
     assert game is not None and game.status == "quarantined" and game.status_note
     assert "version" in game.status_note
     mine = await service.games_for_user(HOST)

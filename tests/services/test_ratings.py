@@ -153,15 +153,18 @@ async def test_a_five_player_game_with_resignations_is_rated_as_openskill_rates_
 ) -> None:
     gid = await five_player_game(service, storage)
     state = await state_of(storage, gid)
-    assert state.finished and (await storage.get_game(gid)).rated  # type: ignore[union-attr]
+    assert state.finished and (await storage.games.get_game(gid)).rated  # type: ignore[union-attr]
     ranks = expected_ranks(state)
     assert ranks[0] == ranks[1] == 4.0  # both resigned: tied for the last place
     identities = [f"user:{HOST}", f"user:{BOB}", "ai:easy", "ai:normal", "ai:normal"]
     want = openskill_direct([list(zip(identities, ranks, strict=True))])
     for scope in (OVERALL, "usa"):
-        got = {r.player: (r.mu, r.sigma, r.games) for r in await storage.ratings(1, scope=scope)}
+        got = {
+            r.player: (r.mu, r.sigma, r.games)
+            for r in await storage.ratings.ratings(1, scope=scope)
+        }
         assert got == want
-    stored = await storage.results(gid)
+    stored = await storage.results.results(gid)
     assert [r.place for r in stored] == [int(r) for r in ranks]
     assert [r.player for r in stored] == identities
     shifts = await service.game_ratings(gid)
@@ -184,13 +187,13 @@ async def test_casual_and_cancelled_games_are_not_rated(
     state = await state_of(storage, game.id)
     await service.act(game.id, HOST, KeepTickets(0, state.players[0].offer), expected_version=None)
     await service.resign(game.id, HOST)
-    assert (await storage.get_game(game.id)).status == "finished"  # type: ignore[union-attr]
-    assert await storage.results(game.id) != []
+    assert (await storage.games.get_game(game.id)).status == "finished"  # type: ignore[union-attr]
+    assert await storage.results.results(game.id) != []
     cancelled = await lobby(service, channel=2)
     await service.add_ai(cancelled, HOST)
     await service.start(cancelled, HOST)
     await service.cancel(cancelled, HOST)
-    assert await storage.ratings(1) == [] and await storage.rated_games() == []
+    assert await storage.ratings.ratings(1) == [] and await storage.ratings.rated_games() == []
     assert await service.game_ratings(game.id) == []
 
 
@@ -251,7 +254,7 @@ async def test_stats_give_the_rating_and_its_history(
 ) -> None:
     gid = await five_player_game(service, storage)
     stats = await service.stats(1, BOB)
-    results = await storage.results(gid)
+    results = await storage.results.results(gid)
     assert (stats.games, stats.wins, stats.win_rate) == (1, 0, 0.0)
     assert stats.longest_path_bonuses == int(bool(results[1].longest_path_bonus))
     assert stats.favourite_map == "usa" and stats.season == 1

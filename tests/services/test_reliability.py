@@ -73,9 +73,9 @@ async def test_sigkill_during_play_loses_no_acknowledged_action(tmp_path: Path) 
             checked, problems = await verify_storage(storage)
             assert problems == [] and checked >= 1
             for game_id, version in acknowledged:
-                game = await storage.get_game(game_id)
+                game = await storage.games.get_game(game_id)
                 assert game is not None and game.version >= version, (game_id, version)
-                seqs = [a.seq for a in await storage.actions(game_id)]
+                seqs = [a.seq for a in await storage.actions.actions(game_id)]
                 assert seqs == list(range(1, game.version + 1))
         finally:
             await storage.close()
@@ -99,7 +99,7 @@ async def test_fifty_concurrent_acts_equal_a_legal_serial_order(
     rules = load_ruleset("usa")
     st0 = await state_of(storage, gid)
     total = sum(all_cards(st0).values())
-    seats = {s.seat: s.user_id for s in await storage.seats(gid)}
+    seats = {s.seat: s.user_id for s in await storage.seats.seats(gid)}
     rng = random.Random(50)
     calls = []
     for _ in range(50):
@@ -113,7 +113,7 @@ async def test_fifty_concurrent_acts_equal_a_legal_serial_order(
     errors = [r for r in results if isinstance(r, BaseException)]
     assert all(isinstance(e, (ServiceError, IllegalAction)) for e in errors), errors
     assert ok and errors
-    rows = await storage.actions(gid, after_seq=st0.version)
+    rows = await storage.actions.actions(gid, after_seq=st0.version)
     assert len([r for r in rows if r.source == "player"]) == len(ok)
     checked, problems = await verify_storage(storage)
     assert problems == []
@@ -131,8 +131,8 @@ async def test_two_hundred_games_at_once_stay_independent(tmp_path: Path) -> Non
         for _ in range(moves):
             st = await state_of(storage, gid)
             seat = st.seats_to_act()[0]
-            user = (await storage.seats(gid))[seat].user_id
-            game = await storage.get_game(gid)
+            user = (await storage.seats.seats(gid))[seat].user_id
+            game = await storage.games.get_game(gid)
             await service.act(
                 gid, user, choose_action(load_ruleset(game.map_id), st, seat), expected_version=None
             )

@@ -70,13 +70,13 @@ async def _play_out(
     service: GameService, storage: Storage, gid: int, secrets: Secrets, *, moves: int
 ) -> None:
     """Let the humans of ``gid`` play ``moves`` actions with the heuristic AI's choices."""
-    rules = load_ruleset((await storage.get_game(gid)).map_id)  # type: ignore[union-attr]
+    rules = load_ruleset((await storage.games.get_game(gid)).map_id)  # type: ignore[union-attr]
     for _ in range(moves):
         state = await service.game_state(gid)
         secrets.remember(encode_state(state))
         if state.finished:
             return
-        seats = await storage.seats(gid)
+        seats = await storage.seats.seats(gid)
         humans = [s for s in state.seats_to_act() if not seats[s].is_ai and not seats[s].resigned]
         if not humans:
             await service.run_due(service.clock() + 1)
@@ -105,7 +105,7 @@ async def test_no_secret_in_any_log_line_or_running_export(
         state = await service.game_state(gid)
         secrets.remember(encode_state(state))
         for seat in state.seats_to_act():
-            user = (await storage.seats(gid))[seat].user_id
+            user = (await storage.seats.seats(gid))[seat].user_id
             if user is not None:
                 offer = state.players[seat].offer
                 await service.act(gid, user, KeepTickets(seat, tuple(offer)), expected_version=None)
@@ -156,6 +156,6 @@ async def test_no_secret_in_any_log_line_or_running_export(
 
 async def _final_status(tmp_path: Path, game_id: int) -> str:
     async with await open_storage(tmp_path / "ttr.sqlite3") as storage:
-        game = await storage.get_game(game_id)
+        game = await storage.games.get_game(game_id)
         assert game is not None
         return game.status

@@ -19,10 +19,10 @@ from ..storage import (
     GuildSettings,
     ResultRow,
     Season,
+    Storage,
 )
 from ._errors import ServiceError
 from ._models import Ladder, LadderLine, RatingPoint, RatingShift, UserStats
-from ._recording import MoveRecorder
 
 
 def hints_by_default(settings: GuildSettings, *, rated: bool) -> bool:
@@ -32,8 +32,12 @@ def hints_by_default(settings: GuildSettings, *, rated: bool) -> bool:
     return settings.hints and not rated
 
 
-class LadderOps(MoveRecorder):
-    """Server settings, seasons and ratings of :class:`~bot.services.GameService`."""
+class ServerLadder:
+    """A server's ladder: its settings, seasons, rating tables, a game's rating changes and
+    a player's statistics. Owns nothing of its own; needs only the storage."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
 
     async def server_settings(self, guild_id: int) -> GuildSettings:
         """The server's settings (the defaults when no admin changed any)."""
@@ -153,4 +157,4 @@ def favourite_map(rows: list[ResultRow]) -> str | None:
     return max(counts, key=lambda m: (counts[m], latest[m]))
 
 
-__all__ = ["LadderOps", "favourite_map", "hints_by_default"]
+__all__ = ["ServerLadder", "favourite_map", "hints_by_default"]

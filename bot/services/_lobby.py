@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine import (
@@ -26,9 +26,11 @@ from ..storage import (
     NewSeat,
     SeatRow,
     SeatTaken,
+    Storage,
 )
 from ._errors import ServiceError
 from ._ladder import hints_by_default
+from ._loading import GameLoader, need_status, seat_of
 from ._models import Outcome
 from ._recording import MoveRecorder
 
@@ -42,8 +44,26 @@ AI_LEVEL_NAMES: dict[str, str] = {
 }
 
 
-class LobbyOps(MoveRecorder):
-    """Lobby operations of :class:`~bot.services.GameService`."""
+class Lobby:
+    """The lobby: open a game (or a rematch), join, leave, add AI seats, start, cancel.
+
+    Owns nothing of its own. Needs the storage, the :class:`~._loading.GameLoader` (locks,
+    rows), the :class:`~._recording.MoveRecorder` (the first timers; the AI seats' ticket
+    choices after the start) and ``seed_source`` (seeds for new games).
+    """
+
+    def __init__(
+        self,
+        storage: Storage,
+        loader: GameLoader,
+        recorder: MoveRecorder,
+        *,
+        seed_source: Callable[[], int],
+    ) -> None:
+        self.storage = storage
+        self.loader = loader
+        self.recorder = recorder
+        self.seed_source = seed_source
 
     async def create(
         self,
@@ -193,12 +213,12 @@ class LobbyOps(MoveRecorder):
             ServiceError: ``game_not_found``, ``not_finished`` (the game still runs),
                 ``not_in_game`` (only a player of that game may ask), ``channel_busy``.
         """
-        async with self._lock(game_id):
-            game = await self._game(game_id)
+        async with self.loader.lock(game_id):
+            game = await self.loader.game(game_id)
             if game.status not in ("finished", "cancelled"):
                 raise ServiceError("not_finished")
             seats = await self.storage.seats.seats(game_id)
-            if self._seat_of(seats, user_id) is None:
+            if seat_of(seats, user_id) is None:
                 raise ServiceError("not_in_game")
         new = await self._open(
             guild_id=game.guild_id,
@@ -237,11 +257,11 @@ class LobbyOps(MoveRecorder):
         Raises:
             ServiceError: ``game_not_found``, ``already_started``, ``already_joined``, ``game_full``.
         """
-        async with self._lock(game_id):
-            game = await self._game(game_id)
-            self._need_status(game, "lobby")
+        async with self.loader.lock(game_id):
+            game = await self.loader.game(game_id)
+            need_status(game, "lobby")
             seats = await self.storage.seats.seats(game_id)
-            if self._seat_of(seats, user_id) is not None:
+            if seat_of(seats, user_id) is not None:
                 raise ServiceError("already_joined")
             _, most = await self._seats_limit(game)
             if len(seats) >= most:
@@ -259,10 +279,10 @@ class LobbyOps(MoveRecorder):
         Raises:
             ServiceError: ``game_not_found``, ``already_started``, ``not_in_game``, ``host_cannot_leave``.
         """
-        async with self._lock(game_id):
-            game = await self._game(game_id)
-            self._need_status(game, "lobby")
-            seat = self._seat_of(await self.storage.seats.seats(game_id), user_id)
+        async with self.loader.lock(game_id):
+            game = await self.loader.game(game_id)
+            need_status(game, "lobby")
+            seat = seat_of(await self.storage.seats.seats(game_id), user_id)
             if seat is None:
                 raise ServiceError("not_in_game")
             if user_id == game.host_user_id:
@@ -288,11 +308,11 @@ class LobbyOps(MoveRecorder):
             raise ServiceError(
                 "bad_ai_level", {"given": str(level), "choices": ", ".join(AI_LEVELS)}
             )
-        async with self._lock(game_id):
-            game = await self._game(game_id)
+        async with self.loader.lock(game_id):
+            game = await self.loader.game(game_id)
             if user_id != game.host_user_id:
                 raise ServiceError("not_host")
-            self._need_status(game, "lobby")
+            need_status(game, "lobby")
             seats = await self.storage.seats.seats(game_id)
             _, most = await self._seats_limit(game)
             if len(seats) >= most:
@@ -317,11 +337,11 @@ class LobbyOps(MoveRecorder):
             ServiceError: ``game_not_found``, ``not_host``, ``already_started``,
                 ``not_enough_players``/``too_many_players`` (detail min, max).
         """
-        async with self._lock(game_id):
-            game = await self._game(game_id)
+        async with self.loader.lock(game_id):
+            game = await self.loader.game(game_id)
             if user_id != game.host_user_id:
                 raise ServiceError("not_host")
-            self._need_status(game, "lobby")
+            need_status(game, "lobby")
             rules = load_ruleset(game.map_id)
             seats = await self.storage.seats.seats(game_id)
             least, most = rules.params.min_players, rules.params.max_players
@@ -331,7 +351,7 @@ class LobbyOps(MoveRecorder):
                 raise ServiceError("too_many_players", {"min": least, "max": most})
             seed = self.seed_source() if seed is None else seed
             state = new_game(rules, seats=len(seats), seed=seed, options=game.options)
-            deadline, reminder = self._timers(game, seats, None, state)
+            deadline, reminder = self.recorder.timers(game, seats, None, state)
             # one transaction: seats renumbered 0..n-1 in joining order, status, seed, snapshot
             game = await self.storage.games.start_game(
                 game_id,
@@ -342,9 +362,9 @@ class LobbyOps(MoveRecorder):
                 reminder_at=reminder,
             )
             seats = await self.storage.seats.seats(game_id)
-            self._remember(game_id, state)
-            self._wake.set()
-            return await self._continue(game, seats, state, [], before=None)
+            self.loader.remember(game_id, state)
+            self.recorder.wakes.timers.set()
+            return await self.recorder.proceed(game, seats, state, [], before=None)
 
     async def cancel(self, game_id: int, user_id: int, *, moderator: bool = False) -> GameRow:
         """Cancel a lobby or running game: the host, or a member with Manage Channels (``moderator``).
@@ -352,10 +372,10 @@ class LobbyOps(MoveRecorder):
         Raises:
             ServiceError: ``game_not_found``, ``not_allowed``, ``game_over``.
         """
-        async with self._lock(game_id):
-            game = await self._game(game_id)
+        async with self.loader.lock(game_id):
+            game = await self.loader.game(game_id)
             if user_id != game.host_user_id and not moderator:
                 raise ServiceError("not_allowed")
-            self._need_status(game, "lobby", "active")
-            self._states.pop(game_id, None)
+            need_status(game, "lobby", "active")
+            self.loader.forget(game_id)
             return await self.storage.games.set_status(game_id, "cancelled")

@@ -1,14 +1,14 @@
 """Privacy: what is stored about a player, forgetting them, and the servers that removed the bot.
 
-- A player asks what is stored (:meth:`PrivacyOps.user_data`) and to be
-  forgotten (:meth:`PrivacyOps.forget_user`): one storage transaction (see
-  :meth:`bot.storage.Storage.forget_user`); their seat in every game gets an
+- A player asks what is stored (:meth:`Privacy.user_data`) and to be
+  forgotten (:meth:`Privacy.forget_user`): one storage transaction (see
+  :meth:`bot.storage.PrivacyStore.forget_user`); their seat in every game gets an
   anonymous name in the table's language ("Former player 2", the seat's number)
   so the other players' results, statistics and every replay stay intact.
-- A server that removes the bot (:meth:`PrivacyOps.guild_removed`): its lobbies
+- A server that removes the bot (:meth:`Privacy.guild_removed`): its lobbies
   are cancelled and its running games paused at once; invited back within the
-  retention period (:meth:`PrivacyOps.guild_returned`) they resume, their
-  clocks moved by the pause; after it (:meth:`PrivacyOps.purge_due`, run by the
+  retention period (:meth:`Privacy.guild_returned`) they resume, their
+  clocks moved by the pause; after it (:meth:`Privacy.purge_due`, run by the
   timer loop) everything of the server is deleted.
 
 Nothing here imports discord.
@@ -17,17 +17,24 @@ Nothing here imports discord.
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from words import words_for
 
-from ..storage import ForgetReport, GameRow, GuildDeparture, PurgeReport, UserData
-from ._loading import DEFAULT_RETENTION_DAYS
-from ._recording import MoveRecorder
+from ..storage import (
+    ForgetReport,
+    GameRow,
+    GuildDeparture,
+    PurgeReport,
+    ShardFilter,
+    Storage,
+    UserData,
+)
+from ._loading import DEFAULT_RETENTION_DAYS, GameLoader, Wakes
 
 log = logging.getLogger(__name__)
 
-__all__ = ["DEFAULT_RETENTION_DAYS", "PrivacyOps", "former_player"]
+__all__ = ["DEFAULT_RETENTION_DAYS", "Privacy", "former_player"]
 
 
 def former_player(language: str, seat: int) -> str:
@@ -36,8 +43,32 @@ def former_player(language: str, seat: int) -> str:
     return words_for(language).t("Former player {number}", number=seat + 1)
 
 
-class PrivacyOps(MoveRecorder):
-    """Privacy operations of :class:`~bot.services.GameService`."""
+class Privacy:
+    """Privacy: what is stored about a player, forgetting them, and the servers that removed
+    the bot (see the module docstring).
+
+    Owns the retention period. Needs the storage, the :class:`~._loading.GameLoader` (whose
+    cached states of a server's games it drops), the :class:`~._loading.Wakes` (resumed
+    games' timers), the clock and the shards of this process (None: every server).
+    """
+
+    def __init__(
+        self,
+        storage: Storage,
+        loader: GameLoader,
+        wakes: Wakes,
+        *,
+        clock: Callable[[], float],
+        shards: ShardFilter | None = None,
+        retention_days: float = DEFAULT_RETENTION_DAYS,
+    ) -> None:
+        self.storage = storage
+        self.loader = loader
+        self.wakes = wakes
+        self.clock = clock
+        self.shards = shards
+        #: How long a server's data is kept after it removed the bot, in seconds.
+        self.retention_s = float(retention_days) * 86_400.0
 
     async def user_data(self, user_id: int) -> UserData:
         """What is stored about ``user_id`` (counts), and the games in which they still play."""
@@ -61,7 +92,7 @@ class PrivacyOps(MoveRecorder):
         (their timers never fire while paused); its data goes after the retention period."""
         departure = await self.storage.privacy.depart_guild(guild_id)
         for game_id in departure.cancelled:
-            self._states.pop(game_id, None)
+            self.loader.forget(game_id)
         return departure
 
     async def guild_returned(self, guild_id: int) -> list[GameRow]:
@@ -70,7 +101,7 @@ class PrivacyOps(MoveRecorder):
         left: this runs for every server when the bot connects)."""
         resumed = await self.storage.privacy.return_guild(guild_id)
         if resumed:
-            self._wake.set()  # their timers are set again
+            self.wakes.timers.set()  # their timers are set again
         return resumed
 
     async def guilds_present(self, guild_ids: Collection[int]) -> list[GuildDeparture]:
@@ -88,10 +119,10 @@ class PrivacyOps(MoveRecorder):
         return [await self.guild_removed(guild) for guild in gone]
 
     async def purge_guild(self, guild_id: int) -> PurgeReport:
-        """Delete everything of a server now (see :meth:`bot.storage.Storage.purge_guild`)."""
+        """Delete everything of a server now (see :meth:`bot.storage.PrivacyStore.purge_guild`)."""
         report = await self.storage.privacy.purge_guild(guild_id)
         if report.anything:
-            self._states.clear()  # its games' states go too (cheap: states reload lazily)
+            self.loader.forget_all()  # its games' states go too (cheap: states reload lazily)
         return report
 
     async def purge_due(self, now: float | None = None) -> list[PurgeReport]:

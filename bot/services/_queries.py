@@ -23,13 +23,13 @@ from ..storage import (
     OPEN_STATUSES,
     GameRow,
     SeatRow,
+    Storage,
     UserSettings,
 )
 from ._errors import ServiceError
-from ._loading import ai_controlled, turn_number
+from ._loading import GameLoader, ai_controlled, seat_of, turn_number
 from ._menus import TurnMenu, build_menu
 from ._models import TableView, TurnRecord, UserGame, redacted
-from ._recording import MoveRecorder
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +45,17 @@ def _private(
     return mine, built, planned or ()
 
 
-class QueryOps(MoveRecorder):
-    """Read-only operations of :class:`~bot.services.GameService`."""
+class Queries:
+    """Reading: one reader's look at a game (the table), the move log, a user's games, a
+    server's history, and a player's settings.
+
+    Owns nothing of its own. Needs the storage and the :class:`~._loading.GameLoader`
+    (rows and cached states).
+    """
+
+    def __init__(self, storage: Storage, loader: GameLoader) -> None:
+        self.storage = storage
+        self.loader = loader
 
     async def table(self, game_id: int, user_id: int, *, plans: bool = False) -> TableView:
         """The game as ``user_id`` may see it, with their menu when they must act (``user_id=0``: the public).
@@ -56,13 +65,13 @@ class QueryOps(MoveRecorder):
         Raises:
             ServiceError: ``game_not_found``.
         """
-        game = await self._game(game_id)
+        game = await self.loader.game(game_id)
         seats = await self.storage.seats.seats(game_id)
         if not game.started:
             return TableView(game, seats, None, None, None)
         rules = load_ruleset(game.map_id)
-        state = await self._state(game)
-        seat = self._seat_of(seats, user_id) if user_id else None
+        state = await self.loader.state(game)
+        seat = seat_of(seats, user_id) if user_id else None
         if seat is None:
             return TableView(game, seats, public_view(rules, state), None, None)
         acts = game.status == "active" and game.paused_at is None and not ai_controlled(seat)
@@ -80,7 +89,7 @@ class QueryOps(MoveRecorder):
         Raises:
             ServiceError: ``game_not_found``, ``not_started``.
         """
-        game = await self._game(game_id)
+        game = await self.loader.game(game_id)
         if game.seed is None:
             raise ServiceError("not_started")
         rules = load_ruleset(game.map_id)
@@ -115,7 +124,7 @@ class QueryOps(MoveRecorder):
 
     async def _waits_for(self, game: GameRow, seat: SeatRow) -> bool:
         try:
-            return seat.seat in (await self._state(game)).seats_to_act()
+            return seat.seat in (await self.loader.state(game)).seats_to_act()
         except ServiceError:  # quarantined just now: listed, but nobody's turn
             return False
 
@@ -126,7 +135,7 @@ class QueryOps(MoveRecorder):
             if game.status not in OPEN_STATUSES:
                 continue
             seats = await self.storage.seats.seats(game.id)
-            seat = self._seat_of(seats, user_id)
+            seat = seat_of(seats, user_id)
             if seat is None:
                 continue
             your_turn = (

@@ -239,7 +239,9 @@ class TtrCog(
     @board.autocomplete("region")
     async def _regions(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         try:
-            table = await self.service.table(await self.shown(interaction), interaction.user.id)
+            table = await self.service.queries.table(
+                await self.shown(interaction), interaction.user.id
+            )
         except Exception:  # noqa: BLE001 - autocomplete answers quietly
             return []
         w = Base.words(interaction, table)

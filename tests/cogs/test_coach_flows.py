@@ -39,7 +39,7 @@ async def test_a_hint_is_private_explained_and_do_it_plays_exactly_it(tmp_path: 
         assert "• Why: " in reply.content
         custom_id, version, index = _do_it(reply)
         assert version == await t.version(g)
-        hinted = await t.service.hinted(g, mover.user.id, version=version, index=index)
+        hinted = await t.service.coach.hinted(g, mover.user.id, version=version, index=index)
         ask = await mover.click(reply, custom_id, private=True)
         assert ask.ephemeral and "Play this move now:" in ask.content
         done = await mover.click(ask, _button(ask, "Yes"), private=True)
@@ -107,7 +107,7 @@ async def test_a_rated_game_has_no_hints(tmp_path: Path) -> None:
         alice = t.players["alice"]
         refused = await alice.slash("new", {"map": "usa", "rated": True, "hints": True})
         assert refused.ephemeral and "A rated game has no hints" in refused.content
-        assert await t.service.game_in_channel(t.fake.channel("games").id) is None
+        assert await t.service.lobby.game_in_channel(t.fake.channel("games").id) is None
         g = await started_game(t)
         lobby = next(m for m in t.fake.messages_in("games") if f"ttr:{g}:join" in m.custom_ids)
         assert "Rated:" in lobby.content and "Hints: off in this game." in lobby.content

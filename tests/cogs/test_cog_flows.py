@@ -189,8 +189,8 @@ async def test_out_of_turn_is_refused_privately_and_changes_nothing(tmp_path: Pa
                     await alice.slash("start")
                     for p in (alice, bob):
                         await _keep_offered(p, await p.slash("hand"))
-                    game = await service.game_in_channel(fake.channel("games").id)
-                    views = await service.table(game.id, 0)
+                    game = await service.lobby.game_in_channel(fake.channel("games").id)
+                    views = await service.queries.table(game.id, 0)
                     idle = (alice, bob)[1 - views.public.active]
                     version = (await service.storage.games.get_game(game.id)).version
                     r = await idle.slash("draw", {"source": "deck"})
@@ -205,7 +205,7 @@ async def test_out_of_turn_is_refused_privately_and_changes_nothing(tmp_path: Pa
                     assert (await service.storage.games.get_game(game.id)).version == version
                     seat = 1 - views.public.active
                     try:
-                        await service.act(
+                        await service.play.act(
                             game.id, idle.user.id, DrawBlind(seat), expected_version=None
                         )
                     except Exception as exc:  # the service refuses too, with its code

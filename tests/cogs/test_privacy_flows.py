@@ -23,13 +23,13 @@ async def _finished_with_ai(table: RunningTable, host: str) -> int:
     await player.slash("start")
     gid = await table.game_id()
     service: GameService = table.service
-    state = await service.game_state(gid)
+    state = await service.loader.game_state(gid)
     seat = next(
         s.seat for s in await service.storage.seats.seats(gid) if s.user_id == player.user.id
     )
     from engine import KeepTickets
 
-    await service.act(
+    await service.play.act(
         gid,
         player.user.id,
         KeepTickets(seat, tuple(state.players[seat].offer)),
@@ -79,7 +79,7 @@ async def test_forget_me_asks_then_forgets_and_says_what_went(tmp_path: Path) ->
         assert ask.custom_ids == [confirm, keep]
         kept = await alice.click(ask, keep, private=True)
         assert kept.content == "Nothing was deleted." and not kept.custom_ids
-        assert (await table.service.user_settings(alice.user.id)).dm_turns
+        assert (await table.service.queries.user_settings(alice.user.id)).dm_turns
 
         ask = await alice.slash("privacy forget_me")
         done = await alice.click(ask, _button(ask, "Forget me"), private=True)
@@ -88,7 +88,7 @@ async def test_forget_me_asks_then_forgets_and_says_what_went(tmp_path: Path) ->
         seats = await table.service.storage.seats.seats(gid)
         assert alice.user.id not in {s.user_id for s in seats}
         assert "Former player 1" in {s.display_name for s in seats}
-        assert not (await table.service.user_settings(alice.user.id)).dm_turns
+        assert not (await table.service.queries.user_settings(alice.user.id)).dm_turns
         again = await alice.slash("privacy forget_me")
         assert again.content == "The bot stores nothing about you." and not again.custom_ids
 

@@ -73,7 +73,7 @@ async def lobby(
 ) -> int:
     """A lobby with ``users`` (the first hosts) and ``ais`` AI seats; returns its id.
     ``rated`` and ``hints`` as the host chooses at ``/ttr new`` (None: the server's default)."""
-    game = await service.create(
+    game = await service.lobby.create(
         guild_id=1,
         channel_id=channel,
         host_id=users[0],
@@ -84,9 +84,9 @@ async def lobby(
         hints=hints,
     )
     for u in users[1:]:
-        await service.join(game.id, u, f"u{u}")
+        await service.lobby.join(game.id, u, f"u{u}")
     for _ in range(ais):
-        await service.add_ai(game.id, users[0])
+        await service.lobby.add_ai(game.id, users[0])
     return game.id
 
 
@@ -103,6 +103,6 @@ async def play_for(service: GameService, storage: Storage, game_id: int, user_id
     assert game is not None
     st = await state_of(storage, game_id)
     seat = next(s.seat for s in await storage.seats.seats(game_id) if s.user_id == user_id)
-    return await service.act(
+    return await service.play.act(
         game_id, user_id, choose_action(load_ruleset(game.map_id), st, seat), expected_version=None
     )

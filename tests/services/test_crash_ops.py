@@ -90,7 +90,7 @@ async def check(db: Path, op: str, before: list[SeatRow], start: GameRow) -> str
         if op == "finish":
             return await _finished_whole(storage, game_id, start)
         host = seats[0]
-        state = await GameService(storage, clock=clock).game_state(game_id)
+        state = await GameService(storage, clock=clock).loader.game_state(game_id)
         if op == "resign":
             if not host.resigned:
                 assert seats == before and game == start

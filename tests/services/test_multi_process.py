@@ -62,13 +62,13 @@ async def _games(url: str, guilds: list[int], clock: FakeClock) -> list[int]:
     ids = []
     try:
         for i, guild in enumerate(guilds):
-            game = await service.create(
+            game = await service.lobby.create(
                 guild_id=guild, channel_id=9_000 + i, host_id=USERS[0], host_name="a",
                 map_id=("usa", "nordic", "germany")[i % 3], turn_seconds=3600,
             )  # fmt: skip
-            await service.join(game.id, USERS[1], "b")
-            await service.start(game.id, USERS[0])
-            state = await service.game_state(game.id)
+            await service.lobby.join(game.id, USERS[1], "b")
+            await service.lobby.start(game.id, USERS[0])
+            state = await service.loader.game_state(game.id)
             while state.phase == "setup":
                 from engine.ai import choose_action
                 from maps.loader import load_ruleset
@@ -76,8 +76,8 @@ async def _games(url: str, guilds: list[int], clock: FakeClock) -> list[int]:
                 seat = state.seats_to_act()[0]
                 move = choose_action(load_ruleset(state.map_id), state, seat)
                 if isinstance(move, KeepTickets) or state.phase == "setup":
-                    await service.act(game.id, USERS[seat], move, expected_version=None)
-                state = await service.game_state(game.id)
+                    await service.play.act(game.id, USERS[seat], move, expected_version=None)
+                state = await service.loader.game_state(game.id)
             ids.append(game.id)
     finally:
         await service.close()
@@ -130,7 +130,7 @@ async def test_timers_fire_on_their_shards_and_exactly_once(shared_url: str) -> 
     shard_of = dict(zip(games, shards, strict=True))
     async with await open_storage(shared_url) as storage:
         service = GameService(storage)
-        to_move = {g: (await service.game_state(g)).seats_to_act()[0] for g in games}
+        to_move = {g: (await service.loader.game_state(g)).seats_to_act()[0] for g in games}
 
     # half the turn: reminders, each process for its own shards
     low, high = await asyncio.gather(

@@ -42,11 +42,11 @@ async def _games(
     for i in range(count):
         if i < finish:
             gid = await lobby(service, users=(HOST,), ais=2, channel=100 + i)
-            await service.start(gid, HOST)
-            await service.resign(gid, HOST)  # the AI plays the host's seat to the end
+            await service.lobby.start(gid, HOST)
+            await service.play.resign(gid, HOST)  # the AI plays the host's seat to the end
         else:
             gid = await lobby(service, users=(HOST, BOB), channel=100 + i)
-            await service.start(gid, HOST)
+            await service.lobby.start(gid, HOST)
             for _ in range(6):
                 await _play_next(service, storage, gid)
         ids.append(gid)
@@ -55,7 +55,7 @@ async def _games(
 
 async def _play_next(service: GameService, storage: Storage, gid: int) -> None:
     """The seat that must act plays the heuristic AI's choice."""
-    seat = (await service.game_state(gid)).seats_to_act()[0]
+    seat = (await service.loader.game_state(gid)).seats_to_act()[0]
     user = (await storage.seats.seats(gid))[seat].user_id
     assert user is not None
     await play_for(service, storage, gid, user)

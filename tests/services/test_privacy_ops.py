@@ -42,7 +42,7 @@ async def test_forget_from_the_command_line(
     service, storage = prepared
     done = await _finished(service, storage, (ALICE, BOB), channel=1)
     running = await _running(service, 1, channel=2)
-    await service.set_user_settings(ALICE, turn_pings=False)
+    await service.queries.set_user_settings(ALICE, turn_pings=False)
 
     refused = bot("forget", "--database-url", url, "--user", str(ALICE))
     assert refused.returncode == 1, refused.stderr
@@ -52,7 +52,7 @@ async def test_forget_from_the_command_line(
     )
     assert (await storage.settings.get_user_settings(ALICE)).updated_at is not None
 
-    await service.resign(running, ALICE)
+    await service.play.resign(running, ALICE)
     first = bot("forget", "--database-url", url, "--user", str(ALICE))
     assert first.returncode == 0, first.stderr
     assert first.stdout.startswith(f"user {ALICE} forgotten: 2 games now name their seat")
@@ -90,7 +90,7 @@ async def test_purge_from_the_command_line(
     assert refused.returncode == 1 and "add --force" in refused.stdout
     assert await storage.games.get_game(gone) is not None
 
-    await service.guild_removed(1)
+    await service.privacy.guild_removed(1)
     first = bot("purge", "--database-url", url, "--guild", "1")
     assert first.returncode == 0, first.stderr
     assert first.stdout.startswith("guild 1 purged: 2 games (1 lobbies or running), 4 seats,")

@@ -17,11 +17,11 @@ HOUR = 3600
 
 async def _two_humans_in_play(service: GameService, storage: Storage) -> int:
     gid = await lobby(service, turn_seconds=HOUR)
-    await service.start(gid, HOST)
+    await service.lobby.start(gid, HOST)
     for user in (HOST, BOB):
         st = await state_of(storage, gid)
         seat = next(s.seat for s in await storage.seats.seats(gid) if s.user_id == user)
-        await service.act(
+        await service.play.act(
             gid, user, KeepTickets(seat, tuple(st.players[seat].offer)), expected_version=None
         )
     return gid
@@ -41,14 +41,14 @@ async def test_turn_gets_deadline_and_reminder_at_half_time(
 
     service.on_reminder = on_reminder
     clock.advance(HOUR / 2 - 1)
-    assert await service.run_due() == []
+    assert await service.timers.run_due() == []
     clock.advance(2)
-    done = await service.run_due()
+    done = await service.timers.run_due()
     st = await state_of(storage, gid)
     assert len(done) == 1 and reminders == done
     assert [s.seat for s in reminders[0].seats] == [st.active]
     assert (await storage.games.get_game(gid)).reminder_at is None
-    assert await service.run_due() == []
+    assert await service.timers.run_due() == []
 
 
 async def test_timeout_plays_the_turn_and_the_player_keeps_the_seat(
@@ -65,7 +65,7 @@ async def test_timeout_plays_the_turn_and_the_player_keeps_the_seat(
 
     service.on_turn = on_turn
     clock.advance(HOUR + 1)
-    done = await service.run_due()
+    done = await service.timers.run_due()
     after = await state_of(storage, gid)
     assert len(done) == 1 and turns == done and done[0].turn_ended
     assert after.turn == st.turn + 1 and after.active != late
@@ -88,7 +88,7 @@ async def test_three_timeouts_in_a_row_give_the_seat_to_the_ai(
         st = await state_of(storage, gid)
         if st.active == bob:
             clock.advance(HOUR + 1)
-            await service.run_due()
+            await service.timers.run_due()
             expiries += 1
         else:
             await play_for(service, storage, gid, HOST)
@@ -104,7 +104,7 @@ async def test_three_timeouts_in_a_row_give_the_seat_to_the_ai(
         out = await play_for(service, storage, gid, HOST)
     assert (await state_of(storage, gid)).active == 0
     with pytest.raises(ServiceError, match="is_ai"):
-        await service.vacation(gid, BOB, days=1)
+        await service.play.vacation(gid, BOB, days=1)
 
 
 async def test_acting_resets_the_timeout_streak(
@@ -115,7 +115,7 @@ async def test_acting_resets_the_timeout_streak(
     st = await state_of(storage, gid)
     late = st.active
     clock.advance(HOUR + 1)
-    await service.run_due()
+    await service.timers.run_due()
     users = {s.seat: s.user_id for s in await storage.seats.seats(gid)}
     while (await state_of(storage, gid)).active != late:
         await play_for(service, storage, gid, users[(await state_of(storage, gid)).active])
@@ -131,15 +131,15 @@ async def test_vacation_moves_the_deadline_and_has_a_limit(
     st = await state_of(storage, gid)
     user = (await storage.seats.seats(gid))[st.active].user_id
     deadline = (await storage.games.get_game(gid)).deadline_at
-    await service.vacation(gid, user, days=2)
+    await service.play.vacation(gid, user, days=2)
     assert (await storage.games.get_game(gid)).deadline_at == deadline + 2 * 86_400
     clock.advance(HOUR + 1)
-    assert await service.run_due() == []
+    assert await service.timers.run_due() == []
     for bad in (0, 8):
         with pytest.raises(ServiceError, match="bad_days"):
-            await service.vacation(gid, user, days=bad)
+            await service.play.vacation(gid, user, days=bad)
     with pytest.raises(ServiceError) as err:
-        await service.vacation(gid, user, days=6)
+        await service.play.vacation(gid, user, days=6)
     assert err.value.code == "vacation_limit" and err.value.detail == {"left": 5}
 
 
@@ -150,7 +150,7 @@ async def test_acting_ends_a_vacation_and_refunds_unused_days(
     gid = await _two_humans_in_play(service, storage)
     st = await state_of(storage, gid)
     user = (await storage.seats.seats(gid))[st.active].user_id
-    await service.vacation(gid, user, days=3)
+    await service.play.vacation(gid, user, days=3)
     clock.advance(HOUR)
     await play_for(service, storage, gid, user)
     seat = (await storage.seats.seats(gid))[st.active]
@@ -170,7 +170,7 @@ async def test_timers_survive_a_restart(tmp_path: Path, clock: FakeClock) -> Non
     storage = await open_storage(path, clock=clock)
     try:
         fresh = GameService(storage, clock=clock)
-        done = await fresh.run_due()
+        done = await fresh.timers.run_due()
         assert len(done) == 1 and isinstance(done[0], Outcome)
         assert (await state_of(storage, gid)).turn == before.turn + 1
     finally:
@@ -186,7 +186,7 @@ async def test_ai_moves_interrupted_by_a_crash_are_resumed(
     storage = await open_storage(path, clock=clock)
     halted = GameService(storage, clock=clock, seed_source=lambda: 3, auto_ai=False)
     gid = await lobby(halted, users=(HOST,), ais=3)
-    await halted.start(gid, HOST)
+    await halted.lobby.start(gid, HOST)
     game = await storage.games.get_game(gid)
     assert game.version == 0 and game.deadline_at == clock.now
     await storage.close()
@@ -194,7 +194,7 @@ async def test_ai_moves_interrupted_by_a_crash_are_resumed(
     storage = await open_storage(path, clock=clock)
     try:
         service = GameService(storage, clock=clock)
-        done = await service.run_due()
+        done = await service.timers.run_due()
         st = await state_of(storage, gid)
         assert done and st.seats_to_act() == [0] and all(not p.offer for p in st.players[1:])
         game = await storage.games.get_game(gid)
@@ -207,9 +207,11 @@ async def test_timer_loop_runs_in_the_background(service: GameService, storage: 
     """start_timers() wakes for a due timer on its own; close() stops it."""
     import asyncio
 
-    halted = GameService(storage, clock=service.clock, seed_source=lambda: 3, auto_ai=False)
+    halted = GameService(
+        storage, clock=service.recorder.clock, seed_source=lambda: 3, auto_ai=False
+    )
     gid = await lobby(halted, users=(HOST,), ais=2)
-    await halted.start(gid, HOST)
+    await halted.lobby.start(gid, HOST)
     service.start_timers()
     try:
         for _ in range(200):

@@ -30,7 +30,7 @@ from ..storage import (
 )
 from ._errors import ServiceError
 from ._ladder import hints_by_default
-from ._loading import GameLoader, need_status, seat_of
+from ._loading import GameLoader, Wakes, need_status, seat_of
 from ._models import Outcome
 from ._recording import MoveRecorder
 
@@ -49,7 +49,8 @@ class Lobby:
 
     Owns nothing of its own. Needs the storage, the :class:`~._loading.GameLoader` (locks,
     rows), the :class:`~._recording.MoveRecorder` (the first timers; the AI seats' ticket
-    choices after the start) and ``seed_source`` (seeds for new games).
+    choices after the start), the :class:`~._loading.Wakes` (a started game's first timer)
+    and ``seed_source`` (seeds for new games).
     """
 
     def __init__(
@@ -57,12 +58,14 @@ class Lobby:
         storage: Storage,
         loader: GameLoader,
         recorder: MoveRecorder,
+        wakes: Wakes,
         *,
         seed_source: Callable[[], int],
     ) -> None:
         self.storage = storage
         self.loader = loader
         self.recorder = recorder
+        self.wakes = wakes
         self.seed_source = seed_source
 
     async def create(
@@ -363,7 +366,7 @@ class Lobby:
             )
             seats = await self.storage.seats.seats(game_id)
             self.loader.remember(game_id, state)
-            self.recorder.wakes.timers.set()
+            self.wakes.timers.set()
             return await self.recorder.proceed(game, seats, state, [], before=None)
 
     async def cancel(self, game_id: int, user_id: int, *, moderator: bool = False) -> GameRow:

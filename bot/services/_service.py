@@ -114,6 +114,7 @@ class GameService:
             storage,
             self.loader,
             self.recorder,
+            wakes,
             seed_source=seed_source or (lambda: secrets.randbits(63)),
         )
         self.play = Play(storage, self.loader, self.recorder, clock=clock)

@@ -13,12 +13,12 @@ player's rating exactly (:mod:`bot.ratings`). Nothing another player sees as
 theirs changes, and every game still replays. A user who still plays (a lobby,
 or a running game whose seat is theirs to play) is refused.
 
-A server that removes the bot is recorded (:meth:`SqlPrivacyStore.depart_guild`):
+A server that removes the bot is recorded (:meth:`PrivacyStore.depart_guild`):
 its lobbies are cancelled and its running games paused (``paused_at``; the
 timer query and every move skip a paused game) in one transaction. Invited
-back, :meth:`~SqlPrivacyStore.return_guild` resumes them with their clocks
+back, :meth:`~PrivacyStore.return_guild` resumes them with their clocks
 moved by the pause; after the retention period
-:meth:`~SqlPrivacyStore.purge_guild` deletes everything of the server (its
+:meth:`~PrivacyStore.purge_guild` deletes everything of the server (its
 games with their rows, its settings, ladder, seasons and ratings), again in
 one transaction.
 """

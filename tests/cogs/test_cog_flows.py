@@ -6,10 +6,11 @@ import contextlib
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 from bot.client import create_bot
 from bot.config import Settings
-from bot.services import GameService
+from bot.services import GameService, Lobby
 from bot.storage import open_storage
 from engine import DrawBlind
 
@@ -135,9 +136,18 @@ async def test_whole_game_in_process(tmp_path: Path) -> None:
                     print(turn, message.content)
 
 
-class _BrokenService(GameService):
+class _BrokenLobby(Lobby):
     async def leave(self, game_id: int, user_id: int) -> None:
         raise RuntimeError("database on fire")
+
+
+class _BrokenService(GameService):
+    def __init__(self, *args: Any, **options: Any) -> None:
+        super().__init__(*args, **options)
+        lobby = self.lobby
+        self.lobby = _BrokenLobby(
+            lobby.storage, lobby.loader, lobby.recorder, lobby.wakes, seed_source=lobby.seed_source
+        )
 
 
 async def test_unexpected_errors_answer_nothing_changed(tmp_path: Path) -> None:

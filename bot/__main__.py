@@ -18,7 +18,7 @@ def main(argv: list[str]) -> int:
 
         return demo_main(rest)
     if command in ("forget", "purge", "privacy"):
-        from .services import privacy_ops
+        from .host.services import privacy_ops
 
         privacy_tools = {
             "forget": privacy_ops.main_forget,
@@ -27,7 +27,7 @@ def main(argv: list[str]) -> int:
         }
         return privacy_tools[command](rest)
     if command in ("verify", "export", "migrate", "ratings"):
-        from .services import ops
+        from .host.services import ops
 
         tools = {
             "verify": ops.main_verify,
@@ -41,8 +41,8 @@ def main(argv: list[str]) -> int:
 
         return main_backup(rest)
     if command in ("run", "health"):
-        from .config import Settings
-        from .run import health, run
+        from .process.config import Settings
+        from .process.run import health, run
 
         try:
             settings = Settings.from_env()

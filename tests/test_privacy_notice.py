@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import DEFAULT_GUILD_RETENTION_DAYS
-from bot.services.privacy_ops import main_privacy
+from bot.host.services.privacy_ops import main_privacy
+from bot.process.config import DEFAULT_GUILD_RETENTION_DAYS
 from words import LANGS, privacy_notice, words_for
 
 ROOT = Path(__file__).resolve().parents[1]

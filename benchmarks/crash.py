@@ -50,7 +50,7 @@ async def _kill_random(kills: int, seed: int) -> dict[str, Any]:
                 _, found = await verify_storage(storage)
                 problems += len(found)
                 for game_id, version in acknowledged:
-                    game = await storage.get_game(game_id)
+                    game = await storage.games.get_game(game_id)
                     lost += game is None or game.version < version
             finally:
                 await storage.close()

@@ -74,22 +74,22 @@ async def build(url: str, games: int) -> None:
     service = GameService(storage)
     try:
         for i in range(games):
-            game = await service.create(
+            game = await service.lobby.create(
                 guild_id=(i % 16) << 22,
                 channel_id=1_000_000 + i,
                 host_id=HUMAN,
                 host_name="human",
                 map_id=maps[i % len(maps)],
             )
-            await service.add_ai(game.id, HUMAN)
-            await service.start(game.id, HUMAN)
-            state = await service.game_state(game.id)
+            await service.lobby.add_ai(game.id, HUMAN)
+            await service.lobby.start(game.id, HUMAN)
+            state = await service.loader.game_state(game.id)
             while state.phase == "setup" and 0 in state.seats_to_act():
                 rules = load_ruleset(game.map_id)
-                await service.act(
+                await service.play.act(
                     game.id, HUMAN, choose_action(rules, state, 0), expected_version=None
                 )
-                state = await service.game_state(game.id)
+                state = await service.loader.game_state(game.id)
     finally:
         await service.close()
         await storage.close()
@@ -123,13 +123,13 @@ async def _player(
             continue
         busy.add(gid)
         try:
-            state = await service.game_state(gid)  # what the player sees: off the clock
+            state = await service.loader.game_state(gid)  # what the player sees: off the clock
             if state.finished or 0 not in state.seats_to_act():
                 games.remove(gid)
                 continue
             action = _human_move(state, gid, choose_action, load_ruleset)
             started = time.perf_counter()
-            outcome = await service.act(gid, HUMAN, action, expected_version=None)
+            outcome = await service.play.act(gid, HUMAN, action, expected_version=None)
             samples.append(((time.perf_counter() - started) * 1000, outcome.actions))
         finally:
             busy.discard(gid)
@@ -145,7 +145,7 @@ async def work(
     storage = await open_storage(url, pool_size=players + 2)
     service = GameService(storage)
     try:
-        games = [g for g in await storage.game_ids("active") if g % processes == index]
+        games = [g for g in await storage.games.game_ids("active") if g % processes == index]
         rng = random.Random(index)
         busy: set[int] = set()
         warm: list[tuple[float, int]] = []

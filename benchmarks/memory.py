@@ -259,7 +259,7 @@ async def _play(service: Any, map_id: str, seed: int, channel: int) -> None:
     """One hard-vs-normal game through the service, with the turn boards and the final image."""
     from cogs.ttr._images import board_png, final_png
 
-    game = await service.create(
+    game = await service.lobby.create(
         guild_id=0,
         channel_id=channel,
         host_id=0,
@@ -270,19 +270,19 @@ async def _play(service: Any, map_id: str, seed: int, channel: int) -> None:
     levels = ["normal", "normal"]
     levels[seed % 2] = "hard"
     for level in levels:
-        await service.add_ai(game.id, 0, level=level)
-    await service.start(game.id, 0, seed=seed)
+        await service.lobby.add_ai(game.id, 0, level=level)
+    await service.lobby.start(game.id, 0, seed=seed)
     names = ["A", "B"]
     claimed: list[str] = []
     while True:
-        outcome = await service.play_ai(game.id, max_actions=1)
+        outcome = await service.play.play_ai(game.id, max_actions=1)
         claimed += [e.public["route"] for e in outcome.public_events if e.kind == "route_claimed"]
         if outcome.result is not None:
-            public = (await service.table(game.id, 0)).public
+            public = (await service.queries.table(game.id, 0)).public
             await final_png(map_id, public, names, "en")
             return
         if outcome.turn_ended:
-            public = (await service.table(game.id, 0)).public
+            public = (await service.queries.table(game.id, 0)).public
             await board_png(map_id, public, names, "en", claimed)
             claimed = []
 
@@ -337,7 +337,7 @@ async def _analyse_all(service: Any, done: list[int]) -> None:
     a time, while the games go on (``done[0]``: analyses stored)."""
     while True:
         try:
-            found = await service.analyse_next()
+            found = await service.analyses.analyse_next()
         except Exception as exc:  # noqa: BLE001 - reported, the queue goes on as the bot's does
             print(f"  an analysis failed: {exc!r}", file=sys.stderr, flush=True)
             found = None

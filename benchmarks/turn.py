@@ -47,7 +47,7 @@ async def _fill(service: GameService, count: int, maps: list[str]) -> list[int]:
     """``count`` started games: one human seat (user HUMAN) against one AI seat."""
     ids = []
     for i in range(count):
-        game = await service.create(
+        game = await service.lobby.create(
             guild_id=1,
             channel_id=100_000 + i,
             host_id=HUMAN,
@@ -55,8 +55,8 @@ async def _fill(service: GameService, count: int, maps: list[str]) -> list[int]:
             map_id=maps[i % len(maps)],
             turn_seconds=86_400,
         )
-        await service.add_ai(game.id, HUMAN)
-        await service.start(game.id, HUMAN)
+        await service.lobby.add_ai(game.id, HUMAN)
+        await service.lobby.start(game.id, HUMAN)
         ids.append(game.id)
     return ids
 
@@ -67,17 +67,17 @@ async def _timed_turns(
     plain, rendered = [], []
     layouts: dict[str, Any] = {}
     for gid in ids:
-        game = await service.storage.get_game(gid)
-        state = await service.game_state(gid)
+        game = await service.storage.games.get_game(gid)
+        state = await service.loader.game_state(gid)
         if state.finished or 0 not in state.seats_to_act():
             continue
         action = choose_action(load_ruleset(game.map_id), state, 0, "random")
         t0 = time.perf_counter()
-        await service.act(gid, HUMAN, action, expected_version=None)
+        await service.play.act(gid, HUMAN, action, expected_version=None)
         t1 = time.perf_counter()
         plain.append((t1 - t0) * 1000)
         if renderer is not None:
-            views = await service.table(gid, 0)
+            views = await service.queries.table(gid, 0)
             layout = layouts.get(game.map_id) or layouts.setdefault(
                 game.map_id, renderer.load_layout(game.map_id)
             )
@@ -106,7 +106,7 @@ async def _restart(path: Path, count: int) -> float:
     rules = load_ruleset("usa")
     snapshot = encode_state(new_game(rules, seats=2, seed=1))
     for i in range(count):
-        game = await storage.create_game(
+        game = await storage.games.create_game(
             guild_id=1,
             channel_id=500_000 + i,
             host_user_id=HUMAN,
@@ -116,7 +116,7 @@ async def _restart(path: Path, count: int) -> float:
                 NewSeat("ai", is_ai=True, ai_kind="heuristic", seat=1),
             ],
         )
-        await storage.start_game(
+        await storage.games.start_game(
             game.id,
             seed=1,
             snapshot=snapshot,
@@ -128,8 +128,8 @@ async def _restart(path: Path, count: int) -> float:
     t0 = time.perf_counter()
     storage = await open_storage(path)
     service = GameService(storage)
-    await storage.next_deadline()
-    await service.table(count // 2, HUMAN)
+    await storage.timers.next_deadline()
+    await service.queries.table(count // 2, HUMAN)
     elapsed = time.perf_counter() - t0
     await storage.close()
     return elapsed
@@ -160,22 +160,22 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
         # throughput: games of two human seats; the players' choices are made before the clock runs
         pairs = []
         for i in range(args.active):
-            game = await service.create(
+            game = await service.lobby.create(
                 guild_id=1,
                 channel_id=900_000 + i,
                 host_id=HUMAN,
                 host_name="p",
                 map_id=maps[i % len(maps)],
             )
-            await service.join(game.id, HUMAN + 1, "q")
-            await service.start(game.id, HUMAN)
+            await service.lobby.join(game.id, HUMAN + 1, "q")
+            await service.lobby.start(game.id, HUMAN)
             pairs.append(game.id)
         count, spent = 0, 0.0
         for _ in range(10):
             moves = []
             for gid in pairs:
-                game = await storage.get_game(gid)
-                state = await service.game_state(gid)
+                game = await storage.games.get_game(gid)
+                state = await service.loader.game_state(gid)
                 if not state.finished:
                     seat = state.seats_to_act()[0]
                     moves.append(
@@ -188,7 +188,7 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
             t0 = time.perf_counter()
             await asyncio.gather(
                 *(
-                    service.act(gid, user, action, expected_version=None)
+                    service.play.act(gid, user, action, expected_version=None)
                     for gid, user, action in moves
                 )
             )

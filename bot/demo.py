@@ -116,8 +116,8 @@ async def _seat_and_start(
     start it; returns the game id and the seats' names. ``shared``: the database holds other
     games, so the demo takes a channel of its own."""
     host = 0  # the demo's host is nobody: every seat is an AI seat
-    channel = -1 - len(await storage.game_ids()) if shared else 0
-    game = await service.create(
+    channel = -1 - len(await storage.games.game_ids()) if shared else 0
+    game = await service.lobby.create(
         guild_id=0,
         channel_id=channel,
         host_id=host,
@@ -127,9 +127,9 @@ async def _seat_and_start(
         preview=True,
     )
     for i in range(players):
-        await service.add_ai(game.id, host, level=levels[min(i, len(levels) - 1)])
-    await service.start(game.id, host, seed=seed)
-    table = await service.table(game.id, 0)
+        await service.lobby.add_ai(game.id, host, level=levels[min(i, len(levels) - 1)])
+    await service.lobby.start(game.id, host, seed=seed)
+    table = await service.queries.table(game.id, 0)
     return game.id, [s.display_name for s in table.seats]
 
 
@@ -137,13 +137,13 @@ async def _play(demo: DemoGame, every: int) -> int | None:
     """Play the AI seats to the end, telling each turn when it ends and writing a board image at
     the start and every ``every`` turns; the number of images, or None when the game is stuck."""
     layout = render.load_layout(demo.rules.map_id)
-    public = (await demo.service.table(demo.game_id, 0)).public
+    public = (await demo.service.queries.table(demo.game_id, 0)).public
     assert public is not None
     told: list[Event] = []
     images = 0
     while public.phase != "finished":
         before = public
-        outcome = await demo.service.play_ai(demo.game_id, max_actions=1)
+        outcome = await demo.service.play.play_ai(demo.game_id, max_actions=1)
         if outcome.actions != 1:
             print(f"the game is stuck at version {before.version}", file=sys.stderr)
             return None
@@ -151,7 +151,7 @@ async def _play(demo: DemoGame, every: int) -> int | None:
         if outcome.turn_ended:
             _tell(demo, before.turn + 1 if before.phase == "play" else 0, told)
             told = []
-        public = (await demo.service.table(demo.game_id, 0)).public
+        public = (await demo.service.queries.table(demo.game_id, 0)).public
         assert public is not None
         new_turn = public.turn != before.turn or before.phase != "play"
         if public.phase == "play" and new_turn and public.turn % every == 0:
@@ -177,10 +177,10 @@ async def _people_images(demo: DemoGame, layout: render.Layout) -> int:
     """The images a person looks at after a game: the board 500 px wide (board-phone.png), the
     first seat's hand with its ticket planner at the end (hand.png) and the recap (recap.gif);
     returns how many were written."""
-    table = await demo.service.table(demo.game_id, 0)
-    state = await demo.service.game_state(demo.game_id)
+    table = await demo.service.queries.table(demo.game_id, 0)
+    state = await demo.service.loader.game_state(demo.game_id)
     assert table.public is not None
-    records = await demo.service.turn_log(demo.game_id)
+    records = await demo.service.queries.turn_log(demo.game_id)
     files = {
         "board-phone.png": render.render_phone_png(layout, table.public, demo.names),
         "hand.png": render.render_hand_png(
@@ -212,7 +212,7 @@ class StoredGame:
 async def _check_stored(demo: DemoGame) -> StoredGame:
     """Read the finished game back from storage and replay its action log from the seed: the
     demo's proof that what the service stored is the game that was played."""
-    stored = await demo.storage.get_game(demo.game_id)
+    stored = await demo.storage.games.get_game(demo.game_id)
     assert stored is not None
     state = await stored_state(demo.storage, stored)
     verified = await replay_game(demo.storage, stored) == state and stored.status == "finished"
@@ -220,10 +220,10 @@ async def _check_stored(demo: DemoGame) -> StoredGame:
     return StoredGame(
         result=state.result,
         turns=state.turn,
-        actions=len(await demo.storage.actions(demo.game_id)),
+        actions=len(await demo.storage.actions.actions(demo.game_id)),
         verified=verified,
-        shifts=await demo.service.game_ratings(demo.game_id),
-        seats=list(await demo.storage.seats(demo.game_id)),
+        shifts=await demo.service.ladder.game_ratings(demo.game_id),
+        seats=list(await demo.storage.seats.seats(demo.game_id)),
     )
 
 
@@ -340,7 +340,7 @@ def _analysis_doc(demo: DemoGame, analysis: GameAnalysis) -> dict[str, Any]:
 async def _analyse(demo: DemoGame) -> tuple[GameAnalysis | None, int]:
     """Analyse the finished game as the bot does, print it (method, budget, turning points) and
     draw ``analysis.png``; returns the analysis and the images written."""
-    view = await demo.service.analyse_now(demo.game_id)
+    view = await demo.service.analyses.analyse_now(demo.game_id)
     analysis = view.analysis
     if analysis is None:
         return None, 0

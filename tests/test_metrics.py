@@ -152,13 +152,15 @@ async def test_metrics_reads_readiness_and_counts_games(
     storage = await open_storage(f"sqlite:///{tmp_path / 'ttr.sqlite3'}")
     try:
         for channel in (1, 2):
-            await storage.create_game(guild_id=9, channel_id=channel, host_user_id=3, map_id="usa")
+            await storage.games.create_game(
+                guild_id=9, channel_id=channel, host_user_id=3, map_id="usa"
+            )
         server.watch(storage)
         health.ready()
         second = await scrape()
         assert second["ttr_ready"] == 1 and second["ttr_discord_failed_attempts"] == 0
         assert second["ttr_games{status=lobby}"] == 2 and second["ttr_games{status=active}"] == 0
-        await storage.create_game(guild_id=9, channel_id=3, host_user_id=3, map_id="usa")
+        await storage.games.create_game(guild_id=9, channel_id=3, host_user_id=3, map_id="usa")
         assert (await scrape())["ttr_games{status=lobby}"] == 2, "counted at most every 5 s"
         server._counted_at = -1e9  # as if GAMES_EVERY had passed
         assert (await scrape())["ttr_games{status=lobby}"] == 3

@@ -153,7 +153,7 @@ class MetricsServer:
             return
         self._counted_at = now
         try:
-            counts = await asyncio.wait_for(storage.game_counts(), GAMES_TIMEOUT)
+            counts = await asyncio.wait_for(storage.games.game_counts(), GAMES_TIMEOUT)
         except Exception as exc:  # noqa: BLE001 - the last numbers stay; said once per outage
             if not self._counting_failed:
                 log.warning("cannot count the games for /metrics: %s", describe(exc))

@@ -30,7 +30,7 @@ class AdminFlows(Base):
         await self.defer(interaction)
         table = await self.read(interaction, game_id)
         perms = getattr(interaction.user, "guild_permissions", None)
-        await self.service.cancel(
+        await self.service.lobby.cancel(
             game_id, interaction.user.id, moderator=bool(perms and perms.manage_channels)
         )
         interaction.extras["committed"] = True

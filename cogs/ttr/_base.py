@@ -97,7 +97,7 @@ class Base:
         interaction. ``plans``: with the reader's ticket plans (the hand reply).
         """
         interaction.extras["game"] = game_id
-        table = await self.service.table(game_id, interaction.user.id, plans=plans)
+        table = await self.service.queries.table(game_id, interaction.user.id, plans=plans)
         interaction.extras["meta"] = table.rules.meta
         if here and interaction.channel_id not in (table.game.channel_id, table.game.thread_id):
             raise CogError("wrong_channel", {"channel": f"<#{table.channel_id}>"})
@@ -105,7 +105,7 @@ class Base:
 
     async def game_here(self, interaction: discord.Interaction) -> int:
         """The id of the open game in this channel or thread (``no_game`` when there is none)."""
-        game = await self.service.game_in_channel(interaction.channel_id or 0)
+        game = await self.service.lobby.game_in_channel(interaction.channel_id or 0)
         if game is None:
             raise CogError("no_game")
         interaction.extras["game"] = game.id
@@ -114,9 +114,9 @@ class Base:
     async def game_last_shown(self, interaction: discord.Interaction) -> int | None:
         """The game this channel shows: the open one, else the last one (a finished game stays
         until a new one starts); None when the channel never had one."""
-        game = await self.service.game_in_channel(interaction.channel_id or 0)
+        game = await self.service.lobby.game_in_channel(interaction.channel_id or 0)
         if game is None:
-            game = await self.service.last_game_in_channel(interaction.channel_id or 0)
+            game = await self.service.queries.last_game_in_channel(interaction.channel_id or 0)
         return None if game is None else game.id
 
     async def game_shown(self, interaction: discord.Interaction) -> int:

@@ -29,7 +29,7 @@ async def _table(
     service: GameServicePort, here: Here, interaction: discord.Interaction
 ) -> TableView | None:
     try:
-        return await service.table(await here(interaction), interaction.user.id)
+        return await service.queries.table(await here(interaction), interaction.user.id)
     except Exception:  # noqa: BLE001 - autocomplete answers quietly
         return None
 

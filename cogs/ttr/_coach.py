@@ -50,7 +50,7 @@ class CoachFlows(Base):
         await self.defer(interaction)
         table = await self.read(interaction, game_id)
         self.need_turn(table)
-        answer = await self.service.hint(game_id, interaction.user.id)
+        answer = await self.service.coach.hint(game_id, interaction.user.id)
         interaction.extras["committed"] = True  # the hint is counted
         w = self.words(interaction, table)
         names = display_names(table)
@@ -100,7 +100,7 @@ class CoachFlows(Base):
         self.need_seat(table)
         w = self.words(interaction, table)
         try:
-            action = await self.service.hinted(
+            action = await self.service.coach.hinted(
                 click.game, interaction.user.id, version=click.version, index=click.action
             )
         except ServiceError as exc:
@@ -134,7 +134,7 @@ class CoachFlows(Base):
         While the game-over message is not posted yet (an analysis can be quicker than the
         final image) nothing is posted here: the game-over message posts it after itself
         (:meth:`after_final`)."""
-        table = await self.service.table(view.game.id, 0)
+        table = await self.service.queries.table(view.game.id, 0)
         final = table.game.board_message_id
         if final is None or view.analysis is None or view.game.id in self._posted:
             return
@@ -156,7 +156,7 @@ class CoachFlows(Base):
     async def after_final(self, game_id: int) -> None:
         """The game-over message is posted (and remembered): post the analysis now if the
         queue made it before."""
-        view = await self.service.analysis(game_id, queue=False)
+        view = await self.service.analyses.analysis(game_id, queue=False)
         if view.status == "done":
             await self.analysed(view)
 

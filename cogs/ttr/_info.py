@@ -158,7 +158,7 @@ class InfoFlows(Base):
         if table.public is None:
             raise CogError("not_started")
         w = self.words(interaction, table)
-        settings = await self.service.user_settings(interaction.user.id)
+        settings = await self.service.queries.user_settings(interaction.user.id)
         if region:
             cities, marks = zoom_region(table, region)
             png = await images.zoom_png(
@@ -250,7 +250,7 @@ class InfoFlows(Base):
         await self.defer(interaction)
         table = await self.read(interaction, game_id)
         w = self.words(interaction, table)
-        records = await self.service.turn_log(game_id)
+        records = await self.service.queries.turn_log(game_id)
         start, number = self._log_range(records, table.seat, count, page)
         lines = self._log_lines(records[start:], table, w)
         if not lines:
@@ -389,7 +389,7 @@ class InfoFlows(Base):
         await self.defer(interaction)
         w = self.words(interaction)
         per_page = 10
-        games = await self.service.history(
+        games = await self.service.queries.history(
             interaction.guild_id or 0, page=page - 1, per_page=per_page
         )
         if not games:
@@ -397,7 +397,7 @@ class InfoFlows(Base):
             return
         lines = [w.t("**Finished games** (page {page})", page=page)]
         for g in games:
-            table = await self.service.table(g.id, 0)
+            table = await self.service.queries.table(g.id, 0)
             names = seat_names(table)
             result = table.public.result if table.public is not None else None
             winners = (
@@ -445,10 +445,10 @@ class InfoFlows(Base):
                 + " · ❌ "
                 + (", ".join(failed) or "–")
             )
-        ratings = stories.rating_changes(await self.service.game_ratings(game_id), w)
+        ratings = stories.rating_changes(await self.service.ladder.game_ratings(game_id), w)
         lines += [ratings] if ratings else []
         png = await images.final_png(table.rules.map_id, public, display_names(table), w.lang)
-        records = await self.service.turn_log(game_id)
+        records = await self.service.queries.turn_log(game_id)
         gif = await images.recap_gif(table.rules.map_id, records, display_names(table), w.lang)
         await self.reply(
             interaction,
@@ -458,7 +458,7 @@ class InfoFlows(Base):
                 discord.File(io.BytesIO(gif), filename="recap.gif"),
             ],
         )
-        analysis = await self.service.analysis(game_id)
+        analysis = await self.service.analyses.analysis(game_id)
         text, chart = CoachFlows.analysis_message(table, analysis, w)
         data = await chart() if chart is not None else None
         charts = [self.png(data, "analysis.png")] if data else []

@@ -51,14 +51,16 @@ class LadderFlows(Base):
         """One page of the server's rating table, and the reader's own line wherever it is."""
         await self.defer(interaction)
         w = self.words(interaction)
-        ladder = await self.service.ladder(interaction.guild_id or 0, season=season, map_id=map_id)
+        ladder = await self.service.ladder.ladder(
+            interaction.guild_id or 0, season=season, map_id=map_id
+        )
         await self.reply(interaction, ladder_text(ladder, page - 1, interaction.user.id, w))
 
     async def stats(self, interaction: discord.Interaction, user: discord.abc.User) -> None:
         """A player's results and rating in this server, with the rating chart of this season."""
         await self.defer(interaction)
         w = self.words(interaction)
-        st = await self.service.stats(interaction.guild_id or 0, user.id)
+        st = await self.service.ladder.stats(interaction.guild_id or 0, user.id)
         files = []
         if st.history:
             png = await images.rating_png(st, user.display_name, w)
@@ -86,17 +88,17 @@ class LadderFlows(Base):
             changes["turn_seconds"] = TURN_TIMES.get(turn_time)
         changes |= {k: v for k, v in (("rated", rated), ("hints", hints)) if v is not None}
         if add_channel is not None or remove_channel is not None:
-            now = await self.service.server_settings(guild)
+            now = await self.service.ladder.server_settings(guild)
             channels = set(now.channels) | ({add_channel.id} if add_channel else set())
             changes["channels"] = tuple(sorted(channels - {getattr(remove_channel, "id", None)}))
         if changes:
-            settings = await self.service.set_server_settings(
+            settings = await self.service.ladder.set_server_settings(
                 guild, interaction.user.id, manage_server=manages_server(interaction), **changes
             )
             interaction.extras["committed"] = True
         else:
-            settings = await self.service.server_settings(guild)
-        season = (await self.service.ladder(guild)).seasons[-1]
+            settings = await self.service.ladder.server_settings(guild)
+        season = (await self.service.ladder.ladder(guild)).seasons[-1]
         head = w.t("The server settings were saved.") if changes else w.t("**Server settings**")
         when = "" if season.started_at is None else f" (<t:{int(season.started_at)}:D>)"
         lines = [head, *settings_lines(settings, w)]
@@ -114,7 +116,7 @@ class LadderFlows(Base):
         """Start the next season (Manage Server): every rating starts afresh."""
         await self.defer(interaction)
         w = self.words(interaction)
-        started = await self.service.start_season(
+        started = await self.service.ladder.start_season(
             interaction.guild_id or 0,
             interaction.user.id,
             manage_server=manages_server(interaction),

@@ -89,11 +89,11 @@ class LobbyFlows(Base):
         channel_id = interaction.channel_id or 0
         thread_id = channel_id if in_thread else None
         parent = getattr(interaction.channel, "parent_id", None) if in_thread else channel_id
-        settings = await self.service.open_here(interaction.guild_id or 0, channel_id, parent)
+        settings = await self.service.lobby.open_here(interaction.guild_id or 0, channel_id, parent)
         lang = language or settings.language or lang_of(interaction.guild_locale)
         if thread and not in_thread:
             channel_id = thread_id = await self._open_thread(interaction, map_id, lang)
-        game = await self.service.create(
+        game = await self.service.lobby.create(
             guild_id=interaction.guild_id or 0,
             channel_id=channel_id,
             thread_id=thread_id,
@@ -171,7 +171,7 @@ class LobbyFlows(Base):
         """After the end: a new lobby with the same map, options and computer players; the others are pinged."""
         await self.defer(interaction)
         old = await self.read(interaction, game_id)
-        game = await self.service.rematch(
+        game = await self.service.lobby.rematch(
             game_id, interaction.user.id, interaction.user.display_name
         )
         interaction.extras["committed"] = True
@@ -193,7 +193,7 @@ class LobbyFlows(Base):
         """Take a seat in the lobby."""
         await self.defer(interaction)
         table = await self.read(interaction, game_id)
-        await self.service.join(game_id, interaction.user.id, interaction.user.display_name)
+        await self.service.lobby.join(game_id, interaction.user.id, interaction.user.display_name)
         interaction.extras["committed"] = True
         fresh = await self.read(interaction, game_id)
         tw = self.table_words(fresh)
@@ -212,7 +212,7 @@ class LobbyFlows(Base):
         """Give up a lobby seat."""
         await self.defer(interaction)
         await self.read(interaction, game_id)
-        await self.service.leave(game_id, interaction.user.id)
+        await self.service.lobby.leave(game_id, interaction.user.id)
         interaction.extras["committed"] = True
         fresh = await self.read(interaction, game_id)
         tw = self.table_words(fresh)
@@ -234,7 +234,7 @@ class LobbyFlows(Base):
         """The host adds a computer player of ``level`` (easy, normal or hard)."""
         await self.defer(interaction)
         await self.read(interaction, game_id)
-        seat = await self.service.add_ai(game_id, interaction.user.id, level=level)
+        seat = await self.service.lobby.add_ai(game_id, interaction.user.id, level=level)
         interaction.extras["committed"] = True
         fresh = await self.read(interaction, game_id)
         tw = self.table_words(fresh)
@@ -258,7 +258,7 @@ class LobbyFlows(Base):
         """The host starts: cards and tickets are dealt; everyone chooses tickets privately."""
         await self.defer(interaction)
         table = await self.read(interaction, game_id)
-        outcome = await self.service.start(game_id, interaction.user.id)
+        outcome = await self.service.lobby.start(game_id, interaction.user.id)
         interaction.extras["committed"] = True
         tw = self.table_words(table)
         await self.publisher.notice(

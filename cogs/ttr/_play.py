@@ -116,12 +116,12 @@ class PlayFlows(Base):
         on a public message or a command answers with a new private message."""
         await self.acknowledge(interaction)
         w = self.words(interaction, table)
-        outcome = await self.service.act(
+        outcome = await self.service.play.act(
             table.game.id, interaction.user.id, action, expected_version=version
         )
         interaction.extras["committed"] = True
         note = await self.publish(outcome)
-        fresh = await self.service.table(table.game.id, interaction.user.id, plans=True)
+        fresh = await self.service.queries.table(table.game.id, interaction.user.id, plans=True)
         seat = table.seat if table.seat is not None else -1
         mine = [
             e for e in outcome.events if e.seat_of == seat and not isinstance(e, ev_.TurnStarted)
@@ -326,7 +326,7 @@ class PlayFlows(Base):
         await self.defer(interaction)
         table = await self.read(interaction, game_id)
         self.need_seat(table)
-        outcome = await self.service.resign(game_id, interaction.user.id)
+        outcome = await self.service.play.resign(game_id, interaction.user.id)
         interaction.extras["committed"] = True
         tw = self.table_words(table)
         await self.publisher.notice(
@@ -350,7 +350,7 @@ class PlayFlows(Base):
         """Pause the player's clock for ``days``."""
         await self.defer(interaction)
         table = await self.read(interaction, game_id)
-        await self.service.vacation(game_id, interaction.user.id, days=days)
+        await self.service.play.vacation(game_id, interaction.user.id, days=days)
         interaction.extras["committed"] = True
         w = self.words(interaction, table)
         await self.reply(

@@ -20,7 +20,7 @@ class PlayerFlows(Base):
         await self.defer(interaction)
         w = self.words(interaction)
         lines = []
-        for g in await self.service.games_for_user(interaction.user.id):
+        for g in await self.service.queries.games_for_user(interaction.user.id):
             meta = load_ruleset(g.map_id).meta
             names = meta.get("name") or {}
             lines.append(
@@ -55,10 +55,10 @@ class PlayerFlows(Base):
             if v is not None
         }
         if changes:
-            now = await self.service.set_user_settings(interaction.user.id, **changes)
+            now = await self.service.queries.set_user_settings(interaction.user.id, **changes)
             interaction.extras["committed"] = True
         else:
-            now = await self.service.user_settings(interaction.user.id)
+            now = await self.service.queries.user_settings(interaction.user.id)
 
         def on_off(flag: bool) -> str:
             return w.t("on") if flag else w.t("off")

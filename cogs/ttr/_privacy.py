@@ -73,7 +73,7 @@ class PrivacyFlows(Base):
 
     async def _ask(self, interaction: discord.Interaction, w: Words) -> None:
         """Say what forgetting deletes (or which games stop it), with the buttons to go on."""
-        data = await self.service.user_data(interaction.user.id)
+        data = await self.service.privacy.user_data(interaction.user.id)
         text, view = _question(data, w)
         await self.reply(interaction, text, view=view)
 
@@ -94,7 +94,7 @@ class PrivacyFlows(Base):
         left = LeftGames()
         if click.step == "resign":
             left = await self._leave_games(interaction)
-        report = await self.service.forget_user(interaction.user.id)
+        report = await self.service.privacy.forget_user(interaction.user.id)
         interaction.extras["committed"] = True
         await self.reply(interaction, _done(report, left, w))
 
@@ -103,20 +103,20 @@ class PrivacyFlows(Base):
         every game that has not started; each is told in its channel."""
         user = interaction.user
         left = LeftGames()
-        for ref in (await self.service.user_data(user.id)).open_games:
+        for ref in (await self.service.privacy.user_data(user.id)).open_games:
             interaction.extras["game"] = ref.game_id
             outcome = None
             if ref.status == "active":
-                outcome = await self.service.resign(ref.game_id, user.id)
+                outcome = await self.service.play.resign(ref.game_id, user.id)
                 kind, left.resigned = "resigned", left.resigned + 1
             elif ref.host:
-                await self.service.cancel(ref.game_id, user.id)
+                await self.service.lobby.cancel(ref.game_id, user.id)
                 kind, left.cancelled = "cancelled", left.cancelled + 1
             else:
-                await self.service.leave(ref.game_id, user.id)
+                await self.service.lobby.leave(ref.game_id, user.id)
                 kind, left.left = "left", left.left + 1
             interaction.extras["committed"] = True
-            table = await self.service.table(ref.game_id, 0)
+            table = await self.service.queries.table(ref.game_id, 0)
             await self.publisher.notice(table, _announcement(table, kind, user.mention))
             if outcome is not None:
                 await self.play.publish(outcome)
@@ -273,7 +273,7 @@ class GuildEvents(commands.Cog):
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The server removed the bot (kicked, or the server deleted): pause and cancel at once."""
-        departure = await self.service.guild_removed(guild.id)
+        departure = await self.service.privacy.guild_removed(guild.id)
         log.info(
             "guild %s removed the bot: %s games paused, %s cancelled",
             guild.id,
@@ -294,12 +294,12 @@ class GuildEvents(commands.Cog):
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """Connected: servers with stored games that the bot is no longer in removed it meanwhile."""
-        for departure in await self.service.guilds_present([g.id for g in self.bot.guilds]):
+        for departure in await self.service.privacy.guilds_present([g.id for g in self.bot.guilds]):
             log.info("guild %s removed the bot while it was away", departure.guild_id)
 
     async def _back(self, guild_id: int) -> None:
-        for game in await self.service.guild_returned(guild_id):
-            table = await self.service.table(game.id, 0)
+        for game in await self.service.privacy.guild_returned(guild_id):
+            table = await self.service.queries.table(game.id, 0)
             tw = Base.table_words(table)
             waiting = () if table.public is None else table.public.waiting_for
             users = tuple(u for s in waiting if (u := user_of(table, s)) is not None)

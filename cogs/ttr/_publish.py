@@ -131,11 +131,11 @@ class Publisher(Base):
         asked for it also get a direct message); the last round and the end ping
         every player. None: nothing to post.
         """
-        table = await self.service.table(game_id, 0)
+        table = await self.service.queries.table(game_id, 0)
         public = table.public
         if public is None:
             return None
-        records = await self.service.turn_log(game_id)
+        records = await self.service.queries.turn_log(game_id)
         events = [e for r in records if r.number >= from_turn for e in r.events]
         w = self.table_words(table)
         names = seat_names(table)
@@ -145,7 +145,7 @@ class Publisher(Base):
         humans = tuple(u for s in range(public.num_seats) if (u := user_of(table, s)) is not None)
         waiting = tuple(public.waiting_for)
         to_act = tuple(u for s in waiting if (u := user_of(table, s)) is not None)
-        settings = {u: await self.service.user_settings(u) for u in to_act}
+        settings = {u: await self.service.queries.user_settings(u) for u in to_act}
         if public.phase == "setup":
             tail = w.n(
                 "{players}: choose your {tickets} with **My hand**.",
@@ -209,8 +209,8 @@ class Publisher(Base):
             hints_taken(table),
             table.rules,
         )
-        ratings = stories.rating_changes(await self.service.game_ratings(table.game.id), w)
-        analysis = await self.service.analysis(table.game.id, queue=False)
+        ratings = stories.rating_changes(await self.service.ladder.game_ratings(table.game.id), w)
+        analysis = await self.service.analyses.analysis(table.game.id, queue=False)
         if analysis.status in ("queued", "running"):  # the analysis follows as a reply
             scores += "\n" + "\n".join(analysis_words(analysis, table.rules, w, ()))
         players = tuple(s.user_id for s in table.seats if s.user_id and not s.is_ai)
@@ -237,14 +237,14 @@ class Publisher(Base):
         )
         delivery = await self.announcer.post(post)
         if delivery.message is not None:
-            await self.service.remember_final_message(g, delivery.message.id)
+            await self.service.analyses.remember_final_message(g, delivery.message.id)
             if self.on_final is not None:
                 await self.on_final(g)
         return delivery
 
     async def _recap(self, table: TableView, w: Words) -> bytes:
         """The game's recap GIF (from the public turn log)."""
-        records = await self.service.turn_log(table.game.id)
+        records = await self.service.queries.turn_log(table.game.id)
         return await images.recap_gif(table.rules.map_id, records, display_names(table), w.lang)
 
     async def notice(
@@ -272,7 +272,7 @@ class Publisher(Base):
         users = tuple(s.user_id for s in reminder.seats if s.user_id)
         if not users:
             return
-        table = await self.service.table(reminder.game.id, 0)
+        table = await self.service.queries.table(reminder.game.id, 0)
         w = self.table_words(table)
         text = w.n(
             "{players}: half of your turn time is gone (game {game}). Open **My hand** or /ttr hand to move.",

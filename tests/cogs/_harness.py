@@ -36,19 +36,19 @@ class RunningTable:
 
     async def game_id(self, channel: str = "games") -> int:
         """The open game of a channel."""
-        game = await self.service.game_in_channel(self.fake.channel(channel).id)
+        game = await self.service.lobby.game_in_channel(self.fake.channel(channel).id)
         assert game is not None
         return game.id
 
     async def version(self, game_id: int) -> int:
         """The stored version of a game."""
-        game = await self.service.storage.get_game(game_id)
+        game = await self.service.storage.games.get_game(game_id)
         assert game is not None
         return game.version
 
     async def active(self, game_id: int) -> Player:
         """The player whose turn it is."""
-        t = await self.service.table(game_id, 0)
+        t = await self.service.queries.table(game_id, 0)
         assert t.public is not None
         seat = t.seats[t.public.active]
         return next(p for p in self.players.values() if p.user.id == seat.user_id)

@@ -19,7 +19,7 @@ async def test_add_ai_level_option_stores_and_names_the_level(tmp_path: Path) ->
         assert "AI 2 (easy)" in easy.content, easy.summary()
         plain = await alice.slash("add_ai")
         assert "AI 3 (computer)" in plain.content, plain.summary()
-        seats = await t.service.storage.seats(await t.game_id())
+        seats = await t.service.storage.seats.seats(await t.game_id())
         assert [(s.display_name, s.ai_kind) for s in seats if s.is_ai] == [
             ("AI 1 (hard)", "hard"),
             ("AI 2 (easy)", "easy"),

@@ -15,7 +15,7 @@ from ._harness import TIMEOUT, RunningTable, running_table, started_game
 
 
 async def _claims(t: RunningTable, game_id: int, player: Player) -> int:
-    view = await t.service.table(game_id, player.user.id)
+    view = await t.service.queries.table(game_id, player.user.id)
     return len(view.menu.claims) if view.menu is not None else 0
 
 

@@ -294,7 +294,7 @@ async def test_old_route_picker_select_and_page_button(tmp_path: Path) -> None:
     async with running_table(tmp_path) as t:
         g = await started_game(t)
         mover = await t.active(g)
-        view = await t.service.table(g, mover.user.id)
+        view = await t.service.queries.table(g, mover.user.id)
         assert view.menu is not None
         v = view.version
         planted = t.fake.plant_bot_message("games", "old picker", [f"ttr:{g}:cr:{v}:0"])

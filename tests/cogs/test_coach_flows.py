@@ -39,16 +39,16 @@ async def test_a_hint_is_private_explained_and_do_it_plays_exactly_it(tmp_path: 
         assert "• Why: " in reply.content
         custom_id, version, index = _do_it(reply)
         assert version == await t.version(g)
-        hinted = await t.service.hinted(g, mover.user.id, version=version, index=index)
+        hinted = await t.service.coach.hinted(g, mover.user.id, version=version, index=index)
         ask = await mover.click(reply, custom_id, private=True)
         assert ask.ephemeral and "Play this move now:" in ask.content
         done = await mover.click(ask, _button(ask, "Yes"), private=True)
         assert done.ephemeral and "Playing the hinted move" in done.content
         await _moved(t, g, version)
-        (stored,) = await t.service.storage.actions(g, after_seq=version, limit=1)
+        (stored,) = await t.service.storage.actions.actions(g, after_seq=version, limit=1)
         assert decode_action(stored.action) == hinted
         assert stored.source == "player" and stored.actor_user_id == mover.user.id
-        seats = await t.service.storage.seats(g)
+        seats = await t.service.storage.seats.seats(g)
         counted = {s.user_id: s.hints_used for s in seats}
         assert counted[mover.user.id] == 1 and counted[idle.user.id] == 0
 
@@ -97,7 +97,7 @@ async def test_the_host_can_turn_hints_off(tmp_path: Path) -> None:
         mover = await t.active(g)
         refused = await mover.slash("hint")
         assert refused.ephemeral and "Hints are off in this game" in refused.content
-        assert all(s.hints_used == 0 for s in await t.service.storage.seats(g))
+        assert all(s.hints_used == 0 for s in await t.service.storage.seats.seats(g))
 
 
 async def test_a_rated_game_has_no_hints(tmp_path: Path) -> None:
@@ -107,14 +107,14 @@ async def test_a_rated_game_has_no_hints(tmp_path: Path) -> None:
         alice = t.players["alice"]
         refused = await alice.slash("new", {"map": "usa", "rated": True, "hints": True})
         assert refused.ephemeral and "A rated game has no hints" in refused.content
-        assert await t.service.game_in_channel(t.fake.channel("games").id) is None
+        assert await t.service.lobby.game_in_channel(t.fake.channel("games").id) is None
         g = await started_game(t)
         lobby = next(m for m in t.fake.messages_in("games") if f"ttr:{g}:join" in m.custom_ids)
         assert "Rated:" in lobby.content and "Hints: off in this game." in lobby.content
         mover = await t.active(g)
         hint = await mover.slash("hint")
         assert hint.ephemeral and "Hints are off in this game" in hint.content
-        assert all(s.hints_used == 0 for s in await t.service.storage.seats(g))
+        assert all(s.hints_used == 0 for s in await t.service.storage.seats.seats(g))
 
 
 async def test_a_german_player_gets_the_hint_in_german(tmp_path: Path) -> None:

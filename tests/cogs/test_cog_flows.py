@@ -6,9 +6,10 @@ import contextlib
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 from bot.discord_app.client import create_bot
-from bot.host.services import GameService
+from bot.host.services import GameService, Lobby
 from bot.host.storage import open_storage
 from bot.process.config import Settings
 from engine import DrawBlind
@@ -135,9 +136,18 @@ async def test_whole_game_in_process(tmp_path: Path) -> None:
                     print(turn, message.content)
 
 
-class _BrokenService(GameService):
+class _BrokenLobby(Lobby):
     async def leave(self, game_id: int, user_id: int) -> None:
         raise RuntimeError("database on fire")
+
+
+class _BrokenService(GameService):
+    def __init__(self, *args: Any, **options: Any) -> None:
+        super().__init__(*args, **options)
+        lobby = self.lobby
+        self.lobby = _BrokenLobby(
+            lobby.storage, lobby.loader, lobby.recorder, lobby.wakes, seed_source=lobby.seed_source
+        )
 
 
 async def test_unexpected_errors_answer_nothing_changed(tmp_path: Path) -> None:
@@ -189,10 +199,10 @@ async def test_out_of_turn_is_refused_privately_and_changes_nothing(tmp_path: Pa
                     await alice.slash("start")
                     for p in (alice, bob):
                         await _keep_offered(p, await p.slash("hand"))
-                    game = await service.game_in_channel(fake.channel("games").id)
-                    views = await service.table(game.id, 0)
+                    game = await service.lobby.game_in_channel(fake.channel("games").id)
+                    views = await service.queries.table(game.id, 0)
                     idle = (alice, bob)[1 - views.public.active]
-                    version = (await service.storage.get_game(game.id)).version
+                    version = (await service.storage.games.get_game(game.id)).version
                     r = await idle.slash("draw", {"source": "deck"})
                     assert r.ephemeral and "not your turn" in r.content.lower()
                     turn = [
@@ -202,10 +212,10 @@ async def test_out_of_turn_is_refused_privately_and_changes_nothing(tmp_path: Pa
                     ][-1]
                     r = await idle.click(turn, f"ttr:{game.id}:draw")
                     assert r.ephemeral and "not your turn" in r.content.lower()
-                    assert (await service.storage.get_game(game.id)).version == version
+                    assert (await service.storage.games.get_game(game.id)).version == version
                     seat = 1 - views.public.active
                     try:
-                        await service.act(
+                        await service.play.act(
                             game.id, idle.user.id, DrawBlind(seat), expected_version=None
                         )
                     except Exception as exc:  # the service refuses too, with its code

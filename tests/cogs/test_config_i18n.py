@@ -49,7 +49,7 @@ def test_the_retention_period_of_removed_servers_is_a_setting(tmp_path: Path) ->
         settings = Settings.from_env({"TTR_GUILD_RETENTION_DAYS": "7"}, env_file=none)
         service = await build_service(object(), settings)
         try:
-            return float(service.retention_s)
+            return float(service.privacy.retention_s)
         finally:
             await service.close()  # its worker processes must not outlive the test
 

@@ -36,7 +36,7 @@ async def _finished_rated_game(t: RunningTable) -> int:
 
 
 async def _last_game(t: RunningTable) -> int:
-    game = await t.service.last_game_in_channel(t.fake.channel("games").id)
+    game = await t.service.queries.last_game_in_channel(t.fake.channel("games").id)
     assert game is not None
     return game.id
 
@@ -74,7 +74,7 @@ async def test_stats_show_the_rating_and_its_chart(tmp_path: Path) -> None:
         stats = await t.players["alice"].slash("player stats")
         assert stats.ephemeral
         assert "1 game, 0 won (0%)" in stats.content
-        bonus = int(bool((await t.service.storage.results(game_id))[0].longest_path_bonus))
+        bonus = int(bool((await t.service.storage.results.results(game_id))[0].longest_path_bonus))
         assert ("Longest-path bonus: 1 time\n" if bonus else "bonus: 0 times") in stats.content
         assert "Favourite map: USA" in stats.content
         assert (
@@ -104,10 +104,10 @@ async def test_server_settings_for_everyone_to_see_and_managers_to_change(tmp_pa
         assert "• Table language of new games: German" in saved.content
         elsewhere = await t.players["alice"].slash("new", {"map": "usa"})
         assert f"Games on this server are opened in <#{general.id}>." in elsewhere.content
-        assert await t.service.game_in_channel(t.fake.channel("games").id) is None
+        assert await t.service.lobby.game_in_channel(t.fake.channel("games").id) is None
         await owner.slash("admin config", {"remove_channel": general})
         await t.players["alice"].slash("new", {"map": "usa"})
-        game = await t.service.game_in_channel(t.fake.channel("games").id)
+        game = await t.service.lobby.game_in_channel(t.fake.channel("games").id)
         assert game is not None and not game.rated
         assert (game.language, game.turn_seconds) == ("de", 3600)
         lobby = next(m for m in t.fake.messages_in("games") if "Ungewertet" in m.content)

@@ -29,13 +29,13 @@ async def _states(db: Path) -> tuple[int, list[GameState]]:
     """The game's seed and every state from the deal to now (replayed from its log)."""
     storage = await open_storage(db)
     try:
-        game = await storage.get_game(1)
+        game = await storage.games.get_game(1)
         assert game is not None and game.seed is not None
-        seats = len(await storage.seats(1))
+        seats = len(await storage.seats.seats(1))
         rules = load_ruleset(game.map_id)
         state = new_game(rules, seats=seats, seed=game.seed, options=game.options)
         states = [state]
-        for row in await storage.actions(1):
+        for row in await storage.actions.actions(1):
             state = apply(rules, state, decode_action(row.action)).state
             states.append(state)
         return game.seed, states

@@ -18,7 +18,7 @@ async def test_the_planner_only_reaches_its_owner(tmp_path: Path) -> None:
             player = await t.active(g)
             message = t.fake.messages_in("games")[-1]
             await _play_turn(player, message, n)
-        table = {name: await t.service.table(g, p.user.id) for name, p in t.players.items()}
+        table = {name: await t.service.queries.table(g, p.user.id) for name, p in t.players.items()}
         replies = {}
         for name, player in t.players.items():
             reply = await player.slash("hand")
@@ -93,11 +93,11 @@ async def test_turn_boards_highlight_the_last_claims_and_contrast_follows_settin
         checked = 0
         for n in range(6):
             player = await t.active(g)
-            before = dict((await t.service.table(g, 0)).public.owners)
+            before = dict((await t.service.queries.table(g, 0)).public.owners)
             seen.clear()
             await _play_turn(player, t.fake.messages_in("games")[-1], n)
             await t.fake.wait_for_message(lambda m: m.kind == "channel", since=0, timeout=5)
-            after = (await t.service.table(g, 0)).public.owners
+            after = (await t.service.queries.table(g, 0)).public.owners
             claimed = {r for r in after if r not in before}
             if seen:
                 assert set(seen[-1]) == claimed, (seen, claimed)

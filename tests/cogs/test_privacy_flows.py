@@ -23,11 +23,13 @@ async def _finished_with_ai(table: RunningTable, host: str) -> int:
     await player.slash("start")
     gid = await table.game_id()
     service: GameService = table.service
-    state = await service.game_state(gid)
-    seat = next(s.seat for s in await service.storage.seats(gid) if s.user_id == player.user.id)
+    state = await service.loader.game_state(gid)
+    seat = next(
+        s.seat for s in await service.storage.seats.seats(gid) if s.user_id == player.user.id
+    )
     from engine import KeepTickets
 
-    await service.act(
+    await service.play.act(
         gid,
         player.user.id,
         KeepTickets(seat, tuple(state.players[seat].offer)),
@@ -35,7 +37,7 @@ async def _finished_with_ai(table: RunningTable, host: str) -> int:
     )
     await player.slash("game resign")
     for _ in range(400):
-        game = await service.storage.get_game(gid)
+        game = await service.storage.games.get_game(gid)
         if game is not None and game.status == "finished":
             return gid
         await asyncio.sleep(0.02)
@@ -77,16 +79,16 @@ async def test_forget_me_asks_then_forgets_and_says_what_went(tmp_path: Path) ->
         assert ask.custom_ids == [confirm, keep]
         kept = await alice.click(ask, keep, private=True)
         assert kept.content == "Nothing was deleted." and not kept.custom_ids
-        assert (await table.service.user_settings(alice.user.id)).dm_turns
+        assert (await table.service.queries.user_settings(alice.user.id)).dm_turns
 
         ask = await alice.slash("player forget_me")
         done = await alice.click(ask, _button(ask, "Forget me"), private=True)
         assert done.ephemeral and "Done: the bot has forgotten you." in done.content
         assert "removed from 1 game" in done.content and "settings were deleted" in done.content
-        seats = await table.service.storage.seats(gid)
+        seats = await table.service.storage.seats.seats(gid)
         assert alice.user.id not in {s.user_id for s in seats}
         assert "Former player 1" in {s.display_name for s in seats}
-        assert not (await table.service.user_settings(alice.user.id)).dm_turns
+        assert not (await table.service.queries.user_settings(alice.user.id)).dm_turns
         again = await alice.slash("player forget_me")
         assert again.content == "The bot stores nothing about you." and not again.custom_ids
 
@@ -114,7 +116,7 @@ async def test_a_player_still_in_a_game_can_resign_and_be_forgotten_at_once(
         )
         refused = await forged.message(timeout=TIMEOUT)
         assert refused.content == "This button belongs to someone else."
-        assert alice.user.id in {s.user_id for s in await table.service.storage.seats(gid)}
+        assert alice.user.id in {s.user_id for s in await table.service.storage.seats.seats(gid)}
 
         since = len(table.fake.sent)
         done = await alice.click(ask, go, private=True)
@@ -124,9 +126,9 @@ async def test_a_player_still_in_a_game_can_resign_and_be_forgotten_at_once(
             lambda m: m.kind == "channel" and "resigned" in m.content, since=since, timeout=TIMEOUT
         )
         assert f"<@{alice.user.id}> resigned" in notice.content
-        [seat] = [s for s in await table.service.storage.seats(gid) if s.user_id is None]
+        [seat] = [s for s in await table.service.storage.seats.seats(gid) if s.user_id is None]
         assert seat.resigned and seat.display_name == f"Former player {seat.seat + 1}"
-        game = await table.service.storage.get_game(gid)
+        game = await table.service.storage.games.get_game(gid)
         assert game is not None and game.status == "active"  # Bob plays on against the computer
 
 
@@ -138,12 +140,12 @@ async def test_a_server_that_removes_and_reinvites_the_bot(tmp_path: Path) -> No
         fake, storage = table.fake, table.service.storage
         await fake.dispatch("GUILD_DELETE", {"id": str(fake.guild_id)})
         for _ in range(200):
-            game = await storage.get_game(gid)
+            game = await storage.games.get_game(gid)
             if game is not None and game.paused_at is not None:
                 break
             await asyncio.sleep(0.02)
         assert game is not None and game.paused_at is not None
-        assert await storage.departures() == {fake.guild_id: game.paused_at}
+        assert await storage.privacy.departures() == {fake.guild_id: game.paused_at}
 
         since = len(fake.sent)
         await fake.dispatch("GUILD_CREATE", fake._guild_json())
@@ -154,5 +156,7 @@ async def test_a_server_that_removes_and_reinvites_the_bot(tmp_path: Path) -> No
         )
         mover = await table.active(gid)
         assert f"game {gid} goes on" in back.content and f"<@{mover.user.id}>" in back.content
-        game = await storage.get_game(gid)
-        assert game is not None and game.paused_at is None and await storage.departures() == {}
+        game = await storage.games.get_game(gid)
+        assert (
+            game is not None and game.paused_at is None and await storage.privacy.departures() == {}
+        )

@@ -60,7 +60,7 @@ async def test_a_station_built_with_the_command_then_with_the_button(tmp_path: P
         built = await other.click(pay, pay.buttons[0]["custom_id"], private=True)
         assert "You built a train station in" in built.content, built.summary()
         assert await t.version(g) == before + 2
-        table = await t.service.table(g, 0)
+        table = await t.service.queries.table(g, 0)
         assert table.public is not None and len(table.public.stations) == 2
         assert not t.fake.take_violations()
 
@@ -71,7 +71,7 @@ async def test_a_city_taken_or_a_wrong_colour_is_refused_privately(tmp_path: Pat
         mover = await t.active(g)
         reply = await mover.slash("station", {"city": "atlantis"})
         assert reply.ephemeral and "You cannot build a train station in atlantis" in reply.content
-        table = await t.service.table(g, mover.user.id)
+        table = await t.service.queries.table(g, mover.user.id)
         assert table.mine is not None
         missing = next(c for c in ("red", "blue", "green", "black") if not table.mine.hand.get(c))
         refused = await mover.slash("station", {"city": "wien", "color": missing})
@@ -124,7 +124,7 @@ async def test_a_named_station_with_one_fitting_payment_is_built_at_once(tmp_pat
     async with running_table(tmp_path) as t:
         g = await started_game(t, "europe")
         mover = await t.active(g)
-        table = await t.service.table(g, mover.user.id)
+        table = await t.service.queries.table(g, mover.user.id)
         assert table.mine is not None
         color = next(c for c, n in table.mine.hand.items() if n and c != "locomotive")
         before = await t.version(g)

@@ -140,7 +140,7 @@ async def test_rematch_opens_a_lobby_the_others_join_with_one_click(tmp_path: Pa
         assert f"<@{alice.user.id}>" in lobby.content and "Rematch!" in lobby.content
         joined = await alice.click(lobby, f"ttr:{new_id}:join")
         assert joined.ephemeral
-        table = await t.service.table(new_id, 0)
+        table = await t.service.queries.table(new_id, 0)
         assert table.rules.map_id == "usa" and table.game.language == "en"
         assert sorted((s.is_ai, s.user_id) for s in table.seats) == sorted(
             [(False, bob.user.id), (False, alice.user.id), (True, None)]

@@ -82,7 +82,7 @@ async def test_new_refuses_where_the_bot_cannot_post_the_board(tmp_path: Path) -
         assert (
             reply.ephemeral and "Attach Files" in reply.content and "Send Messages" in reply.content
         )
-        assert await t.service.game_in_channel(t.fake.channel("games").id) is None
+        assert await t.service.lobby.game_in_channel(t.fake.channel("games").id) is None
         check = await t.players["alice"].slash("admin check")
         assert "Attach Files" in check.content
 
@@ -139,7 +139,7 @@ async def test_out_of_range_choices_name_what_exists(tmp_path: Path) -> None:
     async with running_table(tmp_path) as t:
         g = await started_game(t)
         mover = await t.active(g)
-        view = await t.service.table(g, mover.user.id)
+        view = await t.service.queries.table(g, mover.user.id)
         assert view.menu is not None
         v = view.version
         ids = [f"ttr:{g}:dr:{v}:7"]

@@ -72,7 +72,7 @@ def _not_a_locomotive(message: SentMessage) -> str:
 
 
 async def _claims(t: RunningTable, g: int, player: Player) -> tuple:  # type: ignore[type-arg]
-    view = await t.service.table(g, player.user.id)
+    view = await t.service.queries.table(g, player.user.id)
     return view.menu.claims if view.menu is not None and view.menu.step == "turn" else ()
 
 

@@ -73,7 +73,7 @@ async def lobby(
 ) -> int:
     """A lobby with ``users`` (the first hosts) and ``ais`` AI seats; returns its id.
     ``rated`` and ``hints`` as the host chooses at ``/ttr new`` (None: the server's default)."""
-    game = await service.create(
+    game = await service.lobby.create(
         guild_id=1,
         channel_id=channel,
         host_id=users[0],
@@ -84,25 +84,25 @@ async def lobby(
         hints=hints,
     )
     for u in users[1:]:
-        await service.join(game.id, u, f"u{u}")
+        await service.lobby.join(game.id, u, f"u{u}")
     for _ in range(ais):
-        await service.add_ai(game.id, users[0])
+        await service.lobby.add_ai(game.id, users[0])
     return game.id
 
 
 async def state_of(storage: Storage, game_id: int) -> Any:
     """The stored engine state of a started game (newest snapshot plus the log after it)."""
-    game = await storage.get_game(game_id)
+    game = await storage.games.get_game(game_id)
     assert game is not None and game.started
     return await stored_state(storage, game)
 
 
 async def play_for(service: GameService, storage: Storage, game_id: int, user_id: int) -> Any:
     """Let the heuristic AI choose the next action of ``user_id``'s seat and send it through ``act``."""
-    game = await storage.get_game(game_id)
+    game = await storage.games.get_game(game_id)
     assert game is not None
     st = await state_of(storage, game_id)
-    seat = next(s.seat for s in await storage.seats(game_id) if s.user_id == user_id)
-    return await service.act(
+    seat = next(s.seat for s in await storage.seats.seats(game_id) if s.user_id == user_id)
+    return await service.play.act(
         game_id, user_id, choose_action(load_ruleset(game.map_id), st, seat), expected_version=None
     )

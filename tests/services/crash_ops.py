@@ -53,29 +53,29 @@ async def prepare(db: Path, op: str) -> None:
     storage = await open_storage(db, clock=clock)
     service = GameService(storage, clock=clock, seed_source=lambda: 4242)
     try:
-        game = await service.create(
+        game = await service.lobby.create(
             guild_id=1, channel_id=7, host_id=HOST, host_name="host", map_id="usa",
             turn_seconds=3600,
         )  # fmt: skip
         for user, name in ((LEAVER, "leaver"), (BOB, "bob"), (CAROL, "carol")):
-            await service.join(game.id, user, name)
-        await service.add_ai(game.id, HOST)
-        await service.leave(game.id, LEAVER)  # seats 0, 2, 3, 4: a gap to close at start
+            await service.lobby.join(game.id, user, name)
+        await service.lobby.add_ai(game.id, HOST)
+        await service.lobby.leave(game.id, LEAVER)  # seats 0, 2, 3, 4: a gap to close at start
         if op == "start":
             return
-        await service.start(game.id, HOST)
-        state = await service.game_state(game.id)
-        seats = await storage.seats(game.id)
+        await service.lobby.start(game.id, HOST)
+        state = await service.loader.game_state(game.id)
+        seats = await storage.seats.seats(game.id)
         for seat in state.seats_to_act():
             user = seats[seat].user_id
             if user is not None:
-                await service.act(
+                await service.play.act(
                     game.id,
                     user,
                     KeepTickets(seat, state.players[seat].offer),
                     expected_version=None,
                 )
-        assert (await service.game_state(game.id)).seats_to_act() == [0]  # HOST is to move
+        assert (await service.loader.game_state(game.id)).seats_to_act() == [0]  # HOST is to move
     finally:
         await service.close()
         await storage.close()
@@ -88,28 +88,28 @@ async def prepare_finish(db: Path) -> None:
     storage = await open_storage(db, clock=clock)
     service = GameService(storage, clock=clock, seed_source=lambda: 4242, auto_ai=False)
     try:
-        game = await service.create(
+        game = await service.lobby.create(
             guild_id=1, channel_id=7, host_id=HOST, host_name="host", map_id="usa", rated=True
         )
-        await service.add_ai(game.id, HOST, level="easy")
-        await service.add_ai(game.id, HOST, level="normal")
-        await service.start(game.id, HOST)
-        while 0 not in (await service.game_state(game.id)).seats_to_act():
-            await service.play_ai(game.id)
-        state = await service.game_state(game.id)
-        await service.act(
+        await service.lobby.add_ai(game.id, HOST, level="easy")
+        await service.lobby.add_ai(game.id, HOST, level="normal")
+        await service.lobby.start(game.id, HOST)
+        while 0 not in (await service.loader.game_state(game.id)).seats_to_act():
+            await service.play.play_ai(game.id)
+        state = await service.loader.game_state(game.id)
+        await service.play.act(
             game.id, HOST, KeepTickets(0, state.players[0].offer), expected_version=None
         )
-        await service.resign(game.id, HOST)
+        await service.play.resign(game.id, HOST)
         rules = load_ruleset("usa")
-        seats = await storage.seats(game.id)
+        seats = await storage.seats.seats(game.id)
         while True:
-            state = await service.game_state(game.id)
+            state = await service.loader.game_state(game.id)
             seat = state.seats_to_act()[0]
             action = choose_action(rules, state, seat, seats[seat].ai_kind or "heuristic")
             if apply(rules, state, action).state.finished:
                 return
-            await service.play_ai(game.id)
+            await service.play.play_ai(game.id)
     finally:
         await service.close()
         await storage.close()
@@ -117,13 +117,13 @@ async def prepare_finish(db: Path) -> None:
 
 async def _keep_offered(service: GameService, game_id: int) -> None:
     """Every human seat keeps its offered tickets."""
-    state = await service.game_state(game_id)
-    seats = await service.storage.seats(game_id)
+    state = await service.loader.game_state(game_id)
+    seats = await service.storage.seats.seats(game_id)
     for seat in state.seats_to_act():
         user = seats[seat].user_id
         if user is not None and not seats[seat].is_ai:
             offer = KeepTickets(seat, state.players[seat].offer)
-            await service.act(game_id, user, offer, expected_version=None)
+            await service.play.act(game_id, user, offer, expected_version=None)
 
 
 async def prepare_rows(db: Path, op: str) -> None:
@@ -139,19 +139,19 @@ async def prepare_rows(db: Path, op: str) -> None:
             (1, 8, (HOST, BOB)),
             (2, 9, (BOB, CAROL)),
         ):
-            game = await service.create(
+            game = await service.lobby.create(
                 guild_id=guild, channel_id=channel, host_id=users[0], host_name=f"u{users[0]}",
                 map_id="amsterdam",
             )  # fmt: skip
             for user in users[1:]:
-                await service.join(game.id, user, f"u{user}")
-            await service.start(game.id, users[0])
+                await service.lobby.join(game.id, user, f"u{user}")
+            await service.lobby.start(game.id, users[0])
             await _keep_offered(service, game.id)
             for user in users if channel == 7 else users[:1] if channel == 8 else ():
-                await service.resign(game.id, user)
-        await service.set_user_settings(HOST, dm_turns=True)
+                await service.play.resign(game.id, user)
+        await service.queries.set_user_settings(HOST, dm_turns=True)
         if op == "purge":
-            await service.guild_removed(1)
+            await service.privacy.guild_removed(1)
     finally:
         await service.close()
         await storage.close()
@@ -160,17 +160,17 @@ async def prepare_rows(db: Path, op: str) -> None:
 async def run(service: GameService, op: str, game_id: int) -> None:
     """Run ``op`` (see the module docstring) through the service."""
     if op == "start":
-        await service.start(game_id, HOST)
+        await service.lobby.start(game_id, HOST)
     elif op == "resign":
-        await service.resign(game_id, HOST)
+        await service.play.resign(game_id, HOST)
     elif op == "vacation":
-        await service.vacation(game_id, HOST, days=2)
+        await service.play.vacation(game_id, HOST, days=2)
     elif op == "finish":
-        await service.play_ai(game_id)
+        await service.play.play_ai(game_id)
     elif op == "forget":
-        await service.forget_user(HOST)
+        await service.privacy.forget_user(HOST)
     else:
-        await service.purge_guild(1)
+        await service.privacy.purge_guild(1)
 
 
 async def main(db: Path, op: str, kill_at: int) -> None:
@@ -184,7 +184,7 @@ async def main(db: Path, op: str, kill_at: int) -> None:
 
     storage = await open_storage(db, clock=clock)
     service = GameService(storage, clock=clock, auto_ai=op != "finish")
-    game_id = (await storage.game_ids())[0]
+    game_id = (await storage.games.game_ids())[0]
     _faults.hook = hook
     await run(service, op, game_id)
     _faults.hook = None

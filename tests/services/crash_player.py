@@ -27,27 +27,27 @@ async def main(db: Path) -> None:
     print("opening", flush=True)
     storage = await open_storage(db)
     service = GameService(storage)
-    await service.run_due()
+    await service.timers.run_due()
     print("ready", flush=True)
     while True:
         for channel, map_id in MAPS.items():
-            game = await service.game_in_channel(channel)
+            game = await service.lobby.game_in_channel(channel)
             if game is None:
-                game = await service.create(
+                game = await service.lobby.create(
                     guild_id=1, channel_id=channel, host_id=HUMAN, host_name="human", map_id=map_id
                 )
-                await service.add_ai(game.id, HUMAN)
-                await service.start(game.id, HUMAN)
-                game = await storage.get_game(game.id)
+                await service.lobby.add_ai(game.id, HUMAN)
+                await service.lobby.start(game.id, HUMAN)
+                game = await storage.games.get_game(game.id)
             if game.status == "lobby":
-                await service.cancel(game.id, HUMAN)
+                await service.lobby.cancel(game.id, HUMAN)
                 continue
-            state = await service.game_state(game.id)
+            state = await service.loader.game_state(game.id)
             if 0 not in state.seats_to_act():
-                await service.run_due()
+                await service.timers.run_due()
                 continue
             action = choose_action(load_ruleset(map_id), state, 0)
-            outcome = await service.act(game.id, HUMAN, action, expected_version=None)
+            outcome = await service.play.act(game.id, HUMAN, action, expected_version=None)
             print(f"ack {game.id} {state.version + 1}", flush=True)
             del outcome
 

@@ -66,24 +66,24 @@ class _Clock:
 async def _new_games(service: GameService, count: int, rng: random.Random) -> list[int]:
     ids = []
     for i in range(count):
-        game = await service.create(
+        game = await service.lobby.create(
             guild_id=1, channel_id=100 + i, host_id=HUMAN, host_name="human",
             map_id=rng.choice(["usa", "nordic", "germany", "amsterdam", "paris"]),
             turn_seconds=3600,
         )  # fmt: skip
-        await service.add_ai(game.id, HUMAN)
-        await service.start(game.id, HUMAN)
+        await service.lobby.add_ai(game.id, HUMAN)
+        await service.lobby.start(game.id, HUMAN)
         ids.append(game.id)
     return ids
 
 
 async def _move(service: GameService, gid: int) -> int | None:
     """One human move (the heuristic's choice); the version afterwards, or None if not to move."""
-    state = await service.game_state(gid)
+    state = await service.loader.game_state(gid)
     if state.finished or 0 not in state.seats_to_act():
         return None
     action = choose_action(load_ruleset(state.map_id), state, 0)
-    outcome = await service.act(gid, HUMAN, action, expected_version=state.version)
+    outcome = await service.play.act(gid, HUMAN, action, expected_version=state.version)
     return outcome.game.version
 
 
@@ -115,7 +115,7 @@ async def disk_full_trial(folder: Path, seed: int) -> TrialResult:
                     acked[gid] = version
                     result.acknowledged += 1
         for gid, version in acked.items():
-            game = await storage.get_game(gid)
+            game = await storage.games.get_game(gid)
             result.lost += game is None or game.version < version
         _, problems = await verify_storage(storage)
         result.unreadable = len(problems)
@@ -155,23 +155,23 @@ async def corrupt_row_trial(folder: Path, seed: int) -> tuple[TrialResult, str, 
             for _ in range(rng.randrange(1, 6)):
                 if await _move(service, gid) is not None:
                     result.acknowledged += 1
-        versions = {g: (await storage.get_game(g)).version for g in games}  # type: ignore[union-attr]
+        versions = {g: (await storage.games.get_game(g)).version for g in games}  # type: ignore[union-attr]
         bad = rng.choice(games)
         damage = rng.choice(sorted(DAMAGE))
         conn = sqlite3.connect(db)
         conn.execute(DAMAGE[damage], (bad,))
         conn.commit()
         conn.close()
-        service._states.clear()  # as after a restart
+        service.loader.forget_all()  # as after a restart
         result.faults = 1
         for _ in range(3):
             clock.now += 4_000
-            await service.run_due()
-        quarantined = await storage.game_ids("quarantined") == [bad] and len(told) == 1
+            await service.timers.run_due()
+        quarantined = await storage.games.game_ids("quarantined") == [bad] and len(told) == 1
         for gid in games:
             if gid == bad:
                 continue
-            game = await storage.get_game(gid)
+            game = await storage.games.get_game(gid)
             result.lost += game is None or game.version < versions[gid]
         _, problems = await verify_storage(storage)
         result.unreadable = len({p.game_id for p in problems} - {bad})

@@ -34,22 +34,22 @@ async def hammer(url: str, seed: int, acts: int) -> None:
     storage = await open_storage(url)
     service = GameService(storage)
     rng = random.Random(seed)
-    games = await storage.game_ids("active")
+    games = await storage.games.game_ids("active")
     conflicts = 0
     try:
         done = 0
         while done < acts and games:
             gid = rng.choice(games)
-            game = await storage.get_game(gid)
+            game = await storage.games.get_game(gid)
             assert game is not None
             if game.status != "active":
                 games.remove(gid)
                 continue
-            state = await service.game_state(gid)
+            state = await service.loader.game_state(gid)
             seat = state.seats_to_act()[0]
             action = choose_action(load_ruleset(game.map_id), state, seat)
             try:
-                outcome = await service.act(
+                outcome = await service.play.act(
                     gid, USERS[seat], action, expected_version=state.version
                 )
             except (ServiceError, IllegalAction) as exc:
@@ -70,7 +70,7 @@ async def timers(url: str, now: float, count: int, ids: str) -> None:
     shards = ShardFilter(count, frozenset(parse_shard_ids(ids, count)))
     service = GameService(storage, clock=lambda: now, shards=shards)
     try:
-        for item in await service.run_due():
+        for item in await service.timers.run_due():
             kind = "turn" if isinstance(item, Outcome) else "reminder"
             print(f"fired {item.game.id} {kind}", flush=True)
     finally:

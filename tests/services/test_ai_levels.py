@@ -19,8 +19,8 @@ async def test_add_ai_stores_each_level_and_names_easy_and_hard(
     """easy/normal/hard are stored as ai_kind; the name says the level unless it is normal."""
     gid = await lobby(service, users=(HOST,))
     for level in AI_LEVELS:
-        await service.add_ai(gid, HOST, level=level)
-    ais = [s for s in await storage.seats(gid) if s.is_ai]
+        await service.lobby.add_ai(gid, HOST, level=level)
+    ais = [s for s in await storage.seats.seats(gid) if s.is_ai]
     assert [(s.ai_kind, s.display_name) for s in ais] == [
         ("easy", "AI 1 (easy)"),
         ("normal", "AI 2"),
@@ -33,8 +33,8 @@ async def test_add_ai_default_is_normal_and_old_kind_name_maps_to_normal(
 ) -> None:
     """No level: normal. The pre-level name "heuristic" (old callers) is stored as normal."""
     gid = await lobby(service, users=(HOST,))
-    plain = await service.add_ai(gid, HOST)
-    old = await service.add_ai(gid, HOST, kind="heuristic")
+    plain = await service.lobby.add_ai(gid, HOST)
+    old = await service.lobby.add_ai(gid, HOST, kind="heuristic")
     assert (plain.ai_kind, old.ai_kind) == ("normal", "normal")
 
 
@@ -42,11 +42,11 @@ async def test_level_names_follow_the_tables_language(
     service: GameService, storage: Storage
 ) -> None:
     """A German table names its AI seats in German: "KI 1 (schwer)"."""
-    game = await service.create(
+    game = await service.lobby.create(
         guild_id=1, channel_id=77, host_id=HOST, host_name="Host", map_id="usa", language="de"
     )
-    seat = await service.add_ai(game.id, HOST, level="hard")
-    easy = await service.add_ai(game.id, HOST, level="easy")
+    seat = await service.lobby.add_ai(game.id, HOST, level="hard")
+    easy = await service.lobby.add_ai(game.id, HOST, level="easy")
     assert (seat.display_name, easy.display_name) == ("KI 1 (schwer)", "KI 2 (leicht)")
 
 
@@ -56,12 +56,12 @@ async def test_unknown_level_is_a_typed_refusal_and_writes_nothing(
 ) -> None:
     """An unknown level (also the fuzzing-only "random" player) is refused: bad_ai_level, no seat."""
     gid = await lobby(service, users=(HOST,))
-    before = await storage.seats(gid)
+    before = await storage.seats.seats(gid)
     with pytest.raises(ServiceError) as err:
-        await service.add_ai(gid, HOST, level=level)
+        await service.lobby.add_ai(gid, HOST, level=level)
     assert err.value.code == "bad_ai_level"
     assert err.value.detail == {"given": level, "choices": "easy, normal, hard"}
-    assert await storage.seats(gid) == before
+    assert await storage.seats.seats(gid) == before
 
 
 async def test_the_event_loop_runs_while_an_ai_seat_thinks(
@@ -90,5 +90,5 @@ async def test_the_event_loop_runs_while_an_ai_seat_thinks(
         loop_ran.set()
 
     gid = await lobby(service, users=(HOST,), ais=1)
-    await asyncio.gather(service.start(gid, HOST), elsewhere())
+    await asyncio.gather(service.lobby.start(gid, HOST), elsewhere())
     assert waited == [True]

@@ -62,12 +62,12 @@ async def game_service(storage: Storage, clock: FakeClock) -> AsyncIterator[Game
 async def _hard_game(service: GameService) -> int:
     """A lobby on Paris: the host and one hard AI seat."""
     gid = await lobby(service, map_id=MAP, users=(HOST,))
-    await service.add_ai(gid, HOST, level="hard")
+    await service.lobby.add_ai(gid, HOST, level="hard")
     return gid
 
 
 async def _ai_actions(storage: Storage, game_id: int) -> list[dict[str, object]]:
-    return [a.action for a in await storage.actions(game_id) if a.source != "player"]
+    return [a.action for a in await storage.actions.actions(game_id) if a.source != "player"]
 
 
 async def _sound(storage: Storage) -> None:
@@ -81,9 +81,9 @@ async def test_a_worker_decides_as_the_bot_process_would(
     """The hard AI seat's moves come from a worker, and they are the moves the same AI makes
     in this process: a game's stored log replays, and each AI action equals what
     choose_action gives for the state it was made in."""
-    workers = game_service.ai_workers = _pool(pools, faults.cheap)
+    workers = game_service.recorder.ai_workers = _pool(pools, faults.cheap)
     gid = await _hard_game(game_service)
-    await game_service.start(gid, HOST)
+    await game_service.lobby.start(gid, HOST)
     for _ in range(6):
         await play_for(game_service, storage, gid, HOST)
     assert workers.decisions >= 4
@@ -91,8 +91,8 @@ async def test_a_worker_decides_as_the_bot_process_would(
     rules = load_ruleset(MAP)
     player = HardPlayer(iterations=faults.ITERATIONS, time_cap_s=1e9)
     st = await state_of(storage, gid)
-    log = await storage.actions(gid)
-    game = await storage.get_game(gid)
+    log = await storage.actions.actions(gid)
+    game = await storage.games.get_game(gid)
     assert game is not None and game.seed is not None
     replayed = new_game(rules, seats=2, seed=game.seed, options=game.options)
     for row in log:
@@ -109,9 +109,9 @@ async def test_a_worker_killed_during_a_decision_costs_nothing(
 ) -> None:
     """SIGKILL the worker while it decides the AI seat's tickets at the start: the decision is
     asked again of a fresh worker, the start completes, and the AI's choice is stored once."""
-    workers = game_service.ai_workers = _pool(pools, faults.hangs_first)
+    workers = game_service.recorder.ai_workers = _pool(pools, faults.hangs_first)
     gid = await _hard_game(game_service)
-    starting = asyncio.create_task(game_service.start(gid, HOST))
+    starting = asyncio.create_task(game_service.lobby.start(gid, HOST))
     for _ in range(600):
         if (marker / "pid").exists():
             break
@@ -122,7 +122,7 @@ async def test_a_worker_killed_during_a_decision_costs_nothing(
     assert outcome.actions == 1  # the AI seat's tickets
     assert len(await _ai_actions(storage, gid)) == 1
     assert workers.pools_started == 2 and pid not in workers.pids()
-    game = await storage.get_game(gid)
+    game = await storage.games.get_game(gid)
     assert game is not None and game.version == 1
     await _sound(storage)
 
@@ -138,29 +138,29 @@ async def test_when_no_worker_can_decide_nothing_is_stored(
     refused with AiWorkerError and nothing is written; sent again when a worker can decide,
     it is stored once with the reply."""
     good = _pool(pools, faults.cheap)
-    game_service.ai_workers = good
+    game_service.recorder.ai_workers = good
     gid = await _hard_game(game_service)
-    await game_service.start(gid, HOST)
+    await game_service.lobby.start(gid, HOST)
     await play_for(game_service, storage, gid, HOST)  # the host's tickets
-    game_service.ai_workers = _pool(pools, faults.dies)
+    game_service.recorder.ai_workers = _pool(pools, faults.dies)
     rules = load_ruleset(MAP)
     for _ in range(10):  # the host's moves until one ends the turn and needs the AI's reply
-        before = await storage.get_game(gid)
+        before = await storage.games.get_game(gid)
         assert before is not None
         move = choose_action(rules, await state_of(storage, gid), 0)
         try:
-            await game_service.act(gid, HOST, move, expected_version=before.version)
+            await game_service.play.act(gid, HOST, move, expected_version=before.version)
         except AiWorkerError:
             break
     else:
         raise AssertionError("no move of the host needed the AI's reply")
     assert len(list(marker.glob("died-*"))) == 2
-    after = await storage.get_game(gid)
+    after = await storage.games.get_game(gid)
     assert after is not None and after.version == before.version
-    game_service.ai_workers = good
-    outcome = await game_service.act(gid, HOST, move, expected_version=before.version)
+    game_service.recorder.ai_workers = good
+    outcome = await game_service.play.act(gid, HOST, move, expected_version=before.version)
     assert outcome.actions >= 2  # the move and the AI's reply, in one transaction
-    log = await storage.actions(gid)
+    log = await storage.actions.actions(gid)
     assert [r.seq for r in log] == list(range(1, len(log) + 1))
     await _sound(storage)
 
@@ -176,27 +176,27 @@ async def test_a_due_ai_turn_without_a_worker_is_retried_by_the_clock(
     stored, the timer a minute later; then it is played once."""
     service = GameService(storage, clock=clock, seed_source=lambda: 11, auto_ai=False)
     try:
-        service.ai_workers = _pool(pools, faults.cheap)
+        service.recorder.ai_workers = _pool(pools, faults.cheap)
         gid = await _hard_game(service)
-        await service.start(gid, HOST)
+        await service.lobby.start(gid, HOST)
         await play_for(service, storage, gid, HOST)
-        service.auto_ai = True
-        service.ai_workers = _pool(pools, faults.dies)
-        before = await storage.get_game(gid)
+        service.recorder.auto_ai = True
+        service.recorder.ai_workers = _pool(pools, faults.dies)
+        before = await storage.games.get_game(gid)
         assert before is not None
-        await storage.set_deadline(gid, clock.now, None, expected_version=before.version)
-        done = await service.run_due()
+        await storage.timers.set_deadline(gid, clock.now, None, expected_version=before.version)
+        done = await service.timers.run_due()
         assert done == []
         assert any("found no AI worker" in r.getMessage() for r in caplog.records)
         assert not any(r.exc_info for r in caplog.records if r.name.startswith("bot."))
-        after = await storage.get_game(gid)
+        after = await storage.games.get_game(gid)
         assert after is not None and after.version == before.version
         assert after.deadline_at == pytest.approx(clock.now + 60)
-        service.ai_workers = _pool(pools, faults.cheap)
+        service.recorder.ai_workers = _pool(pools, faults.cheap)
         clock.advance(61)
-        done = await service.run_due()
+        done = await service.timers.run_due()
         assert len(done) == 1
-        after = await storage.get_game(gid)
+        after = await storage.games.get_game(gid)
         assert after is not None and after.version > before.version
         await _sound(storage)
     finally:
@@ -257,9 +257,9 @@ async def test_normal_and_easy_seats_never_wait_for_a_worker(
 ) -> None:
     """Only hard seats are decided in the workers: a normal AI seat plays on while every
     worker would die."""
-    game_service.ai_workers = _pool(pools, faults.dies)
+    game_service.recorder.ai_workers = _pool(pools, faults.dies)
     gid = await lobby(game_service, map_id=MAP, users=(HOST,), ais=1)
-    await game_service.start(gid, HOST)
+    await game_service.lobby.start(gid, HOST)
     for _ in range(4):
         await play_for(game_service, storage, gid, HOST)
     assert list(marker.glob("died-*")) == []
@@ -277,18 +277,18 @@ async def test_the_settings_build_the_pool(storage: Storage) -> None:
     ):
         service = await build_service(storage, Settings.from_env(env, env_file=None))
         built.append(service)
-        workers = service.ai_workers
+        workers = service.recorder.ai_workers
         assert (None if workers is None else (workers.workers, workers.max_mb)) == pool
         if workers is not None:  # the coach's jobs run in them: no process of its own
-            assert isinstance(service.hint_jobs, WorkerJobs) and not service.hint_jobs.background
+            assert isinstance(service.coach.jobs, WorkerJobs) and not service.coach.jobs.background
             assert (
-                isinstance(service.analysis_jobs, WorkerJobs) and service.analysis_jobs.background
+                isinstance(service.analyses.jobs, WorkerJobs) and service.analyses.jobs.background
             )
-            assert service.hint_jobs.workers is service.analysis_jobs.workers is workers
+            assert service.coach.jobs.workers is service.analyses.jobs.workers is workers
             assert workers.pids() == []  # started at the first job, not with the service
         else:  # without AI workers, one process for hints and analyses
-            assert isinstance(service.hint_jobs, ProcessJobs)
-            assert service.analysis_jobs is service.hint_jobs
+            assert isinstance(service.coach.jobs, ProcessJobs)
+            assert service.analyses.jobs is service.coach.jobs
     for service in built:  # worker processes must not outlive the test
         await service.close()
     for bad in ({"TTR_AI_WORKERS": "-1"}, {"TTR_AI_WORKERS": "two"}, {"TTR_AI_WORKER_MAX_MB": "0"}):

@@ -72,7 +72,7 @@ async def test_a_sqlite_backup_while_the_bot_writes_is_consistent(
         copy = await open_storage(backup.path)
         try:
             for gid in ids:
-                old, live = await copy.get_game(gid), await storage.get_game(gid)
+                old, live = await copy.games.get_game(gid), await storage.games.get_game(gid)
                 assert old is not None and live is not None and old.version <= live.version
         finally:
             await copy.close()

@@ -24,7 +24,7 @@ async def _mover(storage: Storage, gid: int) -> tuple[int, int]:
     """(user id, seat) of the player to act."""
     st = await state_of(storage, gid)
     seat = st.seats_to_act()[0]
-    return (await storage.seats(gid))[seat].user_id, seat
+    return (await storage.seats.seats(gid))[seat].user_id, seat
 
 
 async def test_a_hint_is_for_the_player_to_act_and_is_counted(
@@ -38,19 +38,19 @@ async def test_a_hint_is_for_the_player_to_act_and_is_counted(
     user, seat = await _mover(storage, gid)
     other = BOB if user == HOST else HOST
     timed = metrics.sample("ttr_hint_seconds_count") or 0.0
-    answer = await service.hint(gid, user)
+    answer = await service.coach.hint(gid, user)
     assert metrics.sample("ttr_hint_seconds_count") == timed + 1  # the operator sees hints' time
     st = await state_of(storage, gid)
     assert answer.seat == seat and answer.version == st.version and answer.used == 1
     view = player_view(service_rules(st), st, seat)
     assert set(answer.hint.tickets) <= {t.id for t in view.tickets}
-    assert (await service.hint(gid, user)).used == 2
+    assert (await service.coach.hint(gid, user)).used == 2
     for who, code in ((other, "not_your_turn"), (STRANGER, "not_in_game")):
         with pytest.raises(ServiceError) as err:
-            await service.hint(gid, who)
+            await service.coach.hint(gid, who)
         assert err.value.code == code
-    assert [s.hints_used for s in await storage.seats(gid)][seat] == 2
-    assert [s.hints_used for s in await storage.seats(gid)][1 - seat] == 0
+    assert [s.hints_used for s in await storage.seats.seats(gid)][seat] == 2
+    assert [s.hints_used for s in await storage.seats.seats(gid)][1 - seat] == 0
 
 
 def service_rules(state):
@@ -65,11 +65,11 @@ async def test_do_it_plays_exactly_the_suggested_move(
     """Do it stores the hinted action itself, as the player's move, at the hint's version."""
     gid = await _casual(service, storage)
     user, seat = await _mover(storage, gid)
-    answer = await service.hint(gid, user)
-    before = (await storage.get_game(gid)).version
-    outcome = await service.play_hint(gid, user, version=answer.version, index=answer.index)
+    answer = await service.coach.hint(gid, user)
+    before = (await storage.games.get_game(gid)).version
+    outcome = await service.coach.play_hint(gid, user, version=answer.version, index=answer.index)
     assert outcome.actions >= 1
-    row = (await storage.actions(gid, after_seq=before))[0]
+    row = (await storage.actions.actions(gid, after_seq=before))[0]
     assert decode_action(row.action) == answer.hint.action
     assert row.source == "player" and row.actor_user_id == user and row.seq == before + 1
 
@@ -81,18 +81,18 @@ async def test_do_it_after_the_game_moved_on_plays_nothing(
     refused too."""
     gid = await _casual(service, storage)
     user, _ = await _mover(storage, gid)
-    answer = await service.hint(gid, user)
-    await service.play_hint(gid, user, version=answer.version, index=answer.index)
-    version = (await storage.get_game(gid)).version
+    answer = await service.coach.hint(gid, user)
+    await service.coach.play_hint(gid, user, version=answer.version, index=answer.index)
+    version = (await storage.games.get_game(gid)).version
     user2, _ = await _mover(storage, gid)
     for kw, code in (
         ({"version": answer.version, "index": answer.index}, "stale_version"),
         ({"version": version, "index": 10_000}, "malformed_action"),
     ):
         with pytest.raises(ServiceError) as err:
-            await service.play_hint(gid, user2, **kw)
+            await service.coach.play_hint(gid, user2, **kw)
         assert err.value.code == code
-    assert (await storage.get_game(gid)).version == version
+    assert (await storage.games.get_game(gid)).version == version
 
 
 async def test_hints_follow_the_host_the_server_and_never_a_rated_game(
@@ -105,36 +105,38 @@ async def test_hints_follow_the_host_the_server_and_never_a_rated_game(
     rated = await lobby(service, channel=7001)
     casual = await lobby(service, channel=7002, rated=False)
     off = await lobby(service, channel=7003, rated=False, hints=False)
-    allowed = {g: (await storage.get_game(g)).hints_allowed for g in (rated, casual, off)}
+    allowed = {g: (await storage.games.get_game(g)).hints_allowed for g in (rated, casual, off)}
     assert allowed == {rated: False, casual: True, off: False}
-    assert (await storage.get_game(rated)).rated
+    assert (await storage.games.get_game(rated)).rated
     for kw, code in (({"rated": True}, "hints_rated"), ({}, "hints_rated")):
         with pytest.raises(ServiceError) as err:
             await lobby(service, channel=7004, hints=True, **kw)
         assert err.value.code == code
-    await service.set_server_settings(1, HOST, manage_server=True, hints=False)
+    await service.ladder.set_server_settings(1, HOST, manage_server=True, hints=False)
     assert not (
-        await storage.get_game(await lobby(service, channel=7005, rated=False))
+        await storage.games.get_game(await lobby(service, channel=7005, rated=False))
     ).hints_allowed
     with pytest.raises(ServiceError) as err:
         await lobby(service, channel=7004, rated=False, hints=True)
     assert err.value.code == "hints_off_here"
-    assert await storage.active_game_in_channel(7004) is None
+    assert await storage.games.active_game_in_channel(7004) is None
     for gid in (rated, off):
-        await service.start(gid, HOST)
+        await service.lobby.start(gid, HOST)
         user, _ = await _mover(storage, gid)
         with pytest.raises(ServiceError) as err:
-            await service.hint(gid, user)
+            await service.coach.hint(gid, user)
         assert err.value.code == "hints_off"
-        assert all(s.hints_used == 0 for s in await storage.seats(gid))
-    await service.cancel(off, HOST)
-    assert not (await storage.get_game((await service.rematch(off, BOB, "bob")).id)).hints_allowed
+        assert all(s.hints_used == 0 for s in await storage.seats.seats(gid))
+    await service.lobby.cancel(off, HOST)
+    assert not (
+        await storage.games.get_game((await service.lobby.rematch(off, BOB, "bob")).id)
+    ).hints_allowed
 
 
 async def _finished_ai_game(service: GameService, channel: int = 8000, *, play: bool = True) -> int:
     """A two-AI game played to its end through the service (no analysis made yet); with
     ``play`` False only started (the timer loop plays it)."""
-    game = await service.create(
+    game = await service.lobby.create(
         guild_id=1,
         channel_id=channel,
         host_id=HOST,
@@ -143,9 +145,9 @@ async def _finished_ai_game(service: GameService, channel: int = 8000, *, play: 
         host_plays=False,
     )
     for _ in range(2):
-        await service.add_ai(game.id, HOST)
-    await service.start(game.id, HOST)
-    while play and (await service.play_ai(game.id, max_actions=50)).game.status != "finished":
+        await service.lobby.add_ai(game.id, HOST)
+    await service.lobby.start(game.id, HOST)
+    while play and (await service.play.play_ai(game.id, max_actions=50)).game.status != "finished":
         pass
     return game.id
 
@@ -177,14 +179,14 @@ async def test_a_finished_game_is_analysed_once_and_told(
 
     quiet.on_analysis = on_analysis
     gid = await _finished_ai_game(quiet)
-    view = await quiet.analysis(gid)
+    view = await quiet.analyses.analysis(gid)
     assert view.status == "queued" and view.ahead == 0
     analysed = metrics.sample("ttr_analysis_cpu_seconds_count") or 0.0
-    made = await quiet.analyse_next()
+    made = await quiet.analyses.analyse_next()
     assert made is not None and made.status == "done" and told == [made]
     assert metrics.sample("ttr_analysis_cpu_seconds_count") == analysed + 1
-    assert await quiet.analyse_next() is None  # nothing left
-    stored = await quiet.analysis(gid)
+    assert await quiet.analyses.analyse_next() is None  # nothing left
+    stored = await quiet.analyses.analysis(gid)
     analysis = stored.analysis
     assert stored.status == "done" and analysis is not None and analysis.seats == 2
     assert analysis.rollouts >= 8 and len(analysis.turning_points) == 3
@@ -208,15 +210,17 @@ async def test_the_queue_says_how_many_are_ahead_and_survives_a_restart(
     analysing leaves the row running; a new service takes it up once it is stale."""
     first = await _finished_ai_game(quiet, 8001)
     second = await _finished_ai_game(quiet, 8002)
-    assert (await quiet.analysis(second)).ahead == 1
-    assert await storage.start_analysis(first, stale_after=600) is not None  # a worker that dies
-    assert (await quiet.analysis(first)).status == "running"
-    made = await quiet.analyse_next()  # the first is held: the second goes
+    assert (await quiet.analyses.analysis(second)).ahead == 1
+    assert (
+        await storage.coach.start_analysis(first, stale_after=600) is not None
+    )  # a worker that dies
+    assert (await quiet.analyses.analysis(first)).status == "running"
+    made = await quiet.analyses.analyse_next()  # the first is held: the second goes
     assert made is not None and made.game.id == second
-    assert await quiet.analyse_next() is None
+    assert await quiet.analyses.analyse_next() is None
     clock.advance(601)
     again = GameService(storage, clock=clock, auto_ai=False, analysis_budget_s=0.0)
-    made = await again.analyse_next()
+    made = await again.analyses.analyse_next()
     assert made is not None and made.game.id == first and made.status == "done"
 
 
@@ -228,12 +232,12 @@ async def test_an_older_finished_game_is_queued_when_asked_for(
     gid = await _finished_ai_game(quiet)
     async with storage._write(gid) as tx:  # as a game finished before the coach's migration
         await tx.execute("DELETE FROM analyses WHERE game_id = ?", gid)
-    assert (await quiet.analysis(gid, queue=False)).status == "none"
-    assert (await quiet.analysis(gid)).status == "queued"
-    await storage.fail_analysis(gid, "test")
-    assert (await quiet.analysis(gid)).status == "failed"
+    assert (await quiet.analyses.analysis(gid, queue=False)).status == "none"
+    assert (await quiet.analyses.analysis(gid)).status == "queued"
+    await storage.coach.fail_analysis(gid, "test")
+    assert (await quiet.analyses.analysis(gid)).status == "failed"
     waiting = await lobby(quiet, channel=8100)
-    assert (await quiet.analysis(waiting)).status == "none"
+    assert (await quiet.analyses.analysis(waiting)).status == "none"
 
 
 async def test_the_timer_loop_runs_the_queue_in_the_background(
@@ -274,11 +278,11 @@ async def test_a_process_pool_runs_hints_and_analyses(tmp_path, clock: FakeClock
             analysis_budget_s=0.0,
         )
         await _finished_ai_game(service)
-        made = await service.analyse_next()
+        made = await service.analyses.analyse_next()
         assert made is not None and made.status == "done"
         gid = await _casual(service, storage, channel=8200)
         user, seat = await _mover(storage, gid)
-        answer = await service.hint(gid, user)
+        answer = await service.coach.hint(gid, user)
         assert answer.seat == seat and answer.used == 1
     finally:
         jobs.close()

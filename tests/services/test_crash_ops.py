@@ -75,9 +75,9 @@ async def check(db: Path, op: str, before: list[SeatRow], start: GameRow) -> str
         assert await storage.integrity_check() == ["ok"]
         checked, problems = await verify_storage(storage)
         assert problems == []
-        [game_id] = await storage.game_ids()
-        game = await storage.get_game(game_id)
-        seats = await storage.seats(game_id)
+        [game_id] = await storage.games.game_ids()
+        game = await storage.games.get_game(game_id)
+        seats = await storage.seats.seats(game_id)
         assert game is not None
         if op == "start":
             if game.status == "lobby":
@@ -90,7 +90,7 @@ async def check(db: Path, op: str, before: list[SeatRow], start: GameRow) -> str
         if op == "finish":
             return await _finished_whole(storage, game_id, start)
         host = seats[0]
-        state = await GameService(storage, clock=clock).game_state(game_id)
+        state = await GameService(storage, clock=clock).loader.game_state(game_id)
         if op == "resign":
             if not host.resigned:
                 assert seats == before and game == start
@@ -117,11 +117,11 @@ async def _finished_whole(storage: Storage, game_id: int, start: GameRow) -> str
     """A rated game's last action: either still active with no result and no rating anywhere,
     or finished with its results, its place in the server's rated games and every player's
     rating (verify has already checked that a replay of the results gives those ratings)."""
-    game = await storage.get_game(game_id)
+    game = await storage.games.get_game(game_id)
     assert game is not None and game.rated
-    results = await storage.results(game_id)
-    rated = await storage.rated_games()
-    ratings = await storage.ratings(game.guild_id)
+    results = await storage.results.results(game_id)
+    rated = await storage.ratings.rated_games()
+    ratings = await storage.ratings.ratings(game.guild_id)
     if game.status == "active":
         assert game.version == start.version and results == [] and rated == [] and ratings == []
         return "none"
@@ -129,7 +129,7 @@ async def _finished_whole(storage: Storage, game_id: int, start: GameRow) -> str
     assert [r.seat for r in results] == [0, 1, 2]
     assert [g.game_id for g in rated] == [game_id]
     assert {r.player for r in ratings} == {f"user:{HOST}", "ai:easy", "ai:normal"}
-    assert {r.player for r in await storage.ratings(game.guild_id, scope="usa")} == {
+    assert {r.player for r in await storage.ratings.ratings(game.guild_id, scope="usa")} == {
         r.player for r in ratings
     }
     return "all"
@@ -140,9 +140,14 @@ async def rows(storage: Storage) -> str:
     rating history included), the user settings, the server-wide tables (settings, ladders,
     seasons, ratings), the servers that removed the bot. A forgotten user's random rating
     identity ('former:<key>', new in every run) reads as 'former:*'."""
-    games = [await storage.dump_game(game_id) for game_id in await storage.game_ids()]
-    servers = await storage.dump_guild_tables()
-    everything = (games, await storage.all_user_settings(), servers, await storage.departures())
+    games = [await storage.copies.dump_game(game_id) for game_id in await storage.games.game_ids()]
+    servers = await storage.copies.dump_guild_tables()
+    everything = (
+        games,
+        await storage.settings.all_user_settings(),
+        servers,
+        await storage.privacy.departures(),
+    )
     text = json.dumps(everything, default=_plain, sort_keys=True)
     return re.sub(r"former:[0-9a-f]+", "former:*", text)
 
@@ -202,9 +207,9 @@ async def _kill_everywhere(tmp_path: Path, op: str) -> list[tuple[Trial, str]]:
         return await _trials(tmp_path, op, template, lambda db: check_rows(db, before_rows, after))
     await prepare(template, op)
     async with await open_storage(template) as storage:
-        [game_id] = await storage.game_ids()
-        before = await storage.seats(game_id)
-        start = await storage.get_game(game_id)
+        [game_id] = await storage.games.game_ids()
+        before = await storage.seats.seats(game_id)
+        start = await storage.games.get_game(game_id)
         assert start is not None
     return await _trials(tmp_path, op, template, lambda db: check(db, op, before, start))
 

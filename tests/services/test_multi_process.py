@@ -62,13 +62,13 @@ async def _games(url: str, guilds: list[int], clock: FakeClock) -> list[int]:
     ids = []
     try:
         for i, guild in enumerate(guilds):
-            game = await service.create(
+            game = await service.lobby.create(
                 guild_id=guild, channel_id=9_000 + i, host_id=USERS[0], host_name="a",
                 map_id=("usa", "nordic", "germany")[i % 3], turn_seconds=3600,
             )  # fmt: skip
-            await service.join(game.id, USERS[1], "b")
-            await service.start(game.id, USERS[0])
-            state = await service.game_state(game.id)
+            await service.lobby.join(game.id, USERS[1], "b")
+            await service.lobby.start(game.id, USERS[0])
+            state = await service.loader.game_state(game.id)
             while state.phase == "setup":
                 from engine.ai import choose_action
                 from maps.loader import load_ruleset
@@ -76,8 +76,8 @@ async def _games(url: str, guilds: list[int], clock: FakeClock) -> list[int]:
                 seat = state.seats_to_act()[0]
                 move = choose_action(load_ruleset(state.map_id), state, seat)
                 if isinstance(move, KeepTickets) or state.phase == "setup":
-                    await service.act(game.id, USERS[seat], move, expected_version=None)
-                state = await service.game_state(game.id)
+                    await service.play.act(game.id, USERS[seat], move, expected_version=None)
+                state = await service.loader.game_state(game.id)
             ids.append(game.id)
     finally:
         await service.close()
@@ -88,7 +88,7 @@ async def _games(url: str, guilds: list[int], clock: FakeClock) -> list[int]:
 async def test_two_processes_hammering_the_same_games(shared_url: str) -> None:
     games = await _games(shared_url, [1, 1, 1], FakeClock(T0))
     async with await open_storage(shared_url) as storage:
-        start = {g: (await storage.get_game(g)).version for g in games}  # type: ignore[union-attr]
+        start = {g: (await storage.games.get_game(g)).version for g in games}  # type: ignore[union-attr]
     outputs = await asyncio.gather(
         helper("hammer", shared_url, "1", "60"), helper("hammer", shared_url, "2", "60")
     )
@@ -105,9 +105,9 @@ async def test_two_processes_hammering_the_same_games(shared_url: str) -> None:
         checked, problems = await verify_storage(storage)
         assert problems == [] and checked == len(games)
         for gid in games:
-            game = await storage.get_game(gid)
+            game = await storage.games.get_game(gid)
             assert game is not None
-            log = await storage.actions(gid)
+            log = await storage.actions.actions(gid)
             assert [a.seq for a in log] == list(range(1, game.version + 1))  # nothing lost
             covered = sorted((first, last) for first, last, _ in acked[gid])
             expected_first = start[gid] + 1
@@ -130,7 +130,7 @@ async def test_timers_fire_on_their_shards_and_exactly_once(shared_url: str) -> 
     shard_of = dict(zip(games, shards, strict=True))
     async with await open_storage(shared_url) as storage:
         service = GameService(storage)
-        to_move = {g: (await service.game_state(g)).seats_to_act()[0] for g in games}
+        to_move = {g: (await service.loader.game_state(g)).seats_to_act()[0] for g in games}
 
     # half the turn: reminders, each process for its own shards
     low, high = await asyncio.gather(
@@ -155,8 +155,8 @@ async def test_timers_fire_on_their_shards_and_exactly_once(shared_url: str) -> 
         assert (await verify_storage(storage))[1] == []
         for gid in games:
             late = to_move[gid]
-            seats = await storage.seats(gid)
+            seats = await storage.seats.seats(gid)
             assert [s.expiries_in_row for s in seats] == [int(s.seat == late) for s in seats]
-            timeouts = [a for a in await storage.actions(gid) if a.source == "timeout"]
+            timeouts = [a for a in await storage.actions.actions(gid) if a.source == "timeout"]
             assert timeouts and {a.seat for a in timeouts} == {late}, gid  # played once
     assert ShardFilter(4, frozenset({0, 1})).owns(_guild(1))

@@ -42,11 +42,11 @@ async def _games(
     for i in range(count):
         if i < finish:
             gid = await lobby(service, users=(HOST,), ais=2, channel=100 + i)
-            await service.start(gid, HOST)
-            await service.resign(gid, HOST)  # the AI plays the host's seat to the end
+            await service.lobby.start(gid, HOST)
+            await service.play.resign(gid, HOST)  # the AI plays the host's seat to the end
         else:
             gid = await lobby(service, users=(HOST, BOB), channel=100 + i)
-            await service.start(gid, HOST)
+            await service.lobby.start(gid, HOST)
             for _ in range(6):
                 await _play_next(service, storage, gid)
         ids.append(gid)
@@ -55,8 +55,8 @@ async def _games(
 
 async def _play_next(service: GameService, storage: Storage, gid: int) -> None:
     """The seat that must act plays the heuristic AI's choice."""
-    seat = (await service.game_state(gid)).seats_to_act()[0]
-    user = (await storage.seats(gid))[seat].user_id
+    seat = (await service.loader.game_state(gid)).seats_to_act()[0]
+    user = (await storage.seats.seats(gid))[seat].user_id
     assert user is not None
     await play_for(service, storage, gid, user)
 
@@ -156,9 +156,9 @@ async def test_migrate_sqlite_to_postgres_and_back(
     storage = await open_storage(source, clock=clock)
     service = GameService(storage, clock=clock, seed_source=lambda: 11)
     ids = await _games(service, storage, 4, finish=1)
-    await storage.set_user_settings(HOST, dm_turns=True)
-    await storage.set_guild_settings(1, language="de", channels=(7, 8))
-    ratings = await storage.all_ratings()
+    await storage.settings.set_user_settings(HOST, dm_turns=True)
+    await storage.guild_settings.set_guild_settings(1, language="de", channels=(7, 8))
+    ratings = await storage.ratings.all_ratings()
     assert {r.player for r in ratings} == {f"user:{HOST}", "ai:normal"}
     await storage.close()
 
@@ -175,20 +175,22 @@ async def test_migrate_sqlite_to_postgres_and_back(
 
     back = tmp_path / "back.sqlite3"
     async with await open_storage(postgres_url, clock=clock) as pg:
-        assert (await pg.get_user_settings(HOST)).dm_turns
-        assert await pg.all_ratings() == ratings and len(await pg.rated_games()) == 1
-        assert (await pg.get_guild_settings(1)).channels == (7, 8)
+        assert (await pg.settings.get_user_settings(HOST)).dm_turns
+        assert (
+            await pg.ratings.all_ratings() == ratings and len(await pg.ratings.rated_games()) == 1
+        )
+        assert (await pg.guild_settings.get_guild_settings(1)).channels == (7, 8)
         pg_service = GameService(pg, clock=clock)
         await _play_next(pg_service, pg, ids[-1])  # play on where it stopped
         async with await open_storage(back, clock=clock) as target:
             report = await copy_database(pg, target)
             assert (report.games, report.settings, report.problems) == (4, 1, ())
             for gid in ids:
-                assert await target.dump_game(gid) == await pg.dump_game(gid)
+                assert await target.copies.dump_game(gid) == await pg.copies.dump_game(gid)
             checked, problems = await verify_storage(target)
             assert (checked, problems) == (4, [])
-            assert await target.all_ratings() == ratings
-            assert await target.dump_guild_tables() == await pg.dump_guild_tables()
+            assert await target.ratings.all_ratings() == ratings
+            assert await target.copies.dump_guild_tables() == await pg.copies.dump_guild_tables()
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -218,6 +220,6 @@ async def test_demo_plays_in_the_database_it_is_given(postgres_url: str, tmp_pat
         code = await run_demo("usa", 2, seed, tmp_path / "out", every=1000, database=postgres_url)
         assert code == 0
     async with await open_storage(postgres_url) as storage:
-        assert len(await storage.game_ids("finished")) == 2
+        assert len(await storage.games.game_ids("finished")) == 2
         assert (await verify_storage(storage)) == (2, [])
     assert not (tmp_path / "out" / "ttr.sqlite3").exists()

@@ -48,8 +48,8 @@ def svc(store: Storage, clock: FakeClock) -> GameService:
 
 async def _next(service: GameService, storage: Storage, gid: int) -> None:
     """The human seat that must act plays the heuristic AI's choice."""
-    seat = (await service.game_state(gid)).seats_to_act()[0]
-    user = (await storage.seats(gid))[seat].user_id
+    seat = (await service.loader.game_state(gid)).seats_to_act()[0]
+    user = (await storage.seats.seats(gid))[seat].user_id
     assert user is not None
     await play_for(service, storage, gid, user)
 
@@ -58,26 +58,26 @@ async def _finished(
     service: GameService, storage: Storage, users: tuple[int, ...], channel: int, guild: int = 1
 ) -> int:
     """A whole Amsterdam game between ``users`` (the first hosts), every move theirs."""
-    gid = await service.create(
+    gid = await service.lobby.create(
         guild_id=guild, channel_id=channel, host_id=users[0], host_name=f"name{users[0]}",
         map_id="amsterdam",
     )  # fmt: skip
     for user in users[1:]:
-        await service.join(gid.id, user, f"name{user}")
-    await service.start(gid.id, users[0])
-    while (await service.game_state(gid.id)).result is None:
+        await service.lobby.join(gid.id, user, f"name{user}")
+    await service.lobby.start(gid.id, users[0])
+    while (await service.loader.game_state(gid.id)).result is None:
         await _next(service, storage, gid.id)
     return gid.id
 
 
 async def _running(service: GameService, guild: int, channel: int) -> int:
     """A started USA game of ALICE (host) and BOB with a 1-hour turn, both tickets kept."""
-    game = await service.create(
+    game = await service.lobby.create(
         guild_id=guild, channel_id=channel, host_id=ALICE, host_name="a", map_id="usa",
         turn_seconds=HOUR,
     )  # fmt: skip
-    await service.join(game.id, BOB, "b")
-    await service.start(game.id, ALICE)
+    await service.lobby.join(game.id, BOB, "b")
+    await service.lobby.start(game.id, ALICE)
     for _ in range(2):
         await _next(service, service.storage, game.id)
     return game.id
@@ -92,59 +92,63 @@ async def test_forgetting_a_player_keeps_the_others_results_stats_and_every_repl
     g1 = await _finished(svc, store, (ALICE, BOB, CAROL), channel=1)
     g2 = await _finished(svc, store, (BOB, ALICE), channel=2)
     g3 = await _finished(svc, store, (BOB, CAROL), channel=3)
-    await svc.set_user_settings(ALICE, dm_turns=True)
-    await svc.set_server_settings(1, ALICE, manage_server=True, turn_seconds=HOUR)
-    others = {u: await svc.stats(1, u) for u in (BOB, CAROL)}
-    board = [r for r in await store.leaderboard(1) if r.user_id != ALICE]
-    ratings = {m: await store.ratings(1, scope=m) for m in ("*", "amsterdam")}
-    results = {g: await store.results(g) for g in (g1, g2, g3)}
-    changes = {g: await store.game_rating_changes(g) for g in (g1, g2, g3)}
+    await svc.queries.set_user_settings(ALICE, dm_turns=True)
+    await svc.ladder.set_server_settings(1, ALICE, manage_server=True, turn_seconds=HOUR)
+    others = {u: await svc.ladder.stats(1, u) for u in (BOB, CAROL)}
+    board = [r for r in await store.results.leaderboard(1) if r.user_id != ALICE]
+    ratings = {m: await store.ratings.ratings(1, scope=m) for m in ("*", "amsterdam")}
+    results = {g: await store.results.results(g) for g in (g1, g2, g3)}
+    changes = {g: await store.ratings.game_rating_changes(g) for g in (g1, g2, g3)}
     assert all(len(c) > 0 for c in changes.values())  # every game was rated
-    mine = await store.user_data(ALICE)
+    mine = await store.privacy.user_data(ALICE)
     assert mine.ratings == 2 and mine.named == 1  # overall and Amsterdam; the server setting
     checked, problems = await verify_storage(store)
     assert (checked, problems) == (3, [])
     exported = json.dumps(await export_game(store, g1))
     assert f"name{ALICE}" in exported and str(ALICE) in exported
 
-    report = await svc.forget_user(ALICE)
+    report = await svc.privacy.forget_user(ALICE)
     assert (report.games, report.results, report.settings, report.hosted) == (2, 2, 1, 1)
     assert report.actions > 10  # every move she made
     # her rating overall and on Amsterdam, and their change in each of her two games
     assert (report.ratings, report.rating_changes, report.named) == (2, 4, 1)
 
-    assert {u: await svc.stats(1, u) for u in (BOB, CAROL)} == others
-    assert [r for r in await store.leaderboard(1)] == board
+    assert {u: await svc.ladder.stats(1, u) for u in (BOB, CAROL)} == others
+    assert [r for r in await store.results.leaderboard(1)] == board
     # the others' ratings and every change of theirs are as they were; hers are gone
     for scope, rows in ratings.items():
-        assert await store.ratings(1, scope=scope) == [r for r in rows if r.user_id != ALICE]
+        assert await store.ratings.ratings(1, scope=scope) == [
+            r for r in rows if r.user_id != ALICE
+        ]
         assert {r.user_id for r in rows} == {ALICE, BOB, CAROL}
     for gid in (g1, g2, g3):
         kept = [c for c in changes[gid] if c.user_id != ALICE]
-        assert await store.game_rating_changes(gid) == kept
-    assert [line.user_id for line in (await svc.ladder(1)).lines] == [
+        assert await store.ratings.game_rating_changes(gid) == kept
+    assert [line.user_id for line in (await svc.ladder.ladder(1)).lines] == [
         r.user_id for r in ratings["*"] if r.user_id != ALICE
     ]
-    assert (await svc.server_settings(1)).updated_by is None
-    formers = {r.player for g in (g1, g2) for r in await store.results(g) if r.user_id is None}
+    assert (await svc.ladder.server_settings(1)).updated_by is None
+    formers = {
+        r.player for g in (g1, g2) for r in await store.results.results(g) if r.user_id is None
+    }
     assert len(formers) == 1 and formers.pop().startswith("former:")  # one key, naming no one
-    assert (await svc.stats(1, ALICE)).games == 0
+    assert (await svc.ladder.stats(1, ALICE)).games == 0
     for gid in (g1, g2, g3):
-        after = await store.results(gid)
+        after = await store.results.results(gid)
         assert [(r.seat, r.score, r.rank, r.won) for r in after] == [
             (r.seat, r.score, r.rank, r.won) for r in results[gid]
         ]
         assert ALICE not in {r.user_id for r in after}
-        game = await store.get_game(gid)
+        game = await store.games.get_game(gid)
         assert game is not None
         assert await replay_game(store, game) == await stored_state(store, game)
     assert await verify_storage(store) == (3, [])
-    seat = next(s for s in await store.seats(g1) if s.user_id is None)
+    seat = next(s for s in await store.seats.seats(g1) if s.user_id is None)
     assert seat.display_name == former_player("en", seat.seat) == f"Former player {seat.seat + 1}"
     exported = json.dumps(await export_game(store, g1))
     assert f"name{ALICE}" not in exported and str(ALICE) not in exported
     assert f"Former player {seat.seat + 1}" in exported
-    assert not (await svc.forget_user(ALICE)).anything
+    assert not (await svc.privacy.forget_user(ALICE)).anything
 
 
 async def test_a_seat_forgotten_while_paused_is_rated_as_no_one_when_its_game_ends(
@@ -154,19 +158,19 @@ async def test_a_seat_forgotten_while_paused_is_rated_as_no_one_when_its_game_en
     computer plays her seat on after the return, the game is rated with that seat as an
     anonymous 'former:' identity whose rating is not stored, and verify passes."""
     gid = await _running(svc, 1, channel=10)
-    await svc.guild_removed(1)
-    report = await svc.forget_user(ALICE)
+    await svc.privacy.guild_removed(1)
+    report = await svc.privacy.forget_user(ALICE)
     assert report.handed_to_ai == 1
-    await svc.guild_returned(1)
-    while (state := await svc.game_state(gid)).result is None:
-        if (await store.seats(gid))[state.seats_to_act()[0]].user_id is None:
-            await svc.play_ai(gid)  # her seat, the computer's now (the timer would do it too)
+    await svc.privacy.guild_returned(1)
+    while (state := await svc.loader.game_state(gid)).result is None:
+        if (await store.seats.seats(gid))[state.seats_to_act()[0]].user_id is None:
+            await svc.play.play_ai(gid)  # her seat, the computer's now (the timer would do it too)
         else:
             await _next(svc, store, gid)
-    [former] = [r for r in await store.results(gid) if r.user_id is None]
+    [former] = [r for r in await store.results.results(gid) if r.user_id is None]
     assert former.player == f"former:{gid}.{former.seat}" and former.place is not None
-    assert {r.player for r in await store.ratings(1)} == {f"user:{BOB}"}
-    assert {c.player for c in await store.game_rating_changes(gid)} == {f"user:{BOB}"}
+    assert {r.player for r in await store.ratings.ratings(1)} == {f"user:{BOB}"}
+    assert {c.player for c in await store.ratings.game_rating_changes(gid)} == {f"user:{BOB}"}
     assert await verify_storage(store) == (1, [])
 
 
@@ -177,16 +181,16 @@ async def test_a_player_who_still_plays_is_told_first_and_forgotten_after_resign
     seat is the computer's and anonymous, and the game plays on to a result without her id."""
     gid = await _running(svc, 1, channel=10)
     with pytest.raises(UserInOpenGames) as refused:
-        await svc.forget_user(ALICE)
+        await svc.privacy.forget_user(ALICE)
     assert refused.value.game_ids == (gid,)
-    assert [g.game_id for g in (await svc.user_data(ALICE)).open_games] == [gid]
-    await svc.resign(gid, ALICE)
-    assert (await svc.user_data(ALICE)).open_games == ()
-    report = await svc.forget_user(ALICE)
+    assert [g.game_id for g in (await svc.privacy.user_data(ALICE)).open_games] == [gid]
+    await svc.play.resign(gid, ALICE)
+    assert (await svc.privacy.user_data(ALICE)).open_games == ()
+    report = await svc.privacy.forget_user(ALICE)
     assert report.games == 1 and report.handed_to_ai == 0
-    while (await svc.game_state(gid)).result is None:
+    while (await svc.loader.game_state(gid)).result is None:
         await _next(svc, store, gid)
-    assert {r.user_id for r in await store.results(gid)} == {None, BOB}
+    assert {r.user_id for r in await store.results.results(gid)} == {None, BOB}
     assert await verify_storage(store) == (1, [])
 
 
@@ -198,7 +202,7 @@ async def test_removed_then_invited_back_within_the_period_the_game_resumes(
     game resumes with its clock moved by the pause, and plays on."""
     gid = await _running(svc, 1, channel=10)
     open_lobby = await lobby(svc, users=(CAROL,), channel=20)
-    before = await store.get_game(gid)
+    before = await store.games.get_game(gid)
     assert before is not None and before.deadline_at is not None
     fired: list[object] = []
 
@@ -207,26 +211,26 @@ async def test_removed_then_invited_back_within_the_period_the_game_resumes(
 
     svc.on_turn = on_turn
     clock.advance(60)
-    departure = await svc.guild_removed(1)
+    departure = await svc.privacy.guild_removed(1)
     assert (departure.cancelled, departure.paused) == ((open_lobby,), (gid,))
     clock.advance(2 * DAY)  # far past the turn's deadline
-    assert await svc.run_due() == [] and fired == []
+    assert await svc.timers.run_due() == [] and fired == []
     with pytest.raises(ServiceError) as refused:
         await _next(svc, store, gid)
     assert refused.value.code == "game_paused"
-    assert await svc.purge_due() == []  # within the 30 days
-    paused = await store.get_game(gid)
+    assert await svc.privacy.purge_due() == []  # within the 30 days
+    paused = await store.games.get_game(gid)
     assert paused is not None and paused.version == before.version
 
-    [resumed] = await svc.guild_returned(1)
+    [resumed] = await svc.privacy.guild_returned(1)
     assert resumed.id == gid and resumed.paused_at is None
     assert resumed.deadline_at == before.deadline_at + 2 * DAY  # paused for exactly 2 days
-    assert await svc.run_due() == []  # the moved deadline is not due yet
+    assert await svc.timers.run_due() == []  # the moved deadline is not due yet
     await _next(svc, store, gid)
     clock.advance(HOUR + 1)
-    assert len(await svc.run_due()) >= 1  # the clock runs again
-    assert await svc.guild_returned(1) == []
-    lobby_row = await store.get_game(open_lobby)
+    assert len(await svc.timers.run_due()) >= 1  # the clock runs again
+    assert await svc.privacy.guild_returned(1) == []
+    lobby_row = await store.games.get_game(open_lobby)
     assert lobby_row is not None and lobby_row.status == "cancelled"  # a lobby does not come back
     assert await verify_storage(store) == (1, [])
 
@@ -239,22 +243,22 @@ async def test_after_the_period_the_server_is_purged_while_another_plays_on(
     done = await _finished(svc, store, (ALICE, BOB), channel=1, guild=1)
     paused = await _running(svc, 1, channel=10)
     other = await _running(svc, 2, channel=30)
-    await svc.guild_removed(1)
+    await svc.privacy.guild_removed(1)
     clock.advance(29 * DAY)
-    assert await svc.purge_due() == []
+    assert await svc.privacy.purge_due() == []
     clock.advance(DAY)
     svc.start_timers()
     for _ in range(200):
         await asyncio.sleep(0.01)
-        if await store.departures() == {}:
+        if await store.privacy.departures() == {}:
             break
     await svc.close()
-    assert await store.departures() == {}
-    assert await store.get_game(done) is None and await store.get_game(paused) is None
-    assert await store.guild_ids() == [2]
+    assert await store.privacy.departures() == {}
+    assert await store.games.get_game(done) is None and await store.games.get_game(paused) is None
+    assert await store.privacy.guild_ids() == [2]
     await _next(svc, store, other)
     assert await verify_storage(store) == (1, [])
-    assert not (await svc.purge_guild(1)).anything
+    assert not (await svc.privacy.purge_guild(1)).anything
 
 
 async def test_a_server_that_removed_the_bot_while_it_was_away_is_noticed(
@@ -267,14 +271,14 @@ async def test_a_server_that_removed_the_bot_while_it_was_away_is_noticed(
     svc = GameService(store, clock=clock, shards=ShardFilter(2, frozenset({1})))
     ids = {}
     for n, guild in enumerate((mine, gone, elsewhere, 0)):
-        game = await svc.create(
+        game = await svc.lobby.create(
             guild_id=guild, channel_id=100 + n, host_id=ALICE, host_name="a", map_id="usa"
         )
         ids[guild] = game.id
-    departed = await svc.guilds_present({mine})
+    departed = await svc.privacy.guilds_present({mine})
     assert [d.guild_id for d in departed] == [gone]
-    assert await store.departures() == {gone: clock.now}
-    assert await svc.guilds_present({mine}) == []  # once
+    assert await store.privacy.departures() == {gone: clock.now}
+    assert await svc.privacy.guilds_present({mine}) == []  # once
 
 
 def _cells_naming(path: str, needle: int) -> list[str]:
@@ -313,31 +317,31 @@ async def test_no_cell_of_any_table_names_a_forgotten_player_or_a_purged_server(
     path = str(tmp_path / "ttr.sqlite3")
     async with await open_storage(path, clock=clock) as store:
         svc = GameService(store, clock=clock, seed_source=lambda: 5)
-        await svc.set_server_settings(SERVER, ALICE, manage_server=True, turn_seconds=HOUR)
+        await svc.ladder.set_server_settings(SERVER, ALICE, manage_server=True, turn_seconds=HOUR)
         await _finished(svc, store, (ALICE, BOB), channel=1, guild=SERVER)
-        await svc.start_season(SERVER, ALICE, manage_server=True)
+        await svc.ladder.start_season(SERVER, ALICE, manage_server=True)
         await _finished(svc, store, (BOB, ALICE, CAROL), channel=2, guild=SERVER)
         await _finished(svc, store, (CAROL, ALICE), channel=3, guild=2)
-        await svc.set_user_settings(ALICE, dm_turns=True)
+        await svc.queries.set_user_settings(ALICE, dm_turns=True)
         assert "ratings.player" in _cells_naming(path, ALICE)
         assert "seasons.started_by" in _cells_naming(path, ALICE)
 
-        report = await svc.forget_user(ALICE)
+        report = await svc.privacy.forget_user(ALICE)
         # overall and Amsterdam in both seasons of SERVER and in server 2; a setting, a season
         assert (report.ratings, report.rating_changes, report.named) == (6, 6, 2)
         assert _cells_naming(path, ALICE) == []
         assert await verify_storage(store) == (3, [])
         assert _cells_naming(path, BOB) != []
 
-        server2 = [await store.dump_game(g) for g in await store.game_ids()]
+        server2 = [await store.copies.dump_game(g) for g in await store.games.game_ids()]
         server2 = [d for d in server2 if d is not None and d.game["guild_id"] == 2]
-        ratings2 = [r for r in await store.all_ratings() if r.guild_id == 2]
+        ratings2 = [r for r in await store.ratings.all_ratings() if r.guild_id == 2]
         assert "guild_settings.guild_id" in _cells_naming(path, SERVER)
-        purged = await svc.purge_guild(SERVER)
+        purged = await svc.privacy.purge_guild(SERVER)
         # its settings, its ladder and its two seasons; overall and Amsterdam in each season
         assert (purged.games, purged.server_rows) == (2, 4) and purged.ratings > 0
         assert _cells_naming(path, SERVER) == []
-        assert [await store.dump_game(d.game["id"]) for d in server2] == server2
-        assert [r for r in await store.all_ratings()] == ratings2
+        assert [await store.copies.dump_game(d.game["id"]) for d in server2] == server2
+        assert [r for r in await store.ratings.all_ratings()] == ratings2
         assert await verify_storage(store) == (1, [])
         await svc.close()

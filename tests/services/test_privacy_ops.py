@@ -42,7 +42,7 @@ async def test_forget_from_the_command_line(
     service, storage = prepared
     done = await _finished(service, storage, (ALICE, BOB), channel=1)
     running = await _running(service, 1, channel=2)
-    await service.set_user_settings(ALICE, turn_pings=False)
+    await service.queries.set_user_settings(ALICE, turn_pings=False)
 
     refused = bot("forget", "--database-url", url, "--user", str(ALICE))
     assert refused.returncode == 1, refused.stderr
@@ -50,9 +50,9 @@ async def test_forget_from_the_command_line(
         f"still plays in games {running}" in refused.stdout
         and "nothing was changed" in refused.stdout
     )
-    assert (await storage.get_user_settings(ALICE)).updated_at is not None
+    assert (await storage.settings.get_user_settings(ALICE)).updated_at is not None
 
-    await service.resign(running, ALICE)
+    await service.play.resign(running, ALICE)
     first = bot("forget", "--database-url", url, "--user", str(ALICE))
     assert first.returncode == 0, first.stderr
     assert first.stdout.startswith(f"user {ALICE} forgotten: 2 games now name their seat")
@@ -88,9 +88,9 @@ async def test_purge_from_the_command_line(
 
     refused = bot("purge", "--database-url", url, "--guild", "1")
     assert refused.returncode == 1 and "add --force" in refused.stdout
-    assert await storage.get_game(gone) is not None
+    assert await storage.games.get_game(gone) is not None
 
-    await service.guild_removed(1)
+    await service.privacy.guild_removed(1)
     first = bot("purge", "--database-url", url, "--guild", "1")
     assert first.returncode == 0, first.stderr
     assert first.stdout.startswith("guild 1 purged: 2 games (1 lobbies or running), 4 seats,")
@@ -100,10 +100,10 @@ async def test_purge_from_the_command_line(
         0,
         "guild 1: nothing stored (already purged, or never seen)",
     )
-    assert await storage.guild_ids() == [2] and await storage.departures() == {}
+    assert await storage.privacy.guild_ids() == [2] and await storage.privacy.departures() == {}
     forced = bot("purge", "--database-url", url, "--guild", "2", "--force")
     assert forced.returncode == 0 and "guild 2 purged: 1 games" in forced.stdout
-    assert await storage.get_game(other) is None
+    assert await storage.games.get_game(other) is None
 
 
 def test_bad_use_exits_2_with_one_line(tmp_path: Path) -> None:

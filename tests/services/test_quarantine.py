@@ -25,7 +25,7 @@ def _damage(db: Path, sql: str, *args: object) -> None:
 async def _due_game(service: GameService, storage: Storage, channel: int) -> int:
     """A started two-player game whose first turn is played, so its clock runs."""
     gid = await lobby(service, users=(HOST, BOB), channel=channel)
-    await service.start(gid, HOST)
+    await service.lobby.start(gid, HOST)
     for user in (HOST, BOB):
         await play_for(service, storage, gid, user)
     return gid
@@ -62,27 +62,27 @@ async def test_the_timer_loop_quarantines_a_corrupt_game_once(
     bad = await _due_game(service, storage, channel=1)
     good = await _due_game(service, storage, channel=2)
     _damage(tmp_path / "ttr.sqlite3", DAMAGE[damage], bad)
-    service._states.clear()  # as after a restart: the state comes from the database
-    version = (await storage.get_game(good)).version  # type: ignore[union-attr]
+    service.loader.forget_all()  # as after a restart: the state comes from the database
+    version = (await storage.games.get_game(good)).version  # type: ignore[union-attr]
 
     caplog.set_level(logging.INFO)
     clock.advance(4_000)  # both games' turns run out
     for _ in range(5):  # the loop comes back again and again
-        await service.run_due()
+        await service.timers.run_due()
         clock.advance(60)
 
     assert [(t.game_id, t.channel_id, t.user_ids) for t in told] == [(bad, 1, (HOST, BOB))]
     lines = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert [r.getMessage() for r in lines] == [f"game {bad} quarantined: {told[0].reason}"]
     assert all(r.exc_info is None for r in caplog.records), "no traceback"
-    row = (await storage.game_ids("quarantined"), await storage.next_deadline())
+    row = (await storage.games.game_ids("quarantined"), await storage.timers.next_deadline())
     assert row[0] == [bad]
     assert row[1] is None or row[1].game_id == good
-    assert (await storage.get_game(good)).version > version  # type: ignore[union-attr]
+    assert (await storage.games.get_game(good)).version > version  # type: ignore[union-attr]
     with pytest.raises(ServiceError) as refused:
-        await service.act(bad, HOST, {"type": "draw_blind", "seat": 0}, expected_version=None)
+        await service.play.act(bad, HOST, {"type": "draw_blind", "seat": 0}, expected_version=None)
     assert refused.value.code == "game_quarantined"
-    assert await service.game_in_channel(1) is None  # the channel is free for a new game
+    assert await service.lobby.game_in_channel(1) is None  # the channel is free for a new game
 
 
 async def test_a_player_touching_a_corrupt_game_quarantines_it(
@@ -97,17 +97,17 @@ async def test_a_player_touching_a_corrupt_game_quarantines_it(
         gid,
     )
     _damage(tmp_path / "ttr.sqlite3", "UPDATE games SET version = version + 5 WHERE id = ?", gid)
-    service._states.clear()
+    service.loader.forget_all()
     for call in (
-        service.table(gid, HOST),
-        service.act(gid, HOST, {"type": "draw_blind", "seat": 0}, expected_version=None),
-        service.game_state(gid),
+        service.queries.table(gid, HOST),
+        service.play.act(gid, HOST, {"type": "draw_blind", "seat": 0}, expected_version=None),
+        service.loader.game_state(gid),
     ):
         with pytest.raises(ServiceError) as refused:
             await call
         assert refused.value.code == "game_quarantined"
-    game = await storage.get_game(gid)
+    game = await storage.games.get_game(gid)
     assert game is not None and game.status == "quarantined" and game.status_note
     assert "version" in game.status_note
-    mine = await service.games_for_user(HOST)
+    mine = await service.queries.games_for_user(HOST)
     assert [g.id for g in mine] == []  # a quarantined game is not an open game

@@ -126,12 +126,12 @@ async def five_player_game(service: GameService, storage: Storage) -> int:
     normal, played to its end by the service; returns its id."""
     gid = await lobby(service, users=(HOST, BOB))
     for level in ("easy", "normal", "normal"):
-        await service.add_ai(gid, HOST, level=level)
-    await service.start(gid, HOST)
+        await service.lobby.add_ai(gid, HOST, level=level)
+    await service.lobby.start(gid, HOST)
     state = await state_of(storage, gid)
-    await service.act(gid, HOST, KeepTickets(0, state.players[0].offer), expected_version=None)
-    await service.resign(gid, HOST)
-    await service.resign(gid, BOB)
+    await service.play.act(gid, HOST, KeepTickets(0, state.players[0].offer), expected_version=None)
+    await service.play.resign(gid, HOST)
+    await service.play.resign(gid, BOB)
     return gid
 
 
@@ -153,18 +153,21 @@ async def test_a_five_player_game_with_resignations_is_rated_as_openskill_rates_
 ) -> None:
     gid = await five_player_game(service, storage)
     state = await state_of(storage, gid)
-    assert state.finished and (await storage.get_game(gid)).rated  # type: ignore[union-attr]
+    assert state.finished and (await storage.games.get_game(gid)).rated  # type: ignore[union-attr]
     ranks = expected_ranks(state)
     assert ranks[0] == ranks[1] == 4.0  # both resigned: tied for the last place
     identities = [f"user:{HOST}", f"user:{BOB}", "ai:easy", "ai:normal", "ai:normal"]
     want = openskill_direct([list(zip(identities, ranks, strict=True))])
     for scope in (OVERALL, "usa"):
-        got = {r.player: (r.mu, r.sigma, r.games) for r in await storage.ratings(1, scope=scope)}
+        got = {
+            r.player: (r.mu, r.sigma, r.games)
+            for r in await storage.ratings.ratings(1, scope=scope)
+        }
         assert got == want
-    stored = await storage.results(gid)
+    stored = await storage.results.results(gid)
     assert [r.place for r in stored] == [int(r) for r in ranks]
     assert [r.player for r in stored] == identities
-    shifts = await service.game_ratings(gid)
+    shifts = await service.ladder.game_ratings(gid)
     assert [s.seat for s in shifts] == [0, 1, 2, 3, 4]
     assert shifts[3].after == shifts[4].after  # two seats of one level: one identity
     assert all(s.before == 0 and s.provisional and s.games == 1 for s in shifts)
@@ -176,44 +179,48 @@ async def test_a_five_player_game_with_resignations_is_rated_as_openskill_rates_
 async def test_casual_and_cancelled_games_are_not_rated(
     service: GameService, storage: Storage
 ) -> None:
-    game = await service.create(
+    game = await service.lobby.create(
         guild_id=1, channel_id=1, host_id=HOST, host_name="h", map_id="usa", rated=False
     )
-    await service.add_ai(game.id, HOST)
-    await service.start(game.id, HOST)
+    await service.lobby.add_ai(game.id, HOST)
+    await service.lobby.start(game.id, HOST)
     state = await state_of(storage, game.id)
-    await service.act(game.id, HOST, KeepTickets(0, state.players[0].offer), expected_version=None)
-    await service.resign(game.id, HOST)
-    assert (await storage.get_game(game.id)).status == "finished"  # type: ignore[union-attr]
-    assert await storage.results(game.id) != []
+    await service.play.act(
+        game.id, HOST, KeepTickets(0, state.players[0].offer), expected_version=None
+    )
+    await service.play.resign(game.id, HOST)
+    assert (await storage.games.get_game(game.id)).status == "finished"  # type: ignore[union-attr]
+    assert await storage.results.results(game.id) != []
     cancelled = await lobby(service, channel=2)
-    await service.add_ai(cancelled, HOST)
-    await service.start(cancelled, HOST)
-    await service.cancel(cancelled, HOST)
-    assert await storage.ratings(1) == [] and await storage.rated_games() == []
-    assert await service.game_ratings(game.id) == []
+    await service.lobby.add_ai(cancelled, HOST)
+    await service.lobby.start(cancelled, HOST)
+    await service.lobby.cancel(cancelled, HOST)
+    assert await storage.ratings.ratings(1) == [] and await storage.ratings.rated_games() == []
+    assert await service.ladder.game_ratings(game.id) == []
 
 
 async def test_new_games_take_the_servers_settings(service: GameService, storage: Storage) -> None:
     with pytest.raises(ServiceError, match="not_manager"):
-        await service.set_server_settings(1, HOST, manage_server=False, rated=False)
+        await service.ladder.set_server_settings(1, HOST, manage_server=False, rated=False)
     with pytest.raises(ServiceError, match="bad_turn_time"):
-        await service.set_server_settings(1, HOST, manage_server=True, turn_seconds=-5)
-    settings = await service.set_server_settings(
+        await service.ladder.set_server_settings(1, HOST, manage_server=True, turn_seconds=-5)
+    settings = await service.ladder.set_server_settings(
         1, HOST, manage_server=True, language="de", turn_seconds=600, rated=False, channels=(42,)
     )
-    assert settings == await service.server_settings(1) and settings.updated_by == HOST
+    assert settings == await service.ladder.server_settings(1) and settings.updated_by == HOST
     base = {"guild_id": 1, "host_id": HOST, "host_name": "h", "map_id": "usa"}
     with pytest.raises(ServiceError) as refused:
-        await service.create(channel_id=7, **base)  # type: ignore[arg-type]
+        await service.lobby.create(channel_id=7, **base)  # type: ignore[arg-type]
     assert refused.value.code == "channel_not_allowed"
     assert refused.value.detail == {"channels": "<#42>"}
-    game = await service.create(channel_id=42, **base)  # type: ignore[arg-type]
+    game = await service.lobby.create(channel_id=42, **base)  # type: ignore[arg-type]
     assert (game.language, game.turn_seconds, game.rated) == ("de", 600, False)
-    await service.cancel(game.id, HOST)
-    thread = await service.create(channel_id=77, thread_id=77, parent_id=42, rated=True, **base)  # type: ignore[arg-type]
+    await service.lobby.cancel(game.id, HOST)
+    thread = await service.lobby.create(
+        channel_id=77, thread_id=77, parent_id=42, rated=True, **base
+    )  # type: ignore[arg-type]
     assert thread.rated and thread.language == "de"
-    other = await service.create(channel_id=8, **{**base, "guild_id": 2})  # type: ignore[arg-type]
+    other = await service.lobby.create(channel_id=8, **{**base, "guild_id": 2})  # type: ignore[arg-type]
     assert (other.language, other.turn_seconds, other.rated) == ("en", 86_400, True)
 
 
@@ -221,26 +228,26 @@ async def test_seasons_start_afresh_for_managers_only(
     service: GameService, storage: Storage
 ) -> None:
     with pytest.raises(ServiceError, match="season_empty"):
-        await service.start_season(1, HOST, manage_server=True)
+        await service.ladder.start_season(1, HOST, manage_server=True)
     gid = await five_player_game(service, storage)
     with pytest.raises(ServiceError, match="not_manager"):
-        await service.start_season(1, HOST, manage_server=False)
-    season = await service.start_season(1, CAROL, manage_server=True)
+        await service.ladder.start_season(1, HOST, manage_server=False)
+    season = await service.ladder.start_season(1, CAROL, manage_server=True)
     assert season.number == 2 and season.started_by == CAROL
-    now = await service.ladder(1)
+    now = await service.ladder.ladder(1)
     assert (now.season, now.current, now.lines) == (2, 2, ())
-    old = await service.ladder(1, season=1)
+    old = await service.ladder.ladder(1, season=1)
     assert len(old.lines) == 4 and old.lines[0].rank == 1
     assert [line.ordinal for line in old.lines] == sorted(
         (line.ordinal for line in old.lines), reverse=True
     )
-    usa = await service.ladder(1, season=1, map_id="usa")
+    usa = await service.ladder.ladder(1, season=1, map_id="usa")
     assert usa.map_id == "usa" and len(usa.lines) == 4
     with pytest.raises(ServiceError, match="unknown_season"):
-        await service.ladder(1, season=3)
+        await service.ladder.ladder(1, season=3)
     with pytest.raises(ServiceError, match="unknown_map"):
-        await service.ladder(1, map_id="atlantis")
-    stats = await service.stats(1, HOST)
+        await service.ladder.ladder(1, map_id="atlantis")
+    stats = await service.ladder.stats(1, HOST)
     assert stats.season == 2 and stats.rating is None and stats.history == ()
     assert stats.games == 1 and stats.favourite_map == "usa"
     assert gid
@@ -250,15 +257,15 @@ async def test_stats_give_the_rating_and_its_history(
     service: GameService, storage: Storage
 ) -> None:
     gid = await five_player_game(service, storage)
-    stats = await service.stats(1, BOB)
-    results = await storage.results(gid)
+    stats = await service.ladder.stats(1, BOB)
+    results = await storage.results.results(gid)
     assert (stats.games, stats.wins, stats.win_rate) == (1, 0, 0.0)
     assert stats.longest_path_bonuses == int(bool(results[1].longest_path_bonus))
     assert stats.favourite_map == "usa" and stats.season == 1
     assert stats.rating is not None and stats.rating.provisional and stats.rating.games == 1
     assert [p.game_id for p in stats.history] == [gid]
     assert stats.history[0].ordinal == stats.rating.ordinal
-    ladder = await service.ladder(1)
+    ladder = await service.ladder.ladder(1)
     line = ladder.line_of(BOB)
     assert line == stats.rating and line.rank == ladder.lines.index(line) + 1
     assert (
@@ -281,11 +288,13 @@ async def test_the_replay_gives_exactly_the_stored_ratings_and_verify_finds_a_ch
         await five_player_game(service, storage)
         clock.advance(60)
         gid = await lobby(service, channel=6000, users=(CAROL,))
-        await service.add_ai(gid, CAROL, level="easy")
-        await service.start(gid, CAROL)
+        await service.lobby.add_ai(gid, CAROL, level="easy")
+        await service.lobby.start(gid, CAROL)
         state = await state_of(storage, gid)
-        await service.act(gid, CAROL, KeepTickets(0, state.players[0].offer), expected_version=None)
-        await service.resign(gid, CAROL)
+        await service.play.act(
+            gid, CAROL, KeepTickets(0, state.players[0].offer), expected_version=None
+        )
+        await service.play.resign(gid, CAROL)
     finally:
         await service.close()
         await storage.close()

@@ -73,9 +73,9 @@ async def test_sigkill_during_play_loses_no_acknowledged_action(tmp_path: Path) 
             checked, problems = await verify_storage(storage)
             assert problems == [] and checked >= 1
             for game_id, version in acknowledged:
-                game = await storage.get_game(game_id)
+                game = await storage.games.get_game(game_id)
                 assert game is not None and game.version >= version, (game_id, version)
-                seqs = [a.seq for a in await storage.actions(game_id)]
+                seqs = [a.seq for a in await storage.actions.actions(game_id)]
                 assert seqs == list(range(1, game.version + 1))
         finally:
             await storage.close()
@@ -84,7 +84,7 @@ async def test_sigkill_during_play_loses_no_acknowledged_action(tmp_path: Path) 
 
 async def _human_game(service: GameService, storage: Storage, channel: int) -> int:
     gid = await lobby(service, users=(HOST, 202), channel=channel)
-    await service.start(gid, HOST)
+    await service.lobby.start(gid, HOST)
     for user in (HOST, 202):
         await play_for(service, storage, gid, user)
     return gid
@@ -99,7 +99,7 @@ async def test_fifty_concurrent_acts_equal_a_legal_serial_order(
     rules = load_ruleset("usa")
     st0 = await state_of(storage, gid)
     total = sum(all_cards(st0).values())
-    seats = {s.seat: s.user_id for s in await storage.seats(gid)}
+    seats = {s.seat: s.user_id for s in await storage.seats.seats(gid)}
     rng = random.Random(50)
     calls = []
     for _ in range(50):
@@ -107,13 +107,13 @@ async def test_fifty_concurrent_acts_equal_a_legal_serial_order(
         kind = rng.random()
         action = DrawBlind(seat) if kind < 0.6 else DrawFaceUp(seat, rng.randrange(5))
         version = st0.version if rng.random() < 0.2 else None
-        calls.append(service.act(gid, seats[seat], action, expected_version=version))
+        calls.append(service.play.act(gid, seats[seat], action, expected_version=version))
     results = await asyncio.gather(*calls, return_exceptions=True)
     ok = [r for r in results if not isinstance(r, BaseException)]
     errors = [r for r in results if isinstance(r, BaseException)]
     assert all(isinstance(e, (ServiceError, IllegalAction)) for e in errors), errors
     assert ok and errors
-    rows = await storage.actions(gid, after_seq=st0.version)
+    rows = await storage.actions.actions(gid, after_seq=st0.version)
     assert len([r for r in rows if r.source == "player"]) == len(ok)
     checked, problems = await verify_storage(storage)
     assert problems == []
@@ -131,9 +131,9 @@ async def test_two_hundred_games_at_once_stay_independent(tmp_path: Path) -> Non
         for _ in range(moves):
             st = await state_of(storage, gid)
             seat = st.seats_to_act()[0]
-            user = (await storage.seats(gid))[seat].user_id
-            game = await storage.get_game(gid)
-            await service.act(
+            user = (await storage.seats.seats(gid))[seat].user_id
+            game = await storage.games.get_game(gid)
+            await service.play.act(
                 gid, user, choose_action(load_ruleset(game.map_id), st, seat), expected_version=None
             )
 
@@ -150,7 +150,7 @@ async def test_two_hundred_games_at_once_stay_independent(tmp_path: Path) -> Non
                 gid = await lobby(
                     service, map_id=maps[i % 5], users=(HOST,), ais=1, channel=10_000 + i
                 )
-                await service.start(gid, HOST)
+                await service.lobby.start(gid, HOST)
                 ids.append(gid)
             if concurrently:
                 await asyncio.gather(*(advance(service, storage, gid, moves) for gid in ids))

@@ -70,21 +70,21 @@ async def _play_out(
     service: GameService, storage: Storage, gid: int, secrets: Secrets, *, moves: int
 ) -> None:
     """Let the humans of ``gid`` play ``moves`` actions with the heuristic AI's choices."""
-    rules = load_ruleset((await storage.get_game(gid)).map_id)  # type: ignore[union-attr]
+    rules = load_ruleset((await storage.games.get_game(gid)).map_id)  # type: ignore[union-attr]
     for _ in range(moves):
-        state = await service.game_state(gid)
+        state = await service.loader.game_state(gid)
         secrets.remember(encode_state(state))
         if state.finished:
             return
-        seats = await storage.seats(gid)
+        seats = await storage.seats.seats(gid)
         humans = [s for s in state.seats_to_act() if not seats[s].is_ai and not seats[s].resigned]
         if not humans:
-            await service.run_due(service.clock() + 1)
+            await service.timers.run_due(service.recorder.clock() + 1)
             continue
         seat = humans[0]
         user = seats[seat].user_id
         assert user is not None
-        await service.act(gid, user, choose_action(rules, state, seat), expected_version=None)
+        await service.play.act(gid, user, choose_action(rules, state, seat), expected_version=None)
 
 
 async def test_no_secret_in_any_log_line_or_running_export(
@@ -101,38 +101,40 @@ async def test_no_secret_in_any_log_line_or_running_export(
             secrets.tickets |= set(load_ruleset(map_id).board.tickets)
         # a human game with an AI seat: setup, moves, a timeout, a reminder, vacation, resign
         gid = await lobby(service, users=(HOST, BOB, CAROL), ais=1, channel=1)
-        await service.start(gid, HOST)
-        state = await service.game_state(gid)
+        await service.lobby.start(gid, HOST)
+        state = await service.loader.game_state(gid)
         secrets.remember(encode_state(state))
         for seat in state.seats_to_act():
-            user = (await storage.seats(gid))[seat].user_id
+            user = (await storage.seats.seats(gid))[seat].user_id
             if user is not None:
                 offer = state.players[seat].offer
-                await service.act(gid, user, KeepTickets(seat, tuple(offer)), expected_version=None)
+                await service.play.act(
+                    gid, user, KeepTickets(seat, tuple(offer)), expected_version=None
+                )
         await _play_out(service, storage, gid, secrets, moves=12)
         clock.advance(1_900)  # half the turn: a reminder
-        await service.run_due()
+        await service.timers.run_due()
         clock.advance(3_700)  # the turn is over: the AI plays it
-        await service.run_due()
-        await service.vacation(gid, BOB, days=2)
-        await service.resign(gid, CAROL)
+        await service.timers.run_due()
+        await service.play.vacation(gid, BOB, days=2)
+        await service.play.resign(gid, CAROL)
         await _play_out(service, storage, gid, secrets, moves=30)
         running = await export_game(storage, gid)
         # an all-AI game on another map, played to its end
         other = await lobby(service, map_id="nordic", users=(HOST,), ais=2, channel=2)
-        await service.start(other, HOST)
-        await service.resign(other, HOST)
-        secrets.remember(encode_state(await service.game_state(other)))
+        await service.lobby.start(other, HOST)
+        await service.play.resign(other, HOST)
+        secrets.remember(encode_state(await service.loader.game_state(other)))
         # a damaged game is quarantined with one line that names only the problem
         broken = await lobby(service, users=(HOST, BOB), channel=3)
-        await service.start(broken, HOST)
+        await service.lobby.start(broken, HOST)
         conn = __import__("sqlite3").connect(tmp_path / "ttr.sqlite3")
         conn.execute("UPDATE snapshots SET data = x'00' WHERE game_id = ?", (broken,))
         conn.commit()
         conn.close()
-        service._states.clear()
+        service.loader.forget_all()
         clock.advance(10_000)
-        await service.run_due()
+        await service.timers.run_due()
         await verify_storage(storage)
         finished = await export_game(storage, other)
     finally:
@@ -156,6 +158,6 @@ async def test_no_secret_in_any_log_line_or_running_export(
 
 async def _final_status(tmp_path: Path, game_id: int) -> str:
     async with await open_storage(tmp_path / "ttr.sqlite3") as storage:
-        game = await storage.get_game(game_id)
+        game = await storage.games.get_game(game_id)
         assert game is not None
         return game.status

@@ -17,11 +17,11 @@ HOUR = 3600
 
 async def _two_humans_in_play(service: GameService, storage: Storage) -> int:
     gid = await lobby(service, turn_seconds=HOUR)
-    await service.start(gid, HOST)
+    await service.lobby.start(gid, HOST)
     for user in (HOST, BOB):
         st = await state_of(storage, gid)
-        seat = next(s.seat for s in await storage.seats(gid) if s.user_id == user)
-        await service.act(
+        seat = next(s.seat for s in await storage.seats.seats(gid) if s.user_id == user)
+        await service.play.act(
             gid, user, KeepTickets(seat, tuple(st.players[seat].offer)), expected_version=None
         )
     return gid
@@ -32,7 +32,7 @@ async def test_turn_gets_deadline_and_reminder_at_half_time(
 ) -> None:
     """A human turn: deadline now + turn time, reminder at half; the reminder fires once, to the active player."""
     gid = await _two_humans_in_play(service, storage)
-    game = await storage.get_game(gid)
+    game = await storage.games.get_game(gid)
     assert game.deadline_at == clock.now + HOUR and game.reminder_at == clock.now + HOUR / 2
     reminders: list[Reminder] = []
 
@@ -41,14 +41,14 @@ async def test_turn_gets_deadline_and_reminder_at_half_time(
 
     service.on_reminder = on_reminder
     clock.advance(HOUR / 2 - 1)
-    assert await service.run_due() == []
+    assert await service.timers.run_due() == []
     clock.advance(2)
-    done = await service.run_due()
+    done = await service.timers.run_due()
     st = await state_of(storage, gid)
     assert len(done) == 1 and reminders == done
     assert [s.seat for s in reminders[0].seats] == [st.active]
-    assert (await storage.get_game(gid)).reminder_at is None
-    assert await service.run_due() == []
+    assert (await storage.games.get_game(gid)).reminder_at is None
+    assert await service.timers.run_due() == []
 
 
 async def test_timeout_plays_the_turn_and_the_player_keeps_the_seat(
@@ -65,15 +65,15 @@ async def test_timeout_plays_the_turn_and_the_player_keeps_the_seat(
 
     service.on_turn = on_turn
     clock.advance(HOUR + 1)
-    done = await service.run_due()
+    done = await service.timers.run_due()
     after = await state_of(storage, gid)
     assert len(done) == 1 and turns == done and done[0].turn_ended
     assert after.turn == st.turn + 1 and after.active != late
-    rows = await storage.actions(gid, after_seq=st.version)
+    rows = await storage.actions.actions(gid, after_seq=st.version)
     assert rows and {(r.seat, r.source) for r in rows} == {(late, "timeout")}
-    seat = (await storage.seats(gid))[late]
+    seat = (await storage.seats.seats(gid))[late]
     assert seat.expiries_in_row == 1 and not seat.ai_permanent
-    game = await storage.get_game(gid)
+    game = await storage.games.get_game(gid)
     assert game.deadline_at == clock.now + HOUR
 
 
@@ -88,11 +88,11 @@ async def test_three_timeouts_in_a_row_give_the_seat_to_the_ai(
         st = await state_of(storage, gid)
         if st.active == bob:
             clock.advance(HOUR + 1)
-            await service.run_due()
+            await service.timers.run_due()
             expiries += 1
         else:
             await play_for(service, storage, gid, HOST)
-        seat = (await storage.seats(gid))[bob]
+        seat = (await storage.seats.seats(gid))[bob]
         if seat.ai_permanent:
             break
     assert expiries == 3 and seat.expiries_in_row == 3
@@ -104,7 +104,7 @@ async def test_three_timeouts_in_a_row_give_the_seat_to_the_ai(
         out = await play_for(service, storage, gid, HOST)
     assert (await state_of(storage, gid)).active == 0
     with pytest.raises(ServiceError, match="is_ai"):
-        await service.vacation(gid, BOB, days=1)
+        await service.play.vacation(gid, BOB, days=1)
 
 
 async def test_acting_resets_the_timeout_streak(
@@ -115,12 +115,12 @@ async def test_acting_resets_the_timeout_streak(
     st = await state_of(storage, gid)
     late = st.active
     clock.advance(HOUR + 1)
-    await service.run_due()
-    users = {s.seat: s.user_id for s in await storage.seats(gid)}
+    await service.timers.run_due()
+    users = {s.seat: s.user_id for s in await storage.seats.seats(gid)}
     while (await state_of(storage, gid)).active != late:
         await play_for(service, storage, gid, users[(await state_of(storage, gid)).active])
     await play_for(service, storage, gid, users[late])
-    assert (await storage.seats(gid))[late].expiries_in_row == 0
+    assert (await storage.seats.seats(gid))[late].expiries_in_row == 0
 
 
 async def test_vacation_moves_the_deadline_and_has_a_limit(
@@ -129,17 +129,17 @@ async def test_vacation_moves_the_deadline_and_has_a_limit(
     """2 days of vacation push a running turn by 2 days; 6 more exceed the 7 per game; 0 or 8 is refused."""
     gid = await _two_humans_in_play(service, storage)
     st = await state_of(storage, gid)
-    user = (await storage.seats(gid))[st.active].user_id
-    deadline = (await storage.get_game(gid)).deadline_at
-    await service.vacation(gid, user, days=2)
-    assert (await storage.get_game(gid)).deadline_at == deadline + 2 * 86_400
+    user = (await storage.seats.seats(gid))[st.active].user_id
+    deadline = (await storage.games.get_game(gid)).deadline_at
+    await service.play.vacation(gid, user, days=2)
+    assert (await storage.games.get_game(gid)).deadline_at == deadline + 2 * 86_400
     clock.advance(HOUR + 1)
-    assert await service.run_due() == []
+    assert await service.timers.run_due() == []
     for bad in (0, 8):
         with pytest.raises(ServiceError, match="bad_days"):
-            await service.vacation(gid, user, days=bad)
+            await service.play.vacation(gid, user, days=bad)
     with pytest.raises(ServiceError) as err:
-        await service.vacation(gid, user, days=6)
+        await service.play.vacation(gid, user, days=6)
     assert err.value.code == "vacation_limit" and err.value.detail == {"left": 5}
 
 
@@ -149,11 +149,11 @@ async def test_acting_ends_a_vacation_and_refunds_unused_days(
     """Vacation 3 days, act after 1 hour: almost 3 days are given back."""
     gid = await _two_humans_in_play(service, storage)
     st = await state_of(storage, gid)
-    user = (await storage.seats(gid))[st.active].user_id
-    await service.vacation(gid, user, days=3)
+    user = (await storage.seats.seats(gid))[st.active].user_id
+    await service.play.vacation(gid, user, days=3)
     clock.advance(HOUR)
     await play_for(service, storage, gid, user)
-    seat = (await storage.seats(gid))[st.active]
+    seat = (await storage.seats.seats(gid))[st.active]
     assert seat.vacation_until is None and seat.vacation_used_s == pytest.approx(HOUR)
 
 
@@ -170,7 +170,7 @@ async def test_timers_survive_a_restart(tmp_path: Path, clock: FakeClock) -> Non
     storage = await open_storage(path, clock=clock)
     try:
         fresh = GameService(storage, clock=clock)
-        done = await fresh.run_due()
+        done = await fresh.timers.run_due()
         assert len(done) == 1 and isinstance(done[0], Outcome)
         assert (await state_of(storage, gid)).turn == before.turn + 1
     finally:
@@ -186,18 +186,18 @@ async def test_ai_moves_interrupted_by_a_crash_are_resumed(
     storage = await open_storage(path, clock=clock)
     halted = GameService(storage, clock=clock, seed_source=lambda: 3, auto_ai=False)
     gid = await lobby(halted, users=(HOST,), ais=3)
-    await halted.start(gid, HOST)
-    game = await storage.get_game(gid)
+    await halted.lobby.start(gid, HOST)
+    game = await storage.games.get_game(gid)
     assert game.version == 0 and game.deadline_at == clock.now
     await storage.close()
 
     storage = await open_storage(path, clock=clock)
     try:
         service = GameService(storage, clock=clock)
-        done = await service.run_due()
+        done = await service.timers.run_due()
         st = await state_of(storage, gid)
         assert done and st.seats_to_act() == [0] and all(not p.offer for p in st.players[1:])
-        game = await storage.get_game(gid)
+        game = await storage.games.get_game(gid)
         assert game.deadline_at == clock.now + 3600
     finally:
         await storage.close()
@@ -207,9 +207,11 @@ async def test_timer_loop_runs_in_the_background(service: GameService, storage: 
     """start_timers() wakes for a due timer on its own; close() stops it."""
     import asyncio
 
-    halted = GameService(storage, clock=service.clock, seed_source=lambda: 3, auto_ai=False)
+    halted = GameService(
+        storage, clock=service.recorder.clock, seed_source=lambda: 3, auto_ai=False
+    )
     gid = await lobby(halted, users=(HOST,), ais=2)
-    await halted.start(gid, HOST)
+    await halted.lobby.start(gid, HOST)
     service.start_timers()
     try:
         for _ in range(200):

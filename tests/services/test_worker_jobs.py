@@ -218,20 +218,20 @@ async def test_an_analysis_made_in_slices_in_the_ai_worker_is_the_one_made_at_on
     same chances, turn by turn (a budget large enough that no CPU cap cuts the rounds)."""
     options = {"auto_ai": False, "analysis_budget_s": 1e6, "analysis_rollouts": 16}
     at_once = GameService(storage, clock=clock, analysis_jobs=ThreadJobs(), **options)
-    at_once.analysis_slice_s = None
+    at_once.analyses.slice_s = None
     jobs = WorkerJobs(workers, background=True, poll_s=0.01, whole_every_s=0.1)
     sliced = GameService(storage, clock=clock, analysis_jobs=jobs, **options)
-    sliced.analysis_slice_s = 0.02
+    sliced.analyses.slice_s = 0.02
     try:
         first = await _finished_ai_game(at_once, 8300)
-        made = await at_once.analyse_next()
+        made = await at_once.analyses.analyse_next()
         assert made is not None and made.game.id == first and made.analysis is not None
         async with storage._write(first) as tx:  # the same game queued again
             await tx.execute("DELETE FROM analyses WHERE game_id = ?", first)
         await WorkerJobs(workers).run(os.getpid)  # the worker started
         stream = _UrgentStream(workers, str(tmp_path / "log"))
         try:
-            again = await asyncio.wait_for(sliced.analyse_now(first), timeout=300)
+            again = await asyncio.wait_for(sliced.analyses.analyse_now(first), timeout=300)
         finally:
             stream.stop()
         assert again.analysis is not None

@@ -31,9 +31,9 @@ async def write_forever(path: str, channel_id: int) -> None:
     """Append actions to the channel's game until killed."""
     print("opening", flush=True)
     storage = await open_storage(path)
-    game = await storage.active_game_in_channel(channel_id)
+    game = await storage.games.active_game_in_channel(channel_id)
     if game is None:
-        game = await storage.create_game(
+        game = await storage.games.create_game(
             guild_id=1,
             channel_id=channel_id,
             host_user_id=1,
@@ -41,13 +41,13 @@ async def write_forever(path: str, channel_id: int) -> None:
             seats=[NewSeat(display_name="writer", user_id=1)],
         )
     if game.status == "lobby":  # a previous run died between create and start
-        game = await storage.start_game(
+        game = await storage.games.start_game(
             game.id, seed=1, snapshot=snapshot_for(0), engine_version="crash-writer"
         )
     print(f"ready {game.version}", flush=True)
     while True:
         seq = game.version + 1
-        game = await storage.append_action(
+        game = await storage.actions.append_action(
             game.id,
             game.version,
             action={"kind": "draw_blind", "seq": seq},

@@ -62,20 +62,20 @@ async def assert_consistent(db: Path, acknowledged: set[int]) -> int:
     """Reopen the file and check nothing acknowledged is lost; return the version."""
     async with await open_storage(db) as storage:
         assert await storage.integrity_check() == ["ok"]
-        game = await storage.active_game_in_channel(CHANNEL)
+        game = await storage.games.active_game_in_channel(CHANNEL)
         if game is None:
             assert not acknowledged, "acknowledged actions but no game"
             return 0
-        seqs = [a.seq for a in await storage.actions(game.id)]
+        seqs = [a.seq for a in await storage.actions.actions(game.id)]
         assert seqs == list(range(1, len(seqs) + 1))
         assert acknowledged <= set(seqs), sorted(acknowledged - set(seqs))[:10]
         assert game.version == (seqs[-1] if seqs else 0)
         if game.status == "active":
-            checkpoint = await storage.load_checkpoint(game.id)
+            checkpoint = await storage.actions.load_checkpoint(game.id)
             assert checkpoint is not None and checkpoint.version == game.version
             assert checkpoint.snapshot == snapshot_for(game.version)
             if seqs:
-                last = (await storage.actions(game.id, after_seq=game.version - 1))[0]
+                last = (await storage.actions.actions(game.id, after_seq=game.version - 1))[0]
                 assert last.action["seq"] == game.version
         return game.version
 

@@ -42,7 +42,7 @@ async def test_version_1_database_upgrades_in_place(postgres_url: str) -> None:
         await conn.close()
     async with await open_storage(postgres_url) as storage:
         assert await storage.schema_version() == latest_version()
-        game = await storage.get_game(7)
+        game = await storage.games.get_game(7)
         assert game is not None
         assert (game.options, game.seed, game.version, game.snapshot_version) == (
             {"x": 1},
@@ -50,7 +50,7 @@ async def test_version_1_database_upgrades_in_place(postgres_url: str) -> None:
             1,
             1,
         )
-        checkpoint = await storage.load_checkpoint(7)
+        checkpoint = await storage.actions.load_checkpoint(7)
         assert checkpoint is not None and checkpoint.snapshot == {"seq": 1}
         game = await move(storage, game)
         assert game.version == 2
@@ -120,7 +120,7 @@ async def test_two_connections_never_write_one_game_at_once(
         async def push(storage: object, rounds: int) -> int:
             wins = 0
             for _ in range(rounds):
-                current = await first.get_game(game.id)
+                current = await first.games.get_game(game.id)
                 assert current is not None
                 try:
                     await move(storage, current, **extra)  # type: ignore[arg-type]
@@ -130,9 +130,9 @@ async def test_two_connections_never_write_one_game_at_once(
             return wins
 
         wins = await asyncio.gather(push(first, 40), push(second, 40))
-        log = await first.actions(game.id)
+        log = await first.actions.actions(game.id)
         assert [a.seq for a in log] == list(range(1, sum(wins) + 1))
-        stored = await second.get_game(game.id)
+        stored = await second.games.get_game(game.id)
         assert stored is not None and stored.version == sum(wins)
     finally:
         await first.close()
@@ -153,9 +153,9 @@ async def test_a_plain_move_waits_for_the_games_advisory_lock(postgres_url: str)
             moved_other = await move(storage, other, new_snapshot=None)  # another game: free
             await asyncio.sleep(0.3)
             assert not pending.done() and moved_other.version == 1
-            assert await storage.actions(game.id) == []
+            assert await storage.actions.actions(game.id) == []
         moved = await asyncio.wait_for(pending, 10)
-        assert moved.version == 1 and [a.seq for a in await storage.actions(game.id)] == [1]
+        assert moved.version == 1 and [a.seq for a in await storage.actions.actions(game.id)] == [1]
     finally:
         await holder.close()
         await storage.close()

@@ -35,10 +35,10 @@ def seat_name(language: str, seat: int) -> str:
 async def everything_of(storage: Storage, game_id: int) -> tuple[object, ...]:
     """A game's rows as the storage reads them (for before/after comparisons)."""
     return (
-        await storage.get_game(game_id),
-        await storage.seats(game_id),
-        await storage.actions(game_id),
-        await storage.results(game_id),
+        await storage.games.get_game(game_id),
+        await storage.seats.seats(game_id),
+        await storage.actions.actions(game_id),
+        await storage.results.results(game_id),
     )
 
 
@@ -49,9 +49,9 @@ async def played(
     game = await started_game(storage, channel_id, tuple(scores))
     for seat, user in enumerate(scores):
         game = await move(storage, game, seat=seat, actor_user_id=user)
-    await storage.set_status(game.id, "finished")
+    await storage.games.set_status(game.id, "finished")
     ranked = sorted(scores.values(), key=lambda v: -v[0])
-    await storage.record_results(
+    await storage.results.record_results(
         game.id,
         [
             PlayerResult(
@@ -73,28 +73,28 @@ async def test_forgetting_a_user_leaves_the_others_and_the_games_whole(
     g1 = await played(storage, clock, 1, {ALICE: (100, 3, 1), BOB: (80, 2, 0)})
     g2 = await played(storage, clock, 2, {BOB: (60, 1, 2), ALICE: (90, 4, 0), CAROL: (30, 0, 3)})
     g3 = await played(storage, clock, 3, {BOB: (70, 2, 1), CAROL: (75, 3, 0)})
-    await storage.set_user_settings(ALICE, dm_turns=True)
-    await storage.set_user_settings(BOB, high_contrast=True)
+    await storage.settings.set_user_settings(ALICE, dm_turns=True)
+    await storage.settings.set_user_settings(BOB, high_contrast=True)
     before = {g.id: await everything_of(storage, g.id) for g in (g1, g2, g3)}
-    board_before = [r for r in await storage.leaderboard(GUILD) if r.user_id != ALICE]
+    board_before = [r for r in await storage.results.leaderboard(GUILD) if r.user_id != ALICE]
 
-    data = await storage.user_data(ALICE)
+    data = await storage.privacy.user_data(ALICE)
     assert (data.games, data.finished, data.results, data.settings) == (2, 2, 2, True)
     assert data.open_games == () and data.anything
 
-    report = await storage.forget_user(ALICE, seat_name)
+    report = await storage.privacy.forget_user(ALICE, seat_name)
     assert (report.games, report.results, report.settings, report.hosted) == (2, 2, 1, 1)
     assert report.actions == 2  # one move in each of her games
     assert report.handed_to_ai == 0
 
     for game in (g1, g2):
-        seats = await storage.seats(game.id)
+        seats = await storage.seats.seats(game.id)
         mine = [s for s in seats if s.display_name.startswith("Former player")]
         assert len(mine) == 1 and mine[0].user_id is None
         assert mine[0].display_name == f"Former player {mine[0].seat + 1}"
         others = [s for s in seats if s is not mine[0]]
         assert others == [s for s in before[game.id][1] if s.seat != mine[0].seat]  # type: ignore[attr-defined]
-        results = await storage.results(game.id)
+        results = await storage.results.results(game.id)
         assert [r.user_id for r in results if r.seat == mine[0].seat] == [None]
         assert [r for r in results if r.seat != mine[0].seat] == [
             r
@@ -102,34 +102,37 @@ async def test_forgetting_a_user_leaves_the_others_and_the_games_whole(
             if r.seat != mine[0].seat
         ]
         # the moves themselves and their order are untouched; only her id left the log
-        assert [(a.seq, a.seat, a.action) for a in await storage.actions(game.id)] == [
+        assert [(a.seq, a.seat, a.action) for a in await storage.actions.actions(game.id)] == [
             (a.seq, a.seat, a.action)
             for a in before[game.id][2]  # type: ignore[attr-defined]
         ]
-        assert ALICE not in {a.actor_user_id for a in await storage.actions(game.id)}
+        assert ALICE not in {a.actor_user_id for a in await storage.actions.actions(game.id)}
     assert await everything_of(storage, g3.id) == before[g3.id]
-    first = await storage.get_game(g1.id)
+    first = await storage.games.get_game(g1.id)
     assert first is not None and first.host_user_id == 0
-    assert [r for r in await storage.leaderboard(GUILD)] == board_before
-    assert await storage.user_history(ALICE) == []
-    assert (await storage.get_user_settings(ALICE)).updated_at is None
-    assert (await storage.get_user_settings(BOB)).high_contrast
-    assert not (await storage.user_data(ALICE)).anything
+    assert [r for r in await storage.results.leaderboard(GUILD)] == board_before
+    assert await storage.results.user_history(ALICE) == []
+    assert (await storage.settings.get_user_settings(ALICE)).updated_at is None
+    assert (await storage.settings.get_user_settings(BOB)).high_contrast
+    assert not (await storage.privacy.user_data(ALICE)).anything
 
-    again = await storage.forget_user(ALICE, seat_name)
+    again = await storage.privacy.forget_user(ALICE, seat_name)
     assert not again.anything and again.games == 0
-    assert not (await storage.forget_user(4242, seat_name)).anything
+    assert not (await storage.privacy.forget_user(4242, seat_name)).anything
 
 
 async def test_the_anonymous_name_follows_the_tables_language(storage: Storage) -> None:
     """A German table's seat becomes 'Ehemaliger Spieler 2'."""
-    game = await storage.create_game(
+    game = await storage.games.create_game(
         guild_id=GUILD, channel_id=9, host_user_id=BOB, map_id="usa", language="de",
         seats=[NewSeat("bob", user_id=BOB), NewSeat("alice", user_id=ALICE)],
     )  # fmt: skip
-    await storage.set_status(game.id, "cancelled")
-    await storage.forget_user(ALICE, seat_name)
-    assert [s.display_name for s in await storage.seats(game.id)] == ["bob", "Ehemaliger Spieler 2"]
+    await storage.games.set_status(game.id, "cancelled")
+    await storage.privacy.forget_user(ALICE, seat_name)
+    assert [s.display_name for s in await storage.seats.seats(game.id)] == [
+        "bob",
+        "Ehemaliger Spieler 2",
+    ]
 
 
 async def test_a_player_in_a_lobby_or_a_running_game_is_refused(storage: Storage) -> None:
@@ -137,28 +140,28 @@ async def test_a_player_in_a_lobby_or_a_running_game_is_refused(storage: Storage
     forgotten; nothing changes. Once she resigned there, the seat is anonymised."""
     lobby = await new_game(storage, channel_id=1, users=(BOB, ALICE))
     running = await started_game(storage, channel_id=2, users=(ALICE, CAROL))
-    hosted = await storage.create_game(
+    hosted = await storage.games.create_game(
         guild_id=GUILD, channel_id=3, host_user_id=ALICE, map_id="usa"
     )  # a lobby she hosts without a seat
-    await storage.set_user_settings(ALICE, dm_turns=True)
-    data = await storage.user_data(ALICE)
+    await storage.settings.set_user_settings(ALICE, dm_turns=True)
+    data = await storage.privacy.user_data(ALICE)
     assert [(g.game_id, g.status, g.host) for g in data.open_games] == [
         (lobby.id, "lobby", False),
         (running.id, "active", True),
     ]
     with pytest.raises(UserInOpenGames) as refused:
-        await storage.forget_user(ALICE, seat_name)
+        await storage.privacy.forget_user(ALICE, seat_name)
     assert refused.value.game_ids == (lobby.id, running.id, hosted.id)
     assert refused.value.code == "forget_open_games"
-    assert (await storage.get_user_settings(ALICE)).dm_turns
-    assert ALICE in [s.user_id for s in await storage.seats(running.id)]
+    assert (await storage.settings.get_user_settings(ALICE)).dm_turns
+    assert ALICE in [s.user_id for s in await storage.seats.seats(running.id)]
 
-    await storage.remove_seat(lobby.id, 1)
-    await storage.set_status(hosted.id, "cancelled")
-    await storage.update_seat(running.id, 0, resigned=True, ai_permanent=True)
-    report = await storage.forget_user(ALICE, seat_name)
+    await storage.seats.remove_seat(lobby.id, 1)
+    await storage.games.set_status(hosted.id, "cancelled")
+    await storage.seats.update_seat(running.id, 0, resigned=True, ai_permanent=True)
+    report = await storage.privacy.forget_user(ALICE, seat_name)
     assert report.games == 1 and report.handed_to_ai == 0
-    [seat, carol] = await storage.seats(running.id)
+    [seat, carol] = await storage.seats.seats(running.id)
     assert (seat.user_id, seat.display_name, seat.resigned) == (None, "Former player 1", True)
     assert carol.user_id == CAROL
 
@@ -169,11 +172,11 @@ async def test_a_result_stored_after_the_seat_was_forgotten_has_no_user(
     """A game finishing after ALICE (resigned there) was forgotten cannot bring her id back
     into the results, even if the results were computed from seats read before."""
     game = await started_game(storage, channel_id=2, users=(ALICE, BOB))
-    await storage.update_seat(game.id, 0, resigned=True, ai_permanent=True)
-    await storage.forget_user(ALICE, seat_name)
+    await storage.seats.update_seat(game.id, 0, resigned=True, ai_permanent=True)
+    await storage.privacy.forget_user(ALICE, seat_name)
     stale = [PlayerResult(0, ALICE, 10, 2, False), PlayerResult(1, BOB, 20, 1, True)]
     await move(storage, game, new_status="finished", results=stale)
-    assert [r.user_id for r in await storage.results(game.id)] == [None, BOB]
+    assert [r.user_id for r in await storage.results.results(game.id)] == [None, BOB]
 
 
 async def test_the_log_stays_append_only_but_a_forgotten_id_may_leave_it(
@@ -197,7 +200,7 @@ async def test_the_log_stays_append_only_but_a_forgotten_id_may_leave_it(
     await raw_execute(
         database_url, "UPDATE actions SET actor_user_id = NULL WHERE game_id = ?", game.id
     )
-    [action] = await storage.actions(game.id)
+    [action] = await storage.actions.actions(game.id)
     assert action.actor_user_id is None and action.action == {"kind": "draw_blind", "n": 1}
 
 
@@ -207,10 +210,10 @@ async def test_the_log_stays_append_only_but_a_forgotten_id_may_leave_it(
 async def _guild_with_games(storage: Storage, clock: FakeClock, guild: int) -> dict[str, GameRow]:
     finished = await finish(storage, clock, guild * 10 + 1, {ALICE: (10, 1, 0)}, guild_id=guild)
     running = await started_game(storage, guild * 10 + 2, (ALICE, BOB), guild_id=guild)
-    await storage.set_deadline(running.id, clock.now + 3600, clock.now + 1800)
+    await storage.timers.set_deadline(running.id, clock.now + 3600, clock.now + 1800)
     lobby = await new_game(storage, guild * 10 + 3, (CAROL,), guild_id=guild)
     fresh = {
-        k: await storage.get_game(g.id)
+        k: await storage.games.get_game(g.id)
         for k, g in (("finished", finished), ("running", running), ("lobby", lobby))
     }
     return {k: g for k, g in fresh.items() if g is not None}
@@ -225,41 +228,41 @@ async def test_a_departed_server_is_cancelled_and_paused_and_resumed_on_return(
     other = await _guild_with_games(storage, clock, OTHER_GUILD)
     running = mine["running"]
     vacation = clock.now + 600
-    await storage.update_seat(running.id, 1, vacation_until=vacation)
+    await storage.seats.update_seat(running.id, 1, vacation_until=vacation)
     kept = {g.id: await everything_of(storage, g.id) for g in other.values()}
     clock.now += 60
-    departure = await storage.depart_guild(GUILD)
+    departure = await storage.privacy.depart_guild(GUILD)
     assert (departure.left_at, departure.cancelled, departure.paused) == (
         clock.now,
         (mine["lobby"].id,),
         (running.id,),
     )
-    paused = await storage.get_game(running.id)
+    paused = await storage.games.get_game(running.id)
     assert paused is not None and paused.paused_at == clock.now and paused.status == "active"
     assert (paused.deadline_at, paused.reminder_at) == (running.deadline_at, running.reminder_at)
-    lobby = await storage.get_game(mine["lobby"].id)
+    lobby = await storage.games.get_game(mine["lobby"].id)
     assert lobby is not None and lobby.status == "cancelled"
     # the soonest timer is the other server's, even when the paused one is long due
-    nxt = await storage.next_deadline()
+    nxt = await storage.timers.next_deadline()
     assert nxt is not None and nxt.game_id == other["running"].id
     with pytest.raises(GameStatusError) as refused:
         await move(storage, paused)
     assert refused.value.status == "paused"
     assert {g.id: await everything_of(storage, g.id) for g in other.values()} == kept
-    assert await storage.departures() == {GUILD: clock.now}
+    assert await storage.privacy.departures() == {GUILD: clock.now}
 
     clock.now += 5 * 3600
-    again = await storage.depart_guild(GUILD)  # a repeated event keeps the first time
+    again = await storage.privacy.depart_guild(GUILD)  # a repeated event keeps the first time
     assert again.left_at == departure.left_at and again.paused == again.cancelled == ()
-    [resumed] = await storage.return_guild(GUILD)
+    [resumed] = await storage.privacy.return_guild(GUILD)
     assert resumed.id == running.id and resumed.paused_at is None
     assert resumed.deadline_at == running.deadline_at + 5 * 3600  # type: ignore[operator]
     assert resumed.reminder_at == running.reminder_at + 5 * 3600  # type: ignore[operator]
-    seat = (await storage.seats(running.id))[1]
+    seat = (await storage.seats.seats(running.id))[1]
     assert seat.vacation_until == vacation + 5 * 3600
-    assert await storage.departures() == {}
-    assert await storage.return_guild(GUILD) == []
-    assert await storage.return_guild(OTHER_GUILD) == []
+    assert await storage.privacy.departures() == {}
+    assert await storage.privacy.return_guild(GUILD) == []
+    assert await storage.privacy.return_guild(OTHER_GUILD) == []
     await move(storage, resumed)  # plays on
 
 
@@ -269,11 +272,11 @@ async def test_forgetting_a_player_of_a_paused_game_hands_the_seat_to_the_comput
     """The server removed the bot, so ALICE cannot resign there: forgetting her gives the
     computer her seat (for when the game resumes) and an anonymous name."""
     game = await started_game(storage, channel_id=2, users=(ALICE, BOB))
-    await storage.depart_guild(GUILD)
-    assert (await storage.user_data(ALICE)).open_games == ()
-    report = await storage.forget_user(ALICE, seat_name)
+    await storage.privacy.depart_guild(GUILD)
+    assert (await storage.privacy.user_data(ALICE)).open_games == ()
+    report = await storage.privacy.forget_user(ALICE, seat_name)
     assert (report.games, report.handed_to_ai) == (1, 1)
-    seat = (await storage.seats(game.id))[0]
+    seat = (await storage.seats.seats(game.id))[0]
     assert (seat.user_id, seat.ai_permanent, seat.resigned) == (None, True, False)
 
 
@@ -284,22 +287,25 @@ async def test_purging_a_server_deletes_all_of_it_and_nothing_else(
     mine = await _guild_with_games(storage, clock, GUILD)
     other = await _guild_with_games(storage, clock, OTHER_GUILD)
     await move(storage, mine["running"])
-    await storage.depart_guild(GUILD)
+    await storage.privacy.depart_guild(GUILD)
     kept = {g.id: await everything_of(storage, g.id) for g in other.values()}
 
-    report = await storage.purge_guild(GUILD)
+    report = await storage.privacy.purge_guild(GUILD)
     assert (report.games, report.running, report.seats, report.results) == (3, 1, 4, 1)
     assert report.actions == 2 and report.departure and report.anything
     for game in mine.values():
-        assert await storage.get_game(game.id) is None
-        assert await storage.seats(game.id) == [] and await storage.actions(game.id) == []
-        assert await storage.load_checkpoint(game.id) is None
-    assert await storage.user_history(ALICE, guild_id=GUILD) == []
-    assert await storage.departures() == {}
+        assert await storage.games.get_game(game.id) is None
+        assert (
+            await storage.seats.seats(game.id) == []
+            and await storage.actions.actions(game.id) == []
+        )
+        assert await storage.actions.load_checkpoint(game.id) is None
+    assert await storage.results.user_history(ALICE, guild_id=GUILD) == []
+    assert await storage.privacy.departures() == {}
     assert {g.id: await everything_of(storage, g.id) for g in other.values()} == kept
-    assert await storage.guild_ids() == [OTHER_GUILD]
+    assert await storage.privacy.guild_ids() == [OTHER_GUILD]
     await move(storage, other["running"])
-    assert not (await storage.purge_guild(GUILD)).anything
+    assert not (await storage.privacy.purge_guild(GUILD)).anything
     assert await storage.integrity_check() == ["ok"]
 
 
@@ -307,12 +313,14 @@ async def test_departures_copy_into_another_database(
     storage: Storage, clock: FakeClock, tmp_path: object
 ) -> None:
     """departures() and restore_departures() carry the retention clock over a copy."""
-    await storage.depart_guild(GUILD)
-    await storage.depart_guild(OTHER_GUILD)
-    rows = await storage.departures()
+    await storage.privacy.depart_guild(GUILD)
+    await storage.privacy.depart_guild(OTHER_GUILD)
+    rows = await storage.privacy.departures()
     async with await open_storage(f"{tmp_path}/copy.sqlite3", clock=clock) as target:
-        await target.restore_departures(rows)
-        assert await target.departures() == rows == {GUILD: clock.now, OTHER_GUILD: clock.now}
+        await target.privacy.restore_departures(rows)
+        assert (
+            await target.privacy.departures() == rows == {GUILD: clock.now, OTHER_GUILD: clock.now}
+        )
 
 
 # -- every table that holds a user's or a server's data is covered ---------------------
@@ -368,42 +376,44 @@ async def test_forgetting_and_purging_cover_the_ratings_tables(
     from .test_ratings_storage import finished
 
     alice, bob = f"user:{ALICE}", f"user:{BOB}"
-    await storage.set_guild_settings(GUILD, updated_by=ALICE, rated=True)
+    await storage.guild_settings.set_guild_settings(GUILD, updated_by=ALICE, rated=True)
     a = await finished(storage, clock, 10, {alice: 1, bob: 2, "ai:hard": 3}, guild_id=GUILD)
-    await storage.start_season(GUILD, ALICE)
+    await storage.ratings.start_season(GUILD, ALICE)
     b = await finished(storage, clock, 11, {bob: 1, alice: 2}, guild_id=GUILD)
     c = await finished(storage, clock, 12, {alice: 1, bob: 2}, guild_id=OTHER_GUILD)
-    rows = await storage.all_ratings()
+    rows = await storage.ratings.all_ratings()
     kept = [r for r in rows if r.user_id != ALICE]
-    history = {g.id: await storage.game_rating_changes(g.id) for g in (a, b, c)}
+    history = {g.id: await storage.ratings.game_rating_changes(g.id) for g in (a, b, c)}
     assert {r.user_id for r in rows} == {ALICE, BOB, None}
-    assert (await storage.user_data(ALICE)).ratings == 6  # 3 seasons or servers, 2 scopes each
+    assert (
+        await storage.privacy.user_data(ALICE)
+    ).ratings == 6  # 3 seasons or servers, 2 scopes each
 
-    report = await storage.forget_user(ALICE, seat_name)
+    report = await storage.privacy.forget_user(ALICE, seat_name)
     assert (report.ratings, report.rating_changes, report.named, report.results) == (6, 6, 2, 3)
-    assert await storage.all_ratings() == kept
+    assert await storage.ratings.all_ratings() == kept
     for game in (a, b, c):
-        assert await storage.game_rating_changes(game.id) == [
+        assert await storage.ratings.game_rating_changes(game.id) == [
             h for h in history[game.id] if h.user_id != ALICE
         ]
-    players = {r.player for g in (a, b, c) for r in await storage.results(g.id)}
+    players = {r.player for g in (a, b, c) for r in await storage.results.results(g.id)}
     formers = {p for p in players if p is not None and p.startswith("former:")}
     assert players - formers == {bob, "ai:hard"}
     assert len(formers) == 1 and next(iter(formers)).startswith("former:")
-    assert (await storage.get_guild_settings(GUILD)).updated_by is None
-    assert [s.started_by for s in await storage.seasons(GUILD)] == [None, None]
-    assert not (await storage.user_data(ALICE)).anything
+    assert (await storage.guild_settings.get_guild_settings(GUILD)).updated_by is None
+    assert [s.started_by for s in await storage.ratings.seasons(GUILD)] == [None, None]
+    assert not (await storage.privacy.user_data(ALICE)).anything
 
-    other_before = [r for r in await storage.all_ratings() if r.guild_id == OTHER_GUILD]
-    dump = await storage.dump_guild_tables()
-    purged = await storage.purge_guild(GUILD)
+    other_before = [r for r in await storage.ratings.all_ratings() if r.guild_id == OTHER_GUILD]
+    dump = await storage.copies.dump_guild_tables()
+    purged = await storage.privacy.purge_guild(GUILD)
     assert (purged.games, purged.server_rows, purged.ratings) == (2, 4, 6)  # 2 ladder+settings
-    after = await storage.dump_guild_tables()
+    after = await storage.copies.dump_guild_tables()
     for table in ("settings", "ladders", "seasons", "ratings"):
         rows_after = getattr(after, table)
         assert all(r["guild_id"] != GUILD for r in rows_after), table
         assert rows_after == tuple(r for r in getattr(dump, table) if r["guild_id"] != GUILD)
-    assert [g.game_id for g in await storage.rated_games()] == [c.id]
-    assert await storage.game_rating_changes(a.id) == []
-    assert [r for r in await storage.all_ratings()] == other_before
-    assert not (await storage.purge_guild(GUILD)).anything
+    assert [g.game_id for g in await storage.ratings.rated_games()] == [c.id]
+    assert await storage.ratings.game_rating_changes(a.id) == []
+    assert [r for r in await storage.ratings.all_ratings()] == other_before
+    assert not (await storage.privacy.purge_guild(GUILD)).anything

@@ -78,7 +78,7 @@ async def test_version_1_database_upgrades_in_place(db_path: Path) -> None:
 
     async with await open_storage(db_path) as storage:
         assert await storage.schema_version() == latest_version()
-        game = await storage.get_game(7)
+        game = await storage.games.get_game(7)
         assert game is not None
         assert (game.map_id, game.options, game.status, game.seed, game.version) == (
             "europe",
@@ -89,19 +89,19 @@ async def test_version_1_database_upgrades_in_place(db_path: Path) -> None:
         )
         assert (game.snapshot_version, game.language, game.rematch_of) == (1, "en", None)
         assert (game.turn_seconds, game.deadline_at, game.reminder_at) == (86_400, None, None)
-        checkpoint = await storage.load_checkpoint(7)
+        checkpoint = await storage.actions.load_checkpoint(7)
         assert checkpoint is not None
         assert (checkpoint.version, checkpoint.snapshot, checkpoint.actions) == (1, {"seq": 1}, ())
-        lobby = await storage.get_game(8)
+        lobby = await storage.games.get_game(8)
         assert lobby is not None and lobby.snapshot_version is None
-        [seat] = await storage.seats(7)
+        [seat] = await storage.seats.seats(7)
         assert (seat.display_name, seat.color, seat.expiries_in_row, seat.resigned) == (
             "Ann",
             "red",
             0,
             False,
         )
-        [action] = await storage.actions(7)
+        [action] = await storage.actions.actions(7)
         assert (action.seq, action.action, action.source) == (1, {"kind": "draw_blind"}, "player")
         assert await storage.integrity_check() == ["ok"]
         game = await move(storage, game)  # the upgraded game keeps working
@@ -126,7 +126,7 @@ async def test_rated_games_have_no_hints_after_the_coach_migration(db_path: Path
                 (game_id, 10 + game_id, rated),
             )
     async with await open_storage(db_path) as storage:
-        games = [await storage.get_game(g) for g in (1, 2)]
+        games = [await storage.games.get_game(g) for g in (1, 2)]
         assert [(g.rated, g.hints_allowed) for g in games if g] == [(True, False), (False, True)]
 
 
@@ -265,7 +265,7 @@ async def test_json_is_compact_sorted_utf8_and_snapshots_compressed(
 ) -> None:
     """JSON columns are compact, key-sorted, without ASCII escapes; snapshots are zlib'd JSON."""
     game = await new_game(sqlite_storage)
-    await sqlite_storage.start_game(
+    await sqlite_storage.games.start_game(
         game.id, seed=1, snapshot={"b": "München", "a": [1, 2]}, engine_version="e"
     )
     conn = raw(sqlite_storage.path)
@@ -294,7 +294,7 @@ async def test_next_deadline_uses_the_partial_index(sqlite_storage: SqliteStorag
     or without a shard filter."""
     for i in range(20):
         game = await started_game(sqlite_storage, channel_id=i)
-        await sqlite_storage.set_deadline(game.id, 100.0 + i, 50.0 + i if i % 2 else None)
+        await sqlite_storage.timers.set_deadline(game.id, 100.0 + i, 50.0 + i if i % 2 else None)
     conn = raw(sqlite_storage.path)
     for _ in ("fresh", "analyzed"):
         for shards in (None, ShardFilter(4, frozenset({1, 2}))):
@@ -317,8 +317,8 @@ async def test_a_full_disk_rolls_the_write_back_whole(sqlite_storage: SqliteStor
     big = {"seq": 1, "pad": secrets.token_hex(50_000)}  # does not compress
     with pytest.raises(StorageFull):
         await move(sqlite_storage, game, new_snapshot=big)
-    assert await sqlite_storage.get_game(game.id) == game
-    assert await sqlite_storage.actions(game.id) == []
+    assert await sqlite_storage.games.get_game(game.id) == game
+    assert await sqlite_storage.actions.actions(game.id) == []
     await sqlite_storage.set_max_pages(None)
     game = await move(sqlite_storage, game, new_snapshot=big)
     assert game.version == 1

@@ -1,7 +1,7 @@
-"""The game service: lobby, play, clocks and statistics over the engine and SQLite storage.
+"""The game service: lobby, play, clocks and statistics over the engine and the storage.
 
 Nothing here imports discord: methods take Discord ids and return dataclasses.
-Start with :class:`GameService`; operations tools are in :mod:`bot.host.services.ops`.
+Start with :class:`GameService` (its constructor wires its parts); operations tools are in :mod:`bot.host.services.ops`.
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ from engine.ai.analysis import GameAnalysis, TurningPoint, TurnMove
 from engine.ai.coach import Hint, Risk
 from engine.planner import TicketPlan
 
-from ._analysis import AnalysisView, OnAnalysis
-from ._clock import MAX_EXPIRIES
-from ._coach import HintAnswer
+from ._analysis import Analyses, AnalysisView, OnAnalysis
+from ._clock import MAX_EXPIRIES, Timers
+from ._coach import Coach, HintAnswer
 from ._errors import ServiceError
 from ._jobs import Jobs, ProcessJobs, ThreadJobs, WorkerJobs
-from ._ladder import favourite_map, hints_by_default
-from ._loading import ai_controlled, replay_game, stored_state, turn_key
-from ._lobby import AI_LEVEL_NAMES
+from ._ladder import ServerLadder, favourite_map, hints_by_default
+from ._loading import GameLoader, ai_controlled, replay_game, stored_state, turn_key
+from ._lobby import AI_LEVEL_NAMES, Lobby
 from ._menus import KeepChoice, RouteChoice, StationChoice, TunnelChoice, TurnMenu
 from ._models import (
     Ladder,
@@ -44,14 +44,25 @@ from ._models import (
     claims_by_turn,
     stations_by_turn,
 )
-from ._play import VACATION_DAYS
+from ._play import VACATION_DAYS, Play
 from ._port import GameServicePort
-from ._privacy import DEFAULT_RETENTION_DAYS, former_player
-from ._recording import player_results, rating_identity, rating_places
+from ._privacy import DEFAULT_RETENTION_DAYS, Privacy, former_player
+from ._queries import Queries
+from ._recording import MoveRecorder, player_results, rating_identity, rating_places
 from ._service import GameService
 from .events import Event
 
 __all__ = [
+    "Analyses",
+    "Coach",
+    "GameLoader",
+    "Lobby",
+    "MoveRecorder",
+    "Play",
+    "Privacy",
+    "Queries",
+    "ServerLadder",
+    "Timers",
     "AI_LEVELS",
     "AI_LEVEL_NAMES",
     "DEFAULT_RETENTION_DAYS",

@@ -1,8 +1,8 @@
 """The analysis after the game: queued when a game ends, computed by one worker, stored, told.
 
 The move that finishes a game queues its analysis in the same transaction
-(:meth:`~bot.host.storage.Storage.append_actions`). A background task (started with
-the timers, :meth:`AnalysisOps.start_timers`) takes the queue first come, first
+(:meth:`~bot.host.storage.ActionLog.append_actions`). A background task (started with
+the timers, :meth:`Analyses.start`) takes the queue first come, first
 served: it claims a game's row (``running``), and makes the analysis in slices of
 about :data:`SLICE_S` seconds of CPU (:func:`analysis_slice`: the stored log
 replayed, then :func:`engine.ai.analysis.analyse_slice` goes on from the progress
@@ -15,7 +15,7 @@ event loop waits for an analysis, and an AI move at most for that one slice; at 
 :data:`~engine.ai.analysis.CPU_BUDGET_S` seconds of CPU per game), stores the
 result (``done``) and awaits ``on_analysis`` so the cog posts it as a follow-up
 of the game-over message. While one game is analysed the others wait, and
-:meth:`AnalysisOps.analysis` says how many games are ahead. A row left
+:meth:`Analyses.analysis` says how many games are ahead. A row left
 ``running`` by a process that died is taken up again after
 :data:`STALE_AFTER_S`; a game whose analysis failed :data:`MAX_ATTEMPTS` times
 is marked ``failed``.
@@ -31,9 +31,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.host.ai_workers import urgent_waiting
-from bot.host.storage import AnalysisRow, GameRow, SeatChanges, SeatRow
+from bot.host.storage import AnalysisRow, GameRow, SeatRow, ShardFilter, Storage
 from bot.process import metrics
-from engine import GameState
 from engine.ai.analysis import (
     CPU_BUDGET_S,
     ROLLOUTS,
@@ -46,10 +45,9 @@ from engine.ai.analysis import (
 from engine.codec import decode_action
 from maps.loader import load_ruleset
 
-from ._clock import ClockOps
 from ._errors import ServiceError
 from ._jobs import Jobs, ThreadJobs
-from ._recording import Move
+from ._loading import GameLoader, Wakes
 
 log = logging.getLogger(__name__)
 
@@ -124,21 +122,42 @@ def analysis_slice(
     return finish_analysis(turns, progress).to_json() if progress.finished else progress
 
 
-class AnalysisOps(ClockOps):
-    """Post-game analysis operations of :class:`~bot.host.services.GameService`."""
+class Analyses:
+    """The analyses after the game: what there is to show of one, and the queue that makes
+    them (see the module docstring).
 
-    _analysis_task: asyncio.Task[None] | None = None
-    _analysis_event: asyncio.Event | None = None
+    Owns the queue's task. Needs the storage, the :class:`~._loading.GameLoader` (rows), the
+    :class:`~._loading.Wakes` (``analyses``: a game finished), the shards of this process
+    (None: every game) and ``jobs`` (where analyses are computed: a thread by default; the
+    bot passes the AI's worker processes). ``on_analysis`` is awaited with each analysis
+    once stored (may be set later); ``budget_s`` CPU seconds of rollouts per game,
+    ``rollouts`` per turn at most, ``slice_s`` CPU seconds of one slice (None: the whole
+    analysis in one job).
+    """
 
-    #: where analyses are computed (the bot passes a process pool; tests a thread)
-    analysis_jobs: Jobs = ThreadJobs()
-    #: awaited with each analysis once it is stored (the cog posts it)
-    on_analysis: OnAnalysis | None = None
-    #: CPU seconds of rollouts per game, and rollouts per turn at most
-    analysis_budget_s: float = CPU_BUDGET_S
-    analysis_rollouts: int = ROLLOUTS
-    #: CPU seconds of one slice of an analysis (None: the whole analysis in one job)
-    analysis_slice_s: float | None = SLICE_S
+    def __init__(
+        self,
+        storage: Storage,
+        loader: GameLoader,
+        wakes: Wakes,
+        *,
+        shards: ShardFilter | None = None,
+        jobs: Jobs | None = None,
+        on_analysis: OnAnalysis | None = None,
+        budget_s: float = CPU_BUDGET_S,
+        rollouts: int = ROLLOUTS,
+        slice_s: float | None = SLICE_S,
+    ) -> None:
+        self.storage = storage
+        self.loader = loader
+        self.wakes = wakes
+        self.shards = shards
+        self.jobs: Jobs = jobs if jobs is not None else ThreadJobs()
+        self.on_analysis = on_analysis
+        self.budget_s = budget_s
+        self.rollouts = rollouts
+        self.slice_s = slice_s
+        self._task: asyncio.Task[None] | None = None
 
     async def analysis(self, game_id: int, *, queue: bool = True) -> AnalysisView:
         """The analysis of a game as far as it goes. A finished game that never had one
@@ -147,12 +166,12 @@ class AnalysisOps(ClockOps):
         Raises:
             ServiceError: ``game_not_found``.
         """
-        game = await self._game(game_id)
-        seats = await self.storage.seats(game_id)
-        row = await self.storage.analysis(game_id)
+        game = await self.loader.game(game_id)
+        seats = await self.storage.seats.seats(game_id)
+        row = await self.storage.coach.analysis(game_id)
         if row is None and game.status == "finished" and queue:
-            row = await self.storage.queue_analysis(game_id)
-            self._analysis_wake().set()
+            row = await self.storage.coach.queue_analysis(game_id)
+            self.wakes.analyses.set()
         if row is None:
             return AnalysisView(game, seats, "none")
         return await self._view(game, seats, row)
@@ -165,7 +184,7 @@ class AnalysisOps(ClockOps):
                 return AnalysisView(game, seats, "failed")
             return AnalysisView(game, seats, "done", analysis=analysis)
         if row.status in ("queued", "running"):
-            queue = await self.storage.analysis_queue(self.shards)
+            queue = await self.storage.coach.analysis_queue(self.shards)
             ahead = queue.index(game.id) if game.id in queue else 0
             return AnalysisView(game, seats, row.status, ahead=ahead)
         return AnalysisView(game, seats, "failed")
@@ -173,7 +192,7 @@ class AnalysisOps(ClockOps):
     async def remember_final_message(self, game_id: int, message_id: int) -> None:
         """Remember the game-over message (the analysis is posted as a reply to it, also
         after a restart; it is the game's last board message)."""
-        await self.storage.set_message_ids(game_id, board_message_id=message_id)
+        await self.storage.games.set_message_ids(game_id, board_message_id=message_id)
 
     # ------------------------------------------------------------------ the queue
     async def analyse_next(self) -> AnalysisView | None:
@@ -183,8 +202,8 @@ class AnalysisOps(ClockOps):
         Never raises for a game that cannot be analysed: it is marked ``failed`` (after
         :data:`MAX_ATTEMPTS` tries) and the queue goes on.
         """
-        for game_id in await self.storage.analysis_queue(self.shards):
-            row = await self.storage.start_analysis(game_id, stale_after=STALE_AFTER_S)
+        for game_id in await self.storage.coach.analysis_queue(self.shards):
+            row = await self.storage.coach.start_analysis(game_id, stale_after=STALE_AFTER_S)
             if row is None:
                 continue  # running in another process
             view = await self._analyse(game_id, row)
@@ -205,11 +224,11 @@ class AnalysisOps(ClockOps):
             ServiceError: ``game_not_found``, ``not_finished``, ``analysis_busy`` (another
                 worker is making it right now).
         """
-        game = await self._game(game_id)
+        game = await self.loader.game(game_id)
         if game.status != "finished":
             raise ServiceError("not_finished")
-        await self.storage.queue_analysis(game_id)
-        row = await self.storage.start_analysis(game_id, stale_after=STALE_AFTER_S)
+        await self.storage.coach.queue_analysis(game_id)
+        row = await self.storage.coach.start_analysis(game_id, stale_after=STALE_AFTER_S)
         if row is None:
             view = await self.analysis(game_id, queue=False)
             if view.status == "running":
@@ -220,15 +239,17 @@ class AnalysisOps(ClockOps):
 
     async def _analyse(self, game_id: int, row: AnalysisRow) -> AnalysisView | None:
         if row.attempts > MAX_ATTEMPTS:
-            await self.storage.fail_analysis(game_id, f"gave up after {MAX_ATTEMPTS} attempts")
+            await self.storage.coach.fail_analysis(
+                game_id, f"gave up after {MAX_ATTEMPTS} attempts"
+            )
             log.warning("game %s: analysis given up after %s attempts", game_id, MAX_ATTEMPTS)
             return None
         try:
-            game = await self._game(game_id)
+            game = await self.loader.game(game_id)
             if game.seed is None or game.status != "finished":
                 raise ServiceError("not_finished")
-            seats = await self.storage.seats(game_id)
-            actions = [a.action for a in await self.storage.actions(game_id)]
+            seats = await self.storage.seats.seats(game_id)
+            actions = [a.action for a in await self.storage.actions.actions(game_id)]
             data = await self._analysed(game, len(seats), actions)
         except asyncio.CancelledError:
             raise
@@ -240,10 +261,10 @@ class AnalysisOps(ClockOps):
                 type(exc).__name__,
             )
             if row.attempts >= MAX_ATTEMPTS:
-                await self.storage.fail_analysis(game_id, type(exc).__name__)
+                await self.storage.coach.fail_analysis(game_id, type(exc).__name__)
             # otherwise the row stays running: it is tried again once stale (STALE_AFTER_S)
             return None
-        stored = await self.storage.finish_analysis(game_id, data)
+        stored = await self.storage.coach.finish_analysis(game_id, data)
         metrics.analysis_done(data.get("cpu_s"))
         log.info("game %s: analysis stored (%s s of CPU)", game_id, data.get("cpu_s"))
         return await self._view(game, seats, stored)
@@ -251,60 +272,37 @@ class AnalysisOps(ClockOps):
     async def _analysed(
         self, game: GameRow, seats: int, actions: Sequence[Mapping[str, Any]]
     ) -> dict[str, Any]:
-        """The analysis of ``game`` as JSON, made slice by slice in :attr:`analysis_jobs`, each
+        """The analysis of ``game`` as JSON, made slice by slice in :attr:`jobs`, each
         slice started only when it delays no AI move or hint (:meth:`Jobs.pause`)."""
         assert game.seed is not None  # checked by the caller (a finished game)
         progress: AnalysisProgress | None = None
         while True:
-            await self.analysis_jobs.pause()
-            out = await self.analysis_jobs.run(
+            await self.jobs.pause()
+            out = await self.jobs.run(
                 analysis_slice,
                 game.map_id,
                 seats,
                 game.seed,
                 dict(game.options),
                 actions,
-                self.analysis_budget_s,
-                self.analysis_rollouts,
+                self.budget_s,
+                self.rollouts,
                 progress,
-                self.analysis_slice_s,
+                self.slice_s,
             )
             if isinstance(out, dict):
                 return out
             progress = out
 
-    def _analysis_wake(self) -> asyncio.Event:
-        if self._analysis_event is None:
-            self._analysis_event = asyncio.Event()
-        return self._analysis_event
-
-    async def _store(
-        self,
-        game: GameRow,
-        seats: Sequence[SeatRow],
-        before: GameState,
-        moves: Sequence[Move],
-        after: GameState,
-        *,
-        seat_changes: Mapping[int, SeatChanges] | None = None,
-    ) -> GameRow:
-        """As the core's, and a finished game wakes the analysis queue (its row was queued in
-        the same transaction)."""
-        stored = await super()._store(game, seats, before, moves, after, seat_changes=seat_changes)
-        if after.finished:
-            self._analysis_wake().set()
-        return stored
-
-    def start_timers(self) -> None:
-        """Start the timer loop and the analysis queue on the running event loop (idempotent)."""
-        super().start_timers()
-        if self._analysis_task is None or self._analysis_task.done():
-            self._analysis_task = asyncio.get_running_loop().create_task(
+    def start(self) -> None:
+        """Start the analysis queue on the running event loop (idempotent)."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(
                 self._analysis_loop(), name="ttr-analyses"
             )
 
     async def _analysis_loop(self) -> None:
-        wake = self._analysis_wake()
+        wake = self.wakes.analyses
         while True:
             wake.clear()
             try:
@@ -318,20 +316,19 @@ class AnalysisOps(ClockOps):
                 await asyncio.wait_for(wake.wait(), timeout=QUEUE_SLEEP_S)
 
     async def close(self) -> None:
-        """Stop the analysis queue and the timers; the workers are stopped by their owner."""
-        task, self._analysis_task = self._analysis_task, None
+        """Stop the analysis queue; the workers are stopped by their owner."""
+        task, self._task = self._task, None
         if task is not None:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        await super().close()
 
 
 __all__ = [
     "MAX_ATTEMPTS",
     "SLICE_S",
     "STALE_AFTER_S",
-    "AnalysisOps",
+    "Analyses",
     "AnalysisView",
     "analysis_slice",
 ]

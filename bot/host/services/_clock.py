@@ -5,18 +5,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 
 from bot.host.ai_workers import AiWorkerError
-from bot.host.storage import CorruptGame, SeatChanges, VersionConflict
+from bot.host.storage import CorruptGame, SeatChanges, ShardFilter, Storage, VersionConflict
 from engine import (
     Event,
 )
 
 from ._errors import ServiceError
-from ._loading import ai_controlled, turn_key
+from ._loading import GameLoader, OnReminder, OnTurn, Wakes, ai_controlled, turn_key
 from ._models import Outcome, Reminder
-from ._privacy import PrivacyOps
-from ._recording import MAX_AI_ACTIONS, with_changes
+from ._privacy import Privacy
+from ._recording import MAX_AI_ACTIONS, MoveRecorder, ai_due, with_changes
 
 log = logging.getLogger(__name__)
 
@@ -26,9 +27,41 @@ MAX_EXPIRIES = 3
 MAX_SLEEP = 60.0
 
 
-class ClockOps(PrivacyOps):
-    """Timer operations of :class:`~bot.host.services.GameService`; its loop also deletes the data of
-    servers that removed the bot long enough ago (:meth:`~._privacy.PrivacyOps.purge_due`)."""
+class Timers:
+    """The clock: reminders, turn timeouts, pending AI moves, and the loop that sleeps until
+    the next one; its loop also deletes the data of servers that removed the bot long enough
+    ago (:meth:`~._privacy.Privacy.purge_due`).
+
+    Owns the timer loop. Needs the storage, the :class:`~._loading.GameLoader` (locks, states,
+    quarantine), the :class:`~._recording.MoveRecorder` (the moves a timeout makes), the
+    :class:`~._privacy.Privacy` part (the purge), the :class:`~._loading.Wakes` (a sooner
+    timer wakes the loop), the clock and the shards of this process (None: every game).
+    ``on_turn`` and ``on_reminder`` are awaited after what a timer did (may be set later).
+    """
+
+    def __init__(
+        self,
+        storage: Storage,
+        loader: GameLoader,
+        recorder: MoveRecorder,
+        privacy: Privacy,
+        wakes: Wakes,
+        *,
+        clock: Callable[[], float],
+        shards: ShardFilter | None = None,
+        on_turn: OnTurn | None = None,
+        on_reminder: OnReminder | None = None,
+    ) -> None:
+        self.storage = storage
+        self.loader = loader
+        self.recorder = recorder
+        self.privacy = privacy
+        self.wakes = wakes
+        self.clock = clock
+        self.shards = shards
+        self.on_turn = on_turn
+        self.on_reminder = on_reminder
+        self._timer_task: asyncio.Task[None] | None = None
 
     async def run_due(self, now: float | None = None) -> list[Outcome | Reminder]:
         """Handle every timer due at ``now`` (default: the clock): reminders, timeouts, pending AI
@@ -46,7 +79,7 @@ class ClockOps(PrivacyOps):
         done: list[Outcome | Reminder] = []
         seen: dict[tuple[int, str, float], int] = {}
         while True:
-            nxt = await self.storage.next_deadline(self.shards)
+            nxt = await self.storage.timers.next_deadline(self.shards)
             if nxt is None or nxt.when > now:
                 return done
             key = (nxt.game_id, nxt.kind, nxt.when)
@@ -70,7 +103,7 @@ class ClockOps(PrivacyOps):
                 return None
             log.warning("game %s: the %s timer was refused: %s", game_id, kind, exc.code)
         except CorruptGame as exc:
-            await self._quarantine(game_id, exc.reason)
+            await self.loader.quarantine(game_id, exc.reason)
             return None
         except AiWorkerError as exc:
             log.warning("game %s: the %s timer found no AI worker (%s)", game_id, kind, exc)
@@ -81,18 +114,18 @@ class ClockOps(PrivacyOps):
 
     async def _retry_later(self, game_id: int, kind: str) -> None:
         try:
-            game = await self.storage.get_game(game_id)
+            game = await self.storage.games.get_game(game_id)
             if game is None or game.status != "active":
                 return
             later = self.clock() + MAX_SLEEP
-            await self.storage.set_deadline(
+            await self.storage.timers.set_deadline(
                 game_id,
                 later if kind == "deadline" else game.deadline_at,
                 later if kind == "reminder" else game.reminder_at,
                 expected_version=game.version,
             )
         except CorruptGame as exc:
-            await self._quarantine(game_id, exc.reason)
+            await self.loader.quarantine(game_id, exc.reason)
         except VersionConflict:
             pass  # the game moved on meanwhile: its new timers stand
 
@@ -107,8 +140,8 @@ class ClockOps(PrivacyOps):
             log.exception("game %s: notifying failed", item.game.id)
 
     async def _remind(self, game_id: int) -> Reminder | None:
-        async with self._lock(game_id):
-            game = await self._game(game_id)
+        async with self.loader.lock(game_id):
+            game = await self.loader.game(game_id)
             if (
                 game.status != "active"
                 or game.paused_at is not None  # its server removed the bot: no timer fires
@@ -116,10 +149,10 @@ class ClockOps(PrivacyOps):
                 or game.reminder_at > self.clock()
             ):
                 return None
-            if not await self.storage.claim_reminder(game_id, game.reminder_at):
+            if not await self.storage.timers.claim_reminder(game_id, game.reminder_at):
                 return None  # another process sent it
-            seats = await self.storage.seats(game_id)
-            state = await self._state(game)
+            seats = await self.storage.seats.seats(game_id)
+            state = await self.loader.state(game)
             waiting = tuple(seats[s] for s in state.seats_to_act() if not ai_controlled(seats[s]))
             overdue = game.deadline_at is not None and game.deadline_at <= self.clock()
             return (
@@ -128,8 +161,8 @@ class ClockOps(PrivacyOps):
 
     async def _expire(self, game_id: int) -> Outcome | None:
         """A due deadline: AI seats that must act do so; human seats whose time ran out are played by the AI."""
-        async with self._lock(game_id):
-            game = await self._game(game_id)
+        async with self.loader.lock(game_id):
+            game = await self.loader.game(game_id)
             if (
                 game.status != "active"
                 or game.paused_at is not None  # its server removed the bot: no timer fires
@@ -137,10 +170,10 @@ class ClockOps(PrivacyOps):
                 or game.deadline_at > self.clock()
             ):
                 return None
-            seats = await self.storage.seats(game_id)
-            state = await self._state(game)
-            if self._ai_due(game, seats, state):
-                return await self._run_ai(
+            seats = await self.storage.seats.seats(game_id)
+            state = await self.loader.state(game)
+            if ai_due(seats, state):
+                return await self.recorder.run_ai(
                     game, seats, state, [], before=state, limit=MAX_AI_ACTIONS
                 )
             late = {s for s in state.seats_to_act() if not ai_controlled(seats[s])}
@@ -158,17 +191,19 @@ class ClockOps(PrivacyOps):
             seats = with_changes(seats, streaks)
             # the AI plays the late seats' turn, then the AI seats that follow; stored with the
             # timeout counts in ONE transaction
-            after, moves = await self._ai_moves(
+            after, moves = await self.recorder.ai_moves(
                 game, seats, state, events, limit=MAX_AI_ACTIONS, source="timeout", only=late
             )
             if turn_key(after) == turn_key(state) and not after.finished:
                 log.warning("game %s: the timed-out turn did not end", game_id)
-            after, replies = await self._ai_moves(game, seats, after, events, limit=MAX_AI_ACTIONS)
+            after, replies = await self.recorder.ai_moves(
+                game, seats, after, events, limit=MAX_AI_ACTIONS
+            )
             moves += replies
-            game = await self._store(game, seats, state, moves, after, seat_changes=streaks)
-            return self._outcome(game, after, events, state, len(moves))
+            game = await self.recorder.store(game, seats, state, moves, after, seat_changes=streaks)
+            return self.recorder.outcome(game, after, events, state, len(moves))
 
-    def start_timers(self) -> None:
+    def start(self) -> None:
         """Start the timer loop on the running event loop (idempotent)."""
         if self._timer_task is None or self._timer_task.done():
             self._timer_task = asyncio.get_running_loop().create_task(
@@ -179,24 +214,22 @@ class ClockOps(PrivacyOps):
         while True:
             try:
                 await self.run_due()
-                await self.purge_due()
-                nxt = await self.storage.next_deadline(self.shards)
+                await self.privacy.purge_due()
+                nxt = await self.storage.timers.next_deadline(self.shards)
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - keep the clock alive
                 log.exception("timer loop failed; retrying")
                 nxt = None
             delay = MAX_SLEEP if nxt is None else min(MAX_SLEEP, max(0.0, nxt.when - self.clock()))
-            self._wake.clear()
+            self.wakes.timers.clear()
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=delay)
+                await asyncio.wait_for(self.wakes.timers.wait(), timeout=delay)
 
     async def close(self) -> None:
-        """Stop the timer loop and the AI workers (the storage is closed by its owner)."""
+        """Stop the timer loop."""
         task, self._timer_task = self._timer_task, None
         if task is not None:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        if self.ai_workers is not None:
-            await asyncio.to_thread(self.ai_workers.close)

@@ -15,7 +15,7 @@ import asyncio
 import logging
 from dataclasses import dataclass
 
-from bot.host.storage import GameRow, SeatRow
+from bot.host.storage import GameRow, SeatRow, Storage
 from bot.process import metrics
 from engine import Action, GameState, legal_actions
 from engine.ai.coach import Hint, hint_for
@@ -23,8 +23,9 @@ from maps.loader import load_ruleset
 
 from ._errors import ServiceError
 from ._jobs import Jobs, ThreadJobs
+from ._loading import GameLoader
 from ._models import Outcome
-from ._play import PlayOps
+from ._play import Play
 
 log = logging.getLogger(__name__)
 
@@ -68,11 +69,22 @@ def hint_job(map_id: str, state: GameState, seat: int) -> tuple[Hint, int]:
     return hint, legal_actions(rules, state, seat, payments="sensible").index(hint.action)
 
 
-class CoachOps(PlayOps):
-    """Hint operations of :class:`~bot.host.services.GameService`."""
+class Coach:
+    """The coach's hints: ``/ttr hint`` and its **Do it** button (see the module docstring).
 
-    #: where hints are computed (the bot passes a process pool; tests a thread)
-    hint_jobs: Jobs = ThreadJobs()
+    Owns nothing of its own. Needs the storage (the hint count), the
+    :class:`~._loading.GameLoader` (rows, states), the :class:`~._play.Play` part (**Do it**
+    plays the hinted move as any move) and ``jobs`` (where hints are computed: a thread by
+    default; the bot passes the AI's worker processes).
+    """
+
+    def __init__(
+        self, storage: Storage, loader: GameLoader, play: Play, *, jobs: Jobs | None = None
+    ) -> None:
+        self.storage = storage
+        self.loader = loader
+        self.play = play
+        self.jobs: Jobs = jobs if jobs is not None else ThreadJobs()
 
     async def hint(self, game_id: int, user_id: int) -> HintAnswer:
         """A suggested move for ``user_id``, who must be the player to act, and why.
@@ -84,21 +96,21 @@ class CoachOps(PlayOps):
                 ``not_your_turn``, ``hint_timeout`` (the workers are too busy right now;
                 nothing was counted).
         """
-        game, seats, seat = await self._player_in_play(game_id, user_id)
+        game, seats, seat = await self.loader.player_in_play(game_id, user_id)
         if not game.hints_allowed or game.rated:  # a rated game's fairness: never hints
             raise ServiceError("hints_off")
-        state = await self._state(game)
+        state = await self.loader.state(game)
         if seat.seat not in state.seats_to_act():
             raise ServiceError("not_your_turn")
         try:
             with metrics.hint_timer():
                 hint, index = await asyncio.wait_for(
-                    self.hint_jobs.run(hint_job, game.map_id, state, seat.seat), HINT_DEADLINE_S
+                    self.jobs.run(hint_job, game.map_id, state, seat.seat), HINT_DEADLINE_S
                 )
         except TimeoutError:
             log.warning("game %s: a hint took longer than %.0f s", game_id, HINT_DEADLINE_S)
             raise ServiceError("hint_timeout") from None
-        used = await self.storage.count_hint(game_id, seat.seat)
+        used = await self.storage.coach.count_hint(game_id, seat.seat)
         log.info("game %s: seat %s took hint %s", game_id, seat.seat, used)
         return HintAnswer(game, seats, seat.seat, hint, index, used)
 
@@ -111,25 +123,25 @@ class CoachOps(PlayOps):
                 ``malformed_action`` (no such action), ``game_not_found``, ``game_finished``,
                 ``not_in_game``, ``is_ai``.
         """
-        game, _, seat = await self._player_in_play(game_id, user_id)
+        game, _, seat = await self.loader.player_in_play(game_id, user_id)
         if game.version != version:
             raise ServiceError("stale_version", {"expected": version, "current": game.version})
-        state = await self._state(game)
+        state = await self.loader.state(game)
         legal = legal_actions(load_ruleset(game.map_id), state, seat.seat, payments="sensible")
         if not 0 <= index < len(legal):
             raise ServiceError("malformed_action", {"reason": "no such hinted action"})
         return legal[index]
 
     async def play_hint(self, game_id: int, user_id: int, *, version: int, index: int) -> Outcome:
-        """Play the hinted action (:meth:`hinted`) exactly as :meth:`act` plays a move, at
+        """Play the hinted action (:meth:`hinted`) exactly as :meth:`Play.act` plays a move, at
         ``version`` only: a game that moved on meanwhile refuses it with ``stale_version``
         and nothing is played.
 
         Raises:
-            ServiceError: as :meth:`hinted`, and :meth:`act`'s refusals.
+            ServiceError: as :meth:`hinted`, and :meth:`Play.act`'s refusals.
         """
         action = await self.hinted(game_id, user_id, version=version, index=index)
-        return await self.act(game_id, user_id, action, expected_version=version)
+        return await self.play.act(game_id, user_id, action, expected_version=version)
 
 
-__all__ = ["HINT_DEADLINE_S", "CoachOps", "HintAnswer", "hint_job"]
+__all__ = ["HINT_DEADLINE_S", "Coach", "HintAnswer", "hint_job"]

@@ -11,12 +11,18 @@ from collections import Counter
 from typing import Any
 
 from bot.host.ratings import OVERALL, ai_level_of, user_player
-from bot.host.storage import GUILD_SETTING_NAMES, LANGUAGES, GuildSettings, ResultRow, Season
+from bot.host.storage import (
+    GUILD_SETTING_NAMES,
+    LANGUAGES,
+    GuildSettings,
+    ResultRow,
+    Season,
+    Storage,
+)
 from maps.loader import available_maps
 
 from ._errors import ServiceError
 from ._models import Ladder, LadderLine, RatingPoint, RatingShift, UserStats
-from ._recording import MoveRecorder
 
 
 def hints_by_default(settings: GuildSettings, *, rated: bool) -> bool:
@@ -26,12 +32,16 @@ def hints_by_default(settings: GuildSettings, *, rated: bool) -> bool:
     return settings.hints and not rated
 
 
-class LadderOps(MoveRecorder):
-    """Server settings, seasons and ratings of :class:`~bot.host.services.GameService`."""
+class ServerLadder:
+    """A server's ladder: its settings, seasons, rating tables, a game's rating changes and
+    a player's statistics. Owns nothing of its own; needs only the storage."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
 
     async def server_settings(self, guild_id: int) -> GuildSettings:
         """The server's settings (the defaults when no admin changed any)."""
-        return await self.storage.get_guild_settings(guild_id)
+        return await self.storage.guild_settings.get_guild_settings(guild_id)
 
     async def set_server_settings(
         self, guild_id: int, user_id: int, *, manage_server: bool, **changes: Any
@@ -52,7 +62,9 @@ class LadderOps(MoveRecorder):
         seconds = changes.get("turn_seconds")
         if seconds is not None and (not isinstance(seconds, int) or seconds <= 0):
             raise ServiceError("bad_turn_time", {"given": seconds, "choices": "10m, 1h, 24h, 72h"})
-        return await self.storage.set_guild_settings(guild_id, updated_by=user_id, **changes)
+        return await self.storage.guild_settings.set_guild_settings(
+            guild_id, updated_by=user_id, **changes
+        )
 
     async def start_season(self, guild_id: int, user_id: int, *, manage_server: bool) -> Season:
         """Start the server's next season: every rating starts afresh, earlier seasons stay
@@ -64,9 +76,9 @@ class LadderOps(MoveRecorder):
         """
         if not manage_server:
             raise ServiceError("not_manager")
-        started = await self.storage.start_season(guild_id, user_id)
+        started = await self.storage.ratings.start_season(guild_id, user_id)
         if started is None:
-            current = await self.storage.current_season(guild_id)
+            current = await self.storage.ratings.current_season(guild_id)
             raise ServiceError("season_empty", {"season": current.number})
         return started
 
@@ -78,14 +90,14 @@ class LadderOps(MoveRecorder):
         Raises:
             ServiceError: ``unknown_season`` (detail ``season``, ``seasons``), ``unknown_map``.
         """
-        seasons = await self.storage.seasons(guild_id)
+        seasons = await self.storage.ratings.seasons(guild_id)
         current = seasons[-1].number
         if season is not None and season not in {s.number for s in seasons}:
             raise ServiceError("unknown_season", {"season": season, "seasons": f"1-{current}"})
         if map_id is not None and map_id not in available_maps():
             raise ServiceError("unknown_map", {"map": map_id, "maps": ", ".join(available_maps())})
         scope = map_id or OVERALL
-        rows = await self.storage.ratings(guild_id, season or current, scope)
+        rows = await self.storage.ratings.ratings(guild_id, season or current, scope)
         lines = tuple(
             LadderLine(n, r.player, r.user_id, ai_level_of(r.player), r.mu, r.sigma, r.games)
             for n, r in enumerate(rows, 1)
@@ -97,22 +109,24 @@ class LadderOps(MoveRecorder):
         casual game, or one rated before ratings were kept)."""
         changes = {
             c.player: c
-            for c in await self.storage.game_rating_changes(game_id)
+            for c in await self.storage.ratings.game_rating_changes(game_id)
             if c.scope == OVERALL
         }
         return [
             RatingShift(r.seat, c.player, c.user_id, c.before, c.after, c.games)
-            for r in await self.storage.results(game_id)
+            for r in await self.storage.results.results(game_id)
             if r.player is not None and (c := changes.get(r.player)) is not None
         ]
 
     async def stats(self, guild_id: int, user_id: int) -> UserStats:
         """A user's totals over finished games in ``guild_id`` (0: every server), with their
         rating in the server this season and its history (ratings are per server)."""
-        rows = await self.storage.user_history(user_id, limit=1_000_000, guild_id=guild_id or None)
+        rows = await self.storage.results.user_history(
+            user_id, limit=1_000_000, guild_id=guild_id or None
+        )
         games = len(rows)
         ladder = await self.ladder(guild_id)
-        history = await self.storage.player_rating_history(
+        history = await self.storage.ratings.player_rating_history(
             guild_id, user_player(user_id), season=ladder.season
         )
         return UserStats(
@@ -143,4 +157,4 @@ def favourite_map(rows: list[ResultRow]) -> str | None:
     return max(counts, key=lambda m: (counts[m], latest[m]))
 
 
-__all__ = ["LadderOps", "favourite_map", "hints_by_default"]
+__all__ = ["ServerLadder", "favourite_map", "hints_by_default"]

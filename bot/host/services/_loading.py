@@ -1,6 +1,6 @@
 """Loading games for the service: per-game locks, the game row and its engine state, quarantine.
 
-Every change runs under the game's lock (:meth:`GameLoader._lock`). A game's
+Every change runs under the game's lock (:meth:`GameLoader.lock`). A game's
 engine state is the newest snapshot plus the actions after it, replayed by
 the engine and cached by version (:data:`STATE_CACHE` games), so idle games
 cost no memory. A game whose stored state cannot be read is quarantined: one
@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
-import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from bot.host.ai_workers import AiWorkers
 from bot.host.storage import (
     SNAPSHOT_EVERY,
     ActionRow,
@@ -28,7 +26,6 @@ from bot.host.storage import (
     GameRow,
     QuarantinedGame,
     SeatRow,
-    ShardFilter,
     Storage,
 )
 from engine import EngineError, GameState, apply, replay
@@ -43,7 +40,7 @@ _Found = TypeVar("_Found")
 log = logging.getLogger(__name__)
 
 #: Decoded states of running games kept in memory (games are loaded lazily; idle ones cost
-#: nothing; a finished game's state is not kept, see ``GameLoader._remember``). A decoded
+#: nothing; a finished game's state is not kept, see ``GameLoader.remember``). A decoded
 #: state is 9-14 KB (measured on all six maps, 2 seats, mid-game and final), so 4,096 keeps
 #: every running game of a busy process warm in at most about 50 MiB: a miss costs a
 #: snapshot decode plus the replay of up to SNAPSHOT_EVERY actions (issue 12.8).
@@ -76,66 +73,79 @@ def turn_key(state: GameState) -> tuple[Any, ...]:
     return (state.phase, state.turn, state.active)
 
 
-class GameLoader:
-    """The service's settings and its hold on games: per-game locks, the game row and its engine
-    state (cached by version), quarantine. The base of every part of
-    :class:`~bot.host.services.GameService`, whose docstring names the arguments."""
+@dataclass(frozen=True, slots=True)
+class Wakes:
+    """The signals between the service's parts: ``timers`` wakes the timer loop (a timer was set
+    sooner, games resumed), ``analyses`` the analysis queue (a game finished)."""
 
-    def __init__(
-        self,
-        storage: Storage,
-        *,
-        clock: Callable[[], float] = time.time,
-        seed_source: Callable[[], int] | None = None,
-        auto_ai: bool = True,
-        on_turn: OnTurn | None = None,
-        on_reminder: OnReminder | None = None,
-        on_quarantine: OnQuarantine | None = None,
-        shards: ShardFilter | None = None,
-        ai_workers: AiWorkers | None = None,
-        retention_days: float = DEFAULT_RETENTION_DAYS,
-    ) -> None:
+    timers: asyncio.Event = field(default_factory=asyncio.Event)
+    analyses: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+def seat_of(seats: Sequence[SeatRow], user_id: int) -> SeatRow | None:
+    """The human seat of ``user_id`` among ``seats``, or None."""
+    return next((s for s in seats if s.user_id == user_id and not s.is_ai), None)
+
+
+def need_status(game: GameRow, *wanted: str) -> None:
+    """Refuse a game whose status is not one of ``wanted``: ServiceError ``not_started``
+    (a lobby), ``game_over`` (finished or cancelled), ``game_quarantined`` or
+    ``already_started`` (running); ``game_paused`` for a running game whose server removed
+    the bot."""
+    if game.status == "active" and game.paused_at is not None and "active" in wanted:
+        raise ServiceError("game_paused", {"game": game.id})
+    if game.status in wanted:
+        return
+    detail = {"status": game.status}
+    if game.status == "lobby":
+        raise ServiceError("not_started", detail)
+    if game.status in ("finished", "cancelled"):
+        raise ServiceError("game_over", detail)
+    if game.status == "quarantined":
+        raise ServiceError("game_quarantined", detail)
+    raise ServiceError("already_started", detail)
+
+
+class GameLoader:
+    """The service's hold on games: per-game locks, the game row and its engine state (cached
+    by version), quarantine. Every part that reads or changes a game goes through it.
+
+    Owns the locks and the state cache. Needs the storage, and ``on_quarantine`` (awaited
+    once when a game is taken out of play; may be set later).
+    """
+
+    def __init__(self, storage: Storage, *, on_quarantine: OnQuarantine | None = None) -> None:
         self.storage = storage
-        self.ai_workers = ai_workers
-        self.clock = clock
-        self.seed_source = seed_source or (lambda: secrets.randbits(63))
-        self.auto_ai = auto_ai
-        self.on_turn = on_turn
-        self.on_reminder = on_reminder
         self.on_quarantine = on_quarantine
-        self.shards = shards
-        #: How long a server's data is kept after it removed the bot, in seconds.
-        self.retention_s = float(retention_days) * 86_400.0
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._states: OrderedDict[int, tuple[int, GameState]] = OrderedDict()
-        self._wake = asyncio.Event()
-        self._timer_task: asyncio.Task[None] | None = None
 
-    # ------------------------------------------------------------------ plumbing
-    def _lock(self, game_id: int) -> asyncio.Lock:
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The game's lock: every change of a game runs under it."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = asyncio.Lock()
             self._locks[game_id] = lock
         return lock
 
-    async def _game(self, game_id: int) -> GameRow:
-        return await self._found(game_id, self.storage.get_game)
+    async def game(self, game_id: int) -> GameRow:
+        """The game's row (ServiceError ``game_not_found``, ``game_quarantined``)."""
+        return await self.found(game_id, self.storage.games.get_game)
 
-    async def _found(self, game_id: int, read: Callable[[int], Awaitable[_Found | None]]) -> _Found:
+    async def found(self, game_id: int, read: Callable[[int], Awaitable[_Found | None]]) -> _Found:
         """``read(game_id)`` (a storage read of the game's row); ServiceError
         ``game_not_found`` when it finds nothing, ``game_quarantined`` (after quarantining
         the game) when the row is corrupt."""
         try:
             found = await read(game_id)
         except CorruptGame as exc:
-            await self._quarantine(game_id, exc.reason)
+            await self.quarantine(game_id, exc.reason)
             raise ServiceError("game_quarantined", {"game": game_id}) from None
         if found is None:
             raise ServiceError("game_not_found", {"game": game_id})
         return found
 
-    async def _state(self, game: GameRow) -> GameState:
+    async def state(self, game: GameRow) -> GameState:
         """The engine state of ``game`` at its version (cached by version).
 
         Loaded as the newest stored snapshot plus the actions after it,
@@ -153,21 +163,21 @@ class GameLoader:
         try:
             state = await self._read_state(game, cached)
         except CorruptGame as exc:
-            await self._quarantine(game.id, exc.reason)
+            await self.quarantine(game.id, exc.reason)
             raise ServiceError("game_quarantined", {"game": game.id}) from None
-        self._remember(game.id, state)
+        self.remember(game.id, state)
         return state
 
     async def _read_state(self, game: GameRow, cached: tuple[int, GameState] | None) -> GameState:
         if cached is not None and 0 < game.version - cached[0] <= SNAPSHOT_EVERY:
-            tail = await self.storage.actions(game.id, after_seq=cached[0])
+            tail = await self.storage.actions.actions(game.id, after_seq=cached[0])
             return _replay_tail(game, cached[1], tail)
         return await stored_state(self.storage, game)
 
-    async def _quarantine(self, game_id: int, reason: str) -> None:
+    async def quarantine(self, game_id: int, reason: str) -> None:
         """Take a game whose state cannot be read out of play: one log line, the players told once."""
-        moved = await self.storage.quarantine(game_id, reason)
-        self._states.pop(game_id, None)
+        moved = await self.storage.games.quarantine(game_id, reason)
+        self.forget(game_id)
         if moved is None:
             return
         log.error("game %s quarantined: %s", game_id, reason)
@@ -184,12 +194,12 @@ class GameLoader:
         Raises:
             ServiceError: ``game_not_found``, ``not_started``, ``game_quarantined``.
         """
-        game = await self._game(game_id)
+        game = await self.game(game_id)
         if not game.started:
             raise ServiceError("not_started")
-        return await self._state(game)
+        return await self.state(game)
 
-    def _remember(self, game_id: int, state: GameState) -> None:
+    def remember(self, game_id: int, state: GameState) -> None:
         """Cache ``state`` as ``game_id``'s newest, least recently used dropped first; a finished
         game's is dropped instead: it is read a few times more at most (the final board, the
         recap), each time from its final snapshot with nothing to replay, and a bot that runs
@@ -202,30 +212,19 @@ class GameLoader:
         while len(self._states) > STATE_CACHE:
             self._states.popitem(last=False)
 
-    @staticmethod
-    def _seat_of(seats: Sequence[SeatRow], user_id: int) -> SeatRow | None:
-        return next((s for s in seats if s.user_id == user_id and not s.is_ai), None)
+    def forget(self, game_id: int) -> None:
+        """Drop the game's cached state (it is read from the storage next time)."""
+        self._states.pop(game_id, None)
 
-    @staticmethod
-    def _need_status(game: GameRow, *wanted: str) -> None:
-        """Refuse a game whose status is not one of ``wanted``: ServiceError ``not_started``
-        (a lobby), ``game_over`` (finished or cancelled), ``game_quarantined`` or
-        ``already_started`` (running); ``game_paused`` for a running game whose server removed
-        the bot."""
-        if game.status == "active" and game.paused_at is not None and "active" in wanted:
-            raise ServiceError("game_paused", {"game": game.id})
-        if game.status in wanted:
-            return
-        detail = {"status": game.status}
-        if game.status == "lobby":
-            raise ServiceError("not_started", detail)
-        if game.status in ("finished", "cancelled"):
-            raise ServiceError("game_over", detail)
-        if game.status == "quarantined":
-            raise ServiceError("game_quarantined", detail)
-        raise ServiceError("already_started", detail)
+    def forget_all(self) -> None:
+        """Drop every cached state (as after a restart; states reload lazily)."""
+        self._states.clear()
 
-    async def _player_in_play(
+    def cached(self, game_id: int) -> tuple[int, GameState] | None:
+        """The game's cached ``(version, state)``, or None."""
+        return self._states.get(game_id)
+
+    async def player_in_play(
         self, game_id: int, user_id: int
     ) -> tuple[GameRow, list[SeatRow], SeatRow]:
         """The active game, its seats and the human seat of ``user_id`` (call under the game's lock).
@@ -233,9 +232,9 @@ class GameLoader:
         Raises ServiceError ``game_not_found``, ``not_started``, ``game_over``, ``not_in_game``, ``is_ai``.
         """
         # one round trip for both: this runs for every move
-        game, seats = await self._found(game_id, self.storage.game_with_seats)
-        self._need_status(game, "active")
-        seat = self._seat_of(seats, user_id)
+        game, seats = await self.found(game_id, self.storage.seats.game_with_seats)
+        need_status(game, "active")
+        seat = seat_of(seats, user_id)
         if seat is None:
             raise ServiceError("not_in_game")
         if ai_controlled(seat):
@@ -265,7 +264,7 @@ def _replay_tail(game: GameRow, state: GameState, tail: Sequence[ActionRow]) -> 
 async def stored_state(storage: Storage, game: GameRow) -> GameState:
     """The engine state of a started ``game`` from its newest snapshot and the actions after it
     (no cache; for tools and tests). Raises CorruptGame when it cannot be read."""
-    checkpoint = await storage.load_checkpoint(game.id)
+    checkpoint = await storage.actions.load_checkpoint(game.id)
     if checkpoint is None:
         raise CorruptGame(game.id, "the game has no snapshot")
     try:
@@ -280,6 +279,6 @@ async def replay_game(storage: Storage, game: GameRow) -> GameState:
     if game.seed is None:
         raise ServiceError("not_started")
     rules = load_ruleset(game.map_id)
-    actions = [decode_action(a.action) for a in await storage.actions(game.id)]
-    seats = len(await storage.seats(game.id))
+    actions = [decode_action(a.action) for a in await storage.actions.actions(game.id)]
+    seats = len(await storage.seats.seats(game.id))
     return replay(rules, seats=seats, seed=game.seed, options=game.options, actions=actions)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.host.storage import (
@@ -15,6 +15,7 @@ from bot.host.storage import (
     NewSeat,
     SeatRow,
     SeatTaken,
+    Storage,
 )
 from engine import (
     ENGINE_VERSION,
@@ -29,6 +30,7 @@ from words._catalog import NP_
 
 from ._errors import ServiceError
 from ._ladder import hints_by_default
+from ._loading import GameLoader, Wakes, need_status, seat_of
 from ._models import Outcome
 from ._recording import MoveRecorder
 
@@ -42,8 +44,29 @@ AI_LEVEL_NAMES: dict[str, str] = {
 }
 
 
-class LobbyOps(MoveRecorder):
-    """Lobby operations of :class:`~bot.host.services.GameService`."""
+class Lobby:
+    """The lobby: open a game (or a rematch), join, leave, add AI seats, start, cancel.
+
+    Owns nothing of its own. Needs the storage, the :class:`~._loading.GameLoader` (locks,
+    rows), the :class:`~._recording.MoveRecorder` (the first timers; the AI seats' ticket
+    choices after the start), the :class:`~._loading.Wakes` (a started game's first timer)
+    and ``seed_source`` (seeds for new games).
+    """
+
+    def __init__(
+        self,
+        storage: Storage,
+        loader: GameLoader,
+        recorder: MoveRecorder,
+        wakes: Wakes,
+        *,
+        seed_source: Callable[[], int],
+    ) -> None:
+        self.storage = storage
+        self.loader = loader
+        self.recorder = recorder
+        self.wakes = wakes
+        self.seed_source = seed_source
 
     async def create(
         self,
@@ -120,7 +143,7 @@ class LobbyOps(MoveRecorder):
         Raises:
             ServiceError: ``channel_not_allowed`` (detail ``channels``: where games may be opened).
         """
-        settings = await self.storage.get_guild_settings(guild_id)
+        settings = await self.storage.guild_settings.get_guild_settings(guild_id)
         allowed = settings.channels
         if allowed and not set(channels) & set(allowed):
             raise ServiceError(
@@ -167,7 +190,7 @@ class LobbyOps(MoveRecorder):
             )
         seats = [NewSeat(display_name=host_name, user_id=host_id, seat=0)] if host_plays else []
         try:
-            return await self.storage.create_game(
+            return await self.storage.games.create_game(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 thread_id=thread_id,
@@ -193,12 +216,12 @@ class LobbyOps(MoveRecorder):
             ServiceError: ``game_not_found``, ``not_finished`` (the game still runs),
                 ``not_in_game`` (only a player of that game may ask), ``channel_busy``.
         """
-        async with self._lock(game_id):
-            game = await self._game(game_id)
+        async with self.loader.lock(game_id):
+            game = await self.loader.game(game_id)
             if game.status not in ("finished", "cancelled"):
                 raise ServiceError("not_finished")
-            seats = await self.storage.seats(game_id)
-            if self._seat_of(seats, user_id) is None:
+            seats = await self.storage.seats.seats(game_id)
+            if seat_of(seats, user_id) is None:
                 raise ServiceError("not_in_game")
         new = await self._open(
             guild_id=game.guild_id,
@@ -217,7 +240,7 @@ class LobbyOps(MoveRecorder):
         )
         for s in sorted(seats, key=lambda r: r.seat):
             if s.is_ai:
-                await self.storage.add_seat(
+                await self.storage.seats.add_seat(
                     new.id, NewSeat(display_name=s.display_name, is_ai=True, ai_kind=s.ai_kind)
                 )
         log.info("game %s: rematch of game %s", new.id, game_id)
@@ -225,7 +248,7 @@ class LobbyOps(MoveRecorder):
 
     async def game_in_channel(self, channel_id: int) -> GameRow | None:
         """The open (lobby or active) game of a channel or thread, or None."""
-        return await self.storage.active_game_in_channel(channel_id)
+        return await self.storage.games.active_game_in_channel(channel_id)
 
     async def _seats_limit(self, game: GameRow) -> tuple[int, int]:
         p = load_ruleset(game.map_id).params
@@ -237,17 +260,17 @@ class LobbyOps(MoveRecorder):
         Raises:
             ServiceError: ``game_not_found``, ``already_started``, ``already_joined``, ``game_full``.
         """
-        async with self._lock(game_id):
-            game = await self._game(game_id)
-            self._need_status(game, "lobby")
-            seats = await self.storage.seats(game_id)
-            if self._seat_of(seats, user_id) is not None:
+        async with self.loader.lock(game_id):
+            game = await self.loader.game(game_id)
+            need_status(game, "lobby")
+            seats = await self.storage.seats.seats(game_id)
+            if seat_of(seats, user_id) is not None:
                 raise ServiceError("already_joined")
             _, most = await self._seats_limit(game)
             if len(seats) >= most:
                 raise ServiceError("game_full", {"max": most})
             try:
-                return await self.storage.add_seat(
+                return await self.storage.seats.add_seat(
                     game_id, NewSeat(display_name=name, user_id=user_id)
                 )
             except SeatTaken:
@@ -259,15 +282,15 @@ class LobbyOps(MoveRecorder):
         Raises:
             ServiceError: ``game_not_found``, ``already_started``, ``not_in_game``, ``host_cannot_leave``.
         """
-        async with self._lock(game_id):
-            game = await self._game(game_id)
-            self._need_status(game, "lobby")
-            seat = self._seat_of(await self.storage.seats(game_id), user_id)
+        async with self.loader.lock(game_id):
+            game = await self.loader.game(game_id)
+            need_status(game, "lobby")
+            seat = seat_of(await self.storage.seats.seats(game_id), user_id)
             if seat is None:
                 raise ServiceError("not_in_game")
             if user_id == game.host_user_id:
                 raise ServiceError("host_cannot_leave")
-            await self.storage.remove_seat(game_id, seat.seat)
+            await self.storage.seats.remove_seat(game_id, seat.seat)
 
     async def add_ai(
         self, game_id: int, user_id: int, *, level: str = "normal", kind: str | None = None
@@ -288,12 +311,12 @@ class LobbyOps(MoveRecorder):
             raise ServiceError(
                 "bad_ai_level", {"given": str(level), "choices": ", ".join(AI_LEVELS)}
             )
-        async with self._lock(game_id):
-            game = await self._game(game_id)
+        async with self.loader.lock(game_id):
+            game = await self.loader.game(game_id)
             if user_id != game.host_user_id:
                 raise ServiceError("not_host")
-            self._need_status(game, "lobby")
-            seats = await self.storage.seats(game_id)
+            need_status(game, "lobby")
+            seats = await self.storage.seats.seats(game_id)
             _, most = await self._seats_limit(game)
             if len(seats) >= most:
                 raise ServiceError("game_full", {"max": most})
@@ -305,7 +328,7 @@ class LobbyOps(MoveRecorder):
                 name = tw.t(
                     "{name} ({level})", name=name, level=tw.ctx("ai_level", AI_LEVEL_NAMES[chosen])
                 )
-            return await self.storage.add_seat(
+            return await self.storage.seats.add_seat(
                 game_id, NewSeat(display_name=name, is_ai=True, ai_kind=chosen)
             )
 
@@ -317,13 +340,13 @@ class LobbyOps(MoveRecorder):
             ServiceError: ``game_not_found``, ``not_host``, ``already_started``,
                 ``not_enough_players``/``too_many_players`` (detail min, max).
         """
-        async with self._lock(game_id):
-            game = await self._game(game_id)
+        async with self.loader.lock(game_id):
+            game = await self.loader.game(game_id)
             if user_id != game.host_user_id:
                 raise ServiceError("not_host")
-            self._need_status(game, "lobby")
+            need_status(game, "lobby")
             rules = load_ruleset(game.map_id)
-            seats = await self.storage.seats(game_id)
+            seats = await self.storage.seats.seats(game_id)
             least, most = rules.params.min_players, rules.params.max_players
             if len(seats) < least:
                 raise ServiceError("not_enough_players", {"min": least, "max": most})
@@ -331,9 +354,9 @@ class LobbyOps(MoveRecorder):
                 raise ServiceError("too_many_players", {"min": least, "max": most})
             seed = self.seed_source() if seed is None else seed
             state = new_game(rules, seats=len(seats), seed=seed, options=game.options)
-            deadline, reminder = self._timers(game, seats, None, state)
+            deadline, reminder = self.recorder.timers(game, seats, None, state)
             # one transaction: seats renumbered 0..n-1 in joining order, status, seed, snapshot
-            game = await self.storage.start_game(
+            game = await self.storage.games.start_game(
                 game_id,
                 seed=seed,
                 snapshot=encode_state(state),
@@ -341,10 +364,10 @@ class LobbyOps(MoveRecorder):
                 deadline_at=deadline,
                 reminder_at=reminder,
             )
-            seats = await self.storage.seats(game_id)
-            self._remember(game_id, state)
-            self._wake.set()
-            return await self._continue(game, seats, state, [], before=None)
+            seats = await self.storage.seats.seats(game_id)
+            self.loader.remember(game_id, state)
+            self.wakes.timers.set()
+            return await self.recorder.proceed(game, seats, state, [], before=None)
 
     async def cancel(self, game_id: int, user_id: int, *, moderator: bool = False) -> GameRow:
         """Cancel a lobby or running game: the host, or a member with Manage Channels (``moderator``).
@@ -352,10 +375,10 @@ class LobbyOps(MoveRecorder):
         Raises:
             ServiceError: ``game_not_found``, ``not_allowed``, ``game_over``.
         """
-        async with self._lock(game_id):
-            game = await self._game(game_id)
+        async with self.loader.lock(game_id):
+            game = await self.loader.game(game_id)
             if user_id != game.host_user_id and not moderator:
                 raise ServiceError("not_allowed")
-            self._need_status(game, "lobby", "active")
-            self._states.pop(game_id, None)
-            return await self.storage.set_status(game_id, "cancelled")
+            need_status(game, "lobby", "active")
+            self.loader.forget(game_id)
+            return await self.storage.games.set_status(game_id, "cancelled")

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.host.storage import UNSET, SeatChanges, SeatRow, VersionConflict
+from bot.host.storage import UNSET, SeatChanges, SeatRow, Storage, VersionConflict
 from engine import (
     Action,
     Resign,
@@ -16,6 +16,7 @@ from engine.codec import decode_action
 from maps.loader import load_ruleset
 
 from ._errors import ServiceError
+from ._loading import GameLoader, need_status
 from ._models import Outcome
 from ._recording import MAX_AI_ACTIONS, Move, MoveRecorder, with_changes
 
@@ -25,8 +26,26 @@ log = logging.getLogger(__name__)
 VACATION_DAYS = 7
 
 
-class PlayOps(MoveRecorder):
-    """Play operations of :class:`~bot.host.services.GameService`."""
+class Play:
+    """Play: a player's action, resignation, vacation, and stepping AI seats (the demo).
+
+    Owns nothing of its own. Needs the storage, the :class:`~._loading.GameLoader` (locks,
+    rows, states), the :class:`~._recording.MoveRecorder` (AI replies, one transaction per
+    move) and the clock (vacations, the end of a timeout streak).
+    """
+
+    def __init__(
+        self,
+        storage: Storage,
+        loader: GameLoader,
+        recorder: MoveRecorder,
+        *,
+        clock: Callable[[], float],
+    ) -> None:
+        self.storage = storage
+        self.loader = loader
+        self.recorder = recorder
+        self.clock = clock
 
     async def act(
         self,
@@ -51,15 +70,15 @@ class PlayOps(MoveRecorder):
         """
         if not isinstance(action, Action):
             action = decode_action(action)  # IllegalAction("malformed_action") on garbage
-        async with self._lock(game_id):
-            game, seats, seat = await self._player_in_play(game_id, user_id)
+        async with self.loader.lock(game_id):
+            game, seats, seat = await self.loader.player_in_play(game_id, user_id)
             if expected_version is not None and expected_version != game.version:
                 raise ServiceError(
                     "stale_version", {"expected": expected_version, "current": game.version}
                 )
             if action.seat != seat.seat:
                 raise ServiceError("malformed_action", {"reason": "the action names another seat"})
-            state = await self._state(game)
+            state = await self.loader.state(game)
             if seat.seat not in state.seats_to_act():
                 raise ServiceError("not_your_turn")
             rules = load_ruleset(game.map_id)
@@ -68,18 +87,20 @@ class PlayOps(MoveRecorder):
             seats = with_changes(seats, changes)
             events = list(transition.events)
             after, moves = transition.state, [Move(action, "player", user_id)]
-            if self.auto_ai:  # the AI's replies go into the same transaction as the move
-                after, replies = await self._ai_moves(
+            if self.recorder.auto_ai:  # the AI's replies go into the same transaction as the move
+                after, replies = await self.recorder.ai_moves(
                     game, seats, after, events, limit=MAX_AI_ACTIONS
                 )
                 moves += replies
             try:
-                game = await self._store(game, seats, state, moves, after, seat_changes=changes)
+                game = await self.recorder.store(
+                    game, seats, state, moves, after, seat_changes=changes
+                )
             except VersionConflict as exc:  # another process moved the game on meanwhile
                 raise ServiceError(
                     "stale_version", {"expected": exc.expected, "current": exc.actual}
                 ) from None
-            return self._outcome(game, after, events, state, len(moves))
+            return self.recorder.outcome(game, after, events, state, len(moves))
 
     def _after_human_move(self, seat: SeatRow) -> dict[int, SeatChanges]:
         """A player acted: the timeout streak is over, and an ongoing vacation ends (unused time
@@ -102,12 +123,14 @@ class PlayOps(MoveRecorder):
         Raises:
             ServiceError: ``game_not_found``, ``not_started``, ``game_over``.
         """
-        async with self._lock(game_id):
-            game = await self._game(game_id)
-            self._need_status(game, "active")
-            seats = await self.storage.seats(game_id)
-            state = await self._state(game)
-            return await self._run_ai(game, seats, state, [], before=state, limit=max_actions)
+        async with self.loader.lock(game_id):
+            game = await self.loader.game(game_id)
+            need_status(game, "active")
+            seats = await self.storage.seats.seats(game_id)
+            state = await self.loader.state(game)
+            return await self.recorder.run_ai(
+                game, seats, state, [], before=state, limit=max_actions
+            )
 
     async def resign(self, game_id: int, user_id: int) -> Outcome:
         """A player gives up: the engine records a ``Resign`` action (the seat can no longer win:
@@ -118,9 +141,9 @@ class PlayOps(MoveRecorder):
             ServiceError: ``game_not_found``, ``not_started``, ``game_over``, ``not_in_game``, ``is_ai``.
             IllegalAction: ``already_resigned``.
         """
-        async with self._lock(game_id):
-            game, seats, seat = await self._player_in_play(game_id, user_id)
-            state = await self._state(game)
+        async with self.loader.lock(game_id):
+            game, seats, seat = await self.loader.player_in_play(game_id, user_id)
+            state = await self.loader.state(game)
             rules = load_ruleset(game.map_id)
             action = Resign(seat.seat)
             transition = apply(rules, state, action)
@@ -130,14 +153,14 @@ class PlayOps(MoveRecorder):
             seats = with_changes(seats, changes)
             events = list(transition.events)
             after, moves = transition.state, [Move(action, "player", user_id)]
-            if self.auto_ai:
-                after, replies = await self._ai_moves(
+            if self.recorder.auto_ai:
+                after, replies = await self.recorder.ai_moves(
                     game, seats, after, events, limit=MAX_AI_ACTIONS
                 )
                 moves += replies
-            game = await self._store(game, seats, state, moves, after, seat_changes=changes)
+            game = await self.recorder.store(game, seats, state, moves, after, seat_changes=changes)
             log.info("game %s: seat %s resigned", game_id, seat.seat)
-            return self._outcome(game, after, events, state, len(moves))
+            return self.recorder.outcome(game, after, events, state, len(moves))
 
     async def vacation(self, game_id: int, user_id: int, *, days: int) -> SeatRow:
         """Pause the player's clock for ``days`` (1-7; at most 7 days per game in all).
@@ -150,19 +173,19 @@ class PlayOps(MoveRecorder):
         """
         if not isinstance(days, int) or not 1 <= days <= VACATION_DAYS:
             raise ServiceError("bad_days", {"min": 1, "max": VACATION_DAYS})
-        async with self._lock(game_id):
-            game, seats, seat = await self._player_in_play(game_id, user_id)
+        async with self.loader.lock(game_id):
+            game, seats, seat = await self.loader.player_in_play(game_id, user_id)
             span = days * 86_400.0
             left = VACATION_DAYS * 86_400.0 - seat.vacation_used_s
             if span > left + 1e-6:
                 raise ServiceError("vacation_limit", {"left": int(left // 86_400)})
             now = self.clock()
             until = max(now, seat.vacation_until or now) + span
-            state = await self._state(game)
+            state = await self.loader.state(game)
             moves = seat.seat in state.seats_to_act() and game.deadline_at is not None
             reminder = None if game.reminder_at is None else game.reminder_at + span
             # one transaction: the seat's vacation and the running turn's moved clock
-            rows = await self.storage.update_seats(
+            rows = await self.storage.seats.update_seats(
                 game_id,
                 {
                     seat.seat: {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot.host.storage import OPEN_STATUSES, GameRow, SeatRow, UserSettings
+from bot.host.storage import OPEN_STATUSES, GameRow, SeatRow, Storage, UserSettings
 from engine import (
     ClassicRules,
     Event,
@@ -21,10 +21,9 @@ from engine.planner import TicketPlan, plan_tickets
 from maps.loader import load_ruleset
 
 from ._errors import ServiceError
-from ._loading import ai_controlled, turn_number
+from ._loading import GameLoader, ai_controlled, seat_of, turn_number
 from ._menus import TurnMenu, build_menu
 from ._models import TableView, TurnRecord, UserGame, redacted
-from ._recording import MoveRecorder
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +39,17 @@ def _private(
     return mine, built, planned or ()
 
 
-class QueryOps(MoveRecorder):
-    """Read-only operations of :class:`~bot.host.services.GameService`."""
+class Queries:
+    """Reading: one reader's look at a game (the table), the move log, a user's games, a
+    server's history, and a player's settings.
+
+    Owns nothing of its own. Needs the storage and the :class:`~._loading.GameLoader`
+    (rows and cached states).
+    """
+
+    def __init__(self, storage: Storage, loader: GameLoader) -> None:
+        self.storage = storage
+        self.loader = loader
 
     async def table(self, game_id: int, user_id: int, *, plans: bool = False) -> TableView:
         """The game as ``user_id`` may see it, with their menu when they must act (``user_id=0``: the public).
@@ -51,13 +59,13 @@ class QueryOps(MoveRecorder):
         Raises:
             ServiceError: ``game_not_found``.
         """
-        game = await self._game(game_id)
-        seats = await self.storage.seats(game_id)
+        game = await self.loader.game(game_id)
+        seats = await self.storage.seats.seats(game_id)
         if not game.started:
             return TableView(game, seats, None, None, None)
         rules = load_ruleset(game.map_id)
-        state = await self._state(game)
-        seat = self._seat_of(seats, user_id) if user_id else None
+        state = await self.loader.state(game)
+        seat = seat_of(seats, user_id) if user_id else None
         if seat is None:
             return TableView(game, seats, public_view(rules, state), None, None)
         acts = game.status == "active" and game.paused_at is None and not ai_controlled(seat)
@@ -75,14 +83,14 @@ class QueryOps(MoveRecorder):
         Raises:
             ServiceError: ``game_not_found``, ``not_started``.
         """
-        game = await self._game(game_id)
+        game = await self.loader.game(game_id)
         if game.seed is None:
             raise ServiceError("not_started")
         rules = load_ruleset(game.map_id)
-        actions = [decode_action(a.action) for a in await self.storage.actions(game_id)]
+        actions = [decode_action(a.action) for a in await self.storage.actions.actions(game_id)]
         state = new_game(
             rules,
-            seats=len(await self.storage.seats(game_id)),
+            seats=len(await self.storage.seats.seats(game_id)),
             seed=game.seed,
             options=game.options,
         )
@@ -110,18 +118,18 @@ class QueryOps(MoveRecorder):
 
     async def _waits_for(self, game: GameRow, seat: SeatRow) -> bool:
         try:
-            return seat.seat in (await self._state(game)).seats_to_act()
+            return seat.seat in (await self.loader.state(game)).seats_to_act()
         except ServiceError:  # quarantined just now: listed, but nobody's turn
             return False
 
     async def games_for_user(self, user_id: int) -> list[UserGame]:
         """Every open game (any server) where ``user_id`` holds a seat, the ones waiting for them first."""
         out = []
-        for game in await self.storage.games_for_user(user_id, status=None):
+        for game in await self.storage.games.games_for_user(user_id, status=None):
             if game.status not in OPEN_STATUSES:
                 continue
-            seats = await self.storage.seats(game.id)
-            seat = self._seat_of(seats, user_id)
+            seats = await self.storage.seats.seats(game.id)
+            seat = seat_of(seats, user_id)
             if seat is None:
                 continue
             your_turn = (
@@ -147,18 +155,18 @@ class QueryOps(MoveRecorder):
 
     async def last_game_in_channel(self, channel_id: int) -> GameRow | None:
         """The channel's newest game whatever its status: a finished game stays until a new one starts."""
-        return await self.storage.last_game_in_channel(channel_id)
+        return await self.storage.games.last_game_in_channel(channel_id)
 
     async def history(self, guild_id: int, *, page: int = 0, per_page: int = 10) -> list[GameRow]:
         """A server's finished games, newest first, one page of ``per_page``."""
-        return await self.storage.finished_games(
+        return await self.storage.games.finished_games(
             guild_id, limit=per_page, offset=max(0, page) * per_page
         )
 
     async def user_settings(self, user_id: int) -> UserSettings:
         """A player's settings (defaults when never set)."""
-        return await self.storage.get_user_settings(user_id)
+        return await self.storage.settings.get_user_settings(user_id)
 
     async def set_user_settings(self, user_id: int, **changes: bool) -> UserSettings:
         """Change a player's settings: ``turn_pings``, ``dm_turns``, ``high_contrast``."""
-        return await self.storage.set_user_settings(user_id, **changes)
+        return await self.storage.settings.set_user_settings(user_id, **changes)

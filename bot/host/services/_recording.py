@@ -2,7 +2,7 @@
 
 Flow of every change: per-game lock -> load the game row and its state
 (:mod:`._loading`) -> check who asks -> ``engine.apply`` ->
-``storage.append_actions`` (the actions, the seat changes that belong to
+``storage.actions.append_actions`` (the actions, the seat changes that belong to
 them and, every ``SNAPSHOT_EVERY`` actions, a snapshot, in ONE transaction,
 ``WHERE version = ?``) -> AI seats that must act next do so the same way ->
 an :class:`~._models.Outcome`. A refused action raises before anything is
@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.host import ratings
-from bot.host.ai_workers import WORKER_LEVELS
+from bot.host.ai_workers import WORKER_LEVELS, AiWorkers
 from bot.host.ratings import ai_player, former_player, user_player
 from bot.host.storage import (
     SNAPSHOT_EVERY,
@@ -35,6 +35,7 @@ from bot.host.storage import (
     PlayerResult,
     SeatChanges,
     SeatRow,
+    Storage,
 )
 from bot.process import metrics
 from engine import Action, Event, GameState, apply
@@ -42,7 +43,7 @@ from engine.ai import ai_level, choose_action
 from engine.codec import encode_action, encode_state
 from maps.loader import load_ruleset
 
-from ._loading import GameLoader, ai_controlled, turn_key, turn_number
+from ._loading import GameLoader, Wakes, ai_controlled, turn_key, turn_number
 from ._models import Outcome, redacted
 
 log = logging.getLogger(__name__)
@@ -115,11 +116,39 @@ def rating_places(state: GameState) -> list[int]:
     return [1 if i in result.winners else p for i, p in zip(seats, places, strict=True)]
 
 
-class MoveRecorder(GameLoader):
-    """Applies AI seats' moves and stores moves with their timers and seat changes in one
-    transaction (see the module docstring); the base of every part of the service."""
+def ai_due(seats: Sequence[SeatRow], state: GameState) -> bool:
+    """True when an AI-controlled seat must act in ``state``."""
+    return any(ai_controlled(seats[s]) for s in state.seats_to_act())
 
-    def _timers(
+
+class MoveRecorder:
+    """Applies AI seats' moves and stores moves with their timers and seat changes in one
+    transaction (see the module docstring); every part that moves a game goes through it.
+
+    Needs the storage, the :class:`~._loading.GameLoader` (the state cache it keeps up to
+    date), the :class:`~._loading.Wakes` it sets (a timer set, a game finished) and the
+    clock. ``auto_ai``: AI seats act as soon as it is their turn (False: the demo steps them);
+    ``ai_workers``: where the hard AI decides (None: a thread of this process).
+    """
+
+    def __init__(
+        self,
+        storage: Storage,
+        loader: GameLoader,
+        wakes: Wakes,
+        *,
+        clock: Callable[[], float],
+        auto_ai: bool = True,
+        ai_workers: AiWorkers | None = None,
+    ) -> None:
+        self.storage = storage
+        self.loader = loader
+        self.wakes = wakes
+        self.clock = clock
+        self.auto_ai = auto_ai
+        self.ai_workers = ai_workers
+
+    def timers(
         self, game: GameRow, seats: Sequence[SeatRow], before: GameState | None, after: GameState
     ) -> tuple[float | None, float | None]:
         """``(deadline_at, reminder_at)`` for the game after a move (see module docstring)."""
@@ -137,17 +166,13 @@ class MoveRecorder(GameLoader):
             and turn_key(before) == turn_key(after)
             and game.deadline_at is not None
             and game.deadline_at > now - 1e-9
-            and not self._ai_due(game, seats, before)
+            and not ai_due(seats, before)
         ):
             return game.deadline_at, game.reminder_at
         start = max([now] + [s.vacation_until for s in waiting if s.vacation_until is not None])
         return start + game.turn_seconds, start + game.turn_seconds / 2
 
-    @staticmethod
-    def _ai_due(game: GameRow, seats: Sequence[SeatRow], state: GameState) -> bool:
-        return any(ai_controlled(seats[s]) for s in state.seats_to_act())
-
-    async def _store(
+    async def store(
         self,
         game: GameRow,
         seats: Sequence[SeatRow],
@@ -160,15 +185,16 @@ class MoveRecorder(GameLoader):
         """Store ``moves`` (applied one after the other from ``before`` to ``after``), the seat
         changes that belong to them, the timers after them and, when they crossed a multiple of
         ``SNAPSHOT_EVERY`` or ended the game, a snapshot: ONE transaction (raises
-        VersionConflict if the game moved on meanwhile; nothing is written then)."""
+        VersionConflict if the game moved on meanwhile; nothing is written then). A finished
+        game wakes the analysis queue."""
         if not moves:
             if seat_changes:
-                await self.storage.update_seats(game.id, seat_changes)
+                await self.storage.seats.update_seats(game.id, seat_changes)
             return game
-        deadline, reminder = self._timers(game, seats, before, after)
+        deadline, reminder = self.timers(game, seats, before, after)
         finished = after.finished
         checkpoint = finished or before.version // SNAPSHOT_EVERY != after.version // SNAPSHOT_EVERY
-        game = await self.storage.append_actions(
+        game = await self.storage.actions.append_actions(
             game.id,
             before.version,
             [NewAction(encode_action(m.action), m.action.seat, m.source, m.actor) for m in moves],
@@ -180,14 +206,15 @@ class MoveRecorder(GameLoader):
             results=player_results(after, seats) if finished else None,
         )
         metrics.count_actions(m.source for m in moves)
-        self._remember(game.id, after)
+        self.loader.remember(game.id, after)
         if deadline is not None:
-            self._wake.set()
+            self.wakes.timers.set()
         if finished:
+            self.wakes.analyses.set()  # its analysis was queued in the same transaction
             log.info("game %s finished after %s actions", game.id, after.version)
         return game
 
-    async def _ai_moves(
+    async def ai_moves(
         self,
         game: GameRow,
         seats: Sequence[SeatRow],
@@ -225,7 +252,7 @@ class MoveRecorder(GameLoader):
         source: ActionSource = "ai",
         only: set[int] | None = None,
     ) -> tuple[GameState, list[Move]]:
-        """:meth:`_ai_moves` in the calling thread."""
+        """:meth:`ai_moves` in the calling thread."""
         rules = load_ruleset(game.map_id)
         moves: list[Move] = []
         while not state.finished and len(moves) < limit:
@@ -254,7 +281,7 @@ class MoveRecorder(GameLoader):
             state = transition.state
         return state, moves
 
-    async def _continue(
+    async def proceed(
         self,
         game: GameRow,
         seats: Sequence[SeatRow],
@@ -266,7 +293,7 @@ class MoveRecorder(GameLoader):
     ) -> Outcome:
         """After a move: let AI seats act (when ``auto_ai``), then build the outcome."""
         if self.auto_ai:
-            return await self._run_ai(
+            return await self.run_ai(
                 game,
                 seats,
                 state,
@@ -275,9 +302,9 @@ class MoveRecorder(GameLoader):
                 limit=MAX_AI_ACTIONS,
                 actions=actions if events else 0,
             )
-        return self._outcome(game, state, events, before, actions if events else 0)
+        return self.outcome(game, state, events, before, actions if events else 0)
 
-    async def _run_ai(
+    async def run_ai(
         self,
         game: GameRow,
         seats: Sequence[SeatRow],
@@ -294,13 +321,13 @@ class MoveRecorder(GameLoader):
         """Apply actions of AI-controlled seats (or of ``only`` seats) while one must act, up to
         ``limit``, and store them with ``seat_updates`` in one transaction."""
         seats = with_changes(seats, seat_updates)
-        after, moves = await self._ai_moves(
+        after, moves = await self.ai_moves(
             game, seats, state, events, limit=limit, source=source, only=only
         )
-        game = await self._store(game, seats, state, moves, after, seat_changes=seat_updates)
-        return self._outcome(game, after, events, before, actions + len(moves))
+        game = await self.store(game, seats, state, moves, after, seat_changes=seat_updates)
+        return self.outcome(game, after, events, before, actions + len(moves))
 
-    def _outcome(
+    def outcome(
         self,
         game: GameRow,
         state: GameState,
@@ -308,6 +335,8 @@ class MoveRecorder(GameLoader):
         before: GameState | None,
         actions: int,
     ) -> Outcome:
+        """What ``events`` (from ``before``, None at the start, to ``state``) did, for the caller:
+        public and private events, who acts now, whether the turn ended."""
         public = tuple(redacted(e) for e in events)
         private: dict[int, tuple[dict[str, Any], ...]] = {}
         for e in events:

@@ -64,7 +64,7 @@ async def verify_storage(storage: Storage) -> tuple[int, list[Mismatch]]:
     """
     checked = 0
     problems: list[Mismatch] = []
-    for game_id in await storage.game_ids():
+    for game_id in await storage.games.game_ids():
         try:
             counted, reasons = await check_game(storage, game_id)
         except Exception as exc:  # noqa: BLE001 - a damaged game is reported, never a traceback
@@ -81,7 +81,7 @@ async def verify_storage(storage: Storage) -> tuple[int, list[Mismatch]]:
 async def check_game(storage: Storage, game_id: int) -> tuple[bool, list[str]]:
     """``(was it checked, problems)`` for one game (see :func:`verify_storage`)."""
     try:
-        game = await storage.get_game(game_id)
+        game = await storage.games.get_game(game_id)
     except CorruptGame as exc:
         return True, [exc.reason]
     if game is None or (game.status in ("lobby", "cancelled") and not game.started):
@@ -92,17 +92,17 @@ async def check_game(storage: Storage, game_id: int) -> tuple[bool, list[str]]:
     if game.seed is None or not game.started:
         return True, [*problems, f"status {game.status!r} but the game was never dealt"]
     try:
-        log = await storage.actions(game_id)
+        log = await storage.actions.actions(game_id)
     except CorruptGame as exc:
         return True, [*problems, exc.reason]
     snapshot: tuple[int, dict[str, Any]] | None = None
     try:
-        checkpoint = await storage.load_checkpoint(game_id)
+        checkpoint = await storage.actions.load_checkpoint(game_id)
         if checkpoint is not None:
             snapshot = (checkpoint.version, checkpoint.snapshot)
     except CorruptGame as exc:
         problems.append(exc.reason)
-    state, replay_problems = _replay(game, len(await storage.seats(game_id)), log, snapshot)
+    state, replay_problems = _replay(game, len(await storage.seats.seats(game_id)), log, snapshot)
     problems += replay_problems
     if state is not None:
         problems += await _check_end(storage, game, state)
@@ -153,14 +153,14 @@ async def _check_end(storage: Storage, game: GameRow, state: GameState) -> list[
         return ["the replay is over but the game is still marked active"]
     if game.status != "finished":
         return []
-    stored = await storage.results(game.id)
+    stored = await storage.results.results(game.id)
     if not stored:
         return ["finished without stored results"]
     rated = {r.seat for r in stored if r.player is not None}
     got = {r.seat: _result_key(r, r.seat in rated) for r in stored}
     want = {
         r.seat: _result_key(r, r.seat in rated or r.seat not in got)
-        for r in player_results(state, await storage.seats(game.id))
+        for r in player_results(state, await storage.seats.seats(game.id))
     }
     if got == want:
         return []
@@ -227,7 +227,7 @@ async def export_game(storage: Storage, game_id: int) -> dict[str, Any] | None:
     finished game's export is complete (seed, final snapshot, every action),
     so it can be replayed anywhere, with its post-game analysis once made.
     """
-    game = await storage.get_game(game_id)
+    game = await storage.games.get_game(game_id)
     if game is None:
         return None
     finished = game.status == "finished"
@@ -237,7 +237,7 @@ async def export_game(storage: Storage, game_id: int) -> dict[str, Any] | None:
     doc: dict[str, Any] = {
         "complete": finished,
         "game": record,
-        "seats": [asdict(s) for s in await storage.seats(game_id)],
+        "seats": [asdict(s) for s in await storage.seats.seats(game_id)],
         "actions": [
             {
                 "seq": a.seq,
@@ -247,15 +247,15 @@ async def export_game(storage: Storage, game_id: int) -> dict[str, Any] | None:
                 "actor_user_id": a.actor_user_id,
                 "at": a.created_at,
             }
-            for a in await storage.actions(game_id)
+            for a in await storage.actions.actions(game_id)
         ],
-        "results": [asdict(r) for r in await storage.results(game_id)],
+        "results": [asdict(r) for r in await storage.results.results(game_id)],
     }
     if finished:
-        checkpoint = await storage.load_checkpoint(game_id)
+        checkpoint = await storage.actions.load_checkpoint(game_id)
         doc["snapshot"] = None if checkpoint is None else checkpoint.snapshot
         doc["snapshot_version"] = None if checkpoint is None else checkpoint.version
-        analysis = await storage.analysis(game_id)
+        analysis = await storage.coach.analysis(game_id)
         doc["analysis"] = None if analysis is None else analysis.data
     return doc
 
@@ -283,35 +283,35 @@ async def copy_database(source: Storage, target: Storage) -> CopyReport:
     Raises:
         StorageError: ``target`` already holds games.
     """
-    present = await target.game_ids()
+    present = await target.games.game_ids()
     if present:
         raise StorageError(
             f"the target already holds {len(present)} games; migrate copies into an empty database"
         )
     games = actions = 0
     problems: list[Mismatch] = []
-    for game_id in await source.game_ids():
-        dump = await source.dump_game(game_id)
+    for game_id in await source.games.game_ids():
+        dump = await source.copies.dump_game(game_id)
         if dump is None:
             continue
-        await target.restore_game(dump)
+        await target.copies.restore_game(dump)
         games += 1
         actions += len(dump.actions)
-        if await target.dump_game(game_id) != dump:
+        if await target.copies.dump_game(game_id) != dump:
             problems.append(Mismatch(game_id, "the copy differs from the original"))
-    settings = await source.all_user_settings()
-    await target.restore_user_settings(settings)
-    if await target.all_user_settings() != settings:
+    settings = await source.settings.all_user_settings()
+    await target.settings.restore_user_settings(settings)
+    if await target.settings.all_user_settings() != settings:
         problems.append(Mismatch(0, "the user settings differ after the copy"))
-    servers = await source.dump_guild_tables()
-    await target.restore_guild_tables(servers)
-    if await target.dump_guild_tables() != servers:
+    servers = await source.copies.dump_guild_tables()
+    await target.copies.restore_guild_tables(servers)
+    if await target.copies.dump_guild_tables() != servers:
         problems.append(
             Mismatch(0, "the server settings, seasons or ratings differ after the copy")
         )
-    departures = await source.departures()
-    await target.restore_departures(departures)
-    if await target.departures() != departures:
+    departures = await source.privacy.departures()
+    await target.privacy.restore_departures(departures)
+    if await target.privacy.departures() != departures:
         problems.append(Mismatch(0, "the servers that removed the bot differ after the copy"))
     _, found = await verify_storage(target)
     return CopyReport(games, actions, len(settings), tuple(problems + found))

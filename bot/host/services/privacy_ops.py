@@ -66,7 +66,7 @@ def purge_line(report: PurgeReport) -> str:
 async def forget(storage: Storage, user_id: int) -> int:
     """Forget ``user_id`` and print what was removed; exit code (1: they still play)."""
     try:
-        report = await storage.forget_user(user_id, former_player)
+        report = await storage.privacy.forget_user(user_id, former_player)
     except UserInOpenGames as exc:
         names = ", ".join(str(g) for g in exc.game_ids)
         print(
@@ -81,7 +81,7 @@ async def forget(storage: Storage, user_id: int) -> int:
 async def _serving(storage: Storage, guild_id: int) -> int:
     """Lobbies and running games of the server that are not paused: the bot still plays there."""
     try:
-        games = await storage.list_games(guild_id=guild_id)
+        games = await storage.games.list_games(guild_id=guild_id)
     except CorruptGame:
         return 1  # a damaged row: be careful, count it as a game in play
     return sum(g.status == "lobby" or (g.status == "active" and g.paused_at is None) for g in games)
@@ -97,7 +97,7 @@ async def purge(storage: Storage, guild_id: int, *, force: bool = False) -> int:
             " bot still in that server?): nothing was deleted; add --force to delete them too"
         )
         return 1
-    print(purge_line(await storage.purge_guild(guild_id)))
+    print(purge_line(await storage.privacy.purge_guild(guild_id)))
     return 0
 
 

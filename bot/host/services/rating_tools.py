@@ -48,8 +48,8 @@ async def replay_ratings(storage: Storage) -> Replay:
     tables: dict[TableKey, dict[str, Rating]] = {}
     changes: dict[tuple[int, str], dict[str, tuple[Rating, Rating]]] = {}
     broken: dict[int, str] = {}
-    for game in await storage.rated_games():
-        results = await storage.results(game.game_id)
+    for game in await storage.ratings.rated_games():
+        results = await storage.results.results(game.game_id)
         if not results or any(r.player is None or r.place is None for r in results):
             broken[game.game_id] = "rated, but its results lack a rating identity or place"
             continue
@@ -149,18 +149,18 @@ async def rating_problems(storage: Storage) -> list[tuple[int, str]]:
     stored change differs from the replay, a table that differs from the replay."""
     replay = await replay_ratings(storage)
     problems = [(game_id, why) for game_id, why in replay.broken.items()]
-    rated = {g.game_id: g for g in await storage.rated_games()}
-    for game_id in await storage.game_ids("finished"):
+    rated = {g.game_id: g for g in await storage.ratings.rated_games()}
+    for game_id in await storage.games.game_ids("finished"):
         try:
-            game = await storage.get_game(game_id)
+            game = await storage.games.get_game(game_id)
         except CorruptGame:
             continue  # reported by the game's own check
         if game is not None and game.rated and game_id not in rated:
-            if await storage.results(game_id):
+            if await storage.results.results(game_id):
                 problems.append((game_id, "a finished rated game without its ratings"))
     for game_id in rated:
         stored: dict[tuple[int, str], dict[str, tuple[Rating, Rating]]] = {}
-        for c in await storage.game_rating_changes(game_id):
+        for c in await storage.ratings.game_rating_changes(game_id):
             stored.setdefault((game_id, c.scope), {})[c.player] = (
                 Rating(c.mu_before, c.sigma_before, c.games - 1),
                 Rating(c.mu_after, c.sigma_after, c.games),
@@ -174,7 +174,7 @@ async def rating_problems(storage: Storage) -> list[tuple[int, str]]:
             problems.append(
                 (game_id, "its stored rating changes differ from a replay of the results")
             )
-    got = _stored_tables(await storage.all_ratings())
+    got = _stored_tables(await storage.ratings.all_ratings())
     for key in sorted(set(got) | set(replay.tables), key=_order):
         if got.get(key, {}) != replay.tables.get(key, {}):
             guild, season, scope = key
@@ -189,7 +189,7 @@ async def print_ratings(storage: Storage, *, recompute: bool, as_json: bool) -> 
     """Print the tables (stored, or rebuilt with ``recompute``); with ``recompute`` also say on
     stderr whether the replay equals what is stored. Returns the exit code (1: it differs)."""
     replay = await replay_ratings(storage)
-    stored = _stored_tables(await storage.all_ratings())
+    stored = _stored_tables(await storage.ratings.all_ratings())
     doc = tables_doc(replay.tables if recompute else stored)
     print("\n".join(tables_text(doc)))
     if as_json:

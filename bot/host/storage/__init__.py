@@ -3,13 +3,17 @@
 SQLite (aiosqlite, the embedded default) and PostgreSQL (asyncpg, for several
 bot processes sharing one database), chosen by the database URL given to
 :func:`open_storage`. Both run the same numbered migrations at open (a
-database newer than the code is refused) and the same SQL (see ``_sql.py``:
-one module per thing stored, composed into ``SqlStorage``). Imports neither discord nor the engine: snapshots,
+database newer than the code is refused) and the same SQL (see ``_sql.py``):
+one part per thing stored (``storage.games``, ``storage.seats``,
+``storage.actions``, ...), each written once and held by :class:`Storage`. Imports neither discord nor the engine: snapshots,
 actions and options are JSON-able dicts handed in by the service.
 """
 
 from __future__ import annotations
 
+from ._actions import ActionLog
+from ._coach import CoachStore
+from ._copies import GameCopier
 from ._errors import (
     ChannelBusy,
     ConstraintError,
@@ -26,22 +30,13 @@ from ._errors import (
     UserInOpenGames,
     VersionConflict,
 )
-from ._interface import (
-    ActionLog,
-    CoachStore,
-    GameCopier,
-    GameStore,
-    GuildSettingsStore,
-    PrivacyStore,
-    RatingStore,
-    ResultStore,
-    SeatStore,
-    SettingsStore,
-    Storage,
-    TimerStore,
-)
+from ._games import GameStore
 from ._migrate import latest_version, load_migrations, migrate, user_version
 from ._open import SCHEMES, database_url, open_storage, sqlite_path
+from ._privacy import PrivacyStore
+from ._ratings import RatingStore
+from ._repository import Storage
+from ._results import ResultStore
 from ._rows import (
     ALL_STATUSES,
     DEFAULT_TURN_SECONDS,
@@ -83,7 +78,10 @@ from ._rows import (
     UserData,
     UserSettings,
 )
+from ._seats import SeatStore
+from ._settings import GuildSettingsStore, SettingsStore
 from ._sql import UNSET, decode_snapshot, dump_json, encode_snapshot
+from ._timers import TimerStore
 
 __all__ = [
     "ActionLog",

@@ -26,7 +26,7 @@ from ._sql import (
     GAME_COLUMNS,
     SNAPSHOT_COLUMNS,
     Row,
-    SqlBase,
+    StorePart,
     Tx,
     action_row,
     decode_snapshot,
@@ -39,8 +39,8 @@ from ._sql import (
 )
 
 
-class SqlActionLog(SqlBase):
-    """The actions and snapshots tables (see :class:`~bot.host.storage.ActionLog`)."""
+class ActionLog(StorePart):
+    """The action log and snapshots: every move in one transaction with the game's new version."""
 
     async def _advance(
         self,
@@ -72,6 +72,34 @@ class SqlActionLog(SqlBase):
         results: Sequence[PlayerResult] | None = None,
         seat_changes: Mapping[int, SeatChanges] | None = None,
     ) -> GameRow:
+        """Record one applied action and everything that belongs to it, in ONE
+        transaction (under the game's advisory lock on PostgreSQL):
+
+        - ``version = expected_version + 1 WHERE version = expected_version
+          AND status = 'active'``, the next turn's timers (None clears them);
+        - the action with ``seq = expected_version + 1``;
+        - ``new_snapshot`` (the state after this action) when given: the
+          service passes one every :data:`~bot.host.storage.SNAPSHOT_EVERY` actions
+          and at the end; between snapshots the log is the state;
+        - ``seat_changes`` (seat -> columns), e.g. a player's timeout streak
+          reset and vacation end after their move, or the streak after a
+          timeout;
+        - ``new_status`` (``finished`` or ``cancelled``) ends the game: timers
+          cleared, ``finished_at`` set, and ``results`` (only with
+          ``finished``) recorded; a rated game is rated from them in the
+          same transaction (see :class:`RatingStore`), and a finished game's
+          analysis is queued (:meth:`CoachStore.queue_analysis`) in it too.
+
+        Returns the updated game.
+
+        Raises:
+            VersionConflict: the game's version is not ``expected_version``.
+            GameNotFound: no such game.
+            GameStatusError: the game is not ``active``.
+            SeatNotFound: ``seat_changes`` names a seat the game lacks.
+            ValueError: ``new_status`` not final, ``results`` without
+                ``finished``, unknown seat columns, a snapshot that is not JSON.
+        """
         return await self.append_actions(
             game_id,
             expected_version,
@@ -97,6 +125,15 @@ class SqlActionLog(SqlBase):
         results: Sequence[PlayerResult] | None = None,
         seat_changes: Mapping[int, SeatChanges] | None = None,
     ) -> GameRow:
+        """Record several actions applied one after the other (a player's move and the AI's
+        replies, a timeout and what follows) and everything that belongs to them in ONE
+        transaction: as :meth:`append_action` with ``seq`` ``expected_version + 1 ..
+        expected_version + len(actions)``; the timers, ``new_snapshot``, ``new_status`` and
+        ``results`` are those after the last action.
+
+        Raises:
+            as :meth:`append_action`; ValueError for an empty ``actions``.
+        """
         if not actions:
             raise ValueError("append_actions needs at least one action")
         if new_status is not None and new_status not in FINAL_STATUSES:
@@ -152,6 +189,13 @@ class SqlActionLog(SqlBase):
         return game
 
     async def load_checkpoint(self, game_id: int) -> Checkpoint | None:
+        """The newest snapshot of a started game and the actions after it, read
+        in one consistent look; None for an unknown or lobby game.
+
+        Raises:
+            CorruptGame: the snapshot is missing or unreadable, an action is
+                not JSON, or the log after the snapshot has a gap.
+        """
         async with self._consistent_read() as tx:
             head = await tx.fetchrow(
                 "SELECT version, snapshot_version FROM games WHERE id = ?", game_id
@@ -186,6 +230,8 @@ class SqlActionLog(SqlBase):
     async def actions(
         self, game_id: int, after_seq: int = 0, *, limit: int | None = None
     ) -> list[ActionRow]:
+        """The game's actions with ``seq > after_seq`` in order, at most
+        ``limit`` of them (None: all). Empty for an unknown game."""
         sql = f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq"
         params: list[Any] = [game_id, after_seq]
         if limit is not None:
@@ -203,7 +249,7 @@ async def advance_in(
     changes: Mapping[str, Any],
     rows: Sequence[Sequence[Any]],
 ) -> Row | None:
-    """:meth:`SqlStorage._advance` inside the open transaction ``tx``."""
+    """:meth:`ActionLog._advance` inside the open transaction ``tx``."""
     assignments = ", ".join(f"{column} = ?" for column in changes)
     row = await tx.fetchrow(
         f"UPDATE games SET {assignments}"

@@ -1,7 +1,7 @@
 """Storage of the coach (issue 33): hints counted per seat, and the analyses of finished games.
 
 Written once for both backends over the driver hooks of :mod:`._sql`, like the
-other parts of :class:`~bot.host.storage._repository.SqlStorage`. The analysis queue lives in the ``analyses`` table: a
+other parts of :class:`~bot.host.storage.Storage`. The analysis queue lives in the ``analyses`` table: a
 game's row is inserted (``queued``) in the transaction that finishes the game
 (:func:`queue_analysis_in`), a worker claims it (``running``), and its result is
 stored (``done``) or the reason it could not be made (``failed``). A row left
@@ -17,7 +17,7 @@ from typing import Any
 
 from ._errors import GameNotFound, SeatNotFound
 from ._rows import AnalysisRow, ShardFilter
-from ._sql import ANALYSIS_COLUMNS, Row, SqlBase, Tx, dump_json
+from ._sql import ANALYSIS_COLUMNS, Row, StorePart, Tx, dump_json
 
 _ANALYSIS_SELECT = f"SELECT {ANALYSIS_COLUMNS} FROM analyses WHERE game_id = ?"
 
@@ -58,10 +58,16 @@ def analysis_row(r: Row) -> AnalysisRow:
     )
 
 
-class SqlCoachStore(SqlBase):
-    """Hints counted and analyses queued, made and stored (see :class:`~bot.host.storage.CoachStore`)."""
+class CoachStore(StorePart):
+    """The coach (issue 33): hints counted per seat, and the analyses of finished games, queued
+    by the move that finishes a game (:meth:`ActionLog.append_actions`)."""
 
     async def count_hint(self, game_id: int, seat: int) -> int:
+        """Count one more hint taken by ``seat``; returns its new total.
+
+        Raises:
+            SeatNotFound: the game has no such seat.
+        """
         async with self._write(game_id) as tx:
             row = await tx.fetchrow(
                 "UPDATE seats SET hints_used = hints_used + 1 WHERE game_id = ? AND seat = ?"
@@ -74,6 +80,12 @@ class SqlCoachStore(SqlBase):
         return int(row["hints_used"])
 
     async def queue_analysis(self, game_id: int) -> AnalysisRow:
+        """Queue the analysis of a finished game unless it has a row already (queued,
+        running, done or failed: that row is returned as it is).
+
+        Raises:
+            GameNotFound: no such game.
+        """
         async with self._write(game_id) as tx:
             if await tx.fetchrow("SELECT id FROM games WHERE id = ?", game_id) is None:
                 raise GameNotFound(game_id)
@@ -83,11 +95,14 @@ class SqlCoachStore(SqlBase):
         return analysis_row(row)
 
     async def analysis(self, game_id: int) -> AnalysisRow | None:
+        """The game's analysis row, or None when none was ever queued."""
         async with self._read() as tx:
             row = await tx.fetchrow(_ANALYSIS_SELECT, game_id)
         return None if row is None else analysis_row(row)
 
     async def analysis_queue(self, shards: ShardFilter | None = None) -> list[int]:
+        """Ids of the games whose analysis is queued or running, first asked first
+        (only games of guilds on ``shards`` when given)."""
         sql = (
             "SELECT a.game_id FROM analyses a JOIN games g ON g.id = a.game_id"
             " WHERE a.status IN ('queued', 'running')"
@@ -102,6 +117,9 @@ class SqlCoachStore(SqlBase):
         return [int(r["game_id"]) for r in rows]
 
     async def start_analysis(self, game_id: int, *, stale_after: float) -> AnalysisRow | None:
+        """Claim a queued analysis for a worker: ``running``, ``attempts`` + 1. A row
+        ``running`` since more than ``stale_after`` seconds (its worker died) is claimed
+        again. None when there is nothing to claim (done, failed, or running elsewhere)."""
         now = self._clock()
         async with self._write(game_id) as tx:
             row = await tx.fetchrow(
@@ -116,9 +134,19 @@ class SqlCoachStore(SqlBase):
         return None if row is None else analysis_row(row)
 
     async def finish_analysis(self, game_id: int, data: Mapping[str, Any]) -> AnalysisRow:
+        """Store the finished analysis (JSON-able ``data``): ``done``.
+
+        Raises:
+            GameNotFound: no analysis row for this game.
+        """
         return await self._end_analysis(game_id, "done", dump_json(dict(data)), None)
 
     async def fail_analysis(self, game_id: int, note: str) -> AnalysisRow:
+        """Give up on an analysis: ``failed`` with ``note`` (why; never game data).
+
+        Raises:
+            GameNotFound: no analysis row for this game.
+        """
         return await self._end_analysis(game_id, "failed", None, note[:500])
 
     async def _end_analysis(

@@ -21,7 +21,7 @@ from ._sql import (
     SEAT_COLUMNS,
     SNAPSHOT_COLUMNS,
     Row,
-    SqlBase,
+    StorePart,
     Tx,
     Violation,
 )
@@ -47,10 +47,12 @@ _GUILD_TABLES = {
 }
 
 
-class SqlGameCopier(SqlBase):
-    """Dump and restore whole games (see :class:`~bot.host.storage.GameCopier`)."""
+class GameCopier(StorePart):
+    """Whole games copied between databases (``python -m bot migrate``)."""
 
     async def dump_game(self, game_id: int) -> GameDump | None:
+        """Every row of one game, column by column, read in one consistent
+        look (None for an unknown game). Holds secrets: never log it."""
         async with self._consistent_read() as tx:
             game = await tx.fetchrow(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", game_id)
             if game is None:
@@ -90,6 +92,12 @@ class SqlGameCopier(SqlBase):
         )
 
     async def restore_game(self, dump: GameDump) -> None:
+        """Insert a dumped game under its own id, in one transaction.
+
+        Raises:
+            StorageError: a game with this id exists here.
+            ChannelBusy: the channel already has an open game here.
+        """
         async with self._write(dump.game_id) as tx:
             try:
                 await _insert_plain(tx, "games", GAME_COLUMNS, [dump.game])
@@ -113,6 +121,7 @@ class SqlGameCopier(SqlBase):
             await self._after_restore(tx)
 
     async def dump_guild_tables(self) -> GuildDump:
+        """Every row of the server-wide tables (settings, ladders, seasons, ratings)."""
         async with self._consistent_read() as tx:
             parts = {
                 name: tuple(
@@ -124,6 +133,7 @@ class SqlGameCopier(SqlBase):
         return GuildDump(**parts)
 
     async def restore_guild_tables(self, dump: GuildDump) -> None:
+        """Insert dumped server-wide rows into an empty database, in one transaction."""
         async with self._write() as tx:
             for name, (table, columns, _) in _GUILD_TABLES.items():
                 await _insert_plain(tx, table, columns, getattr(dump, name))

@@ -20,7 +20,7 @@ from ._seats import insert_seat
 from ._sql import (
     GAME_COLUMNS,
     UNSET,
-    SqlBase,
+    StorePart,
     Tx,
     Unset,
     Violation,
@@ -37,7 +37,7 @@ from ._sql import (
     update_game,
 )
 
-#: Status changes allowed through :meth:`SqlStorage.set_status` (start_game does lobby -> active,
+#: Status changes allowed through :meth:`GameStore.set_status` (start_game does lobby -> active,
 #: quarantine() active/lobby -> quarantined).
 _TRANSITIONS: dict[str, frozenset[str]] = {
     "lobby": frozenset({"cancelled"}),
@@ -50,8 +50,8 @@ _TRANSITIONS: dict[str, frozenset[str]] = {
 _SEAT_SHIFT = 1_000_000
 
 
-class SqlGameStore(SqlBase):
-    """The games table (see :class:`~bot.host.storage.GameStore`)."""
+class GameStore(StorePart):
+    """Games: one row per game, from the lobby to the end (or a quarantine)."""
 
     async def create_game(
         self,
@@ -70,6 +70,20 @@ class SqlGameStore(SqlBase):
         rated: bool = False,
         hints_allowed: bool = True,
     ) -> GameRow:
+        """Create a game in the ``lobby`` status at version 0, with ``seats``
+        (e.g. the host's) in the same transaction.
+
+        ``channel_id`` is where the game lives (a channel or a thread);
+        ``language`` the table's language (``"en"`` or ``"de"``);
+        ``rematch_of`` the finished game this lobby follows; ``rated``: its
+        results update the players' ratings (see :class:`RatingStore`);
+        ``hints_allowed`` whether its players may ask ``/ttr hint``.
+
+        Raises:
+            ChannelBusy: the channel already has a lobby or active game.
+            SeatTaken: two of ``seats`` clash (same seat number or user).
+            ValueError: ``turn_seconds`` not positive, unknown ``language``.
+        """
         if turn_seconds <= 0:
             raise ValueError(f"turn_seconds must be positive, got {turn_seconds}")
         if language not in LANGUAGES:
@@ -117,10 +131,16 @@ class SqlGameStore(SqlBase):
         return game
 
     async def get_game(self, game_id: int) -> GameRow | None:
+        """The game with this id, or None.
+
+        Raises:
+            CorruptGame: the row's options are not readable.
+        """
         async with self._read() as tx:
             return await game_or_none(tx, game_id)
 
     async def active_game_in_channel(self, channel_id: int) -> GameRow | None:
+        """The channel's open game (``lobby`` or ``active``), or None."""
         async with self._read() as tx:
             row = await tx.fetchrow(
                 f"SELECT {GAME_COLUMNS} FROM games"
@@ -130,6 +150,8 @@ class SqlGameStore(SqlBase):
         return None if row is None else game_row(row)
 
     async def last_game_in_channel(self, channel_id: int) -> GameRow | None:
+        """The channel's newest game whatever its status (``/ttr status``
+        after the end), or None."""
         async with self._read() as tx:
             row = await tx.fetchrow(
                 f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
@@ -140,18 +162,28 @@ class SqlGameStore(SqlBase):
     async def list_games(
         self, status: GameStatus | None = None, *, guild_id: int | None = None
     ) -> list[GameRow]:
+        """Games ordered by id, optionally of one status and/or one guild
+        (admin listings and restart recovery; not for hot paths).
+
+        Raises:
+            CorruptGame: a row's options are not readable (use
+                :meth:`game_ids` and :meth:`get_game` to step around it).
+        """
         clauses, params = filters(status=status, guild_id=guild_id)
         async with self._read() as tx:
             rows = await tx.fetch(f"SELECT {GAME_COLUMNS} FROM games{clauses} ORDER BY id", *params)
         return [game_row(r) for r in rows]
 
     async def game_ids(self, status: GameStatus | None = None) -> list[int]:
+        """Ids of all games (or of one status), ascending; decodes nothing."""
         clauses, params = filters(status=status)
         async with self._read() as tx:
             rows = await tx.fetch(f"SELECT id FROM games{clauses} ORDER BY id", *params)
         return [int(r["id"]) for r in rows]
 
     async def game_counts(self) -> dict[str, int]:
+        """How many games there are of each status (``{"active": 3, ...}``; a status
+        without games is left out); decodes nothing (the ``ttr_games`` metric)."""
         async with self._read() as tx:
             rows = await tx.fetch("SELECT status, COUNT(*) AS n FROM games GROUP BY status")
         return {str(r["status"]): int(r["n"]) for r in rows}
@@ -159,6 +191,12 @@ class SqlGameStore(SqlBase):
     async def finished_games(
         self, guild_id: int, *, limit: int = 10, offset: int = 0
     ) -> list[GameRow]:
+        """A guild's finished games, newest first, ``limit`` from ``offset``
+        (``/ttr game history``, in pages).
+
+        Raises:
+            ValueError: a negative ``limit`` or ``offset``.
+        """
         if limit < 0 or offset < 0:
             raise ValueError("limit and offset must not be negative")
         async with self._read() as tx:
@@ -174,6 +212,8 @@ class SqlGameStore(SqlBase):
     async def games_for_user(
         self, user_id: int, status: GameStatus | None = "active"
     ) -> list[GameRow]:
+        """Games where ``user_id`` holds a seat, ordered by id; ``status=None``
+        means any status."""
         sql = (
             f"SELECT {GAME_COLUMNS} FROM games"
             " WHERE id IN (SELECT game_id FROM seats WHERE user_id = ?)"
@@ -197,6 +237,15 @@ class SqlGameStore(SqlBase):
         deadline_at: float | None = None,
         reminder_at: float | None = None,
     ) -> GameRow:
+        """Start a lobby game, all in ONE transaction: renumber its seats
+        0..n-1 in their current order (players who left leave gaps), set
+        ``active`` with the seed, store the first snapshot (``version``
+        actions already applied, normally 0) and the first turn's timers.
+
+        Raises:
+            GameNotFound: no such game.
+            GameStatusError: the game is not in the lobby.
+        """
         fmt, data = encode_snapshot(snapshot)
         now = self._clock()
         async with self._write(game_id) as tx:
@@ -231,6 +280,12 @@ class SqlGameStore(SqlBase):
         lobby_message_id: int | None | Unset = UNSET,
         board_message_id: int | None | Unset = UNSET,
     ) -> None:
+        """Remember the lobby and/or board message of a game; an omitted
+        argument stays as it is, None clears it.
+
+        Raises:
+            GameNotFound: no such game.
+        """
         changes = given(lobby_message_id=lobby_message_id, board_message_id=board_message_id)
         async with self._write(game_id) as tx:
             await update_game(tx, game_id, changes, self._clock())
@@ -238,6 +293,16 @@ class SqlGameStore(SqlBase):
     async def set_status(
         self, game_id: int, status: GameStatus, *, expected_version: int | None = None
     ) -> GameRow:
+        """End or cancel a game: ``lobby -> cancelled``, ``active ->
+        finished|cancelled``, ``quarantined -> cancelled``. Leaving ``active``
+        clears the timers and sets ``finished_at``. Setting a final status the
+        game already has is a no-op (retries are safe).
+
+        Raises:
+            GameNotFound: no such game.
+            GameStatusError: the transition is not allowed.
+            VersionConflict: ``expected_version`` given and different.
+        """
         now = self._clock()
         async with self._write(game_id) as tx:
             current = await existing_game(tx, game_id)
@@ -262,6 +327,12 @@ class SqlGameStore(SqlBase):
         return game
 
     async def quarantine(self, game_id: int, reason: str) -> QuarantinedGame | None:
+        """Take a lobby or active game whose stored state cannot be read out
+        of play: status ``quarantined`` with ``reason`` (what is wrong, never
+        the data), timers cleared, so the timer loop leaves it alone and the
+        channel is free. Returns where the game lives and its players (read
+        without decoding anything), or None when it was not lobby/active
+        (already quarantined: so the players are told once)."""
         now = self._clock()
         async with self._write(game_id) as tx:
             changed = await tx.execute(
@@ -292,6 +363,8 @@ class SqlGameStore(SqlBase):
         )
 
     async def delete_game(self, game_id: int) -> bool:
+        """Delete a game with its seats, actions, snapshot and results.
+        Returns False when there was no such game."""
         async with self._write(game_id) as tx:
             deleted = await tx.execute("DELETE FROM games WHERE id = ?", game_id) > 0
         if deleted:

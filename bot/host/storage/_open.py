@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ._errors import StorageUnavailable
-from ._interface import Storage
+from ._repository import Storage
 
 Clock = Callable[[], float]
 

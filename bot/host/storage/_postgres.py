@@ -23,9 +23,10 @@ from urllib.parse import urlsplit, urlunsplit
 from bot.process.metrics import storage_timed
 
 from . import _faults
+from ._actions import ActionLog
 from ._errors import MigrationError, StorageFull, StorageUnavailable
 from ._migrate import latest_version, migrate_postgres, postgres_version
-from ._repository import SqlStorage
+from ._repository import Storage
 from ._sql import ACTION_COLUMNS, GAME_COLUMNS, Row, Tx, Violation
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ _CONSTRAINT_KINDS = {
 }
 
 
-#: The columns :meth:`PostgresStorage._advance` sets in one statement (a plain move).
+#: The columns :meth:`OneStatementActionLog._advance` sets in one statement (a plain move).
 _ADVANCE_COLUMNS = ("version", "deadline_at", "reminder_at", "timer_at", "updated_at")
 _ADVANCE_SQL = f"""
 WITH game_lock AS MATERIALIZED (SELECT pg_advisory_xact_lock($1::bigint) AS locked),
@@ -146,9 +147,58 @@ class _PgTx:
             raise _translate(exc) from exc
 
 
-class PostgresStorage(SqlStorage):
-    """:class:`~bot.host.storage.Storage` over a PostgreSQL database. Open it with
-    :func:`~bot.host.storage.open_storage` (``postgresql://user:pass@host/db``)."""
+class OneStatementActionLog(ActionLog):
+    """The action log on PostgreSQL: a plain move (the version, the timers and the log rows)
+    is one statement; everything else as :class:`~bot.host.storage.ActionLog` does it. Needs the
+    storage's driver hooks and its pool."""
+
+    def __init__(self, driver: PostgresStorage, pool: asyncpg.Pool) -> None:
+        super().__init__(driver)
+        self._pool = pool
+
+    async def _advance(
+        self,
+        game_id: int,
+        expected_version: int,
+        changes: Mapping[str, Any],
+        rows: Sequence[Sequence[Any]],
+    ) -> Row | None:
+        """One statement, so one round trip and its own transaction (asyncpg sends it outside
+        BEGIN: the server commits it at its end): the game's advisory lock, the versioned
+        UPDATE and the log rows. The UPDATE waits for the lock (it joins the lock's row), and
+        a concurrent writer that got in first has changed ``version``, so the re-checked
+        WHERE finds no row and nothing is inserted."""
+        if list(changes) != list(_ADVANCE_COLUMNS):
+            return await super()._advance(game_id, expected_version, changes, rows)
+        _, seqs, seats, actions, actors, sources, _ = (
+            list(column) for column in zip(*rows, strict=True)
+        )
+        _faults.point("statement")
+        _faults.point("commit")
+        async with self._pool.acquire() as conn:
+            try:
+                row: asyncpg.Record | None = await conn.fetchrow(
+                    _ADVANCE_SQL,
+                    game_id,
+                    expected_version,
+                    *changes.values(),
+                    seqs,
+                    seats,
+                    actions,
+                    actors,
+                    sources,
+                )
+            except Exception as exc:
+                raise _translate(exc) from exc
+        _faults.point("committed")
+        return row
+
+
+class PostgresStorage(Storage):
+    """:class:`~bot.host.storage.Storage` over a PostgreSQL database: its driver hooks run on a
+    connection pool, and its action log writes a plain move in one statement
+    (:class:`OneStatementActionLog`). Open it with :func:`~bot.host.storage.open_storage`
+    (``postgresql://user:pass@host/db``)."""
 
     backend = "postgres"
 
@@ -156,6 +206,7 @@ class PostgresStorage(SqlStorage):
         super().__init__(clock=clock)
         self._pool = pool
         self.url = redact(url)
+        self.actions = OneStatementActionLog(self, pool)
 
     async def close(self) -> None:
         """Close the pool (waits for connections in use). Idempotent."""
@@ -202,43 +253,6 @@ class PostgresStorage(SqlStorage):
                     raise
                 raise translated from exc
         _faults.point("committed")
-
-    async def _advance(
-        self,
-        game_id: int,
-        expected_version: int,
-        changes: Mapping[str, Any],
-        rows: Sequence[Sequence[Any]],
-    ) -> Row | None:
-        """One statement, so one round trip and its own transaction (asyncpg sends it outside
-        BEGIN: the server commits it at its end): the game's advisory lock, the versioned
-        UPDATE and the log rows. The UPDATE waits for the lock (it joins the lock's row), and
-        a concurrent writer that got in first has changed ``version``, so the re-checked
-        WHERE finds no row and nothing is inserted."""
-        if list(changes) != list(_ADVANCE_COLUMNS):
-            return await super()._advance(game_id, expected_version, changes, rows)
-        _, seqs, seats, actions, actors, sources, _ = (
-            list(column) for column in zip(*rows, strict=True)
-        )
-        _faults.point("statement")
-        _faults.point("commit")
-        async with self._pool.acquire() as conn:
-            try:
-                row: asyncpg.Record | None = await conn.fetchrow(
-                    _ADVANCE_SQL,
-                    game_id,
-                    expected_version,
-                    *changes.values(),
-                    seqs,
-                    seats,
-                    actions,
-                    actors,
-                    sources,
-                )
-            except Exception as exc:
-                raise _translate(exc) from exc
-        _faults.point("committed")
-        return row
 
     async def _lock_games(self, tx: Tx, game_ids: Sequence[int]) -> None:
         if game_ids:

@@ -13,12 +13,12 @@ player's rating exactly (:mod:`bot.host.ratings`). Nothing another player sees a
 theirs changes, and every game still replays. A user who still plays (a lobby,
 or a running game whose seat is theirs to play) is refused.
 
-A server that removes the bot is recorded (:meth:`SqlPrivacyStore.depart_guild`):
+A server that removes the bot is recorded (:meth:`PrivacyStore.depart_guild`):
 its lobbies are cancelled and its running games paused (``paused_at``; the
 timer query and every move skip a paused game) in one transaction. Invited
-back, :meth:`~SqlPrivacyStore.return_guild` resumes them with their clocks
+back, :meth:`~PrivacyStore.return_guild` resumes them with their clocks
 moved by the pause; after the retention period
-:meth:`~SqlPrivacyStore.purge_guild` deletes everything of the server (its
+:meth:`~PrivacyStore.purge_guild` deletes everything of the server (its
 games with their rows, its settings, ladder, seasons and ratings), again in
 one transaction.
 """
@@ -26,7 +26,7 @@ one transaction.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.host.ratings import former_player, user_player
@@ -40,7 +40,7 @@ from ._rows import (
     SeatRef,
     UserData,
 )
-from ._sql import GAME_COLUMNS, Row, SqlBase, Tx, game_row, log, timer_at
+from ._sql import GAME_COLUMNS, Row, StorePart, Tx, game_row, log, timer_at
 
 #: The name a forgotten user's seat gets: (the game's table language, seat number) -> name.
 SeatName = Callable[[str, int], str]
@@ -92,10 +92,12 @@ def _seat_ref(r: Row, user_id: int) -> SeatRef:
     )
 
 
-class SqlPrivacyStore(SqlBase):
-    """Forgetting users and the servers that removed the bot (see :class:`~bot.host.storage.PrivacyStore`)."""
+class PrivacyStore(StorePart):
+    """What is stored about a user and forgetting it; the servers that removed the bot (issue 35)."""
 
     async def user_data(self, user_id: int) -> UserData:
+        """What is stored about ``user_id``, in counts, with the games in which they still
+        play (read in one consistent look; nothing is changed)."""
         async with self._consistent_read() as tx:
             seats = await tx.fetch(_SEAT_REF, user_id)
             results = await tx.fetchrow(
@@ -125,6 +127,22 @@ class SqlPrivacyStore(SqlBase):
         )
 
     async def forget_user(self, user_id: int, seat_name: SeatName) -> ForgetReport:
+        """Forget a user in ONE transaction: delete their settings, their ratings and their
+        rating history (every server, season and scope); in every game they sat in,
+        their seat keeps its number, moves and score under ``seat_name(language, seat)`` (the
+        game's table language) and no user id, and their id leaves the action log
+        (``actor_user_id``), the results (whose rating identity becomes one random
+        ``former:<key>`` for all of them, so the others' ratings still replay exactly), the games
+        they hosted (host id 0) and the server settings and seasons that named them (NULL). In
+        a paused game
+        (its server removed the bot) the computer takes their seat over. Other players' rows,
+        the moves and the seeds are untouched, so every game still replays. Forgetting someone
+        twice (or someone never seen) changes nothing and reports zeros.
+
+        Raises:
+            UserInOpenGames: they sit in a lobby (or host one), or in a running game whose seat
+                they still play (not resigned, not lost to timeouts); nothing was changed.
+        """
         async with self._read() as tx:
             running = [int(r["id"]) for r in await tx.fetch(_SEAT_REF, user_id)]
         async with self._write() as tx:
@@ -132,16 +150,7 @@ class SqlPrivacyStore(SqlBase):
             # SQLite has one writer): after them, every result sees the anonymous seat
             await self._lock_games(tx, running)
             seats = await tx.fetch(_SEAT_REF, user_id)
-            playing = tuple(int(r["id"]) for r in seats if _still_plays(r))
-            playing += tuple(
-                int(r["id"])
-                for r in await tx.fetch(
-                    "SELECT id FROM games WHERE host_user_id = ? AND status = 'lobby'", user_id
-                )
-                if int(r["id"]) not in playing
-            )
-            if playing:
-                raise UserInOpenGames(user_id, playing)
+            await _refuse_while_playing(tx, user_id, seats)
             actions = await tx.execute(
                 "UPDATE actions SET actor_user_id = NULL WHERE actor_user_id = ?"
                 " AND game_id IN (SELECT game_id FROM seats WHERE user_id = ?)",
@@ -192,6 +201,9 @@ class SqlPrivacyStore(SqlBase):
         return report
 
     async def depart_guild(self, guild_id: int) -> GuildDeparture:
+        """The server removed the bot: in ONE transaction, record when (the first removal
+        counts), cancel its lobbies and pause its running games (their timers cleared: they
+        never fire, and a paused game takes no move until :meth:`return_guild`)."""
         now = self._clock()
         async with self._write() as tx:
             await tx.execute(
@@ -234,6 +246,9 @@ class SqlPrivacyStore(SqlBase):
         return departure
 
     async def return_guild(self, guild_id: int) -> list[GameRow]:
+        """The bot is back in the server: in ONE transaction, forget its departure and resume
+        its paused games, each game's turn clock (and any vacation) moved on by its pause.
+        Returns the resumed games (empty, after one read, when the server never left)."""
         async with self._read() as tx:
             away = await tx.fetchrow(
                 "SELECT EXISTS (SELECT 1 FROM guild_departures WHERE guild_id = ?)"
@@ -257,6 +272,7 @@ class SqlPrivacyStore(SqlBase):
         return resumed
 
     async def departures(self) -> dict[int, float]:
+        """Every server that removed the bot and is not purged yet: guild id -> when it left."""
         async with self._read() as tx:
             rows = await tx.fetch(
                 "SELECT guild_id, left_at FROM guild_departures ORDER BY guild_id"
@@ -264,6 +280,7 @@ class SqlPrivacyStore(SqlBase):
         return {int(r["guild_id"]): float(r["left_at"]) for r in rows}
 
     async def restore_departures(self, departures: Mapping[int, float]) -> None:
+        """Store these departures as they are (for copying a database)."""
         async with self._write() as tx:
             await tx.executemany(
                 "INSERT INTO guild_departures (guild_id, left_at) VALUES (?, ?)"
@@ -272,11 +289,16 @@ class SqlPrivacyStore(SqlBase):
             )
 
     async def guild_ids(self) -> list[int]:
+        """The servers that have stored games, ascending."""
         async with self._read() as tx:
             rows = await tx.fetch("SELECT DISTINCT guild_id FROM games ORDER BY guild_id")
         return [int(r["guild_id"]) for r in rows]
 
     async def purge_guild(self, guild_id: int) -> PurgeReport:
+        """Delete everything of a server in ONE transaction: its games (lobbies, running,
+        finished: seats, log, snapshots, results, rated games, rating history), its settings,
+        ladder, seasons and ratings, and its departure. Purging twice (or a
+        server never seen) deletes nothing and reports zeros."""
         of_guild = "SELECT id FROM games WHERE guild_id = ?"
         async with self._write() as tx:
             games = await tx.fetchrow(
@@ -317,6 +339,21 @@ class SqlPrivacyStore(SqlBase):
 async def _count(tx: Tx, sql: str, *args: Any) -> int:
     row = await tx.fetchrow(sql, *args)
     return 0 if row is None else int(row["n"])
+
+
+async def _refuse_while_playing(tx: Tx, user_id: int, seats: Sequence[Row]) -> None:
+    """Raise :class:`UserInOpenGames` when the user still plays one of ``seats`` (their
+    :data:`_SEAT_REF` rows) or hosts a lobby."""
+    playing = tuple(int(r["id"]) for r in seats if _still_plays(r))
+    playing += tuple(
+        int(r["id"])
+        for r in await tx.fetch(
+            "SELECT id FROM games WHERE host_user_id = ? AND status = 'lobby'", user_id
+        )
+        if int(r["id"]) not in playing
+    )
+    if playing:
+        raise UserInOpenGames(user_id, playing)
 
 
 async def _anonymise_seat(tx: Tx, r: Row, seat_name: SeatName) -> int:
@@ -368,4 +405,4 @@ async def _resume(tx: Tx, r: Row, now: float) -> GameRow:
     return game_row(row)
 
 
-__all__ = ["GUILD_TABLES", "NAMED_BY", "USER_TABLES", "SeatName", "SqlPrivacyStore"]
+__all__ = ["GUILD_TABLES", "NAMED_BY", "USER_TABLES", "SeatName", "PrivacyStore"]

@@ -22,7 +22,7 @@ from ._sql import (
     RATING_COLUMNS,
     RATING_HISTORY_COLUMNS,
     Row,
-    SqlBase,
+    StorePart,
     Tx,
 )
 
@@ -33,15 +33,23 @@ _CHANGE_COLUMNS = (
 _CHANGES = f"SELECT {_CHANGE_COLUMNS} FROM rating_history h JOIN rated_games r USING (game_id)"
 
 
-class SqlRatingStore(SqlBase):
-    """The ladders, seasons, rated_games, ratings and rating_history tables (see
-    :class:`~bot.host.storage.RatingStore`)."""
+class RatingStore(StorePart):
+    """Ratings per server, season and scope (``"*"`` every map, or a map id), and seasons.
+
+    A rated game is rated when its results are stored (:meth:`ActionLog.append_actions`
+    with ``results``, :meth:`ResultStore.record_results`), in that transaction: each
+    server's ladder counts its rated games (the order a recompute replays them in) and
+    holds its current season; every player's rating moves by :func:`bot.host.ratings.rate`
+    overall and for the game's map, and the change is kept per game.
+    """
 
     async def current_season(self, guild_id: int) -> Season:
+        """The server's current season (season 1, ``started_at`` None, before any rated game)."""
         async with self._read() as tx:
             return await _current_season(tx, guild_id)
 
     async def seasons(self, guild_id: int) -> list[Season]:
+        """Every season of the server, oldest first, the current one included."""
         async with self._read() as tx:
             rows = await tx.fetch(
                 "SELECT guild_id, season, started_at, started_by FROM seasons"
@@ -55,6 +63,9 @@ class SqlRatingStore(SqlBase):
         return found
 
     async def start_season(self, guild_id: int, user_id: int | None) -> Season | None:
+        """Start the next season (ratings start afresh; earlier ones stay), in one
+        transaction; ``user_id`` who started it. None, with nothing written, when the
+        current season has no rated game yet."""
         now = self._clock()
         async with self._write() as tx:
             ladder = await _lock_ladder(tx, guild_id, now)
@@ -84,6 +95,8 @@ class SqlRatingStore(SqlBase):
     async def ratings(
         self, guild_id: int, season: int | None = None, scope: str = OVERALL
     ) -> list[RatingRow]:
+        """A server's table in one season (None: the current one) and scope, best first:
+        by ordinal (``mu - 3 sigma``), then games, then player."""
         async with self._read() as tx:
             if season is None:
                 season = (await _current_season(tx, guild_id)).number
@@ -97,6 +110,7 @@ class SqlRatingStore(SqlBase):
         return [rating_row(r) for r in rows]
 
     async def all_ratings(self) -> list[RatingRow]:
+        """Every stored rating, by server, season, scope, then as :meth:`ratings` orders."""
         async with self._read() as tx:
             rows = await tx.fetch(
                 f"SELECT {RATING_COLUMNS} FROM ratings"
@@ -105,6 +119,8 @@ class SqlRatingStore(SqlBase):
         return [rating_row(r) for r in rows]
 
     async def game_rating_changes(self, game_id: int) -> list[RatingChange]:
+        """How the game changed each player's rating, by scope and player (empty for a game
+        that was not rated)."""
         async with self._read() as tx:
             rows = await tx.fetch(
                 f"{_CHANGES} WHERE h.game_id = ? ORDER BY h.scope, h.player", game_id
@@ -114,6 +130,7 @@ class SqlRatingStore(SqlBase):
     async def player_rating_history(
         self, guild_id: int, player: str, *, season: int | None = None, scope: str = OVERALL
     ) -> list[RatingChange]:
+        """A player's changes in a server and scope, in rating order (one season, or all)."""
         sql = f"{_CHANGES} WHERE r.guild_id = ? AND h.player = ? AND h.scope = ?"
         params: list[Any] = [guild_id, player, scope]
         if season is not None:
@@ -124,6 +141,7 @@ class SqlRatingStore(SqlBase):
         return [_change(r) for r in rows]
 
     async def rated_games(self, guild_id: int | None = None) -> list[RatedGame]:
+        """Rated games by server, then in the order they were rated."""
         sql = f"SELECT {RATED_GAME_COLUMNS} FROM rated_games"
         params: list[Any] = []
         if guild_id is not None:

@@ -8,15 +8,25 @@ from typing import Any
 from ._errors import GameStatusError
 from ._ratings import rate_in
 from ._rows import LeaderboardRow, PlayerResult, ResultRow
-from ._sql import RESULT_COLUMNS, SqlBase, Tx, game_header, result_row
+from ._sql import RESULT_COLUMNS, StorePart, Tx, game_header, result_row
 
 
-class SqlResultStore(SqlBase):
-    """The results table (see :class:`~bot.host.storage.ResultStore`)."""
+class ResultStore(StorePart):
+    """Results of finished games and the statistics made from them."""
 
     async def record_results(
         self, game_id: int, results: Sequence[PlayerResult]
     ) -> list[ResultRow]:
+        """Store a finished game's results, replacing any stored before; a rated game not
+        rated yet is rated from them in the same transaction (once: a game rated before
+        keeps its ratings).
+
+        Raises:
+            GameNotFound: no such game.
+            GameStatusError: the game is not ``finished``.
+            ValueError: two results for the same seat; a rated game's result without
+                ``player`` or ``place``.
+        """
         async with self._write(game_id) as tx:
             head = await game_header(tx, game_id)
             if head["status"] != "finished":
@@ -24,6 +34,7 @@ class SqlResultStore(SqlBase):
             return await replace_results(tx, game_id, results, self._clock())
 
     async def results(self, game_id: int) -> list[ResultRow]:
+        """A game's stored results by seat."""
         async with self._read() as tx:
             rows = await tx.fetch(
                 f"SELECT {RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat", game_id
@@ -33,6 +44,7 @@ class SqlResultStore(SqlBase):
     async def user_history(
         self, user_id: int, limit: int = 10, *, guild_id: int | None = None
     ) -> list[ResultRow]:
+        """The user's latest results, newest first, optionally in one guild."""
         sql = f"SELECT {RESULT_COLUMNS} FROM results WHERE user_id = ?"
         params: list[Any] = [user_id]
         if guild_id is not None:
@@ -47,6 +59,8 @@ class SqlResultStore(SqlBase):
     async def leaderboard(
         self, guild_id: int, limit: int = 10, *, map_id: str | None = None
     ) -> list[LeaderboardRow]:
+        """Per-user totals over the guild's results (AI seats left out), by
+        wins, then average score, then games, then user id."""
         sql = (
             "SELECT user_id, COUNT(*) AS games, SUM(CASE WHEN won THEN 1 ELSE 0 END) AS wins,"
             " AVG(score) AS avg_score, SUM(tickets_completed) AS tickets_completed,"

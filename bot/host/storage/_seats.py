@@ -11,7 +11,7 @@ from ._sql import (
     GAME_COLUMNS,
     SEAT_COLUMNS,
     UNSET,
-    SqlBase,
+    StorePart,
     Tx,
     Unset,
     Violation,
@@ -34,16 +34,24 @@ _GAME_WITH_SEATS = (
 )
 
 
-class SqlSeatStore(SqlBase):
-    """The seats table (see :class:`~bot.host.storage.SeatStore`)."""
+class SeatStore(StorePart):
+    """Seats: who sits where in a game, and what changes about a seat during play."""
 
     async def add_seat(self, game_id: int, new_seat: NewSeat) -> SeatRow:
+        """Seat a player or an AI (``new_seat.seat=None``: the lowest free
+        number). Does not check status or size: the service decides who joins.
+
+        Raises:
+            GameNotFound: no such game.
+            SeatTaken: the seat number is taken or the user already sits here.
+        """
         now = self._clock()
         async with self._write(game_id) as tx:
             await game_header(tx, game_id)
             return await insert_seat(tx, game_id, new_seat, now)
 
     async def remove_seat(self, game_id: int, seat: int) -> bool:
+        """Free a seat; False when it was not taken. Other seats keep their numbers."""
         async with self._write(game_id) as tx:
             changed = await tx.execute(
                 "DELETE FROM seats WHERE game_id = ? AND seat = ?", game_id, seat
@@ -66,6 +74,13 @@ class SqlSeatStore(SqlBase):
         vacation_until: float | None | Unset = UNSET,
         resigned: bool | Unset = UNSET,
     ) -> SeatRow:
+        """Change the given columns of one seat (omitted ones stay).
+
+        Raises:
+            SeatNotFound: the game has no such seat.
+            SeatTaken: ``user_id`` already sits elsewhere in this game.
+            ConstraintError: a value breaks a rule (e.g. a negative count).
+        """
         changes = given(
             user_id=user_id,
             display_name=display_name,
@@ -90,6 +105,15 @@ class SqlSeatStore(SqlBase):
         reminder_at: float | None | Unset = UNSET,
         expected_version: int | None = None,
     ) -> list[SeatRow]:
+        """Change several seats and (when given) the turn's timers in ONE
+        transaction, e.g. resign (the seat plus an AI turn due now) or a
+        vacation (the seat plus the moved deadline). Returns all seats after.
+
+        Raises:
+            GameNotFound, SeatNotFound, SeatTaken, ConstraintError.
+            VersionConflict: ``expected_version`` given and different.
+            ValueError: an unknown seat column.
+        """
         assignments = {s: seat_assignments(c) for s, c in changes.items()}
         timers = given(deadline_at=deadline_at, reminder_at=reminder_at)
         now = self._clock()
@@ -110,6 +134,7 @@ class SqlSeatStore(SqlBase):
         return [seat_row(r) for r in rows]
 
     async def seats(self, game_id: int) -> list[SeatRow]:
+        """The game's seats by seat number (empty for an unknown game)."""
         async with self._read() as tx:
             rows = await tx.fetch(
                 f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", game_id
@@ -117,6 +142,12 @@ class SqlSeatStore(SqlBase):
         return [seat_row(r) for r in rows]
 
     async def game_with_seats(self, game_id: int) -> tuple[GameRow, list[SeatRow]] | None:
+        """The game and its seats by seat number, read by ONE statement (a move's hot path:
+        one round trip instead of :meth:`get_game` and :meth:`seats`), or None.
+
+        Raises:
+            CorruptGame: the row's options are not readable.
+        """
         async with self._read() as tx:
             rows = await tx.fetch(_GAME_WITH_SEATS, game_id)
         if not rows:

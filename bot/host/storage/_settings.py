@@ -14,13 +14,14 @@ from ._rows import (
     GuildSettings,
     UserSettings,
 )
-from ._sql import GUILD_SETTINGS_COLUMNS, Row, SqlBase, Tx, dump_json
+from ._sql import GUILD_SETTINGS_COLUMNS, Row, StorePart, Tx, dump_json
 
 
-class SqlSettingsStore(SqlBase):
-    """The user_settings table (see :class:`~bot.host.storage.SettingsStore`)."""
+class SettingsStore(StorePart):
+    """User settings (turn pings, a DM on one's turn, high contrast)."""
 
     async def get_user_settings(self, user_id: int) -> UserSettings:
+        """The user's settings; the defaults (``updated_at`` None) when never set."""
         async with self._read() as tx:
             row = await tx.fetchrow(
                 "SELECT user_id, turn_pings, dm_turns, high_contrast, updated_at"
@@ -30,6 +31,12 @@ class SqlSettingsStore(SqlBase):
         return UserSettings(user_id) if row is None else _settings_row(row)
 
     async def set_user_settings(self, user_id: int, **changes: bool) -> UserSettings:
+        """Change some of ``turn_pings``, ``dm_turns``, ``high_contrast``
+        (the others keep their value or default); returns the stored settings.
+
+        Raises:
+            ValueError: an unknown setting name or a value that is not a bool.
+        """
         unknown = sorted(set(changes) - set(USER_SETTING_NAMES))
         if unknown:
             raise ValueError(f"unknown user settings {unknown}; known: {USER_SETTING_NAMES}")
@@ -57,6 +64,7 @@ class SqlSettingsStore(SqlBase):
         return _settings_row(row)
 
     async def all_user_settings(self) -> list[UserSettings]:
+        """Every stored user's settings, by user id (for copying a database)."""
         async with self._read() as tx:
             rows = await tx.fetch(
                 "SELECT user_id, turn_pings, dm_turns, high_contrast, updated_at"
@@ -65,6 +73,7 @@ class SqlSettingsStore(SqlBase):
         return [_settings_row(r) for r in rows]
 
     async def restore_user_settings(self, rows: Sequence[UserSettings]) -> None:
+        """Store these settings as they are, ``updated_at`` included."""
         async with self._write() as tx:
             await tx.executemany(
                 "INSERT INTO user_settings (user_id, turn_pings, dm_turns, high_contrast,"
@@ -88,16 +97,24 @@ def _settings_row(r: Row) -> UserSettings:
     )
 
 
-class SqlGuildSettingsStore(SqlBase):
-    """The guild_settings table (see :class:`~bot.host.storage.GuildSettingsStore`)."""
+class GuildSettingsStore(StorePart):
+    """Server settings: the defaults of new games and where they may be opened."""
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
+        """The server's settings; the defaults (``updated_at`` None) when never set."""
         async with self._read() as tx:
             return await _guild_settings(tx, guild_id)
 
     async def set_guild_settings(
         self, guild_id: int, *, updated_by: int | None = None, **changes: Any
     ) -> GuildSettings:
+        """Change some of ``language`` (``"en"``, ``"de"`` or None), ``turn_seconds`` (a
+        positive int or None), ``rated``, ``hints`` (bools) and ``channels`` (channel ids;
+        empty: any); the others keep their value. Returns the stored settings.
+
+        Raises:
+            ValueError: an unknown setting or a value it cannot take.
+        """
         _check_guild_changes(changes)
         now = self._clock()
         async with self._write() as tx:

@@ -3,13 +3,15 @@
 Every storage method is written once in SQL both backends understand, over a
 small driver interface (:class:`Tx`: ``fetch``/``fetchrow``/``execute`` with
 ``?`` placeholders). The SQLite and PostgreSQL backends only supply
-connections, transactions and error translation (:class:`SqlBase`'s hooks
-``_read``, ``_consistent_read``, ``_write``); the SQL, the checks and the
-rows are the same for both, so the same test suite proves both. The methods
-live with what they store: games (``_games``), seats (``_seats``), the action
-log and snapshots (``_actions``), timers (``_timers``), results
-(``_results``), user settings (``_settings``) and whole-game copies
-(``_copies``); :class:`~bot.host.storage._repository.SqlStorage` is all of them.
+connections, transactions and error translation (the :class:`Driver`
+hooks ``_read``, ``_consistent_read``, ``_write``); the SQL, the checks and
+the rows are the same for both, so the same test suite proves both. The
+methods live with what they store, each part a :class:`StorePart`: games
+(``_games``), seats (``_seats``), the action log and snapshots
+(``_actions``), timers (``_timers``), results (``_results``), ratings
+(``_ratings``), user and server settings (``_settings``), whole-game copies
+(``_copies``), the coach (``_coach``) and privacy (``_privacy``);
+:class:`~bot.host.storage.Storage` holds one of each.
 
 Write transactions take the game's id: PostgreSQL holds
 ``pg_advisory_xact_lock(game_id)`` for the whole transaction, so two
@@ -24,14 +26,17 @@ import enum
 import json
 import logging
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, ClassVar, Protocol, Self
+from typing import Any, Protocol
 
 from ._errors import ConstraintError, CorruptGame, GameNotFound
 from ._rows import ActionRow, GameRow, ResultRow, SeatRow
 
 log = logging.getLogger("bot.host.storage")
+
+#: Unix seconds.
+Clock = Callable[[], float]
 
 
 class Row(Protocol):
@@ -164,27 +169,25 @@ def decode_snapshot(game_id: int, fmt: str, data: bytes | str) -> dict[str, Any]
     return value
 
 
-class SqlBase:
-    """The driver hooks every part of the SQL storage works through. A backend supplies
-    ``_read``, ``_consistent_read``, ``_write``, ``close``, ``integrity_check`` and
-    ``schema_version``."""
+class Driver(Protocol):
+    """What a store needs of its backend: transactions, the clock, and two backend-specific
+    steps. :class:`~bot.host.storage.Storage`'s backends (SQLite, PostgreSQL) are drivers."""
 
-    #: ``"sqlite"`` or ``"postgres"``.
-    backend: ClassVar[str] = ""
-
-    def __init__(self, *, clock: Any) -> None:
-        self._clock = clock
-        #: A printable name of the database (a path, or a URL without password).
-        self.url = ""
+    #: Unix seconds; stamps every row.
+    clock: Clock
 
     def _read(self) -> AbstractAsyncContextManager[Tx]:
-        raise NotImplementedError
+        """A plain read (no transaction on SQLite's reader; autocommit on PostgreSQL)."""
+        ...
 
     def _consistent_read(self) -> AbstractAsyncContextManager[Tx]:
-        raise NotImplementedError
+        """A read of several statements that all see the same committed state."""
+        ...
 
     def _write(self, game_id: int | None = None) -> AbstractAsyncContextManager[Tx]:
-        raise NotImplementedError
+        """One write transaction, holding ``game_id``'s write lock when given; commits at the
+        end of the block, rolls back on an exception."""
+        ...
 
     async def _after_restore(self, tx: Tx) -> None:
         """Backend work after games were inserted with explicit ids."""
@@ -193,14 +196,31 @@ class SqlBase:
         """Hold the write locks of several games until ``tx`` ends (PostgreSQL's advisory locks,
         taken in id order; SQLite's one writer needs none)."""
 
-    async def close(self) -> None:
-        raise NotImplementedError
 
-    async def __aenter__(self) -> Self:
-        return self
+class StorePart:
+    """One part of the storage (a table or a few that change together): its SQL, run
+    through a :class:`Driver`. Needs only the driver; no part calls another."""
 
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
+    def __init__(self, driver: Driver) -> None:
+        self._driver = driver
+
+    def _clock(self) -> float:
+        return self._driver.clock()
+
+    def _read(self) -> AbstractAsyncContextManager[Tx]:
+        return self._driver._read()
+
+    def _consistent_read(self) -> AbstractAsyncContextManager[Tx]:
+        return self._driver._consistent_read()
+
+    def _write(self, game_id: int | None = None) -> AbstractAsyncContextManager[Tx]:
+        return self._driver._write(game_id)
+
+    async def _after_restore(self, tx: Tx) -> None:
+        await self._driver._after_restore(tx)
+
+    async def _lock_games(self, tx: Tx, game_ids: Sequence[int]) -> None:
+        await self._driver._lock_games(tx, game_ids)
 
 
 # -- helpers (run inside a transaction) ----------------------------------------------

@@ -26,7 +26,7 @@ from bot.process.metrics import storage_timed
 from . import _faults
 from ._errors import MigrationError, StorageError, StorageFull, StorageUnavailable
 from ._migrate import _rollback_quietly, migrate
-from ._repository import SqlStorage
+from ._repository import Storage
 from ._sql import Tx, Violation
 
 log = logging.getLogger("bot.host.storage")
@@ -126,9 +126,10 @@ class _SqliteTx:
             raise _translate(exc) from exc
 
 
-class SqliteStorage(SqlStorage):
-    """:class:`~bot.host.storage.Storage` over one SQLite file. Open it with
-    :func:`~bot.host.storage.open_storage` (``sqlite:///PATH`` or a path)."""
+class SqliteStorage(Storage):
+    """:class:`~bot.host.storage.Storage` over one SQLite file: its driver hooks run on a writer
+    and a reader connection. Open it with :func:`~bot.host.storage.open_storage`
+    (``sqlite:///PATH`` or a path)."""
 
     backend = "sqlite"
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from ._errors import VersionConflict
 from ._rows import NextTimer, ShardFilter, TimerKind
-from ._sql import SqlBase, game_header, timer_at
+from ._sql import StorePart, game_header, timer_at
 
 NEXT_TIMER_SQL = """
 SELECT id, timer_at, deadline_at FROM games
@@ -16,8 +16,8 @@ LIMIT 1
 """
 
 
-class SqlTimerStore(SqlBase):
-    """The timer columns of the games table (see :class:`~bot.host.storage.TimerStore`)."""
+class TimerStore(StorePart):
+    """Timers: each game's turn deadline and reminder."""
 
     async def set_deadline(
         self,
@@ -27,6 +27,13 @@ class SqlTimerStore(SqlBase):
         *,
         expected_version: int | None = None,
     ) -> None:
+        """Set (or clear with None) the active turn's expiry and reminder. With
+        ``expected_version`` the write only happens if the game has not moved on.
+
+        Raises:
+            GameNotFound: no such game.
+            VersionConflict: ``expected_version`` given and different.
+        """
         now = self._clock()
         async with self._write(game_id) as tx:
             sql = (
@@ -48,6 +55,9 @@ class SqlTimerStore(SqlBase):
                 raise VersionConflict(game_id, expected_version or 0, int(head["version"]))
 
     async def claim_reminder(self, game_id: int, when: float) -> bool:
+        """Clear the game's reminder if it is still ``when``; True for the one
+        caller that cleared it (so a reminder is sent once even when several
+        processes see it due)."""
         async with self._write(game_id) as tx:
             changed = await tx.execute(
                 "UPDATE games SET reminder_at = NULL, timer_at = deadline_at, updated_at = ?"
@@ -59,6 +69,11 @@ class SqlTimerStore(SqlBase):
         return changed > 0
 
     async def next_deadline(self, shards: ShardFilter | None = None) -> NextTimer | None:
+        """The soonest ``deadline_at`` or ``reminder_at`` over active games
+        (only games whose guild belongs to ``shards`` when given), as
+        ``(game_id, when, kind)``, or None. On a tie the deadline comes first.
+        Served by two partial indexes: the cost does not grow with the number
+        of games."""
         sql, params = next_timer_query(shards)
         async with self._read() as tx:
             row = await tx.fetchrow(sql, *params)

@@ -22,7 +22,7 @@ the 4-player games, the seats counted by their place after hard's (the first,
 second or third to move after it), so "hard wins the most" reads
 ``hard_win_4p > best_normal_win_4p``. Games not
 finished by ``--deadline-s`` seconds are left out and the counts say so. The
-goal (issue 16, for Europe issue 30): 2-player >= 0.65 and most 4-player games
+goal (for Europe): 2-player >= 0.65 and most 4-player games
 won on every map, over >= 200 games per map at the default budget.
 
 ``--cap-clock`` says what the cap of ``--time-cap-s`` counts: ``wall`` (the

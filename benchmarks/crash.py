@@ -1,4 +1,4 @@
-"""Fault injection at scale: kill -9, a full disk, corrupt rows (issue 12 "Show").
+"""Fault injection at scale: kill -9, a full disk, corrupt rows.
 
 ``python -m benchmarks crash [--kills 100] [--disk-full 20] [--corrupt 20] [--json]``
 (run from the repository root: it reuses the helpers under ``tests/services``).

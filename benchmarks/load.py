@@ -24,7 +24,7 @@ The last line with ``--json`` is one JSON object. ``--database-url`` takes
 ``sqlite:///PATH`` (default: a new temporary file) or ``postgresql://...`` (an
 empty database); ``--start-postgres`` starts a throwaway PostgreSQL 16 with
 durable settings from the pgserver wheel (``pip install -e '.[test]'``).
-Goals (issue 12.8/17.6): 2,000 games at >= 500 actions/s with p99 <= 100 ms
+Goals: 2,000 games at >= 500 actions/s with p99 <= 100 ms
 and <= 4 KB written per action; PostgreSQL with 2 processes >= 1.6x one.
 """
 

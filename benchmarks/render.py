@@ -11,7 +11,7 @@ message), as the cogs call it (base layers already cached, as in a running bot):
 - ``bytes``: the PNG sent (256 colours, see ``render._draw``; goal <= 200 KB);
 - ``encode_ms``: the encoding alone (quantize + PNG) of the same picture;
 - ``rgb_bytes`` / ``rgb_ms``: the same picture as a full-colour PNG at level 1, what was sent
-  before issue 36, for comparison.
+  before the 256-colour images, for comparison.
 
 ``render_to_encode_ratio`` is the board's render p50 over its encode p50 (goal <= 1.5). Also
 the one-time cost of the base layer per map (``first_ms``) and the recap GIF of a whole game

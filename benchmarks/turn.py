@@ -13,7 +13,7 @@
 - ``restart_s``: open a database holding ``--restart-games`` started games and
   serve (migrations checked, the timer query answered, one game's views read).
 
-Goals on the project's 2-core machine (issue 6): turn p99 <= 150 ms with the
+Goals on the project's 2-core machine: turn p99 <= 150 ms with the
 render, >= 500 actions/s without it, restart <= 2 s with 10,000 games.
 """
 
@@ -83,7 +83,7 @@ async def _timed_turns(
             )
             await asyncio.to_thread(renderer.render_board_png, layout, views.public)
             rendered.append((time.perf_counter() - t0) * 1000)
-            if hasattr(renderer, "render_phone_png"):  # the 500 px board and a zoom, issue 15
+            if hasattr(renderer, "render_phone_png"):  # the 500 px board and a zoom
                 t2 = time.perf_counter()
                 await asyncio.to_thread(renderer.render_phone_png, layout, views.public)
                 PHONE.append((time.perf_counter() - t2) * 1000)

@@ -68,9 +68,9 @@ from .views import PlayerView, PublicView, player_view, public_view
 
 #: Bumped when rules change in a way that changes replays of stored games.
 #: "2": empty face-up slots are refilled at every turn end once cards are back
-#: in the discard, with the three-locomotive reset on every refill (issue 12 point 7).
+#: in the discard, with the three-locomotive reset on every refill.
 #: "3": the three-locomotive reset deals again until a row with fewer can be dealt
-#: from the cards available or none can (it stopped after 50 deals; issue 28 point 4).
+#: from the cards available or none can (it stopped after 50 deals).
 #: "4": a game ends and is scored after params.TURN_LIMIT turns.
 ENGINE_VERSION = "4"
 

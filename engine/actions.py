@@ -187,7 +187,7 @@ class Pass(Action):
 class Resign(Action):
     """Resign the game: legal at any time (setup or play, on or off turn) for a seat that
     has not resigned yet. The seat stays in the game (an AI may play it on) but never
-    wins: it is ranked after every other seat (issue 14 point 6).
+    wins: it is ranked after every other seat.
 
     Not listed by :func:`engine.reducer.legal_actions` (which lists game moves only);
     see :func:`engine.reducer.can_resign`.

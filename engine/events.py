@@ -5,7 +5,7 @@ Each event class has a stable ``kind`` (its JSON tag, see
 :func:`engine.codec.encode_event`) and names the seat it concerns in ``seat``
 (table events such as :class:`FaceUpRefilled` have ``seat = None``). Together
 the events of a turn tell everything public a player did, so a formatter can
-print one complete turn line (issue 14 point 1): each card drawn (face-up slot
+print one complete turn line: each card drawn (face-up slot
 and colour, or "from the deck"), the route claimed with the exact cards paid,
 tunnel reveals and their outcome, tickets drawn and kept, face-up refills and
 resets, reshuffles, last round, resignations, game over, and what a rule set

@@ -1,4 +1,4 @@
-"""Fast legal-move generation from cheap per-call data (issue 16 point 1).
+"""Fast legal-move generation from cheap per-call data.
 
 :func:`legal_actions` lists exactly the actions of the plain generator it replaced
 (kept under ``tests/engine/reference.py`` as the slow, obvious reference), in the

@@ -1,4 +1,4 @@
-"""What both engines read to pay for and score routes, per rule set (issue 29 point 2).
+"""What both engines read to pay for and score routes, per rule set.
 
 The value engine's legal-move generator (:mod:`engine.legal`) and the integer
 core (:mod:`engine.integer_core`) list the same claims with the same payments and
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 #: Entries of all payment caches together (every kind of every rule set) before all are
 #: cleared (:func:`forget_payments`); also the entries of each integer core table's claim
-#: lists. Bounds memory (issue 36): an entry is about 1 KB (far more for Nordic's "any N
+#: lists. Bounds memory: an entry is about 1 KB (far more for Nordic's "any N
 #: cards" kinds), so about 20-40 MB in all; 100,000 per cache let a process that played hard
 #: AI seats on every map grow to about 2 GiB. Emptying them changes no move.
 CACHE_LIMIT = 20_000

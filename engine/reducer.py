@@ -219,7 +219,7 @@ def _refill_face_up(rules: ClassicRules, st: GameState, events: list[EngineEvent
 
     USA rules ("Wagenkarten"): the display always shows five cards when the deck
     and the discard can give them; spent cards that reached the discard after
-    both ran out come back this way (issue 12 point 7). Called at every turn end;
+    both ran out come back this way. Called at every turn end;
     the three-locomotive reset is checked every time ("at any time", USA rules).
     """
     for slot, card in enumerate(st.face_up):

@@ -5,7 +5,7 @@ ticket points - failed ticket points + end bonuses. Winner: most points, then
 the map's tie-breaks in order (the rule set's ``tiebreak_value``); seats
 still tied all win. A resigned seat never wins: its breakdown is computed as
 for anyone, but it is ranked after every seat that did not resign and is never
-among the winners (no winner at all when every seat resigned; issue 14.6).
+among the winners (no winner at all when every seat resigned).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ but may visit a city again, weighted by route length. Countries (Germany) are
 dead ends: a path may start or end there but never pass through, which is
 modelled by giving each route into a country its own copy of the country.
 
-Exact, and bounded on every legal state (issue 16 point 2), by four steps:
+Exact, and bounded on every legal state, by four steps:
 
 1. Split the routes into connected components; the answer is the best one.
 2. A component with at most two odd-degree places has an Euler trail: the

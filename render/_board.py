@@ -26,7 +26,7 @@ from ._layout import Layout, Point
 PANEL_WIDTH = 380
 #: Supersampling factor of the cached base layer. It is scaled down by averaging each
 #: SUPER x SUPER block (``Image.reduce``): smooth edges without the halo colours a Lanczos
-#: filter rings around every line, which cost a third of each PNG's bytes (issue 36).
+#: filter rings around every line, which cost a third of each PNG's bytes.
 SUPER = 2
 
 

@@ -23,7 +23,7 @@ PALETTE_COLORS = 256
 #: On the 256-colour images level 1 gives about 25 % more bytes for a few ms less, level 9 about
 #: 5 % fewer for 4-6 times the encoding time (``python -m benchmarks render``).
 PNG_OPTIONS: dict[str, int] = {"compress_level": 6}
-#: What Discord is sent at most per image, bytes (issue 36): every board, zoom, hand and final
+#: What Discord is sent at most per image, bytes: every board, zoom, hand and final
 #: image of every map stays under it (tests/render/test_light_images.py).
 MAX_IMAGE_BYTES = 200 * 1024
 

@@ -32,7 +32,7 @@ ZOOM_MARGIN = 110
 ZOOM_MIN_WIDTH = 900
 #: ... but not beyond this height: Discord fits an image into the window's height, so a taller
 #: enlargement (a Germany crop 800 px tall, doubled) is scaled down again on screen and only costs
-#: bytes (issue 36: every image <= 200 KB).
+#: bytes (every image <= 200 KB).
 ZOOM_MAX_HEIGHT = 1200
 ROW = 26
 #: A train station's house on the phone board, relative to the full board's (14 px wide there:

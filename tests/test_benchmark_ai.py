@@ -233,5 +233,5 @@ def test_one_run_records_to_a_file_and_report_reads_it_meanwhile(
 
 
 def test_the_ai_benchmark_covers_every_offered_map() -> None:
-    """Europe included (issue 30 point 4): the record plays every map the bot offers."""
+    """Europe included: the record plays every map the bot offers."""
     assert set(ai.MAPS) == set(available_maps())

@@ -59,7 +59,7 @@ def test_demo_plays_a_whole_game_and_writes_result_json(tmp_path):
     for name in ("board-phone.png", "hand.png"):
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (out / "recap.gif").read_bytes()[:6] == b"GIF89a"
-    # the analysis after the game (issue 33): a chart, a chance per seat per turn, three
+    # the analysis after the game: a chart, a chance per seat per turn, three
     # turning points printed and stored
     (chart,) = [p for p in out.glob("*.png") if "analysis" in p.name]
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -98,7 +98,7 @@ def test_demo_plays_a_whole_game_and_writes_result_json(tmp_path):
         timeout=120,
     )
     assert export.returncode == 0 and len(json.loads(export.stdout)["actions"]) == logged
-    # a backup of the demo's database (issue 36) is one file that passes verify on its own
+    # a backup of the demo's database is one file that passes verify on its own
     backup = subprocess.run(
         [sys.executable, "-m", "bot", "backup", "--db", str(out / "ttr.sqlite3")]
         + ["--to", str(tmp_path / "backups"), "--verify"],
@@ -207,7 +207,7 @@ def test_demo_tells_the_game_in_the_channels_words(tmp_path):
 def test_demo_games_in_one_database_build_a_rating_table_that_a_replay_rebuilds(tmp_path):
     """Demo games are rated (the server's default): played into one database they build its
     table of the computer levels; 'bot ratings --recompute' replays the stored results to the
-    same table and JSON, and verify checks it (issue 32)."""
+    same table and JSON, and verify checks it."""
     db = tmp_path / "ladder.sqlite3"
     runs = (("1", "hard,normal,easy", "3"), ("2", "easy,normal", "2"), ("3", "normal,easy", "2"))
     for seed, levels, players in runs:

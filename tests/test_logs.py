@@ -1,5 +1,5 @@
 """bot/process/logs.py: library lines keep their shape without payloads; tokens masked; noisy libraries
-capped at INFO (issue 28 point 1)."""
+capped at INFO."""
 
 from __future__ import annotations
 

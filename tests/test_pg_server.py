@@ -1,5 +1,5 @@
 """The test PostgreSQL server starts from any checkout folder, and CI never passes with the
-PostgreSQL suite skipped (issue 28 point 5)."""
+PostgreSQL suite skipped."""
 
 from __future__ import annotations
 

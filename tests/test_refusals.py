@@ -1,4 +1,4 @@
-"""One closed set of refusal codes (issue 29 point 5): every code the code raises has exactly one
+"""One closed set of refusal codes: every code the code raises has exactly one
 sentence, every sentence has a code that raises it, and no two codes share a sentence.
 
 The scan is an AST walk over the product's packages: a refusal is a call to a class whose

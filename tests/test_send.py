@@ -1,5 +1,5 @@
 """The send funnel (bot/discord_app/send.py): every limit of Discord's, echoed user text made harmless, and
-no other module calling discord.py's send methods (issue 28 point 2)."""
+no other module calling discord.py's send methods."""
 
 from __future__ import annotations
 

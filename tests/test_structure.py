@@ -1,4 +1,4 @@
-"""Rooms of a readable size (issue 29 point 7): an AST and import scan of the project's modules.
+"""Rooms of a readable size: an AST and import scan of the project's modules.
 
 No import cycle among the modules of the product's packages, no class over
 350 lines and no function over 80 lines (decorators to the last line, the
@@ -145,7 +145,7 @@ def oversize(sources: Mapping[str, str]) -> dict[str, int]:
 
 def test_no_import_cycles_among_the_projects_modules() -> None:
     """No module of engine/, maps/, render/, bot/, cogs/ or words/ imports itself back through
-    others (engine.legal <-> engine.reducer was the last, issue 29 point 7)."""
+    others (engine.legal <-> engine.reducer was the last)."""
     assert sorted(sorted(c) for c in cycles(module_graph(project_sources()))) == []
 
 

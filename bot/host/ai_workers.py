@@ -19,7 +19,7 @@ AI turn is retried by the timer loop).
 
 The same workers make the coach's hints and, in short slices between AI moves, the
 analyses of finished games (:meth:`AiWorkers.call`, :class:`bot.host.services.WorkerJobs`):
-one process whose memory is bounded instead of three (issue 36: the bot and its
+one process whose memory is bounded instead of three (the bot and its
 workers within 200 MiB after four hard games on every map). A slice of an analysis
 runs in a thread of the worker at a lower priority (Linux) and is only handed to a
 worker while no AI decision or hint waits for one, so an AI move waits at most for

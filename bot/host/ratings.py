@@ -8,7 +8,7 @@ give the same floats.
 - A **player** is an identity string: ``"user:<discord id>"`` for a person, ``"ai:easy"``,
   ``"ai:normal"`` or ``"ai:hard"`` for the computer at each level (one identity per level,
   so players see where they stand against each one), or ``"former:<key>"`` for a person who
-  was forgotten (issue 35): the key names no one, and such a player is rated like any other
+  was forgotten: the key names no one, and such a player is rated like any other
   (so every other player's rating replays exactly) but its own rating is never stored.
 - A game's **places** are competition ranks: 1 + the seats strictly ahead; tied seats share
   a place; a resigned seat is placed after every seat that did not resign (all resigned seats

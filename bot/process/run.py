@@ -97,7 +97,7 @@ def coach_jobs(settings: Settings, workers: Any) -> tuple[Any, Any]:
     """Where the coach's hints and analyses run: ``(hint jobs, analysis jobs)``.
 
     With AI workers (:class:`bot.host.ai_workers.AiWorkers`), in them: a hint like an AI
-    decision, an analysis in slices at a lower priority between them (issue 36: no
+    decision, an analysis in slices at a lower priority between them (no
     idle process of the coach's holds memory). With ``TTR_AI_WORKERS=0`` (``workers``
     None), in one spawned process of their own (``ProcessJobs``), replaced after a job
     that left it above ``settings.ai_worker_max_mb``.

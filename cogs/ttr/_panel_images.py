@@ -24,7 +24,7 @@ class PanelImages:
     ) -> discord.File:
         """``hand.png``: the reader's hand image in their contrast setting."""
         assert table.mine is not None
-        settings = await self.service.user_settings(interaction.user.id)
+        settings = await self.service.queries.user_settings(interaction.user.id)
         data = await images.hand_png(
             table.mine,
             display_names(table),
@@ -39,7 +39,7 @@ class PanelImages:
     ) -> discord.File:
         """``tickets.png``: a small map of the offered tickets' cities and the reader's network."""
         assert table.mine is not None and table.menu is not None and table.menu.keep is not None
-        settings = await self.service.user_settings(interaction.user.id)
+        settings = await self.service.queries.user_settings(interaction.user.id)
         data = await images.offer_png(
             table.mine, w.lang, table.menu.keep.plans, high_contrast=settings.high_contrast
         )

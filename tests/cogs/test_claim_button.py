@@ -1,4 +1,4 @@
-"""The Claim button works when the player can pay for more than 25 routes (issue 28 point 0).
+"""The Claim button works when the player can pay for more than 25 routes.
 
 Through the fake Discord, which refuses a message as Discord does (400, code
 50035) when two components share a custom id: the route menu pages, every

@@ -1,4 +1,4 @@
-"""The claim picker never cuts: with more routes than a select holds, it pages (issue 14 point 7)."""
+"""The claim picker never cuts: with more routes than a select holds, it pages."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The coach through the fake Discord (issue 33): /ttr hint, Do it, fair play, the analysis."""
+"""The coach through the fake Discord: /ttr hint, Do it, fair play, the analysis."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Hostile input in every command option gets a private answer within Discord's limits (issue 28
-point 2).
+"""Hostile input in every command option gets a private answer within Discord's limits.
 
 A property test (hypothesis) drives every string and number option of every /ttr command, and
 the autocomplete of every option that has one, with what a mischievous player types: 6,000

@@ -1,4 +1,4 @@
-"""Ratings, seasons and server settings through the fake Discord (issue 32).
+"""Ratings, seasons and server settings through the fake Discord.
 
 A rated game's game-over message lists each player's rating change; /ttr player leaderboard ranks by
 rating with the reader's own line; /ttr player stats adds the rating chart; /ttr admin config shows the

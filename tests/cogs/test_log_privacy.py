@@ -1,4 +1,4 @@
-"""No private text in any log line, at DEBUG too (issue 28 point 1).
+"""No private text in any log line, at DEBUG too.
 
 The real bot process (``python -m bot``, ``TTR_LOG_LEVEL=DEBUG``) plays the setup and two
 whole turns through the fake Discord: both players open their hands, keep their tickets

@@ -1,4 +1,4 @@
-"""The ticket planner and zoom are private: only in the owner's ephemeral replies (issue 15)."""
+"""The ticket planner and zoom are private: only in the owner's ephemeral replies."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """/ttr player privacy and forget_me (the notice, and forgetting) and the servers that remove and re-invite the bot,
-through the fake Discord with the real bot, service and SQLite storage (issue 35)."""
+through the fake Discord with the real bot, service and SQLite storage."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every prompt the bot can build fits Discord's component rules (issue 28 point 0, issue 31).
+"""Every prompt the bot can build fits Discord's component rules.
 
 Each menu of :mod:`cogs.ttr._prompts` (the turn panel on a fresh turn and for the
 second card, as the hand shows it too; every page of the route list with its

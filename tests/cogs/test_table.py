@@ -1,4 +1,4 @@
-"""The table in the channel (issue 14): every move told, catch-up, numbers that agree, help, languages."""
+"""The table in the channel: every move told, catch-up, numbers that agree, help, languages."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Games that stay, in the table's language (issue 14): a German table, the end, rematch, settings, threads."""
+"""Games that stay, in the table's language: a German table, the end, rematch, settings, threads."""
 
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ async def test_a_finished_game_stays_and_resigned_players_never_win(tmp_path: Pa
         g = await _finish_by_resigning(t)
         final = _final(t, g)
         assert final is not None and final.attachments
-        # the final image and the recap of the board filling in (issue 15)
+        # the final image and the recap of the board filling in
         assert [a.filename for a in final.attachments] == ["final.png", "recap.gif"]
         assert final.attachments[1].data[:6] == b"GIF89a"
         for p in (alice, bob):  # game end pings every player

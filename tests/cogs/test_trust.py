@@ -1,4 +1,4 @@
-"""Trust around the rules (issue 12): committed moves are told as made, every click is answered,
+"""Trust around the rules: committed moves are told as made, every click is answered,
 wrong input gets an answer that names the choices, the bot checks its permissions."""
 
 from __future__ import annotations
@@ -176,7 +176,7 @@ CALLS = {
 async def test_a_discord_failure_after_the_commit_loses_nothing(
     tmp_path: Path, failure: str, call: str
 ) -> None:
-    """Fault injection after the commit (issue 12 "Show"): whatever Discord answers to the calls
+    """Fault injection after the commit: whatever Discord answers to the calls
     that follow a stored move, the move is stored exactly once, every game still replays, and the
     next player is reached (in the channel, or by direct message)."""
     async with running_table(tmp_path) as t:

@@ -1,4 +1,4 @@
-"""A turn in two clicks (issue 31): whole turns played through the fake Discord, clicks and
+"""A turn in two clicks: whole turns played through the fake Discord, clicks and
 private messages counted.
 
 From the turn message: a draw is two clicks (a face-up card or the deck under the turn

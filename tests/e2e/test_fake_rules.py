@@ -1,5 +1,5 @@
 """The fake Discord refuses what Discord refuses, as Discord does: 400, code 50035, and an
-``errors`` body that names the path and Discord's error code (issue 28 point 0)."""
+``errors`` body that names the path and Discord's error code."""
 
 from __future__ import annotations
 

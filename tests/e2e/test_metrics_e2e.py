@@ -1,4 +1,4 @@
-"""The metrics move as a game is played (issue 36 point 3): the real bot process with
+"""The metrics move as a game is played: the real bot process with
 ``TTR_METRICS_PORT`` against the fake Discord plays a USA game's setup and turns against a
 computer seat, one public post refused (403); ``/metrics`` then shows the actions by source,
 the AI's decisions, commands, clicks and autocompletes, the images, the storage calls, the

@@ -183,7 +183,7 @@ def test_the_hard_cap_is_read_on_the_players_clock():
     """The cap counts on ``HardPlayer.clock``: a clock that stands still never reaches even
     a tiny cap (the search equals the uncapped one, all rollouts spent), and a clock that
     races past the cap at its first reading stops the search before any rollout, leaving
-    the heuristic's move (the benchmark's CPU clock relies on this, issue 30 point 4)."""
+    the heuristic's move (the benchmark's CPU clock relies on this)."""
     import itertools
 
     from engine.ai import ai_rng

@@ -1,7 +1,7 @@
 """The AI levels and the hard AI's rollouts with Europe's train stations.
 
 Normal builds a station when a ticket's path is blocked and keeps the rest for
-their points (issue 30 point 4); the hard AI's rollout policy, on both engines,
+their points; the hard AI's rollout policy, on both engines,
 builds the same station and plans over the route a station of its own lends, so
 the search sees what a station is worth; the hard AI plays it.
 """

@@ -1,4 +1,4 @@
-"""Payment choices for people (issue 31 point 2): short, ordered, exact, and bounded whatever the hand."""
+"""Payment choices for people: short, ordered, exact, and bounded whatever the hand."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The integer core (engine/core.py) against the value engine, action by action (issue 16.1).
+"""The integer core (engine/core.py) against the value engine, action by action.
 
 Whole games from random seeds: at every step each seat to act gets exactly the
 value engine's legal actions (decoded), the chosen action round-trips through

@@ -1,4 +1,4 @@
-"""A rule set is one module for both engines, and the integer core names no map (issue 29.1).
+"""A rule set is one module for both engines, and the integer core names no map.
 
 - engine/integer_core.py mentions no map, no rule set and none of a rule set's own
   parameters, actions or steps (a planted line is caught);

@@ -1,4 +1,4 @@
-"""Face-up locomotives with the last cards (issue 28 point 4), on every map, in both engines.
+"""Face-up locomotives with the last cards, on every map, in both engines.
 
 The rule (USA rules, "Wagenkarten"; every map with a face-up limit): whenever
 three (the map's ``face_up_wild_limit``) of the face-up cards are

@@ -1,8 +1,8 @@
-"""The fast legal-move generator (engine/legal.py) against the slow references (issue 16.1).
+"""The fast legal-move generator (engine/legal.py) against the slow references.
 
 Positions are reached by random play from random seeds on all five maps; at
 each, every seat's list must equal the list of ``legal_actions_reference`` (the
-engine's generator before issue 16) in content and order, for both payment
+slow, obvious generator) in content and order, for both payment
 modes, and the set of tests/engine/reference.py (an independent copy).
 """
 

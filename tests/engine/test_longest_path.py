@@ -1,4 +1,4 @@
-"""Longest continuous path (issue 16 point 2): exact against exhaustive search, hard cases included."""
+"""Longest continuous path: exact against exhaustive search, hard cases included."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The payment caches of engine.payment_table (both engines read them) are bounded all together (issue 36: a process that plays
+"""The payment caches of engine.payment_table (both engines read them) are bounded all together (a process that plays
 for months must not grow without end): never more than CACHE_LIMIT entries across every kind
 of every rule set, and emptying them changes no legal move."""
 

@@ -1,4 +1,4 @@
-"""The payment table both engines read (engine/payment_table.py), on its own (issue 29.2).
+"""The payment table both engines read (engine/payment_table.py), on its own.
 
 Held to the plain payment rules (engine/payment.py) on every route of every
 map with random hands, and shared for real: the value generator and the

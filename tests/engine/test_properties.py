@@ -31,7 +31,7 @@ def check_invariants(rules, state, total_cards, events=()):
         )
         assert p.pieces == rules.params.pieces - sum(rules.board.routes[r].length for r in p.routes)
     if state.phase == "play" and state.step == "turn":
-        # issue 12.7: the row is full whenever cards are left to deal
+        # the row is full whenever cards are left to deal
         if None in state.face_up:
             assert not state.deck and not state.discard, state.face_up
         limit = rules.params.face_up_wild_limit
@@ -199,7 +199,7 @@ def test_a_hook_or_a_caller_cannot_rewrite_history() -> None:
     """Nothing apply returns shares a changeable part with a state before it: a rule set's
     hook that changes another seat's player, the ticket decks and the options at every
     turn end, and a caller that changes a returned state, leave every earlier state as
-    it encoded when apply returned it (issue 29.3: GameState.successor shared them)."""
+    it encoded when apply returned it (GameState.successor shared them)."""
     import random as random_
 
     from engine.rules import ClassicRules

@@ -1,4 +1,4 @@
-"""The pinned replay corpus on both engines (issue 29.2): recorded games end in their digest.
+"""The pinned replay corpus on both engines: recorded games end in their digest.
 
 Every game of ``tests/engine/replay_corpus.json`` (see tests/engine/replay_corpus.py:
 per map random play, AI play and a game that runs the deck out) is replayed

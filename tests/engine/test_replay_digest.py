@@ -1,8 +1,8 @@
-"""Issue 16 changes speed only: seeded games replay to the same final state.
+"""The fast generator changes speed only: seeded games replay to the same final state.
 
 For each map, games are played from seeds with a seeded chooser over the
 *reference* generator (``tests/engine/reference.py``'s ``legal_actions_reference``,
-the generator before issue 16); the fast generator must offer the same list at every step, and replaying
+the slow, obvious generator); the fast generator must offer the same list at every step, and replaying
 the action log must give the same final state digest (SHA-256 of the state's
 JSON form) as the game itself.
 """

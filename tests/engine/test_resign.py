@@ -1,4 +1,4 @@
-"""Resignation in the engine (issue 14 point 6): legal any time, public, never a winner."""
+"""Resignation in the engine: legal any time, public, never a winner."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Longest-path memo (issue 16.2): memoised answers equal fresh computations on random states."""
+"""Longest-path memo: memoised answers equal fresh computations on random states."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def test_memo_is_bounded():
 
 def test_a_boards_memo_is_bounded_by_default():
     """A long-running process asks about ever new networks: each memo of a board's cache keeps
-    at most TRAIL_MEMO_LIMIT of them, game after game (issue 36: bounded memory)."""
+    at most TRAIL_MEMO_LIMIT of them, game after game (bounded memory)."""
     board = RULES["europe"].board
     cache = TrailCache(board._route_ends, board.dead_ends)
     ids = sorted(board.routes)

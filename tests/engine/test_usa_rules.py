@@ -166,7 +166,7 @@ def test_second_draw_skipped_when_nothing_left(usa):
 
 
 def test_empty_face_up_slots_come_back_once_spent_cards_reach_the_discard(usa):
-    """Issue 12.7: deck and discard empty, slots empty; a claim's cards refill the row at turn end."""
+    """Deck and discard empty, slots empty; a claim's cards refill the row at turn end."""
     st = scenario(
         usa,
         hands={0: {"pink": 4}},

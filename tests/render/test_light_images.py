@@ -1,4 +1,4 @@
-"""Light images (issue 36): every PNG sent to Discord is at most 200 KB on every map, and its
+"""Light images: every PNG sent to Discord is at most 200 KB on every map, and its
 256 colours stay within a stated colour difference of the full-colour picture.
 
 The colour difference is colorspacious' ``deltaE`` (Euclidean distance in CAM02-UCS, where

@@ -1,4 +1,4 @@
-"""The small maps of private images (issue 31 point 5): framed to the player's own network and
+"""The small maps of private images: framed to the player's own network and
 plans (not a fixed crop), names placed for the small size and apart, every ticket city inside
 the frame of the hand map and of the ticket zoom."""
 

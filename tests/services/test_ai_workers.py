@@ -1,4 +1,4 @@
-"""Hard AI decisions in worker processes (issue 36): the same moves, stored once, whatever
+"""Hard AI decisions in worker processes: the same moves, stored once, whatever
 happens to a worker; workers replaced when they grow; the bot's settings build the pool."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``python -m bot backup`` (issue 36): a consistent copy while the bot writes, on SQLite and on
+"""``python -m bot backup``: a consistent copy while the bot writes, on SQLite and on
 PostgreSQL (pg_dump, or the project's own copy where there is none), the newest N kept, and
 every copy passes ``python -m bot verify``; bad use exits 2 with one line."""
 

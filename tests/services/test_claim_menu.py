@@ -1,4 +1,4 @@
-"""The claim list by usefulness (issue 31 point 2), built without enumerating every payment.
+"""The claim list by usefulness, built without enumerating every payment.
 
 On fixed seeds of every map: the routes on the player's ticket plans come first, then
 the longest; the claimable tracks of a double route are one entry; each entry's

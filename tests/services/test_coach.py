@@ -98,7 +98,7 @@ async def test_do_it_after_the_game_moved_on_plays_nothing(
 async def test_hints_follow_the_host_the_server_and_never_a_rated_game(
     service: GameService, storage: Storage
 ) -> None:
-    """Fair play (issue 33 point 2): by default hints are allowed in casual games and never in
+    """Fair play: by default hints are allowed in casual games and never in
     rated ones (the server's default is rated); a host may turn them off; asking for hints in a
     rated game, or where the server turned hints off, is refused and opens nothing; a game
     without hints refuses /ttr hint and counts nothing; a rematch keeps the choice."""

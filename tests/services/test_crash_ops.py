@@ -1,4 +1,4 @@
-"""Each service operation commits whole or not at all, even under kill -9 (issues 12.3, 32, 35).
+"""Each service operation commits whole or not at all, even under kill -9.
 
 For start, resign, vacation, the last action of a rated game (its results and
 every player's new rating), forgetting a player and purging a server, a real

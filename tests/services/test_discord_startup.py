@@ -1,4 +1,4 @@
-"""A start that waits for Discord (issue 28 point 3): ``python -m bot run`` when Discord cannot be
+"""A start that waits for Discord: ``python -m bot run`` when Discord cannot be
 reached (connection refused, DNS failure, 5xx from the gateway, a connection lost later) logs one
 line per attempt, waits capped, jittered, growing delays, is healthy but not ready meanwhile,
 stops cleanly on SIGTERM; a rejected token is one line and exit code 2, with no retry."""

@@ -1,4 +1,4 @@
-"""Fault injection through the service: a full disk and corrupt rows (issue 12 "Show").
+"""Fault injection through the service: a full disk and corrupt rows.
 
 A few trials here; ``python -m benchmarks crash`` runs many more for the README.
 """

@@ -1,4 +1,4 @@
-"""``/metrics`` and ``/healthz`` of the real process (issue 36 point 3): with ``TTR_METRICS_PORT``
+"""``/metrics`` and ``/healthz`` of the real process: with ``TTR_METRICS_PORT``
 set and Discord unreachable (a closed port, or the fake Discord refusing the gateway), both answer
 within 20 s of the start (503, the reason, the failed attempts counted), SIGTERM still ends the
 process with exit code 0, and the log has no traceback. A database that cannot be opened, or a

@@ -1,4 +1,4 @@
-"""Many processes, one truth (issue 17.2, 17.3): two real processes on one database.
+"""Many processes, one truth: two real processes on one database.
 
 - Hammering the same games: every stored move is acknowledged by exactly one
   process, the acknowledged moves cover each game's log without a gap or an

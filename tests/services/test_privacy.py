@@ -1,4 +1,4 @@
-"""Privacy through the game service, on both backends (issue 35).
+"""Privacy through the game service, on both backends.
 
 Forgetting a player who finished real games with others leaves the others' results,
 statistics and every replay whole (``verify`` finds nothing); a server that removes the bot

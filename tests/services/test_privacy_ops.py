@@ -1,5 +1,5 @@
-"""``python -m bot forget`` and ``python -m bot purge`` on both backends (issue 35, point 4),
-and the export of a game whose player was forgotten (point 5).
+"""``python -m bot forget`` and ``python -m bot purge`` on both backends,
+and the export of a game whose player was forgotten.
 
 Each command runs as a real process: it prints what it removed, is idempotent (a second run
 says nothing is stored, exit 0), refuses with exit 1 and changes nothing while the user still

@@ -1,4 +1,4 @@
-"""The coach's worker pools are bounded like the AI workers (issue 36): a job that leaves its
+"""The coach's worker pools are bounded like the AI workers: a job that leaves its
 worker above ``max_mb`` replaces the worker, the old one gone before the new one starts; under
 the ceiling the worker stays."""
 

@@ -1,4 +1,4 @@
-"""A corrupt row cannot take the service down (issue 12.5): the game is quarantined once, its
+"""A corrupt row cannot take the service down: the game is quarantined once, its
 players are told once, one log line is written, and every other game keeps running."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Ratings through the game service (issue 32).
+"""Ratings through the game service.
 
 The rating updates equal openskill's Plackett-Luce called directly on the same results (a
 fresh ``PlackettLuce()`` with the library's defaults, not ours): with ties, with a resignation

@@ -1,5 +1,4 @@
-"""No seed, hand, ticket or deck order in any log line, and none in the export of a running game
-(issue 12.1).
+"""No seed, hand, ticket or deck order in any log line, and none in the export of a running game.
 
 Whole games run through the service, the storage (both backends' code paths
 share it; SQLite here), the clock (timeouts, reminders), resign, vacation,

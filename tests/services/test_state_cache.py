@@ -1,4 +1,4 @@
-"""The service's cache of decoded states (issue 36: bounded memory): running games are kept
+"""The service's cache of decoded states (bounded memory): running games are kept
 warm, finished ones are not kept, and a finished game still reads back whole."""
 
 from __future__ import annotations

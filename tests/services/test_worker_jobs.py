@@ -1,4 +1,4 @@
-"""The coach's hints and analyses in the hard AI's worker processes (issue 36): no process of
+"""The coach's hints and analyses in the hard AI's worker processes: no process of
 the coach's own, an analysis in slices at a lower priority that never queues ahead of an AI
 move or a hint, and the same analysis as one made at once."""
 

@@ -1,4 +1,4 @@
-"""The coach's storage (issue 33) on both backends: hints per game and seat, the analysis queue."""
+"""The coach's storage on both backends: hints per game and seat, the analysis queue."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ awaits its result. :class:`ThreadJobs` runs it in a thread of this process
 processes (:class:`bot.host.ai_workers.AiWorkers`; the bot), so a hint's 1.5 s search
 or an analysis's 40 s of rollouts never holds this process's GIL while the event
 loop answers interactions, and no idle process of the coach's holds memory
-(issue 36: the bot with its workers within 200 MiB); :class:`ProcessJobs` in a
+(the bot with its workers within 200 MiB); :class:`ProcessJobs` in a
 pool of its own (a bot with ``TTR_AI_WORKERS=0``, the analysis benchmark).
 Worker processes are spawned, never forked (the bot process has threads), and
 replaced after a job that left one above its ceiling of resident memory, so the

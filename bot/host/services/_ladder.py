@@ -26,7 +26,7 @@ from ._models import Ladder, LadderLine, RatingPoint, RatingShift, UserStats
 
 
 def hints_by_default(settings: GuildSettings, *, rated: bool) -> bool:
-    """Whether a new game allows hints when its host does not say (issue 33 point 2): where the
+    """Whether a new game allows hints when its host does not say: where the
     server allows hints (its setting ``hints``), in casual games only. The coach's per-game
     switch takes its default from here."""
     return settings.hints and not rated

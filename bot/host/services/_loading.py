@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 #: nothing; a finished game's state is not kept, see ``GameLoader.remember``). A decoded
 #: state is 9-14 KB (measured on all six maps, 2 seats, mid-game and final), so 4,096 keeps
 #: every running game of a busy process warm in at most about 50 MiB: a miss costs a
-#: snapshot decode plus the replay of up to SNAPSHOT_EVERY actions (issue 12.8).
+#: snapshot decode plus the replay of up to SNAPSHOT_EVERY actions.
 STATE_CACHE = 4096
 #: How long a server's data is kept after it removed the bot, by default (days;
 #: ``TTR_GUILD_RETENTION_DAYS``).

@@ -97,7 +97,7 @@ class Lobby:
         only). A server that names its game channels refuses any other: the game's
         channel, thread or the thread's channel (``parent_id``) must be one of them.
 
-        Fair play (issue 33 point 2): a rated game never allows hints, and a server that turned
+        Fair play: a rated game never allows hints, and a server that turned
         hints off (``/ttr admin config hints:False``) allows them in no game.
 
         ``preview``: a pending map (never offered to players) whose rule set the engine plays

@@ -22,7 +22,7 @@ from ._recording import MAX_AI_ACTIONS, Move, MoveRecorder, with_changes
 
 log = logging.getLogger(__name__)
 
-#: Vacation a player may take per game, in days (issue 6: "up to 7 days per game").
+#: Vacation a player may take per game, in days ("up to 7 days per game").
 VACATION_DAYS = 7
 
 

@@ -1,4 +1,4 @@
-"""Operator tools for privacy requests: forget a user, purge a server, print the notice (issue 35).
+"""Operator tools for privacy requests: forget a user, purge a server, print the notice.
 
 - ``python -m bot forget (--db PATH | --database-url URL) --user ID``: what
   ``/ttr player forget_me`` does, for a request that reaches the operator: the user's

@@ -1,4 +1,4 @@
-"""Storage of the coach (issue 33): hints counted per seat, and the analyses of finished games.
+"""Storage of the coach: hints counted per seat, and the analyses of finished games.
 
 Written once for both backends over the driver hooks of :mod:`._sql`, like the
 other parts of :class:`~bot.host.storage.Storage`. The analysis queue lives in the ``analyses`` table: a
@@ -59,7 +59,7 @@ def analysis_row(r: Row) -> AnalysisRow:
 
 
 class CoachStore(StorePart):
-    """The coach (issue 33): hints counted per seat, and the analyses of finished games, queued
+    """The coach: hints counted per seat, and the analyses of finished games, queued
     by the move that finishes a game (:meth:`ActionLog.append_actions`)."""
 
     async def count_hint(self, game_id: int, seat: int) -> int:

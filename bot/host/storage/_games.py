@@ -270,7 +270,7 @@ class GameStore(StorePart):
             assert row is not None
             await put_snapshot(tx, game_id, version, fmt, data, now)
             game = game_row(row)
-        log.info("started game %s", game_id)  # never the seed (issue 12.1)
+        log.info("started game %s", game_id)  # never the seed
         return game
 
     async def set_message_ids(

@@ -93,7 +93,7 @@ def _seat_ref(r: Row, user_id: int) -> SeatRef:
 
 
 class PrivacyStore(StorePart):
-    """What is stored about a user and forgetting it; the servers that removed the bot (issue 35)."""
+    """What is stored about a user and forgetting it; the servers that removed the bot."""
 
     async def user_data(self, user_id: int) -> UserData:
         """What is stored about ``user_id``, in counts, with the games in which they still

@@ -33,7 +33,7 @@ LANGUAGES: tuple[str, ...] = ("en", "de")
 #: The service stores a snapshot every this many actions (and at start and at
 #: the end); between two snapshots the action log is the state, replayed by the
 #: engine on load. 32 keeps the replay on load under a millisecond and the
-#: snapshot share of the bytes written per action small (issue 12.8).
+#: snapshot share of the bytes written per action small.
 SNAPSHOT_EVERY = 32
 
 
@@ -487,7 +487,7 @@ class AnalysisRow:
     note: str | None = None
 
 
-# -- privacy (issue 35): what is stored about a user, forgetting, servers that removed the bot
+# -- privacy: what is stored about a user, forgetting, servers that removed the bot
 
 
 @dataclass(frozen=True, slots=True)

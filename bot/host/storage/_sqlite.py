@@ -37,7 +37,7 @@ def _no_statement_lines(record: logging.LogRecord) -> bool:
 
 
 # aiosqlite's DEBUG lines print every statement with its parameters (seeds,
-# snapshots, kept tickets): they never pass, whatever the log level (issue 12.1).
+# snapshots, kept tickets): they never pass, whatever the log level.
 _AIOSQLITE_LOG = logging.getLogger("aiosqlite")
 _AIOSQLITE_LOG.addFilter(_no_statement_lines)
 if _AIOSQLITE_LOG.level < logging.INFO:
@@ -46,8 +46,8 @@ if _AIOSQLITE_LOG.level < logging.INFO:
 #: Page size of new database files: SQLite's smallest. A move dirties a handful of pages
 #: (the game's row, its entry in the timer index, the end of the log, the log's index),
 #: each written whole to the WAL, so small pages keep the bytes per action small:
-#: measured 2.4 KB per action with 512-byte pages, 3.8 KB with 1 KB, 10 KB with 4 KB
-#: (issue 12.8). Existing files keep theirs (``python -m bot migrate`` copies a database
+#: measured 2.4 KB per action with 512-byte pages, 3.8 KB with 1 KB, 10 KB with 4 KB.
+#: Existing files keep theirs (``python -m bot migrate`` copies a database
 #: into a new file, which gets the small pages).
 PAGE_SIZE = 512
 #: Page cache per connection in KiB (SQLite's default is 2 MB): the indexes of a few

@@ -1,12 +1,12 @@
 -- ttr: foreign_keys=off
 -- Version 3:
 -- * a 'quarantined' status for games whose stored state cannot be read,
---   with status_note saying why (issue 12.5);
+--   with status_note saying why;
 -- * the table's language and the game a lobby is a rematch of;
 -- * snapshots leave the games row for their own table, written every
 --   SNAPSHOT_EVERY actions (compressed); between two snapshots the action log
 --   is the state. An action then dirties the small games row and one page of
---   the log instead of rewriting the whole snapshot (issue 12.8);
+--   the log instead of rewriting the whole snapshot;
 -- * one timer column, timer_at = the sooner of deadline_at and reminder_at,
 --   and one index on it instead of one per timer: a move changes one index
 --   entry, not two;

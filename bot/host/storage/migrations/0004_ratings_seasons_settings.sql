@@ -1,4 +1,4 @@
--- Version 4 (issue 32): ratings, seasons and server settings.
+-- Version 4: ratings, seasons and server settings.
 -- * games.rated: a rated game updates its players' ratings when it finishes,
 --   in the transaction that stores its results;
 -- * results keep what the ratings were computed from: the seat's rating

@@ -1,4 +1,4 @@
--- Version 5 (issue 33, the coach):
+-- Version 5 (the coach):
 -- * games.hints_allowed: whether players may ask /ttr hint in this game (the
 --   host's choice at /ttr new; never in a rated game, so rated games opened
 --   before this version get 0);

@@ -1,4 +1,4 @@
--- Version 6: privacy (issue 35).
+-- Version 6: privacy.
 -- * games.paused_at: a running game of a server that removed the bot is paused
 --   (its timers cleared, so they never fire) until the bot is invited back;
 -- * guild_departures: when a server removed the bot, so that its data is

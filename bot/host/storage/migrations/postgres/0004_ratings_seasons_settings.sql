@@ -1,4 +1,4 @@
--- Version 4 (issue 32; the same schema as the SQLite file of this number):
+-- Version 4 (the same schema as the SQLite file of this number):
 -- games.rated; the rating identity, place and longest-path bonus of each
 -- result; server settings; ladders (a server's current season and count of
 -- rated games, the row every rating write updates first, so one server's

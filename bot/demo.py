@@ -124,7 +124,6 @@ async def _seat_and_start(
         host_name="demo",
         map_id=map_id,
         host_plays=False,
-        preview=True,
     )
     for i in range(players):
         await service.lobby.add_ai(game.id, host, level=levels[min(i, len(levels) - 1)])

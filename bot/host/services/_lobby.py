@@ -85,7 +85,6 @@ class Lobby:
         rated: bool | None = None,
         parent_id: int | None = None,
         hints: bool | None = None,
-        preview: bool = False,
     ) -> GameRow:
         """Open a lobby in ``channel_id`` (a channel or thread) with the host seated (unless ``host_plays`` is False).
 
@@ -100,8 +99,6 @@ class Lobby:
         Fair play: a rated game never allows hints, and a server that turned
         hints off (``/ttr admin config hints:False``) allows them in no game.
 
-        ``preview``: a pending map (never offered to players) whose rule set the engine plays
-        may be opened too; only the demo does this (``maps.schema.PENDING_RULESETS``).
         Raises:
             ServiceError: ``unknown_map``, ``bad_option`` (options the map does
                 not offer), ``bad_turn_time`` (not positive), ``bad_language``, ``channel_busy``,
@@ -133,7 +130,6 @@ class Lobby:
             rematch_of=rematch_of,
             rated=rated,
             hints_allowed=hints_by_default(settings, rated=rated) if hints is None else hints,
-            preview=preview,
         )
 
     async def open_here(self, guild_id: int, *channels: int | None) -> GuildSettings:
@@ -167,13 +163,12 @@ class Lobby:
         rematch_of: int | None,
         rated: bool,
         hints_allowed: bool,
-        preview: bool = False,
     ) -> GameRow:
         """:meth:`create` with every setting decided (a rematch keeps the old game's)."""
         if language not in LANGUAGES:
             raise ServiceError("bad_language", {"choices": ", ".join(LANGUAGES)})
         try:
-            if not preview and map_id not in available_maps():  # a pending map: not offered
+            if map_id not in available_maps():  # no such map, or a broken one
                 raise UnknownMap(map_id, available_maps())
             rules = load_ruleset(map_id)
         except UnknownMap:

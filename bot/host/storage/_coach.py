@@ -61,11 +61,14 @@ def analysis_row(r: Row) -> AnalysisRow:
 class SqlCoachStore(SqlBase):
     """Hints counted and analyses queued, made and stored (see :class:`~bot.host.storage.CoachStore`)."""
 
-    async def count_hint(self, game_id: int, seat: int) -> int:
+    async def count_hint(self, game_id: int, seat: int, turn: int) -> int:
         async with self._write(game_id) as tx:
             row = await tx.fetchrow(
-                "UPDATE seats SET hints_used = hints_used + 1 WHERE game_id = ? AND seat = ?"
-                " RETURNING hints_used",
+                "UPDATE seats SET hints_used = hints_used"
+                " + CASE WHEN hint_turn = ? THEN 0 ELSE 1 END, hint_turn = ?"
+                " WHERE game_id = ? AND seat = ? RETURNING hints_used",
+                turn,
+                turn,
                 game_id,
                 seat,
             )

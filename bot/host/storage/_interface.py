@@ -581,8 +581,9 @@ class CoachStore(Protocol):
     """The coach (issue 33): hints counted per seat, and the analyses of finished games, queued
     by the move that finishes a game (:meth:`ActionLog.append_actions`)."""
 
-    async def count_hint(self, game_id: int, seat: int) -> int:
-        """Count one more hint taken by ``seat``; returns its new total.
+    async def count_hint(self, game_id: int, seat: int, turn: int) -> int:
+        """Count one more hint taken by ``seat`` in game turn ``turn`` (``GameState.turn``)
+        unless its last counted hint was in that same turn; returns its total.
 
         Raises:
             SeatNotFound: the game has no such seat.

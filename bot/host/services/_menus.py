@@ -343,6 +343,15 @@ def _spare(rules: ClassicRules, route: Route, payment: Cards, hand: dict[str, in
     return tunnel_spare(plan.color if plan is not None else None, payment, hand)
 
 
+def _tunnel_choice(state: GameState, legal: Sequence[Action]) -> TunnelChoice | None:
+    """The pending tunnel of ``state`` with its ways to pay from ``legal``, or None."""
+    t = state.tunnel
+    if t is None:
+        return None
+    options = tuple(a.extra for a in legal if isinstance(a, PayTunnel))
+    return TunnelChoice(t.route, Cards(t.committed), tuple(t.revealed), t.extra, options, t.color)
+
+
 def build_menu(
     rules: ClassicRules,
     state: GameState,
@@ -393,13 +402,7 @@ def build_menu(
             state.phase == "setup",
             plan_offer(rules, player_view(rules, state, seat)),
         )
-    tunnel = None
-    if state.tunnel is not None and step == "tunnel":
-        t = state.tunnel
-        options = tuple(a.extra for a in legal if isinstance(a, PayTunnel))
-        tunnel = TunnelChoice(
-            t.route, Cards(t.committed), tuple(t.revealed), t.extra, options, t.color
-        )
+    tunnel = _tunnel_choice(state, legal) if step == "tunnel" else None
     flags = tuple(a.color for a in legal if isinstance(a, KeepFlagCard) and a.color is not None)
     city_index = {cid: i for i, cid in enumerate(rules.board.cities)}
     stations = tuple(

@@ -240,6 +240,20 @@ def tunnel_extra(committed_color: str | None, revealed: list[str]) -> int:
     )
 
 
+def tunnel_spare(
+    committed_color: str | None, payment: Mapping[str, int], hand: Mapping[str, int]
+) -> int:
+    """Cards that would be left in ``hand`` after ``payment`` to pay a tunnel's extra cards:
+    the committed colour's and the locomotives (only locomotives when only locomotives were
+    committed, ``committed_color`` None). Up to three more may be asked (Nordic, "Tunnel");
+    with none spare, any match of the revealed cards means giving the tunnel up.
+    """
+    locos = hand.get(LOCOMOTIVE, 0) - payment.get(LOCOMOTIVE, 0)
+    if committed_color is None:
+        return max(0, locos)
+    return max(0, locos) + max(0, hand.get(committed_color, 0) - payment.get(committed_color, 0))
+
+
 def tunnel_extra_options(
     committed_color: str | None, extra: int, hand: Mapping[str, int]
 ) -> list[Cards]:

@@ -8,7 +8,7 @@ beside :mod:`sentences.stories` (the turns), whose names of places, routes and c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bot.host.services import AnalysisView
 from engine import (
@@ -27,6 +27,7 @@ from engine import (
 )
 from engine.ai.analysis import TurningPoint, TurnMove
 from engine.ai.coach import Hint, Risk
+from engine.payment import tunnel_spare
 from words import Words
 
 from .stories import cards_text, city, route_name
@@ -45,8 +46,12 @@ def _listed(items: Sequence[str], w: Words) -> str:
     return w.t("{items} and {last}", items=", ".join(items[:-1]), last=items[-1])
 
 
-def move_words(action: Action, rules: ClassicRules, w: Words) -> str:
-    """What to do, as an instruction: ``Claim Denver – Omaha with 2× red``."""
+def move_words(
+    action: Action, rules: ClassicRules, w: Words, face_up: Sequence[str | None] = ()
+) -> str:
+    """What to do, as an instruction: ``Claim Denver – Omaha with 2× red``. ``face_up``: the
+    face-up row the move was chosen at, so a face-up card is named by its colour (as its
+    button is) rather than by its slot."""
     if isinstance(action, ClaimRoute):
         return w.t(
             "Claim {route} with {cards}",
@@ -60,6 +65,11 @@ def move_words(action: Action, rules: ClassicRules, w: Words) -> str:
             cards=cards_text(action.payment.to_dict(), w),
         )
     if isinstance(action, DrawFaceUp):
+        card = face_up[action.slot] if action.slot < len(face_up) else None
+        if card == "locomotive":
+            return w.t("Take the face-up {wild}")
+        if card is not None:
+            return w.t("Take the face-up {color} card", color=w.color(card))
         return w.t("Take the face-up card in slot {slot}", slot=action.slot + 1)
     if isinstance(action, DrawBlind):
         return w.t("Draw a card from the deck")
@@ -168,6 +178,55 @@ def _missing(hint: Hint, w: Words) -> str | None:
     return w.t("Still to collect: {cards}.", cards=", ".join(parts))
 
 
+def spare_words(spare: int, color: str | None, w: Words) -> str:
+    """What a tunnel claim keeps for its extra cards: ``Tunnel: up to 3 more cards may be
+    asked; you keep 1 spare (black or locomotive).``, or the warning that nothing is spare."""
+    if not spare:
+        if color is None:
+            return w.t(
+                "Tunnel: you keep no spare {wild}; if a revealed card is a {wild}, you cannot "
+                "pay and your turn is lost."
+            )
+        return w.t(
+            "Tunnel: you keep no spare {color} card or {wild}; if a revealed card matches, you "
+            "cannot pay and your turn is lost.",
+            color=w.color(color),
+        )
+    if color is None:
+        return w.n(
+            "Tunnel: up to 3 more cards may be asked; you keep {count} spare {wild}.",
+            "Tunnel: up to 3 more cards may be asked; you keep {count} spare {wilds}.",
+            spare,
+        )
+    return w.n(
+        "Tunnel: up to 3 more cards may be asked; you keep {count} spare ({color} or {wild}).",
+        "Tunnel: up to 3 more cards may be asked; you keep {count} spare ({color} or {wild}).",
+        spare,
+        color=w.color(color),
+    )
+
+
+def confirm_words(
+    action: Action,
+    rules: ClassicRules,
+    w: Words,
+    *,
+    face_up: Sequence[str | None] = (),
+    hand: Mapping[str, int] | None = None,
+) -> str:
+    """The question before a hinted move is played: ``Play this move now: {move}?``, and for
+    a tunnel the cards kept for its extra cards (:func:`spare_words`; ``hand``: the player's
+    cards, None when unknown)."""
+    text = w.t("Play this move now: {move}?", move=move_words(action, rules, w, face_up))
+    if isinstance(action, ClaimRoute) and hand is not None:
+        route = rules.board.routes[action.route]
+        plan = rules.payment_plan(route, action.payment) if route.tunnel else None
+        if plan is not None:
+            spare = tunnel_spare(plan.color, action.payment, hand)
+            text += "\n" + spare_words(spare, plan.color, w)
+    return text
+
+
 def risk_words(risk: Risk, rules: ClassicRules, w: Words) -> str:
     """``Denver – Omaha is the last free track on your path to ...``."""
     route, ticket = route_name(rules, risk.route), ticket_words(rules, risk.ticket)
@@ -191,22 +250,27 @@ def hint_words(
     hint: Hint, rules: ClassicRules, w: Words, names: Sequence[str], *, used: int
 ) -> list[str]:
     """The hint as lines: the move, why, what is still missing, the risk, the alternative."""
+    face_up = hint.face_up
     lines = [
         w.n(
             "**Hint** ({count} hint taken in this game): {move}.",
             "**Hint** ({count} hints taken in this game): {move}.",
             used,
-            move=move_words(hint.action, rules, w),
-        ),
-        "• " + w.t("Why: {reason}", reason=_why(hint, rules, w, names)),
+            move=move_words(hint.action, rules, w, face_up),
+        )
     ]
+    if hint.then is not None:
+        lines.append("• " + w.t("Then: {move}.", move=move_words(hint.then, rules, w, face_up)))
+    if hint.spare is not None:
+        lines.append("• " + spare_words(hint.spare, hint.spare_color, w))
+    lines.append("• " + w.t("Why: {reason}", reason=_why(hint, rules, w, names)))
     missing = _missing(hint, w)
     if missing:
         lines.append("• " + missing)
     if hint.risk is not None:
         lines.append("• " + w.t("Risk: {risk}", risk=risk_words(hint.risk, rules, w)))
     if hint.alternative is not None:
-        alt = w.t("Alternative: {move}.", move=move_words(hint.alternative, rules, w))
+        alt = w.t("Alternative: {move}.", move=move_words(hint.alternative, rules, w, face_up))
         if hint.worlds and hint.clear:
             alt += " " + w.n(
                 "In {count} game simulated from what you can see, the hint did better in "
@@ -336,9 +400,11 @@ def analysis_words(
 
 __all__ = [
     "analysis_words",
+    "confirm_words",
     "hint_words",
     "move_words",
     "risk_words",
+    "spare_words",
     "ticket_words",
     "turn_move_words",
     "turning_point_words",

@@ -75,6 +75,8 @@ class Story:
     routes: list[str] = field(default_factory=list)
     draws: list[str] = field(default_factory=list)
     last_round: bool = False
+    #: the tunnel started in this story: its claim then says "claimed it", not the route again
+    tunnel: str | None = None
 
 
 def _drew(story: Story, ev: ev_.CardDrawn, rules: ClassicRules, w: Words) -> None:
@@ -88,6 +90,11 @@ def _drew(story: Story, ev: ev_.CardDrawn, rules: ClassicRules, w: Words) -> Non
 
 def _claimed(story: Story, ev: ev_.RouteClaimed, rules: ClassicRules, w: Words) -> None:
     story.routes.append(ev.route)
+    if story.tunnel == ev.route:  # the tunnel part named the route and the cards already
+        story.parts.append(
+            w.n("claimed it for {count} point", "claimed it for {count} points", ev.points)
+        )
+        return
     story.parts.append(
         w.n(
             "claimed {route} with {cards} for {count} point",
@@ -100,12 +107,13 @@ def _claimed(story: Story, ev: ev_.RouteClaimed, rules: ClassicRules, w: Words) 
 
 
 def _tunnel(story: Story, ev: ev_.TunnelRevealed, rules: ClassicRules, w: Words) -> None:
+    story.tunnel = ev.route
     revealed = ", ".join(w.color(c) for c in ev.revealed) or w.t("none")
-    if not ev.extra:  # "no more cards" reads better than "0 more cards"
+    if not ev.extra:  # "nothing more" reads better than "0 more cards"
         story.parts.append(
             w.t(
-                "started the tunnel {route} with {cards}; revealed {revealed}: no more cards",
-                route=route_label(rules, ev.route, w),
+                "tried the tunnel {route} with {cards}; revealed {revealed}: nothing more",
+                route=route_name(rules, ev.route),  # the line says tunnel, the cards the colour
                 cards=cards_text(ev.committed, w),
                 revealed=revealed,
             )
@@ -113,10 +121,10 @@ def _tunnel(story: Story, ev: ev_.TunnelRevealed, rules: ClassicRules, w: Words)
         return
     story.parts.append(
         w.n(
-            "started the tunnel {route} with {cards}; revealed {revealed}: {count} more card",
-            "started the tunnel {route} with {cards}; revealed {revealed}: {count} more cards",
+            "tried the tunnel {route} with {cards}; revealed {revealed}: {count} more card",
+            "tried the tunnel {route} with {cards}; revealed {revealed}: {count} more cards",
             ev.extra,
-            route=route_label(rules, ev.route, w),
+            route=route_name(rules, ev.route),  # the line says tunnel, the cards the colour
             cards=cards_text(ev.committed, w),
             revealed=revealed,
         )

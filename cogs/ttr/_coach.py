@@ -20,7 +20,7 @@ import discord
 from bot.discord_app.client import TtrBot
 from bot.host.services import Action, AnalysisView, GameServicePort, ServiceError, TableView
 from sentences import texts as fmt
-from sentences.coach import analysis_words, hint_words, move_words
+from sentences.coach import analysis_words, confirm_words, hint_words
 from words import Words
 
 from . import _ids as ids
@@ -67,7 +67,14 @@ class CoachFlows(Base):
             return
         confirm = ids.HintConfirm(click.game, click.version, click.action)
         cancel = ids.HintCancel(click.game, click.version)
-        text = w.t("Play this move now: {move}?", move=move_words(action, table.rules, w))
+        public, mine = table.public, table.mine
+        text = confirm_words(
+            action,
+            table.rules,
+            w,
+            face_up=public.face_up if public is not None else (),
+            hand=mine.hand if mine is not None else None,
+        )
         view = components(
             [
                 Btn(w.t("Yes, play it"), confirm.custom_id, discord.ButtonStyle.success),

@@ -181,7 +181,8 @@ def routes(table: TableView, menu: TurnMenu, w: Words, page: int = 0) -> Prompt:
 
 def _route_note(table: TableView, choice: RouteChoice, w: Words) -> str:
     """The second line of a route option: the ticket it serves, then the best payment (and
-    how many ways there are)."""
+    how many ways there are), and for a tunnel the cards that payment keeps spare for its
+    extra cards."""
     rules = table.rules
     parts = []
     if choice.serves:
@@ -198,7 +199,17 @@ def _route_note(table: TableView, choice: RouteChoice, w: Words) -> str:
                 cards=pay,
             )
         )
+    if choice.spares:
+        parts.append(spare_note(choice.spares[0], w))
     return " · ".join(parts)
+
+
+def spare_note(spare: int, w: Words) -> str:
+    """``tunnel: 1 spare`` / ``tunnel: no spare card``: what a tunnel payment leaves in the hand
+    to pay the extra cards the three revealed cards may ask for."""
+    if not spare:
+        return w.t("tunnel: no spare card")
+    return w.n("tunnel: {count} spare", "tunnel: {count} spare", spare)
 
 
 def _payment_step(
@@ -243,6 +254,7 @@ def payments(
     labels = [
         fmt.payment_text(pay, w)
         + (f" → {stories.track_text(table.rules, choice.track(p), w)}" if differ else "")
+        + (f" · {spare_note(choice.spares[p], w)}" if choice.spares else "")
         for p, pay in enumerate(choice.payments)
     ]
     text = w.t(
@@ -396,17 +408,31 @@ def keep_tickets(table: TableView, menu: TurnMenu, w: Words, chosen: list[int] |
 
 
 def tunnel(table: TableView, menu: TurnMenu, w: Words) -> Prompt:
-    """The tunnel's three revealed cards, the exact extra cost, and the ways to pay or give up."""
+    """The tunnel's three revealed cards with the matches marked, the exact extra cost in its
+    colour, and the ways to pay or give up."""
     t = menu.tunnel
     assert t is not None
     g, v = table.game.id, menu.version
-    revealed = ", ".join(w.color(c) for c in t.revealed) or w.t("none")
+    revealed = ", ".join(
+        f"**{w.color(c)}**" if c == "locomotive" or c == t.color else w.color(c) for c in t.revealed
+    ) or w.t("none")
+    route = stories.route_label(table.rules, t.route, w)
+    if t.color is None:
+        owed = w.n("pay {count} more {wild}", "pay {count} more {wilds}", t.extra)
+    else:
+        owed = w.n(
+            "pay {count} more {color} card or {wild}",
+            "pay {count} more {color} cards or {wilds}",
+            t.extra,
+            color=w.color(t.color),
+        )
     text = w.n(
-        "Tunnel **{route}**: the revealed cards are {revealed}. You must pay {count} more card or give up the tunnel.",
-        "Tunnel **{route}**: the revealed cards are {revealed}. You must pay {count} more cards or give up the tunnel.",
+        "Tunnel **{route}**: revealed {revealed}. {count} match: {owed}, or give up the tunnel.",
+        "Tunnel **{route}**: revealed {revealed}. {count} match: {owed}, or give up the tunnel.",
         t.extra,
-        route=stories.route_label(table.rules, t.route, w),
+        route=route,
         revealed=revealed,
+        owed=owed,
     )
     if not t.payments:
         text += "\n" + w.t("You cannot pay that: give up the tunnel and take your cards back.")

@@ -13,7 +13,12 @@ and explains the move it picks with the ticket planner (:mod:`engine.planner`):
 - the risk: the free route whose loss would hurt the player's plan most (the
   ticket fails: "the last free track on your path", or the detour it would cost);
 - one alternative: the best other move of the search, with how many of the sampled
-  worlds the suggestion did better in.
+  worlds the suggestion did better in. The hint never recommends a move its own
+  counts call worse: when the alternative did better in more worlds than the
+  search's choice, the two change places (the counts are what the player reads);
+- for a claim of a tunnel, the cards left to pay its extra cards (none: any match
+  of the revealed cards loses the turn); for a first card drawn, which card to
+  take second.
 
 It never reads a :class:`~engine.state.GameState`: the RNG is seeded from public
 facts only (:func:`hint_rng`), so the suggestion is the same for every state the
@@ -40,6 +45,7 @@ from ..actions import (
     PayTunnel,
 )
 from ..board import Board
+from ..payment import tunnel_spare
 from ..planner import TicketPlan, plan_ticket
 from ..reducer import legal_actions
 from ..rules.europe import BuildStation
@@ -118,6 +124,13 @@ class Hint:
             heuristic's move unless another is clearly better, see
             :func:`engine.ai.hard.pick`).
         blocked: for ``claim_block``, the seat whose likely path the claim cuts.
+        face_up: the face-up cards when the hint was made (slot order), to name a face-up
+            draw by its colour.
+        then: for the first card of a draw, the second card to take (a face-up slot of a
+            card the tickets need, else the deck), or None when the draw ends there.
+        spare: for a claim of a tunnel, the cards left after the payment that can pay its
+            extra cards (the payment's colour and locomotives), else None.
+        spare_color: that colour (None: only locomotives pay, or not a tunnel).
     """
 
     seat: int
@@ -135,6 +148,10 @@ class Hint:
     behind: int = 0
     clear: bool = False
     blocked: int | None = None
+    face_up: tuple[str | None, ...] = ()
+    then: Action | None = None
+    spare: int | None = None
+    spare_color: str | None = None
 
 
 def hint_rng(view: PlayerView) -> random.Random:
@@ -186,6 +203,8 @@ def suggest(
     found = searcher.evaluate(rules, view, legal, hint_rng(view), options)
     action = found.choice
     alternative, diffs = _alternative(rules.board, found, legal, view)
+    if alternative is not None and _worse(diffs):  # follow the counts the player reads
+        action, alternative, diffs = alternative, action, [-d for d in diffs]
     hint = _explain(rules, view, legal, options, action)
     return replace(
         hint,
@@ -195,6 +214,12 @@ def suggest(
         behind=sum(1 for d in diffs if d < 0),
         clear=_clearly_ahead(diffs),
     )
+
+
+def _worse(diffs: Sequence[float]) -> bool:
+    """True when the paired differences favour the other move in more worlds than the
+    choice: the counts a hint shows ("better in 19, worse in 26") would contradict it."""
+    return sum(1 for d in diffs if d < 0) > sum(1 for d in diffs if d > 0)
 
 
 def _clearly_ahead(diffs: Sequence[float]) -> bool:
@@ -294,6 +319,8 @@ def _explain(
             if p.possible and p.routes and _wants(board, p, card, at.hand)
         ]
         draft.update(tickets=tuple(focus), reason="draw_cards")
+        wanted = _missing(rules, [at.plans[t] for t in focus], at.hand)
+        draft["then"] = _second_draw(rules, view, action, card, wanted)
     elif isinstance(action, KeepTickets):
         focus = list(action.tickets)
         at.plans.update(_plans(rules, view, at.owners, focus, at.pieces))
@@ -312,6 +339,7 @@ def _explain(
         seat=view.seat,
         version=view.public.version,
         action=action,
+        face_up=view.public.face_up,
         missing=_missing(rules, focused, at.hand),
         cars=sum(
             board.routes[r].length for r in dict.fromkeys(r for p in focused for r in p.routes)
@@ -339,6 +367,42 @@ def station_tickets(rules: ClassicRules, view: PlayerView, city: str) -> list[st
         if now is not None and (was is None or now[0] < was[0]):
             out.append(t.id)
     return out
+
+
+def _second_draw(
+    rules: ClassicRules,
+    view: PlayerView,
+    first: DrawFaceUp | DrawBlind,
+    card: str | None,
+    wanted: Sequence[tuple[str, int]],
+) -> Action | None:
+    """The second card to take after ``first`` (whose face-up colour is ``card``; None:
+    blind): a face-up card of the colour the tickets still need most (``wanted``, as
+    :func:`_missing` gives it), never the slot just taken nor a locomotive where the map bars
+    it as a second card; else the deck. None when ``first`` is already the second card, or a
+    face-up locomotive that is the whole draw (USA rules, "Wagenkarten"), or nothing is left.
+    """
+    pub = view.public
+    restricted = rules.params.face_up_wild_restricted
+    if pub.cards_drawn or (card == LOCOMOTIVE and restricted):
+        return None
+    taken = first.slot if isinstance(first, DrawFaceUp) else None
+    need = {c: n for c, n in wanted if c != GRAY}
+    slots = [
+        (need[c], -i, i)
+        for i, c in enumerate(pub.face_up)
+        if i != taken and c is not None and c in need and not (c == LOCOMOTIVE and restricted)
+    ]
+    if slots:
+        return DrawFaceUp(view.seat, max(slots)[2])
+    if pub.deck_size or pub.discard_size:
+        return DrawBlind(view.seat)
+    rest = [
+        i
+        for i, c in enumerate(pub.face_up)
+        if i != taken and c is not None and not (c == LOCOMOTIVE and restricted)
+    ]
+    return DrawFaceUp(view.seat, rest[0]) if rest else None
 
 
 #: The reason of a move that concerns no ticket in particular, by kind.
@@ -380,6 +444,10 @@ def _explain_claim(
         for p in at.plans.values()
         if p.possible and any({board.routes[r].a, board.routes[r].b} == ends for r in p.routes)
     ]
+    if route.tunnel:
+        plan = rules.payment_plan(route, action.payment)
+        color = plan.color if plan is not None else None
+        draft.update(spare=tunnel_spare(color, action.payment, view.hand), spare_color=color)
     at.owners[action.route] = view.seat
     for color, n in action.payment.items():
         at.hand[color] = at.hand.get(color, 0) - n

@@ -78,8 +78,36 @@ async def test_do_it_after_the_game_moved_on_plays_nothing_and_offers_a_fresh_hi
         assert "moved on since this hint; nothing was played" in stale.content
         assert await t.version(g) == version
         fresh = await mover.click(stale, _button(stale, "Fresh hint"), private=True)
-        assert fresh.ephemeral and "**Hint** (2 hints taken in this game):" in fresh.content
+        # the second card is the same turn: still one hint
+        assert fresh.ephemeral and "**Hint** (1 hint taken in this game):" in fresh.content
         assert _do_it(fresh)[1] == version
+
+
+async def test_two_asks_in_one_turn_count_one_hint_in_both_languages(tmp_path: Path) -> None:
+    """Asking twice on the same turn (in English, then in German) counts one hint; the next
+    turn of the same player counts the second. A face-up card is named by its colour, as its
+    button is, never by a slot number."""
+    async with running_table(tmp_path) as t:
+        g = await started_game(t, rated=False)
+        mover, idle = await t.active(g), await t.idle(g)
+        first = await mover.slash("hint")
+        assert "**Hint** (1 hint taken in this game):" in first.content, first.content
+        mover.user.locale = "de"
+        again = await mover.slash("hint")
+        assert "**Tipp** (dein 1. Tipp in diesem Spiel):" in again.content, again.content
+        for reply in (first, again):
+            assert "slot" not in reply.content and "Platz" not in reply.content
+        counted = {s.user_id: s.hints_used for s in await t.service.storage.seats.seats(g)}
+        assert counted[mover.user.id] == 1
+        await mover.slash("draw", {"source": "deck"})
+        await mover.slash("draw", {"source": "deck"})
+        assert await t.active(g) is idle
+        await idle.slash("draw", {"source": "deck"})
+        await idle.slash("draw", {"source": "deck"})
+        assert await t.active(g) is mover
+        mover.user.locale = "en-US"
+        later = await mover.slash("hint")
+        assert "**Hint** (2 hints taken in this game):" in later.content, later.content
 
 
 async def test_the_host_can_turn_hints_off(tmp_path: Path) -> None:

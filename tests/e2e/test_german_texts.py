@@ -76,7 +76,7 @@ async def _game(tmp_path: Path, map_id: str) -> tuple[list[str], list[str], list
         alice.user.locale = "de"
         with recorded_text() as drawn:
             asked = [(await alice.slash("admin config")).text]
-            asked.append((await alice.slash("privacy show")).text)
+            asked.append((await alice.slash("player privacy")).text)
             opened = len(t.fake.sent)  # before: the server's, in the default nouns
             await alice.slash("new", {"map": map_id, "rated": False})
             await alice.slash("add_ai", {"level": "easy"})
@@ -88,12 +88,12 @@ async def _game(tmp_path: Path, map_id: str) -> tuple[list[str], list[str], list
                 ("hand", {}),
                 ("board", {"region": "zielkarten"}),
                 ("status", {}),
-                ("log", {}),
+                ("game log", {}),
                 ("help", {}),
-                ("rules", {}),
+                ("game rules", {}),
             ):
                 await alice.slash(command, options)
-            await alice.slash("resign")
+            await alice.slash("game resign")
             final = await t.fake.wait_for_message(
                 lambda m: m.kind == "channel" and f"ttr:{g}:rematch" in m.custom_ids, timeout=120
             )
@@ -104,9 +104,9 @@ async def _game(tmp_path: Path, map_id: str) -> tuple[list[str], list[str], list
                 timeout=120,
             )
             asked += [final.text, analysis.text]
-            await alice.slash("game", {"id": g})
+            await alice.slash("game show", {"id": g})
             played = len(t.fake.sent)  # after: the server's again (every map's games)
-            for command in ("stats", "leaderboard", "admin config"):
+            for command in ("player stats", "player leaderboard", "admin config"):
                 await alice.slash(command)
             bot = [m.kind != "user" for m in t.fake.sent]
             table = [s for m in t.fake.sent[opened:played] if m.kind != "user" for s in _texts(m)]

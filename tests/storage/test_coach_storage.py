@@ -34,16 +34,19 @@ async def test_a_game_remembers_whether_hints_are_allowed(storage: Storage) -> N
     assert found is not None and found[0].hints_allowed is False
 
 
-async def test_hints_are_counted_per_seat(storage: Storage) -> None:
-    """Each hint adds one to its seat only; an unknown seat is refused."""
+async def test_hints_are_counted_per_seat_once_per_turn(storage: Storage) -> None:
+    """Each hint adds one to its seat only, and a second ask in the same turn adds nothing;
+    an unknown seat is refused."""
     game = await started_game(storage)
     assert [s.hints_used for s in await storage.seats.seats(game.id)] == [0, 0]
-    assert await storage.coach.count_hint(game.id, 1) == 1
-    assert await storage.coach.count_hint(game.id, 1) == 2
-    assert await storage.coach.count_hint(game.id, 0) == 1
-    assert [s.hints_used for s in await storage.seats.seats(game.id)] == [1, 2]
+    assert await storage.coach.count_hint(game.id, 1, 0) == 1
+    assert await storage.coach.count_hint(game.id, 1, 0) == 1  # asked again in turn 0: free
+    assert await storage.coach.count_hint(game.id, 1, 2) == 2
+    assert await storage.coach.count_hint(game.id, 0, 2) == 1  # another seat's own count
+    assert await storage.coach.count_hint(game.id, 1, 4) == 3
+    assert [s.hints_used for s in await storage.seats.seats(game.id)] == [1, 3]
     with pytest.raises(SeatNotFound):
-        await storage.coach.count_hint(game.id, 7)
+        await storage.coach.count_hint(game.id, 7, 0)
 
 
 async def test_the_move_that_finishes_a_game_queues_its_analysis(storage: Storage) -> None:
@@ -125,7 +128,7 @@ async def test_dump_and_restore_carry_hints_and_the_analysis(
 ) -> None:
     """``python -m bot migrate`` copies the hint flag, the counts and the stored analysis."""
     game = await started_game(storage)
-    await storage.coach.count_hint(game.id, 1)
+    await storage.coach.count_hint(game.id, 1, 0)
     await move(storage, game, new_status="finished", results=RESULTS)
     await storage.coach.start_analysis(game.id, stale_after=60)
     await storage.coach.finish_analysis(game.id, {"format": 1})

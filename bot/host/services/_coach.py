@@ -3,7 +3,9 @@
 A hint is computed by :func:`engine.ai.coach.hint_for` from the asking player's
 own view only, in a worker (:class:`~bot.host.services._jobs.Jobs`: a worker process
 in the bot) so the event loop never waits for the search; it is counted for the
-player once it is delivered (``seats.hints_used``, shown in the final table).
+player once it is delivered (``seats.hints_used``, shown in the final table), once per
+turn: asking again in the same turn (after the first card of two, or to read it again)
+is free.
 **Do it** plays the hinted action: it carries the game version the hint was made
 at and the action's place in the legal list of that version, so a game that moved
 on meanwhile refuses it with ``stale_version`` and nothing is played.
@@ -89,7 +91,8 @@ class Coach:
     async def hint(self, game_id: int, user_id: int) -> HintAnswer:
         """A suggested move for ``user_id``, who must be the player to act, and why.
 
-        Counted as one hint for the player once made. Raises:
+        Counted as one hint for the player once made, unless one was counted in this turn
+        already. Raises:
             ServiceError: ``game_not_found``, ``not_started``, ``game_finished``,
                 ``not_in_game``, ``is_ai``, ``hints_off`` (hints are off in this game: the
                 host's or the server's choice, and always in a rated game),
@@ -110,7 +113,7 @@ class Coach:
         except TimeoutError:
             log.warning("game %s: a hint took longer than %.0f s", game_id, HINT_DEADLINE_S)
             raise ServiceError("hint_timeout") from None
-        used = await self.storage.coach.count_hint(game_id, seat.seat)
+        used = await self.storage.coach.count_hint(game_id, seat.seat, state.turn)
         log.info("game %s: seat %s took hint %s", game_id, seat.seat, used)
         return HintAnswer(game, seats, seat.seat, hint, index, used)
 

@@ -34,11 +34,12 @@ from engine import (
     KeepFlagCard,
     KeepTickets,
     PayTunnel,
+    Route,
     legal_actions,
     player_view,
 )
 from engine.claims import MAX_CHOICES, payment_choices, payment_key
-from engine.payment import payment_fields
+from engine.payment import payment_fields, tunnel_spare
 from engine.planner import TicketPlan, plan_offer, plan_tickets
 
 from ._errors import ServiceError
@@ -62,6 +63,9 @@ class RouteChoice:
         planned: the route is on the planned path of one of the seat's tickets.
         serves: the seat's tickets (ids) whose planned path uses it.
         others: board positions of the entry's other claimable tracks.
+        spares: for a tunnel, per payment, the cards the hand keeps after it that can pay
+            the tunnel's extra cards (:func:`engine.payment.tunnel_spare`; 0: any match of
+            the revealed cards loses the turn); empty for a route that is no tunnel.
     """
 
     index: int
@@ -72,6 +76,7 @@ class RouteChoice:
     planned: bool = False
     serves: tuple[str, ...] = ()
     others: tuple[int, ...] = ()
+    spares: tuple[int, ...] = ()
 
     def track(self, payment: int) -> str:
         """The track that payment ``payment`` claims."""
@@ -126,7 +131,9 @@ class TunnelChoice:
     Attributes:
         route: the tunnel; committed: the cards played for its length;
         revealed: the three cards turned up; extra: cards owed;
-        payments: the ways to pay them from the hand (empty: only giving up is possible).
+        payments: the ways to pay them from the hand (empty: only giving up is possible);
+        color: the colour the revealed cards had to match, besides locomotives (None: only
+            locomotives were played, so only locomotives match and pay).
     """
 
     route: str
@@ -134,6 +141,7 @@ class TunnelChoice:
     revealed: tuple[str, ...]
     extra: int
     payments: tuple[Cards, ...]
+    color: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,6 +315,8 @@ def _claims(
         if not ordered:
             continue
         tickets = tuple(dict.fromkeys(t for rid in tracks for t in serves.get(rid, ())))
+        found = [_spare(rules, board.routes[paid[pk]], pk[0], hand) for pk in ordered]
+        spares = tuple(n for n in found if n is not None)
         out.append(
             RouteChoice(
                 position[first],
@@ -317,10 +327,29 @@ def _claims(
                 planned=bool(tickets),
                 serves=tickets,
                 others=tuple(position[r] for r in tracks[1:]),
+                spares=spares if len(spares) == len(found) else (),
             )
         )
     out.sort(key=lambda c: (not c.planned, -board.routes[c.route].length, c.index))
     return tuple(out)
+
+
+def _spare(rules: ClassicRules, route: Route, payment: Cards, hand: dict[str, int]) -> int | None:
+    """The cards ``hand`` keeps after ``payment`` for the extra cards of tunnel ``route``
+    (:func:`engine.payment.tunnel_spare`); None when the route is no tunnel."""
+    if not route.tunnel:
+        return None
+    plan = rules.payment_plan(route, payment)
+    return tunnel_spare(plan.color if plan is not None else None, payment, hand)
+
+
+def _tunnel_choice(state: GameState, legal: Sequence[Action]) -> TunnelChoice | None:
+    """The pending tunnel of ``state`` with its ways to pay from ``legal``, or None."""
+    t = state.tunnel
+    if t is None:
+        return None
+    options = tuple(a.extra for a in legal if isinstance(a, PayTunnel))
+    return TunnelChoice(t.route, Cards(t.committed), tuple(t.revealed), t.extra, options, t.color)
 
 
 def build_menu(
@@ -373,11 +402,7 @@ def build_menu(
             state.phase == "setup",
             plan_offer(rules, player_view(rules, state, seat)),
         )
-    tunnel = None
-    if state.tunnel is not None and step == "tunnel":
-        t = state.tunnel
-        options = tuple(a.extra for a in legal if isinstance(a, PayTunnel))
-        tunnel = TunnelChoice(t.route, Cards(t.committed), tuple(t.revealed), t.extra, options)
+    tunnel = _tunnel_choice(state, legal) if step == "tunnel" else None
     flags = tuple(a.color for a in legal if isinstance(a, KeepFlagCard) and a.color is not None)
     city_index = {cid: i for i, cid in enumerate(rules.board.cities)}
     stations = tuple(

@@ -62,16 +62,20 @@ class CoachStore(StorePart):
     """The coach: hints counted per seat, and the analyses of finished games, queued
     by the move that finishes a game (:meth:`ActionLog.append_actions`)."""
 
-    async def count_hint(self, game_id: int, seat: int) -> int:
-        """Count one more hint taken by ``seat``; returns its new total.
+    async def count_hint(self, game_id: int, seat: int, turn: int) -> int:
+        """Count one more hint taken by ``seat`` in game turn ``turn`` (``GameState.turn``)
+        unless its last counted hint was in that same turn; returns its total.
 
         Raises:
             SeatNotFound: the game has no such seat.
         """
         async with self._write(game_id) as tx:
             row = await tx.fetchrow(
-                "UPDATE seats SET hints_used = hints_used + 1 WHERE game_id = ? AND seat = ?"
-                " RETURNING hints_used",
+                "UPDATE seats SET hints_used = hints_used"
+                " + CASE WHEN hint_turn = ? THEN 0 ELSE 1 END, hint_turn = ?"
+                " WHERE game_id = ? AND seat = ? RETURNING hints_used",
+                turn,
+                turn,
                 game_id,
                 seat,
             )

@@ -5,6 +5,14 @@ reader's language for private replies, the table's language for public
 messages); no discord calls. Every sentence goes through the catalogs. Turn
 stories and the names of places, routes, cards and score parts are
 :mod:`sentences.stories` (the demo tells games with them too).
+
+One count of time everywhere, in both languages: a **round** ("Round 12",
+German "Runde 12") is every seat's turn once, as the board's caption and
+``/ttr status`` count it (:func:`round_of`); a **turn** ("Turn 34", German
+"Zug 34") is one player's turn, numbered from 1 in the order played, wherever a
+single one is named: ``/ttr status``, ``/ttr game log``, the recap's frames,
+the analysis and its turning points. "Move" names what a player does in a turn
+(a hint's suggested move), never a number.
 """
 
 from __future__ import annotations
@@ -231,7 +239,7 @@ def status_text(
     after the end, the score table."""
     if public.phase == "play":
         head = w.t(
-            "Game {game} on **{map}**, round {round} (move {move}): {player} to move.",
+            "Game {game} on **{map}**, round {round} (turn {turn}): {player} to move.",
             game=game_id,
             map=map_name,
             round=round_of(public),

@@ -236,14 +236,15 @@ def status_text(
     resigned: frozenset[int] = frozenset(),
 ) -> str:
     """The public status: whose turn, each seat's counts and score (resigned seats marked);
-    after the end, the score table."""
+    after the end, the score table, and each seat's line shows its final score (routes,
+    tickets and bonuses: the table's total), not the running route score of play."""
     if public.phase == "play":
         head = w.t(
             "Game {game} on **{map}**, round {round} (turn {turn}): {player} to move.",
             game=game_id,
             map=map_name,
             round=round_of(public),
-            move=public.turn + 1,
+            turn=public.turn + 1,
             player=player_name(names, public.active),
         )
     elif public.phase == "setup":
@@ -258,6 +259,7 @@ def status_text(
     else:
         head = w.t("Game {game} on **{map}** is over.", game=game_id, map=map_name)
     lines = [head]
+    final = {s.seat: s.score for s in public.result.seats} if public.result is not None else {}
     for p in public.players:
         lines.append(
             "• "
@@ -266,7 +268,7 @@ def status_text(
             + ": "
             + ", ".join(
                 (
-                    w.n("{count} point", "{count} points", p.score),
+                    w.n("{count} point", "{count} points", final.get(p.seat, p.score)),
                     w.n("{count} {piece}", "{count} {pieces}", p.pieces),
                     w.n("{count} {card}", "{count} {cards}", p.cards),
                     w.n("{count} {ticket}", "{count} {tickets}", p.tickets),

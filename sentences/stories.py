@@ -6,6 +6,11 @@ game's public events through these functions, in the table's (or reader's)
 language with the catalogs' plural rules: one sentence per seat and turn
 (``Alice drew a face-up red card and a card from the deck.``), and the names
 of places, routes and cards they use. Public facts only; no discord.
+
+A card's colour takes its English article ("an orange card", "a red card")
+from the sentence itself: a sentence that puts an article before a colour has
+one msgid per article (:data:`AN_COLORS` says which colours take "an"), so
+the catalogs hold whole sentences and German translates each in its own words.
 """
 
 from __future__ import annotations
@@ -18,6 +23,10 @@ from bot.host.ratings import PROVISIONAL_GAMES, ai_level_of, user_of
 from bot.host.services import AI_LEVEL_NAMES, ClassicRules, Event, RatingShift
 from bot.host.services import events as ev_
 from words import N_, Words
+
+#: Card colours (the engine's names, which are also the English words: maps rename colours
+#: only in German) that take the English article "an" rather than "a".
+AN_COLORS = frozenset({"orange"})
 
 
 def city(rules: ClassicRules, city_id: str) -> str:
@@ -150,7 +159,25 @@ def _merchandise(story: Story, ev: ev_.MerchandiseDrawn, rules: ClassicRules, w:
 
 
 def _flag_kept(story: Story, ev: ev_.FlagCardKept, rules: ClassicRules, w: Words) -> None:
-    story.parts.append(w.t("set a {color} card aside for a {flag}", color=w.color(ev.color)))
+    sentence = (
+        N_("set an {color} card aside for a {flag}")
+        if ev.color in AN_COLORS
+        else N_("set a {color} card aside for a {flag}")
+    )
+    story.parts.append(w.text(sentence, color=w.color(ev.color)))
+
+
+def card_drawn(color: str, w: Words) -> str:
+    """What the drawer alone reads of a card they drew: ``You drew an **orange** card.``,
+    ``You drew a **Locomotive**.`` (``color``: the engine's card name)."""
+    if color == "locomotive":
+        return w.t("You drew a **{wild}**.")
+    sentence = (
+        N_("You drew an **{color}** card.")
+        if color in AN_COLORS
+        else N_("You drew a **{color}** card.")
+    )
+    return w.text(sentence, color=w.color(color))
 
 
 def _flag_declined(story: Story, ev: ev_.FlagCardDeclined, rules: ClassicRules, w: Words) -> None:

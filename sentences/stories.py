@@ -84,6 +84,7 @@ class Story:
     routes: list[str] = field(default_factory=list)
     draws: list[str] = field(default_factory=list)
     last_round: bool = False
+    reshuffles: list[int] = field(default_factory=list)
 
 
 def _drew(story: Story, ev: ev_.CardDrawn, rules: ClassicRules, w: Words) -> None:
@@ -218,6 +219,10 @@ def _last_round(story: Story, ev: ev_.LastRound, rules: ClassicRules, w: Words) 
     story.last_round = True
 
 
+def _reshuffled(story: Story, ev: ev_.DeckReshuffled, rules: ClassicRules, w: Words) -> None:
+    story.reshuffles.append(ev.size)
+
+
 def _silent(story: Story, ev: ev_.EventBase, rules: ClassicRules, w: Words) -> None:
     """Events the turn line does not repeat (the board shows them, or the next line does)."""
 
@@ -242,7 +247,7 @@ PHRASES: dict[type[ev_.EventBase], Callable[[Story, Any, ClassicRules, Words], N
     ev_.FlagOffered: _silent,
     ev_.FaceUpRefilled: _silent,
     ev_.FaceUpReset: _silent,
-    ev_.DeckReshuffled: _silent,
+    ev_.DeckReshuffled: _reshuffled,
     ev_.TurnStarted: _silent,
     ev_.PlayStarted: _silent,
     ev_.GameOver: _silent,
@@ -254,21 +259,31 @@ _STORY_ENDS = (ev_.TurnStarted, ev_.GameOver, ev_.PlayStarted)
 
 
 def stories(events: Sequence[Event], rules: ClassicRules, w: Words) -> list[Story]:
-    """The public events grouped into one story per seat and turn, in order (setup choices included)."""
+    """The public events grouped into one story per seat and turn, in order (setup choices
+    included). A reshuffle of the discards (no seat's event) belongs to the story of the turn
+    whose draw caused it: the current one, or the next one when it opens the turn."""
     out: list[Story] = []
     current: Story | None = None
+    pending: list[int] = []
     for ev in events:
         if isinstance(ev, _STORY_ENDS):
             current = None
+            continue
+        if isinstance(ev, ev_.DeckReshuffled):
+            if current is None:
+                pending.append(ev.size)
+            else:
+                _reshuffled(current, ev, rules, w)
             continue
         seat = ev.seat_of
         if seat is None:
             continue
         if current is None or current.seat != seat:
-            current = Story(seat)
+            current = Story(seat, reshuffles=pending)
+            pending = []
             out.append(current)
         PHRASES[type(ev)](current, ev, rules, w)
-    return [s for s in out if s.parts or s.draws or s.last_round]
+    return [s for s in out if s.parts or s.draws or s.last_round or s.reshuffles]
 
 
 def story_line(story: Story, names: Sequence[str], w: Words, *, last_round_at: int) -> str:
@@ -295,6 +310,13 @@ def story_line(story: Story, names: Sequence[str], w: Words, *, last_round_at: i
             player=who,
         )
         text = f"{text} {last}" if text else last
+    for size in story.reshuffles:
+        shuffled = w.n(
+            "The deck ran out: the discards were shuffled into a new deck of {count} card.",
+            "The deck ran out: the discards were shuffled into a new deck of {count} cards.",
+            size,
+        )
+        text = f"{text} {shuffled}" if text else shuffled
     return text
 
 

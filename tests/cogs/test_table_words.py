@@ -128,9 +128,7 @@ async def _play(tmp_path: Path, lang: str) -> Game:
             public=[m.text for m in sent if not m.ephemeral],
             texts=[s for m in sent for s in _texts(m)],
             drawn=list(drawn),
-            reshuffles=sum(
-                isinstance(e, ev_.DeckReshuffled) for r in records for e in r.events
-            ),
+            reshuffles=sum(isinstance(e, ev_.DeckReshuffled) for r in records for e in r.events),
         )
 
 
@@ -173,9 +171,7 @@ async def test_status_after_the_end_shows_one_total_per_player(game: Game, lang:
     the score table below it (not the route score of play beside the total with tickets)."""
     points = "points?" if lang == "en" else "Punkte?"
     seat_lines = dict(re.findall(rf"^• (.+?): (-?\d+) {points}", game.status_at_end, re.M))
-    ranked = dict(
-        re.findall(rf"^\d+\. (.+?): (-?\d+) {points} \(", game.status_at_end, re.M)
-    )
+    ranked = dict(re.findall(rf"^\d+\. (.+?): (-?\d+) {points} \(", game.status_at_end, re.M))
     assert len(seat_lines) == 2 and seat_lines == ranked, game.status_at_end
     assert any(int(v) != 0 for v in seat_lines.values())
 

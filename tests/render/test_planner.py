@@ -250,7 +250,11 @@ def test_planner_text_in_both_languages() -> None:
     plans = [plan_ticket(board, owners, 0, t, doubles_open=True) for t in board.tickets]
     en = planner_text(words_for("en"), plans, board).splitlines()
     assert en[0] == "**Planner for your destination tickets**"
-    assert en[1].startswith("• A – B (4): 3 more spaces") and "others: A – B;" in en[1] and "detour" in en[1]
+    assert (
+        en[1].startswith("• A – B (4): 3 more spaces")
+        and "others: A – B;" in en[1]
+        and "detour" in en[1]
+    )
     assert en[2] == "• A – C (3): done."
     assert en[3].startswith("• B – D (9): can no longer be completed")
     de = planner_text(words_for("de"), plans, board)

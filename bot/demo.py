@@ -165,7 +165,7 @@ async def _play(demo: DemoGame, every: int) -> int | None:
 def _tell(demo: DemoGame, number: int, events: Sequence[Event]) -> None:
     """Print one turn (``number`` 0: the ticket choice at the start) as the channel tells it."""
     w = demo.words
-    label = console(w.t("**Start**") if number == 0 else w.t("**Move {turn}**", turn=number))
+    label = console(w.t("**Start**") if number == 0 else w.t("**Turn {turn}**", turn=number))
     prefix = f"{label:<9}"
     for line in stories.turn_lines(events, demo.rules, demo.names, w):
         print(f"{prefix} {console(line)}")

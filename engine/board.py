@@ -210,9 +210,9 @@ class Board:
         return self._siblings[route_id]
 
     def route_name(self, route_id: str) -> str:
-        """``"City A - City B"`` for messages and logs."""
+        """``"City A – City B"`` (an en dash between spaces, as every message names a route)."""
         r = self.routes[route_id]
-        return f"{self.cities[r.a].name} - {self.cities[r.b].name}"
+        return f"{self.cities[r.a].name} – {self.cities[r.b].name}"
 
     # ----------------------------------------------------------------- graph helpers
     def reachable(self, start: str, route_ids: Iterable[str]) -> set[str]:

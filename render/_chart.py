@@ -29,6 +29,11 @@ SMALL_TEXT_AT_500 = 12
 #: Symbols drawn along each line.
 MARKS_PER_LINE = 8
 
+#: A turning point's numbered disc: radius, and the least distance between two discs' centres
+#: (pixels at a width of 500).
+DISC_RADIUS = 9
+DISC_GAP = 20
+
 #: The chart's words, translated in the context "image".
 CHART_WORDS: dict[str, str] = {
     "title": NP_("image", "Chance to win after each turn"),
@@ -96,19 +101,39 @@ def render_chance_png(
         return bottom - max(0.0, min(1.0, chance)) * (bottom - top)
 
     _grid(draw, left, right, top, bottom, x0, x1, px, py, small, lang, k)
-    placed: list[float] = []
-    for n, turn in enumerate(marks, start=1):
-        x = px(turn)
-        disc = x
-        while any(abs(disc - other) < 20 * k for other in placed):
-            disc += 20 * k  # a disc beside its neighbour, its line still at the turn
-        placed.append(disc)
+    xs_marked = [px(turn) for turn in marks]
+    edge = (DISC_RADIUS + 2) * k  # a disc's centre from the image's side, outline included
+    discs = disc_positions(xs_marked, edge, width - edge, DISC_GAP * k)
+    for n, (x, disc) in enumerate(zip(xs_marked, discs, strict=True), start=1):
         _turning_mark(draw, x, disc, top, bottom, n, small, k)
     order = sorted(range(len(series)), key=lambda s: series[s][-1])  # the leader on top
     for seat in order:
         _line(draw, [(px(x), py(c)) for x, c in zip(xs, series[seat], strict=True)], seat, k)
     _legend(draw, names, series, left, bottom + round(42 * k), right, small, k, lang)
     return dr.encode(img)
+
+
+def disc_positions(xs: Sequence[float], low: float, high: float, gap: float) -> list[float]:
+    """Where the turning points' discs go (their centres, in ``xs``' order): each as near its
+    mark's x as it can be while every two discs stay ``gap`` apart and all lie within
+    ``low``..``high`` (a disc's centre range inside the image). Marks close together spread out,
+    to the left when the right edge leaves no room (turning points at the end of a game).
+    Discs that cannot fit at ``gap`` share the span evenly."""
+    order = sorted(range(len(xs)), key=lambda i: xs[i])
+    if not order:
+        return []
+    gap = min(gap, (high - low) / max(1, len(order) - 1))
+    placed: list[float] = []
+    for i in order:  # left to right, each at least a gap right of the previous one
+        x = max(low, xs[i])
+        placed.append(x if not placed else max(x, placed[-1] + gap))
+    placed[-1] = min(placed[-1], high)
+    for j in range(len(placed) - 2, -1, -1):  # then back from the right edge
+        placed[j] = min(placed[j], placed[j + 1] - gap)
+    out = [0.0] * len(xs)
+    for i, x in zip(order, placed, strict=True):
+        out[i] = x
+    return out
 
 
 def _grid(
@@ -163,7 +188,7 @@ def _turning_mark(
     while y < bottom:
         draw.line((x, y, x, min(bottom, y + dash)), fill=th.MUTED, width=max(1, round(k)))
         y += 2 * dash
-    r = 9 * k
+    r = DISC_RADIUS * k
     cy = top - 14 * k
     draw.line((disc, cy, x, top), fill=th.MUTED, width=max(1, round(k)))
     draw.ellipse((disc - r, cy - r, disc + r, cy + r), fill=th.INK)
@@ -214,4 +239,12 @@ def _legend(
         draw.text((x + 20 * k, y), text, font=font, fill=th.INK)
 
 
-__all__ = ["CHART_WIDTH", "CHART_WORDS", "SMALL_TEXT_AT_500", "render_chance_png"]
+__all__ = [
+    "CHART_WIDTH",
+    "CHART_WORDS",
+    "DISC_GAP",
+    "DISC_RADIUS",
+    "SMALL_TEXT_AT_500",
+    "disc_positions",
+    "render_chance_png",
+]

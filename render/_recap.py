@@ -113,7 +113,7 @@ def recap_frames(
         _ring_gold(fd, layout, list(new), k)
         frame.paste(labels, (0, 0), labels)
         seats = sorted({*claims.values(), *new.values()})
-        _caption(frame, th.word("move", w, n=number), names, seats)
+        _caption(frame, th.word("turn", w, n=number), names, seats)
         frames.append(frame)
     return frames
 

@@ -126,7 +126,7 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 #: "image"; the map's nouns fill ``{tickets}``, ``{pieces}``... (see :mod:`words`).
 WORDS: dict[str, str] = {
     "round": NP_("image", "Round {n}"),
-    "move": NP_("image", "Move {n}"),
+    "turn": NP_("image", "Turn {n}"),
     "setup": NP_("image", "Setup: choosing {tickets}"),
     "to_move": NP_("image", "to move"),
     "face_up": NP_("image", "Face-up cards"),

@@ -6,6 +6,11 @@ game's public events through these functions, in the table's (or reader's)
 language with the catalogs' plural rules: one sentence per seat and turn
 (``Alice drew a face-up red card and a card from the deck.``), and the names
 of places, routes and cards they use. Public facts only; no discord.
+
+A card's colour takes its English article ("an orange card", "a red card")
+from the sentence itself: a sentence that puts an article before a colour has
+one msgid per article (:data:`AN_COLORS` says which colours take "an"), so
+the catalogs hold whole sentences and German translates each in its own words.
 """
 
 from __future__ import annotations
@@ -18,6 +23,10 @@ from bot.host.ratings import PROVISIONAL_GAMES, ai_level_of, user_of
 from bot.host.services import AI_LEVEL_NAMES, ClassicRules, Event, RatingShift
 from bot.host.services import events as ev_
 from words import N_, Words
+
+#: Card colours (the engine's names, which are also the English words: maps rename colours
+#: only in German) that take the English article "an" rather than "a".
+AN_COLORS = frozenset({"orange"})
 
 
 def city(rules: ClassicRules, city_id: str) -> str:
@@ -77,6 +86,7 @@ class Story:
     last_round: bool = False
     #: the tunnel started in this story: its claim then says "claimed it", not the route again
     tunnel: str | None = None
+    reshuffles: list[int] = field(default_factory=list)
 
 
 def _drew(story: Story, ev: ev_.CardDrawn, rules: ClassicRules, w: Words) -> None:
@@ -158,7 +168,25 @@ def _merchandise(story: Story, ev: ev_.MerchandiseDrawn, rules: ClassicRules, w:
 
 
 def _flag_kept(story: Story, ev: ev_.FlagCardKept, rules: ClassicRules, w: Words) -> None:
-    story.parts.append(w.t("set a {color} card aside for a {flag}", color=w.color(ev.color)))
+    sentence = (
+        N_("set an {color} card aside for a {flag}")
+        if ev.color in AN_COLORS
+        else N_("set a {color} card aside for a {flag}")
+    )
+    story.parts.append(w.text(sentence, color=w.color(ev.color)))
+
+
+def card_drawn(color: str, w: Words) -> str:
+    """What the drawer alone reads of a card they drew: ``You drew an **orange** card.``,
+    ``You drew a **Locomotive**.`` (``color``: the engine's card name)."""
+    if color == "locomotive":
+        return w.t("You drew a **{wild}**.")
+    sentence = (
+        N_("You drew an **{color}** card.")
+        if color in AN_COLORS
+        else N_("You drew a **{color}** card.")
+    )
+    return w.text(sentence, color=w.color(color))
 
 
 def _flag_declined(story: Story, ev: ev_.FlagCardDeclined, rules: ClassicRules, w: Words) -> None:
@@ -199,6 +227,10 @@ def _last_round(story: Story, ev: ev_.LastRound, rules: ClassicRules, w: Words) 
     story.last_round = True
 
 
+def _reshuffled(story: Story, ev: ev_.DeckReshuffled, rules: ClassicRules, w: Words) -> None:
+    story.reshuffles.append(ev.size)
+
+
 def _silent(story: Story, ev: ev_.EventBase, rules: ClassicRules, w: Words) -> None:
     """Events the turn line does not repeat (the board shows them, or the next line does)."""
 
@@ -223,7 +255,7 @@ PHRASES: dict[type[ev_.EventBase], Callable[[Story, Any, ClassicRules, Words], N
     ev_.FlagOffered: _silent,
     ev_.FaceUpRefilled: _silent,
     ev_.FaceUpReset: _silent,
-    ev_.DeckReshuffled: _silent,
+    ev_.DeckReshuffled: _reshuffled,
     ev_.TurnStarted: _silent,
     ev_.PlayStarted: _silent,
     ev_.GameOver: _silent,
@@ -235,21 +267,31 @@ _STORY_ENDS = (ev_.TurnStarted, ev_.GameOver, ev_.PlayStarted)
 
 
 def stories(events: Sequence[Event], rules: ClassicRules, w: Words) -> list[Story]:
-    """The public events grouped into one story per seat and turn, in order (setup choices included)."""
+    """The public events grouped into one story per seat and turn, in order (setup choices
+    included). A reshuffle of the discards (no seat's event) belongs to the story of the turn
+    whose draw caused it: the current one, or the next one when it opens the turn."""
     out: list[Story] = []
     current: Story | None = None
+    pending: list[int] = []
     for ev in events:
         if isinstance(ev, _STORY_ENDS):
             current = None
+            continue
+        if isinstance(ev, ev_.DeckReshuffled):
+            if current is None:
+                pending.append(ev.size)
+            else:
+                _reshuffled(current, ev, rules, w)
             continue
         seat = ev.seat_of
         if seat is None:
             continue
         if current is None or current.seat != seat:
-            current = Story(seat)
+            current = Story(seat, reshuffles=pending)
+            pending = []
             out.append(current)
         PHRASES[type(ev)](current, ev, rules, w)
-    return [s for s in out if s.parts or s.draws or s.last_round]
+    return [s for s in out if s.parts or s.draws or s.last_round or s.reshuffles]
 
 
 def story_line(story: Story, names: Sequence[str], w: Words, *, last_round_at: int) -> str:
@@ -276,6 +318,13 @@ def story_line(story: Story, names: Sequence[str], w: Words, *, last_round_at: i
             player=who,
         )
         text = f"{text} {last}" if text else last
+    for size in story.reshuffles:
+        shuffled = w.n(
+            "The deck ran out: the discards were shuffled into a new deck of {count} card.",
+            "The deck ran out: the discards were shuffled into a new deck of {count} cards.",
+            size,
+        )
+        text = f"{text} {shuffled}" if text else shuffled
     return text
 
 

@@ -5,6 +5,14 @@ reader's language for private replies, the table's language for public
 messages); no discord calls. Every sentence goes through the catalogs. Turn
 stories and the names of places, routes, cards and score parts are
 :mod:`sentences.stories` (the demo tells games with them too).
+
+One count of time everywhere, in both languages: a **round** ("Round 12",
+German "Runde 12") is every seat's turn once, as the board's caption and
+``/ttr status`` count it (:func:`round_of`); a **turn** ("Turn 34", German
+"Zug 34") is one player's turn, numbered from 1 in the order played, wherever a
+single one is named: ``/ttr status``, ``/ttr game log``, the recap's frames,
+the analysis and its turning points. "Move" names what a player does in a turn
+(a hint's suggested move), never a number.
 """
 
 from __future__ import annotations
@@ -228,14 +236,15 @@ def status_text(
     resigned: frozenset[int] = frozenset(),
 ) -> str:
     """The public status: whose turn, each seat's counts and score (resigned seats marked);
-    after the end, the score table."""
+    after the end, the score table, and each seat's line shows its final score (routes,
+    tickets and bonuses: the table's total), not the running route score of play."""
     if public.phase == "play":
         head = w.t(
-            "Game {game} on **{map}**, round {round} (move {move}): {player} to move.",
+            "Game {game} on **{map}**, round {round} (turn {turn}): {player} to move.",
             game=game_id,
             map=map_name,
             round=round_of(public),
-            move=public.turn + 1,
+            turn=public.turn + 1,
             player=player_name(names, public.active),
         )
     elif public.phase == "setup":
@@ -250,6 +259,7 @@ def status_text(
     else:
         head = w.t("Game {game} on **{map}** is over.", game=game_id, map=map_name)
     lines = [head]
+    final = {s.seat: s.score for s in public.result.seats} if public.result is not None else {}
     for p in public.players:
         lines.append(
             "• "
@@ -258,7 +268,7 @@ def status_text(
             + ": "
             + ", ".join(
                 (
-                    w.n("{count} point", "{count} points", p.score),
+                    w.n("{count} point", "{count} points", final.get(p.seat, p.score)),
                     w.n("{count} {piece}", "{count} {pieces}", p.pieces),
                     w.n("{count} {card}", "{count} {cards}", p.cards),
                     w.n("{count} {ticket}", "{count} {tickets}", p.tickets),

@@ -193,14 +193,14 @@ def test_demo_tells_the_game_in_the_channels_words(tmp_path):
         "--language", "de", "--analysis-rollouts", "8",
     )  # fmt: skip
     assert en.returncode == 0 and de.returncode == 0, en.stderr + de.stderr
-    assert "Start " in en.stdout and "Move 1 " in en.stdout and "**" not in en.stdout
+    assert "Start " in en.stdout and "Turn 1 " in en.stdout and "**" not in en.stdout
     assert " for 1 point." in en.stdout and " points." in en.stdout
     assert "Aufbau " in de.stdout and "Zug 1 " in de.stdout and "Endstand nach" in de.stdout
     assert " (+1 Punkt)." in de.stdout and " Punkte)." in de.stdout
     assert "Turning points:" in en.stdout and "Entscheidende Züge:" in de.stdout  # the analysis too
     assert "Tipps" in de.stdout and "hints" in en.stdout  # the score table's hint column
     # the same game: as many told turns in both languages
-    assert en.stdout.count("\nMove ") == de.stdout.count("\nZug ") > 20
+    assert en.stdout.count("\nTurn ") == de.stdout.count("\nZug ") > 20
     assert demo("--language", "fr", "--out", str(tmp_path / "fr")).returncode == 2
 
 

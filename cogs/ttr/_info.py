@@ -284,8 +284,8 @@ class InfoFlows(Base):
 
     @staticmethod
     def _log_lines(records: list[TurnRecord], table: TableView, w: Words) -> list[str]:
-        """``**Move 12** · Alice drew ...`` per turn (``**Start**`` for the ticket choice): a
-        move is one player's turn, counted as /ttr status counts them."""
+        """``**Turn 12** · Alice drew ...`` per turn (``**Start**`` for the ticket choice): one
+        player's turn, counted as /ttr status counts them."""
         names = seat_names(table)
         out = []
         for record in records:
@@ -295,7 +295,7 @@ class InfoFlows(Base):
             label = (
                 w.t("**Start**")
                 if record.number == 0
-                else w.t("**Move {turn}**", turn=record.number)
+                else w.t("**Turn {turn}**", turn=record.number)
             )
             out.append(f"{label} · " + " ".join(told))
         return out

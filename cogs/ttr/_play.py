@@ -41,10 +41,8 @@ def private_lines(events: Sequence[Event], table: TableView, w: Words) -> list[s
     """What the mover got, from their own (unredacted) events: a blind card's colour, tickets kept."""
     out = []
     for ev in events:
-        if isinstance(ev, ev_.CardDrawn) and ev.color == "locomotive":
-            out.append(w.t("You drew a **{wild}**."))
-        elif isinstance(ev, ev_.CardDrawn) and ev.color:
-            out.append(w.t("You drew a **{color}** card.", color=w.color(ev.color)))
+        if isinstance(ev, ev_.CardDrawn) and ev.color:
+            out.append(stories.card_drawn(ev.color, w))
         elif isinstance(ev, ev_.TicketsKept):
             out.append(w.n("You kept {count} {ticket}.", "You kept {count} {tickets}.", ev.kept))
         elif isinstance(ev, ev_.RouteClaimed):

@@ -23,13 +23,13 @@ async def test_log_catches_up_since_your_last_turn(tmp_path: Path) -> None:
         await _draw_twice(first)  # turn 3
         log = await second.slash("game log")
         assert log.ephemeral and log.content.startswith("Since your last turn"), log.content
-        assert "**Move 3**" in log.content and "**Move 2**" not in log.content
+        assert "**Turn 3**" in log.content and "**Turn 2**" not in log.content
         assert f"<@{first.user.id}> drew two cards from the deck." in log.content
         status = await second.slash("status")
-        assert "round 2 (move 4)" in status.content, status.content
+        assert "round 2 (turn 4)" in status.content, status.content
         assert f"<@{second.user.id}> to move" in status.content
         everything = await second.slash("game log", {"count": 10})
-        assert "**Start**" in everything.content and "**Move 1**" in everything.content
+        assert "**Start**" in everything.content and "**Turn 1**" in everything.content
         # the public turn message told the same turn, whole
         told = t.turn_messages(g)[-1].content
         assert f"<@{first.user.id}> drew two cards from the deck." in told

@@ -113,7 +113,7 @@ async def test_a_finished_game_stays_and_resigned_players_never_win(tmp_path: Pa
         assert f"Game {g} on **USA** is over." in status.content and "Winner:" in status.content
         assert "(resigned)" in status.content
         log = await alice.slash("game log", {"count": 3})
-        assert "**Move" in log.content
+        assert "**Turn" in log.content
         history = await alice.slash("game history")
         assert (
             f"Game {g} · **USA**" in history.content and f"/ttr game show id:{g}" in history.content

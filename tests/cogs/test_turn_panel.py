@@ -287,7 +287,7 @@ async def test_board_zoom_and_status_each_say_their_own_thing(tmp_path: Path) ->
         zoom = await mover.slash("board", {"region": "tickets"})
         assert zoom.attachments and "your destination tickets" in zoom.content, zoom.content
         status = await mover.slash("status")
-        assert "round 1 (move 1)" in status.content and "<t:" in status.content, status.content
+        assert "round 1 (turn 1)" in status.content and "<t:" in status.content, status.content
         assert status.content.count("• ") == 2 and not status.attachments
         turn = t.turn_messages(g)[-1]
         panel = await mover.click(turn, f"ttr:{g}:draw", private=True)

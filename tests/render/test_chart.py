@@ -83,3 +83,48 @@ def test_the_chart_speaks_the_table_language():
     assert "Gewinnchance nach jedem Zug" in drawn and "Zug" in drawn
     assert "50 %" in drawn and "Åsa 100 %" in drawn and "Björn 0 %" in drawn
     assert "32 durchgespielte Spiele je Zug" in drawn
+
+
+def _disc_runs(img: Image.Image, k: float) -> list[tuple[int, int]]:
+    """The column runs of the turning-point discs: dark ink in the discs' upper halves, above
+    the plot (whose lines' symbols reach a little above it at 100 %)."""
+    from render._chart import DISC_RADIUS
+
+    ink = (28, 28, 30)
+    cy = round(54 * k) - 14 * k
+    rows = range(round(cy - DISC_RADIUS * k) + 1, round(cy) + 1)
+    dark = [any(img.getpixel((x, y)) == ink for y in rows) for x in range(img.width)]
+    runs, start = [], None
+    for x, d in enumerate([*dark, False]):
+        if d and start is None:
+            start = x
+        elif not d and start is not None:
+            runs.append((start, x - 1))
+            start = None
+    return runs
+
+
+@pytest.mark.parametrize("width", [500, CHART_WIDTH])
+@pytest.mark.parametrize("marks", [[37, 38, 39], [0, 1, 2], [39, 20, 38, 39]])
+def test_every_turning_point_disc_is_whole_inside_the_image(width, marks):
+    """Turning points at the very end (or start) of a game: every numbered disc is drawn whole,
+    apart from the others and off the image's sides (the third one used to be cut off)."""
+    from render._chart import DISC_RADIUS
+
+    k = width / 500
+    img = _pixels(render_chance_png(_series(3, 40), NAMES[:3], marks=marks, width=width))
+    runs = _disc_runs(img, k)
+    assert len(runs) == len(marks), runs
+    for a, b in runs:
+        assert 0 < a and b < img.width - 1, runs
+        assert b - a + 1 >= 1.8 * DISC_RADIUS * k, runs  # a whole disc, not a sliver
+
+
+def test_discs_stay_at_their_marks_when_there_is_room():
+    """A lone disc sits over its turn; crowded ones keep their order and the gap."""
+    from render._chart import disc_positions
+
+    assert disc_positions([100.0, 300.0], 10, 490, 20) == [100.0, 300.0]
+    assert disc_positions([480.0, 485.0, 490.0], 10, 480, 20) == [440.0, 460.0, 480.0]
+    assert disc_positions([50.0, 50.0], 10, 490, 20) == [50.0, 70.0]
+    assert disc_positions([], 10, 490, 20) == []

@@ -250,7 +250,11 @@ def test_planner_text_in_both_languages() -> None:
     plans = [plan_ticket(board, owners, 0, t, doubles_open=True) for t in board.tickets]
     en = planner_text(words_for("en"), plans, board).splitlines()
     assert en[0] == "**Planner for your destination tickets**"
-    assert en[1].startswith("• A – B (4): 3 more spaces") and "A - B" in en[1] and "detour" in en[1]
+    assert (
+        en[1].startswith("• A – B (4): 3 more spaces")
+        and "others: A – B;" in en[1]
+        and "detour" in en[1]
+    )
     assert en[2] == "• A – C (3): done."
     assert en[3].startswith("• B – D (9): can no longer be completed")
     de = planner_text(words_for("de"), plans, board)
@@ -281,7 +285,7 @@ def _europe_plan(owned_by_other: list[str], stations: dict[str, int]):  # type: 
 
 def test_a_station_is_suggested_where_a_needed_route_was_taken() -> None:
     """Every route into Paris taken: the plan builds a train station at one end of the cheapest
-    taken route (Frankfurt - Paris joins the reader's line) and claims nothing more; with all
+    taken route (Frankfurt – Paris joins the reader's line) and claims nothing more; with all
     three stations built elsewhere the ticket is lost."""
     plan = _europe_plan(PARIS_TAKEN, {})
     assert plan.possible and plan.station in ("frankfurt", "paris")
@@ -293,7 +297,7 @@ def test_a_station_is_suggested_where_a_needed_route_was_taken() -> None:
 
 
 def test_a_built_station_is_used_and_no_second_one_suggested() -> None:
-    """The reader's station in Frankfurt already lets the ticket use Frankfurt - Paris."""
+    """The reader's station in Frankfurt already lets the ticket use Frankfurt – Paris."""
     plan = _europe_plan(PARIS_TAKEN, {"frankfurt": 0})
     assert plan.possible and plan.station is None
     assert plan.borrowed == (("frankfurt", "frankfurt__paris__1"),) and plan.cars == 0
@@ -303,7 +307,7 @@ def test_a_built_station_is_used_and_no_second_one_suggested() -> None:
 
 
 def test_a_short_detour_beats_a_station() -> None:
-    """Frankfurt - Paris taken, the way round by Bruxelles costs one space more: no station (it
+    """Frankfurt – Paris taken, the way round by Bruxelles costs one space more: no station (it
     would cost a turn, cards and 4 points), the plan claims the detour."""
     plan = _europe_plan(["frankfurt__paris__1"], {})
     assert plan.station is None and plan.borrowed == ()
@@ -326,12 +330,12 @@ def test_the_suggestion_is_told_in_the_hand_image_and_the_text() -> None:
     (plan,) = plan_tickets(rules, view)
     city = rules.board.cities[plan.station].name
     text = plan_line(words_for("en", rules.meta), plan, rules.board)
-    assert f"Build a train station in {city} to use Frankfurt - Paris." in text
+    assert f"Build a train station in {city} to use Frankfurt – Paris." in text
     de = plan_line(words_for("de", rules.meta), plan, rules.board)
-    assert f"Baue einen Bahnhof in {city}, um Frankfurt - Paris zu nutzen." in de
+    assert f"Baue einen Bahnhof in {city}, um Frankfurt – Paris zu nutzen." in de
     with recorded_text() as drawn:
         hand_image(view, ["Ann", "Ben"])
-    assert any(f"build a train station in {city} for Frankfurt - Paris" in t for t in drawn), [
+    assert any(f"build a train station in {city} for Frankfurt – Paris" in t for t in drawn), [
         t for t in drawn if "space" in t
     ]
     built = build_state(
@@ -343,4 +347,4 @@ def test_the_suggestion_is_told_in_the_hand_image_and_the_text() -> None:
     )
     (via,) = plan_tickets(rules, player_view(rules, built, 0))
     text = plan_line(words_for("en", rules.meta), via, rules.board)
-    assert "Your train station in Frankfurt lets it use Frankfurt - Paris." in text
+    assert "Your train station in Frankfurt lets it use Frankfurt – Paris." in text

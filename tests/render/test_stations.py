@@ -83,14 +83,14 @@ def test_the_final_image_shows_each_station_and_the_route_it_used() -> None:
         img = final_image(layout, view, ["Ann", "Ben"])
     for city, seat in STATIONS.items():
         assert _house_at(img, layout.cities[city], seat, 1.0), city
-    assert "Train station Frankfurt: Frankfurt - Paris for Paris – Wien" in drawn
+    assert "Train station Frankfurt: Frankfurt – Paris for Paris – Wien" in drawn
     assert "Train station Madrid: no route used" in drawn
     assert (
         "unbuilt train stations" in drawn
     )  # the breakdown column of unbuilt stations has its name
     with recorded_text() as drawn:
         final_image(layout, view, ["Ann", "Ben"], lang="de")
-    assert "Bahnhof Frankfurt: Frankfurt - Paris für Paris – Wien" in drawn
+    assert "Bahnhof Frankfurt: Frankfurt – Paris für Paris – Wien" in drawn
 
 
 def test_the_phone_board_draws_stations_at_its_own_scale() -> None:

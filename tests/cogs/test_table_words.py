@@ -116,7 +116,7 @@ async def _play(tmp_path: Path, lang: str) -> Game:
                 timeout=60,
             )
             show = analysis.text
-            records = await t.service.turn_log(g)
+            records = await t.service.queries.turn_log(g)
         sent = [m for m in t.fake.sent if m.kind != "user"]
         return Game(
             status_in_play=status_in_play,

@@ -163,3 +163,40 @@ def test_a_configuration_error_waits_unhealthy_until_stopped(tmp_path: Path, cas
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+async def test_a_token_discord_rejects_waits_with_the_container_setting(tmp_path: Path) -> None:
+    """401 at login with TTR_ON_CONFIG_ERROR=wait: the rejection is logged once, the process
+    stays up and unhealthy with the reason, and a stop ends it with exit code 2."""
+    import asyncio
+
+    from tests.e2e.fake_discord import BotProcess, FakeDiscord
+
+    async with FakeDiscord(member_names=("alice",)) as fake:
+        fake.fail("GET", r"/users/@me", 401, 0, times=5, message="Unauthorized")
+        env = {
+            "TTR_DATABASE_PATH": str(tmp_path / "ttr.sqlite3"),
+            "TTR_HEARTBEAT_PATH": str(tmp_path / "beat"),
+            "TTR_ON_CONFIG_ERROR": "wait",
+        }
+        bot_process = BotProcess(fake, [sys.executable, "-m", "bot", "run"], env=env, cwd=str(ROOT))
+        try:
+            await bot_process.start(wait_ready=False)
+            deadline = time.monotonic() + 60
+            while "waiting (TTR_ON_CONFIG_ERROR=wait)" not in bot_process.output():
+                assert bot_process.running, bot_process.output()[-3000:]
+                assert time.monotonic() < deadline, bot_process.output()[-3000:]
+                await asyncio.sleep(0.05)
+            health = await asyncio.to_thread(
+                bot, "health", env={"TTR_HEARTBEAT_PATH": str(tmp_path / "beat")}
+            )
+            assert health.returncode == 1
+            assert "the bot has stopped (Discord rejected the token" in health.stderr
+            assert bot_process.running and bot_process.process is not None
+            bot_process.process.send_signal(signal.SIGTERM)
+            assert await asyncio.wait_for(bot_process.process.wait(), 15) == 2
+            out = bot_process.output()
+        finally:
+            await bot_process.close()
+    assert "Traceback" not in out, out[-3000:]
+    assert sum("/users/@me -> 401" in r for r in fake.requests) == 1

@@ -17,7 +17,7 @@ WORKDIR /app
 
 # 1. dependencies in their own layer: only pyproject.toml and empty packages
 COPY pyproject.toml README.md ./
-RUN for p in engine maps render bot cogs words benchmarks; do mkdir -p $p && touch $p/__init__.py; done \
+RUN for p in engine maps render bot cogs words sentences benchmarks; do mkdir -p $p && touch $p/__init__.py; done \
  && python3 -m venv /opt/venv && /opt/venv/bin/pip install -q '.[postgres]' \
  && /opt/venv/bin/pip uninstall -q -y ttrbot
 
@@ -28,6 +28,7 @@ COPY render render
 COPY bot bot
 COPY cogs cogs
 COPY words words
+COPY sentences sentences
 COPY benchmarks benchmarks
 COPY setup.py ./
 RUN /opt/venv/bin/pip install -q --no-deps '.[postgres]' \

@@ -7,14 +7,14 @@ Per map it plays ``games`` games between normal AI seats (4 seats, Nordic 3;
 ``--seats`` for another count) and then:
 
 - **analysis**: runs the job the bot's workers run, in one slice
-  (:func:`bot.services._analysis.analysis_slice`: replay from the seed, rollouts from
+  (:func:`bot.host.services._analysis.analysis_slice`: replay from the seed, rollouts from
   every turn, at most ``rollouts`` per turn within ``budget_s`` seconds of CPU) in
   this process and reports its CPU seconds per game (``cpu_s``: replay included,
   goal <= 60), the rollouts per turn it reached and the turns;
 - **hint latency**: asks for ``hints`` hints at moments spread over those games
   (every seat, every kind of decision) through the job the bot's workers run
-  (:func:`bot.services._coach.hint_job`), in ``workers`` AI worker processes as the
-  bot does (:class:`bot.services.WorkerJobs`; 0: in this process), and reports the
+  (:func:`bot.host.services._coach.hint_job`), in ``workers`` AI worker processes as the
+  bot does (:class:`bot.host.services.WorkerJobs`; 0: in this process), and reports the
   wall-clock time from asking to the answer, p50 and p99 (goal: within 3 s; a
   deferred Discord answer may take 5 s). With ``--busy`` an analysis is made in
   slices in the same workers all the while, as the bot's analysis queue does after
@@ -29,10 +29,10 @@ import json
 import time
 from typing import Any
 
-from bot.ai_workers import AiWorkers
-from bot.services import ThreadJobs, WorkerJobs
-from bot.services._analysis import SLICE_S, analysis_slice
-from bot.services._coach import hint_job
+from bot.host.ai_workers import AiWorkers
+from bot.host.services import ThreadJobs, WorkerJobs
+from bot.host.services._analysis import SLICE_S, analysis_slice
+from bot.host.services._coach import hint_job
 from engine import GameState, apply, new_game
 from engine.ai import choose_action
 from engine.ai.analysis import CPU_BUDGET_S, ROLLOUTS

@@ -34,8 +34,8 @@ from typing import Any
 
 
 async def _kill_random(kills: int, seed: int) -> dict[str, Any]:
-    from bot.services.ops import verify_storage
-    from bot.storage import open_storage
+    from bot.host.services.ops import verify_storage
+    from bot.host.storage import open_storage
     from tests.services.test_reliability import _run_and_kill
 
     rng = random.Random(seed)

@@ -64,8 +64,8 @@ def _written() -> int:
 
 async def build(url: str, games: int) -> None:
     """``games`` running games: a human (user HUMAN) against an AI seat, tickets chosen."""
-    from bot.services import GameService
-    from bot.storage import open_storage
+    from bot.host.services import GameService
+    from bot.host.storage import open_storage
     from engine.ai import choose_action
     from maps.loader import available_maps, load_ruleset
 
@@ -139,8 +139,8 @@ async def work(
     url: str, index: int, processes: int, players: int, seconds: float, warmup: float
 ) -> dict[str, Any]:
     """One worker: play the games whose id % processes == index; return its counts."""
-    from bot.services import GameService
-    from bot.storage import open_storage
+    from bot.host.services import GameService
+    from bot.host.storage import open_storage
 
     storage = await open_storage(url, pool_size=players + 2)
     service = GameService(storage)

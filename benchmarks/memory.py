@@ -5,7 +5,7 @@
 
 Each measurement is a fresh process that is the bot without Discord: it imports
 what ``python -m bot`` imports, warms the renderer as the bot does at start, and
-builds the game service as ``bot.run.build_service`` does, with the AI workers of
+builds the game service as ``bot.process.run.build_service`` does, with the AI workers of
 the settings (``TTR_AI_WORKERS``, ``TTR_AI_WORKER_MAX_MB``; ``--ai-workers``
 overrides the count, 0 being the former design that decides every AI move in the
 bot process). On a SQLite database of its own it plays 2-player games hard vs
@@ -15,7 +15,7 @@ service's ``_ai_moves``, the worker pool, one transaction per call), and renders
 the board of every turn and the final image through the cogs' image functions.
 
 The
-coach's jobs run where the bot runs them (``bot.run.coach_jobs``: hints and analyses
+coach's jobs run where the bot runs them (``bot.process.run.coach_jobs``: hints and analyses
 in the AI workers, an analysis in slices between AI moves), and every finished game
 is analysed in the background as the bot's analysis queue does.
 
@@ -43,7 +43,7 @@ database MiB, malloc in use MiB, malloc free MiB, malloc mapped MiB]``, the bot'
 being its own process alone, ``objects`` the count of objects its garbage collector
 tracks, to tell a growing Python heap from fragmentation, the database its SQLite files
 together (SQLite's page cache fills with it) and the last three the bot's C-level heap
-from :func:`bot.malloc.heap_mib`, -1 where glibc cannot tell). With
+from :func:`bot.process.malloc.heap_mib`, -1 where glibc cannot tell). With
 ``--json`` the last line is one JSON object keyed by map and ``"all"``, plus
 ``"settings"``.
 
@@ -231,8 +231,8 @@ def _use_budget() -> None:
 
 
 def decide_with_budget(map_id: str, state: Any, seat: int, kind: str) -> Any:
-    """The AI workers' decision (:func:`bot.ai_workers.decide`) with the benchmark's budget."""
-    from bot.ai_workers import decide
+    """The AI workers' decision (:func:`bot.host.ai_workers.decide`) with the benchmark's budget."""
+    from bot.host.ai_workers import decide
 
     _use_budget()
     return decide(map_id, state, seat, kind)
@@ -242,10 +242,10 @@ def _bot_like() -> None:
     """Load what the bot process loads: discord.py, the cogs, the service, the maps, and the
     renderer's cached layers (``TtrBot.setup_hook`` warms them up at start), with the
     allocator settings of ``python -m bot``."""
-    import bot.client  # noqa: F401 - discord.py and the bot class
-    from bot.malloc import tune_malloc
+    import bot.discord_app.client  # noqa: F401 - discord.py and the bot class
+    from bot.process.malloc import tune_malloc
 
-    tune_malloc()  # as bot.run.run does before anything starts a thread
+    tune_malloc()  # as bot.process.run.run does before anything starts a thread
     import cogs.ttr  # noqa: F401 - the cogs
     from maps.loader import available_maps, load_ruleset
     from render import warm_up
@@ -288,7 +288,7 @@ async def _play(service: Any, map_id: str, seed: int, channel: int) -> None:
 
 
 class _Timed:
-    """Wraps the AI workers' :meth:`~bot.ai_workers.AiWorkers.choose`: the wall seconds of every
+    """Wraps the AI workers' :meth:`~bot.host.ai_workers.AiWorkers.choose`: the wall seconds of every
     hard AI decision from asking to the answer (queueing behind a slice of an analysis
     included), in ``seconds``."""
 
@@ -352,12 +352,12 @@ async def _measure(
 ) -> dict[str, Any]:
     from dataclasses import replace
 
-    from bot.ai_workers import AiWorkers
-    from bot.config import Settings
-    from bot.malloc import heap_mib
-    from bot.run import coach_jobs
-    from bot.services import GameService
-    from bot.storage import open_storage
+    from bot.host.ai_workers import AiWorkers
+    from bot.host.services import GameService
+    from bot.host.storage import open_storage
+    from bot.process.config import Settings
+    from bot.process.malloc import heap_mib
+    from bot.process.run import coach_jobs
 
     settings = Settings.from_env(env_file=None)
     if ai_workers is not None:
@@ -371,7 +371,7 @@ async def _measure(
     )
     with tempfile.TemporaryDirectory(prefix="ttr-memory-") as tmp:
         storage = await open_storage(Path(tmp) / "ttr.sqlite3")
-        # as bot.run.build_service builds it, with the coach's jobs and the analysis queue;
+        # as bot.process.run.build_service builds it, with the coach's jobs and the analysis queue;
         # AI seats are stepped one move per call
         hints, analyses = coach_jobs(settings, workers)
         counted = _Counted(analyses)

@@ -28,8 +28,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.services import GameService
-from bot.storage import NewSeat, open_storage
+from bot.host.services import GameService
+from bot.host.storage import NewSeat, open_storage
 from engine import ENGINE_VERSION, new_game
 from engine.ai import choose_action
 from engine.codec import encode_state

@@ -2,10 +2,10 @@
 
 ``python -m bot demo [--map usa] [--players 4] [--seed 7] [--out DIR] [--every N]
 [--ai LEVELS] [--language en|de] [--db PATH | --database-url URL]``
-creates the game through the bot's own :class:`~bot.services.GameService` on a
+creates the game through the bot's own :class:`~bot.host.services.GameService` on a
 real SQLite file ``DIR/ttr.sqlite3``; every AI action goes through the service
 (engine, then the action with its snapshot in one transaction). The console
-tells the game in the same words as the channel (:mod:`bot.stories`, through
+tells the game in the same words as the channel (:mod:`sentences.stories`, through
 the catalogs with their plural rules, in ``--language``), then prints the
 final score table (with the hints each seat took) and, as every demo game is
 rated (a server's default), how it moved each computer level's rating; the demo
@@ -31,11 +31,11 @@ from typing import Any
 import render
 from engine import player_view
 from maps import MapError, UnknownMap, available_maps, load_ruleset
+from sentences import stories
+from sentences.coach import analysis_words, turning_point_words
 from words import Words, words_for
 
-from . import stories
-from .coach_text import analysis_words, turning_point_words
-from .services import (
+from .host.services import (
     ClassicRules,
     Event,
     FinalResult,
@@ -47,7 +47,7 @@ from .services import (
     stations_by_turn,
     stored_state,
 )
-from .storage import MigrationError, SeatRow, Storage, StorageUnavailable, open_storage
+from .host.storage import MigrationError, SeatRow, Storage, StorageUnavailable, open_storage
 
 
 @dataclass
@@ -349,7 +349,7 @@ async def run_demo(
     language: str = "en",
     analysis_rollouts: int = 32,
 ) -> int:
-    """Play the demo game through :class:`~bot.services.GameService`; return the exit code: 0, 1
+    """Play the demo game through :class:`~bot.host.services.GameService`; return the exit code: 0, 1
     when the stored log does not replay to the snapshot (or the game gets stuck), 2 for an unknown
     map or player count, or a database that cannot be opened.
 

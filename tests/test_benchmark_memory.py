@@ -105,7 +105,7 @@ def test_the_c_heap_shows_c_allocations() -> None:
     about their size, and freeing them lowers it again."""
     import ctypes
 
-    from bot.malloc import heap_mib
+    from bot.process.malloc import heap_mib
 
     before = heap_mib()
     assert before is not None  # glibc on every machine the tests run on

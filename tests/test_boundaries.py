@@ -36,8 +36,8 @@ def test_engine_imports_only_the_standard_library():
 
 
 def test_service_and_storage_import_no_discord():
-    """bot/services and bot/storage take ids and return dataclasses: no discord import."""
-    for pkg in ("bot/services", "bot/storage"):
+    """bot/host/services and bot/host/storage take ids and return dataclasses: no discord import."""
+    for pkg in ("bot/host/services", "bot/host/storage"):
         if (ROOT / pkg).exists():
             for f, mods in imports(pkg).items():
                 assert "discord" not in mods, f

@@ -182,7 +182,7 @@ def test_demo_ai_levels_per_seat_and_refusal(tmp_path):
 
 
 def test_demo_tells_the_game_in_the_channels_words(tmp_path):
-    """The console speaks through the catalogs as the channel does (bot.stories, with the catalogs'
+    """The console speaks through the catalogs as the channel does (sentences.stories, with the catalogs'
     plural rules), in --language: the same sentences, without Discord's bold marks."""
     en = demo(
         "--map", "usa", "--players", "2", "--seed", "7", "--out", str(tmp_path / "en"),

@@ -1,4 +1,4 @@
-"""bot/logs.py: library lines keep their shape without payloads; tokens masked; noisy libraries
+"""bot/process/logs.py: library lines keep their shape without payloads; tokens masked; noisy libraries
 capped at INFO (issue 28 point 1)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.logs import QUIET, install, mask_tokens, safe_arg
+from bot.process.logs import QUIET, install, mask_tokens, safe_arg
 
 
 @pytest.fixture
@@ -52,7 +52,7 @@ def test_library_payloads_are_hidden_and_shapes_kept(captured: io.StringIO) -> N
     )
     logging.getLogger("somelib").debug("x" * 500)
     logging.getLogger("aiosqlite").debug("executing %s", "INSERT ... ('Helena')")
-    logging.getLogger("bot.storage").debug("game %s: actions %s-%s stored", 7, 1, 2)
+    logging.getLogger("bot.host.storage").debug("game %s: actions %s-%s stored", 7, 1, 2)
     text = captured.getvalue()
     assert "Helena" not in text and "SECRET-TOKEN" not in text and "TOK/" not in text
     assert "<gateway op=0 t=INTERACTION_CREATE s=None>" in text
@@ -62,7 +62,7 @@ def test_library_payloads_are_hidden_and_shapes_kept(captured: io.StringIO) -> N
     )
     assert "<500 characters of somelib debug output hidden>" in text
     assert "aiosqlite" not in text  # held at INFO
-    assert "shard=0-1/2 game=7 bot.storage: game 7: actions 1-2 stored" in text
+    assert "shard=0-1/2 game=7 bot.host.storage: game 7: actions 1-2 stored" in text
 
 
 def test_json_lines_are_filtered_too() -> None:

@@ -1,4 +1,4 @@
-"""The metrics (bot/metrics.py) and their HTTP server (bot/metrics_server.py), in this process:
+"""The metrics (bot/process/metrics.py) and their HTTP server (bot/process/metrics_server.py), in this process:
 bounded labels, the settings, ``/healthz`` from the readiness, ``/metrics`` with the games
 counted from a real database, and a port that cannot be served."""
 
@@ -15,12 +15,12 @@ import discord
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot import metrics
-from bot.config import Settings
-from bot.health import Health
-from bot.metrics_server import MetricsServer
-from bot.run import StartupError, start_metrics
-from bot.storage import open_storage
+from bot.host.storage import open_storage
+from bot.process import metrics
+from bot.process.config import Settings
+from bot.process.health import Health
+from bot.process.metrics_server import MetricsServer
+from bot.process.run import StartupError, start_metrics
 from cogs.ttr._announce import Announcer
 from cogs.ttr._base import Base
 

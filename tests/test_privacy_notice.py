@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli.main import main
-from bot.config import DEFAULT_GUILD_RETENTION_DAYS
+from bot.process.config import DEFAULT_GUILD_RETENTION_DAYS
 from words import LANGS, privacy_notice, words_for
 
 ROOT = Path(__file__).resolve().parents[1]

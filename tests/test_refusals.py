@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.services import ServiceError
-from bot.storage import (
+from bot.host.services import ServiceError
+from bot.host.storage import (
     ChannelBusy,
     GameNotFound,
     GameStatusError,

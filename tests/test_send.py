@@ -1,4 +1,4 @@
-"""The send funnel (bot/send.py): every limit of Discord's, echoed user text made harmless, and
+"""The send funnel (bot/discord_app/send.py): every limit of Discord's, echoed user text made harmless, and
 no other module calling discord.py's send methods (issue 28 point 2)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot import send
+from bot.discord_app import send
 
 from .e2e.fake_discord import check_components, check_embeds
 
@@ -23,11 +23,11 @@ SEND_METHODS = {"send", "send_message", "edit_message", "edit_original_response"
 
 def test_only_the_funnel_calls_discords_send_methods() -> None:
     """An AST scan of bot/ and cogs/: ``.send(...)``, ``.send_message(...)``, ``.edit_message``,
-    ``.edit_original_response`` and ``.edit`` are called in bot/send.py only."""
+    ``.edit_original_response`` and ``.edit`` are called in bot/discord_app/send.py only."""
     found = []
     for package in ("bot", "cogs"):
         for path in (ROOT / package).rglob("*.py"):
-            if path == ROOT / "bot" / "send.py":
+            if path == ROOT / "bot" / "discord_app" / "send.py":
                 continue
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if (
@@ -112,7 +112,7 @@ def test_fit_view_repairs_what_discord_would_refuse(caplog: pytest.LogCaptureFix
     )
     raw = check_components(view.to_components())
     assert {p.code for p in raw} >= {"COMPONENT_CUSTOM_ID_DUPLICATED", "BASE_TYPE_BAD_LENGTH"}
-    with caplog.at_level(logging.ERROR, logger="bot.send"):
+    with caplog.at_level(logging.ERROR, logger="bot.discord_app.send"):
         fitted = send.fit_view(view)
     assert fitted is not None
     assert check_components(fitted.to_components()) == []

@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 from words import KEYWORDS, catalog_file  # noqa: E402
 
 #: Packages whose code says or draws words to players.
-SOURCES = ("words", "bot", "cogs", "render")
+SOURCES = ("words", "sentences", "bot", "cogs", "render")
 
 
 def extracted() -> Iterator[tuple[str | tuple[str, str], str | None, str]]:

@@ -3,8 +3,8 @@ deleted (``/ttr privacy show``, ``python -m bot privacy``, the README's "Privacy
 
 One text in the catalogs, in every language the bot speaks; the README's English section is
 this text (``tests/test_privacy_notice.py`` holds the two equal), so the notice and the
-documentation cannot drift apart. It must stay true to what ``bot.storage`` keeps: a new
-table that holds user data needs its line here (and in forgetting, ``bot/storage/_privacy.py``).
+documentation cannot drift apart. It must stay true to what ``bot.host.storage`` keeps: a new
+table that holds user data needs its line here (and in forgetting, ``bot/host/storage/_privacy.py``).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..storage import Storage
+    from bot.host.storage import Storage
 
 #: Exit codes shared by the operator commands (docs/operators/commands.md).
 OK, PROBLEMS, BAD_USE = 0, 1, 2
@@ -55,7 +55,7 @@ def with_storage(target: str | Path, work: Callable[[Storage], Awaitable[int]]) 
 
 
 async def _with_storage(target: str | Path, work: Callable[[Storage], Awaitable[int]]) -> int:
-    from ..storage import MigrationError, StorageUnavailable, open_storage
+    from bot.host.storage import MigrationError, StorageUnavailable, open_storage
 
     try:
         storage = await open_storage(target)

@@ -5,7 +5,7 @@
 - ``python -m bot migrate --from URL --to URL``
 
 Each prints plain lines and exits 0 (all good), 1 (problems found, one line per game naming it)
-or 2 (bad use, a database that cannot be opened). The work is :mod:`bot.services.ops`'s.
+or 2 (bad use, a database that cannot be opened). The work is :mod:`bot.host.services.ops`'s.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from ._common import BAD_USE, OK, PROBLEMS, CommandError, add_database_options, 
 from ._common import with_storage as _with_storage
 
 if TYPE_CHECKING:
-    from ..storage import Storage
+    from bot.host.storage import Storage
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -58,7 +58,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def verify_command(args: argparse.Namespace) -> int:
     """``python -m bot verify``: 0 when every game reads and replays to what is stored, 1 with
     one line per problem otherwise."""
-    from ..services.ops import verify_storage
+    from bot.host.services.ops import verify_storage
 
     async def work(storage: Storage) -> int:
         checked, problems = await verify_storage(storage)
@@ -73,8 +73,8 @@ def verify_command(args: argparse.Namespace) -> int:
 def export_command(args: argparse.Namespace) -> int:
     """``python -m bot export ... --game ID [--out FILE]``: the game's JSON record (stdout by
     default); 1 when there is no such game or it cannot be read."""
-    from ..services.ops import export_game
-    from ..storage import CorruptGame
+    from bot.host.services.ops import export_game
+    from bot.host.storage import CorruptGame
 
     async def work(storage: Storage) -> int:
         try:
@@ -105,8 +105,8 @@ def migrate_command(args: argparse.Namespace) -> int:
 
 
 async def _migrate(source_url: str, target_url: str) -> int:
-    from ..services.ops import copy_database
-    from ..storage import MigrationError, StorageError, StorageUnavailable, open_storage
+    from bot.host.services.ops import copy_database
+    from bot.host.storage import MigrationError, StorageError, StorageUnavailable, open_storage
 
     try:
         source = await open_storage(source_url)

@@ -80,9 +80,9 @@ def os_error_line(exc: OSError) -> str:
 
 
 def storage_error_line(exc: Exception) -> str | None:
-    """The line for a database that cannot be opened or used (a :class:`bot.storage`
+    """The line for a database that cannot be opened or used (a :class:`bot.host.storage`
     ``StorageError`` that reached the command), or None for any other exception."""
-    storage = sys.modules.get("bot.storage")  # imported by whatever raised it
+    storage = sys.modules.get("bot.host.storage")  # imported by whatever raised it
     error = getattr(storage, "StorageError", None)
     if error is None or not isinstance(exc, error):
         return None

@@ -5,7 +5,7 @@
 - ``python -m bot privacy [--language en|de] [--days N]``
 
 Exit 0 done (or nothing to do), 1 refused with the reason, 2 bad use or a database that cannot
-be opened. The work is :mod:`bot.services.privacy_ops`'s.
+be opened. The work is :mod:`bot.host.services.privacy_ops`'s.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 def forget_command(args: argparse.Namespace) -> int:
     """``python -m bot forget ... --user ID``: 1 while the user still plays."""
-    from ..services.privacy_ops import forget
+    from bot.host.services.privacy_ops import forget
 
     if args.user <= 0:
         args.parser.error("--user must be a Discord user id (a positive number)")
@@ -68,7 +68,7 @@ def forget_command(args: argparse.Namespace) -> int:
 def purge_command(args: argparse.Namespace) -> int:
     """``python -m bot purge ... --guild ID [--force]``: 1 while the server has games the bot
     runs (without ``--force``)."""
-    from ..services.privacy_ops import purge
+    from bot.host.services.privacy_ops import purge
 
     if args.guild <= 0:
         args.parser.error("--guild must be a Discord server id (a positive number)")
@@ -84,7 +84,7 @@ def privacy_command(args: argparse.Namespace) -> int:
 
     days = args.days
     if days is None:
-        from ..config import Settings
+        from bot.process.config import Settings
 
         try:
             days = Settings.from_env().guild_retention_days

@@ -1,6 +1,6 @@
 """``python -m bot ratings (--db PATH | --database-url URL) [--json] [--recompute]``: every
 server's rating tables, as stored or rebuilt by replaying the stored results in order (exit 1
-when that differs from what is stored); the work is :mod:`bot.services.rating_tools`'s."""
+when that differs from what is stored); the work is :mod:`bot.host.services.rating_tools`'s."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from ._common import add_database_options, database_of, with_storage
 
 if TYPE_CHECKING:
-    from ..storage import Storage
+    from bot.host.storage import Storage
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,8 +33,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def ratings_command(args: argparse.Namespace) -> int:
-    """Print the tables; the exit code of :func:`~bot.services.rating_tools.print_ratings`."""
-    from ..services.rating_tools import print_ratings
+    """Print the tables; the exit code of :func:`~bot.host.services.rating_tools.print_ratings`."""
+    from bot.host.services.rating_tools import print_ratings
 
     async def work(storage: Storage) -> int:
         return await print_ratings(storage, recompute=args.recompute, as_json=args.json)

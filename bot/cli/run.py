@@ -1,11 +1,11 @@
 """``python -m bot [run]`` (the bot, the default command) and ``python -m bot health [--ready]``
-(the container's health check); the work is :mod:`bot.run`'s.
+(the container's health check); the work is :mod:`bot.process.run`'s.
 
 Both read the settings from the environment (and ``.env``); a setting that does not parse is
 one line and exit code 2. With ``TTR_ON_CONFIG_ERROR=wait`` (set by the container image; the
 default is ``exit``) a configuration error does not end ``run``: the process stays up, idle and
 unhealthy, and says why every 10 minutes, so a restart policy does not loop
-(:func:`bot.run.wait_for_operator`; docs/operators/container.md)."""
+(:func:`bot.process.run.wait_for_operator`; docs/operators/container.md)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ._common import CommandError
 
 if TYPE_CHECKING:
-    from ..config import Settings
+    from bot.process.config import Settings
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -40,7 +40,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def _settings() -> Settings:
-    from ..config import Settings
+    from bot.process.config import Settings
 
     try:
         return Settings.from_env()
@@ -63,9 +63,9 @@ def waits_on_config_error(environ: Mapping[str, str] | None = None) -> bool:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    """Run the bot (:func:`bot.run.run`); its exit code. A setting that does not parse waits
+    """Run the bot (:func:`bot.process.run.run`); its exit code. A setting that does not parse waits
     for the operator instead with ``TTR_ON_CONFIG_ERROR=wait``."""
-    from ..run import run, wait_for_operator
+    from bot.process.run import run, wait_for_operator
 
     wait = waits_on_config_error()
     try:
@@ -78,7 +78,7 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def health_command(args: argparse.Namespace) -> int:
-    """The health check (:func:`bot.run.health`); its exit code."""
-    from ..run import health
+    """The health check (:func:`bot.process.run.health`); its exit code."""
+    from bot.process.run import health
 
     return health(_settings(), ready=args.ready)

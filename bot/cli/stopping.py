@@ -7,7 +7,7 @@ waited Docker's whole grace period. :func:`install` makes SIGTERM and SIGINT rai
 :class:`Stopped` while the process starts (imports, reading settings: nothing is stored yet),
 which ends the command at once; once the bot's event loop is about to take the signals over,
 :func:`hold` turns that into a note only, which the loop reads with :func:`received` when it
-installs its own handlers (:func:`bot.run.run`), so a signal between the two is not lost.
+installs its own handlers (:func:`bot.process.run.run`), so a signal between the two is not lost.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from discord.ext import commands
 
-from bot.client import TtrBot
+from bot.discord_app.client import TtrBot
 
 from ._clicks import ITEMS
 from ._commands import TtrCog
@@ -24,7 +24,7 @@ async def setup(bot: commands.Bot) -> None:
     """Extension entry point: the cog over the bot's game service, the click classes, and the
     listeners of servers adding and removing the bot.
 
-    Raises TypeError for a bot that is not a :class:`~bot.client.TtrBot` (it has no service).
+    Raises TypeError for a bot that is not a :class:`~bot.discord_app.client.TtrBot` (it has no service).
     """
     if not isinstance(bot, TtrBot):
         raise TypeError(f"the /ttr cog needs a TtrBot, not {type(bot).__name__}")

@@ -6,8 +6,8 @@ import logging
 
 import discord
 
-from bot.client import TtrBot
-from bot.services import GameServicePort
+from bot.discord_app.client import TtrBot
+from bot.host.services import GameServicePort
 
 from ._announce import Announcer, missing_permissions, permission_names, required_permissions
 from ._base import Base

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import discord
 
-from bot import send
+from bot.discord_app import send
 from words import N_, Words
 
 log = logging.getLogger(__name__)

@@ -13,9 +13,9 @@ from typing import Any
 
 import discord
 
-from bot import send
-from bot.client import TtrBot
-from bot.services import GameServicePort, TableView
+from bot.discord_app import send
+from bot.discord_app.client import TtrBot
+from bot.host.services import GameServicePort, TableView
 from words import Words, lang_of, words_for
 
 from ._announce import Announcer
@@ -34,7 +34,7 @@ class CogError(Exception):
 
 def seat_names(table: TableView) -> tuple[str, ...]:
     """How each seat is shown in messages: a mention for people, the name for AI seats (made
-    harmless by :func:`bot.send.echo`: a seat taken over by the computer keeps its player's
+    harmless by :func:`bot.discord_app.send.echo`: a seat taken over by the computer keeps its player's
     display name)."""
     return tuple(
         f"<@{s.user_id}>" if s.user_id and not s.is_ai else send.echo(s.display_name, 40)
@@ -73,7 +73,7 @@ class Base:
 
     Args:
         bot: the discord.py bot (for channels and users).
-        service: the game service (see :class:`bot.services.GameServicePort`).
+        service: the game service (see :class:`bot.host.services.GameServicePort`).
         announcer: posts public messages with fallbacks.
     """
 
@@ -161,7 +161,7 @@ class Base:
         files: Sequence[discord.File] = (),
     ) -> None:
         """A private answer, whether or not the interaction was acknowledged (through the send
-        funnel :mod:`bot.send`: within Discord's limits, pinging no one)."""
+        funnel :mod:`bot.discord_app.send`: within Discord's limits, pinging no one)."""
         await send.reply(interaction, content, view=view, files=files)
 
     @staticmethod

@@ -11,10 +11,10 @@ from collections.abc import Awaitable, Callable
 import discord
 from discord.app_commands import Choice
 
-from bot import send
-from bot.services import GameServicePort, TableView
+from bot.discord_app import send
+from bot.host.services import GameServicePort, TableView
+from sentences import texts as fmt
 
-from . import _format as fmt
 from . import _prompts as prompts
 from ._base import Base
 

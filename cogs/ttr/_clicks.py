@@ -6,7 +6,7 @@ to exactly one class, after any restart (as in discord.py's
 ``examples/views/dynamic_counter.py``). ``from_custom_id`` only keeps the
 match; the callback reads the click's fields, loads the game fresh through
 the /ttr cog's families and answers. Every error a click raises goes to the
-one error funnel (:func:`bot.tree.answer_error`), because discord.py only
+one error funnel (:func:`bot.discord_app.tree.answer_error`), because discord.py only
 logs exceptions of component callbacks.
 
 :class:`OtherComponent` takes every id no kind matches: an older release's
@@ -24,8 +24,8 @@ from typing import ClassVar, Self
 import discord
 from discord.ext import commands
 
-from bot import metrics
-from bot.tree import answer_error
+from bot.discord_app.tree import answer_error
+from bot.process import metrics
 
 from . import _ids as ids
 from ._base import CogError

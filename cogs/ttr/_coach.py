@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import discord
 
-from bot.client import TtrBot
-from bot.coach_text import analysis_words, hint_words, move_words
-from bot.services import Action, AnalysisView, GameServicePort, ServiceError, TableView
+from bot.discord_app.client import TtrBot
+from bot.host.services import Action, AnalysisView, GameServicePort, ServiceError, TableView
+from sentences import texts as fmt
+from sentences.coach import analysis_words, hint_words, move_words
 from words import Words
 
-from . import _format as fmt
 from . import _ids as ids
 from . import _images as images
 from ._announce import Announcer, FileFactory, Post

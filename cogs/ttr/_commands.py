@@ -3,7 +3,7 @@
 discord.py binds one slash-command group to one cog, so ``/ttr`` is declared
 here once; each command hands over to its family (:mod:`._lobby`,
 :mod:`._play`, :mod:`._info`, :mod:`._players`, :mod:`._ladder`, :mod:`._admin`). Names
-and descriptions are English here and translated by ``bot.translator`` from the catalogs.
+and descriptions are English here and translated by ``bot.discord_app.translator`` from the catalogs.
 ``/ttr maps`` is folded into ``/ttr rules`` (without a map) and ``/ttr history`` into
 ``/ttr game`` (without an id).
 Discord allows 25 commands and groups under ``/ttr``: the server's settings, its
@@ -20,9 +20,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import send
-from bot.client import TtrBot
-from bot.services import AI_LEVELS
+from bot.discord_app import send
+from bot.discord_app.client import TtrBot
+from bot.host.services import AI_LEVELS
 
 from . import _choices as choices
 from ._admin import AdminFlows

@@ -1,6 +1,6 @@
 """The cog's only door to the renderer: PNGs (and the recap GIF) of a table, drawn in a worker thread.
 
-Each image is timed by kind in the worker (``ttr_render_seconds``, :mod:`bot.metrics`).
+Each image is timed by kind in the worker (``ttr_render_seconds``, :mod:`bot.process.metrics`).
 
 The public images use the table's language, the private ones (hand, zoom) the
 reader's, with the reader's high-contrast setting.
@@ -11,9 +11,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from bot import metrics
-from bot.ratings import PROVISIONAL_GAMES
-from bot.services import (
+from bot.host.ratings import PROVISIONAL_GAMES
+from bot.host.services import (
     GameAnalysis,
     PlayerView,
     PublicView,
@@ -23,6 +22,7 @@ from bot.services import (
     claims_by_turn,
     stations_by_turn,
 )
+from bot.process import metrics
 from render import (
     load_layout,
     render_board_png,

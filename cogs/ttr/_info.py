@@ -12,12 +12,13 @@ from typing import Any
 
 import discord
 
-from bot import send, stories
-from bot.services import TableView, TurnRecord
+from bot.discord_app import send
+from bot.host.services import TableView, TurnRecord
 from maps import available_maps, load_ruleset, registry
+from sentences import stories
+from sentences import texts as fmt
 from words import LANGS, Words, words_for
 
-from . import _format as fmt
 from . import _ids as ids
 from . import _images as images
 from ._base import Base, CogError, display_names, hints_taken, resigned_seats, seat_names

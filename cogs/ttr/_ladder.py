@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import discord
 
-from bot import stories
-from bot.services import Ladder, UserStats
-from bot.storage import GuildSettings
+from bot.host.services import Ladder, UserStats
+from bot.host.storage import GuildSettings
 from maps import load_ruleset
+from sentences import stories
+from sentences import texts as fmt
 from words import Words
 
-from . import _format as fmt
 from . import _images as images
 from ._base import Base
 from ._lobby import TURN_TIMES

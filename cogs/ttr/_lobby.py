@@ -10,9 +10,9 @@ import logging
 
 import discord
 
-from bot import send
-from bot.client import TtrBot
-from bot.services import GameServicePort, TableView
+from bot.discord_app import send
+from bot.discord_app.client import TtrBot
+from bot.host.services import GameServicePort, TableView
 from maps import available_maps, load_ruleset, registry
 from words import lang_of
 
@@ -68,7 +68,7 @@ class LobbyFlows(Base):
         What the host leaves out comes from the server's settings (``/ttr admin config``):
         the table's language (else the server's preferred locale: German for ``de``, English
         otherwise), the turn time (else 24 h), rated or casual (else rated), and whether players
-        may ask ``/ttr hint`` (:func:`~bot.services.hints_by_default`: in casual games where the
+        may ask ``/ttr hint`` (:func:`~bot.host.services.hints_by_default`: in casual games where the
         server allows hints).
         """
         await self.defer(interaction)

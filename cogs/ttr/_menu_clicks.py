@@ -6,7 +6,7 @@ an older version changes nothing: it is answered with the current menu
 current click either plays (through :meth:`~._play.PlayFlows.act`, which
 rewrites the clicked panel) or shows the menu's next step by updating the
 clicked message (a select changed: nothing was played). An index that is not
-on the menu is refused by the service's :class:`~bot.services.TurnMenu` with
+on the menu is refused by the service's :class:`~bot.host.services.TurnMenu` with
 the choices that exist.
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.client import TtrBot
-from bot.services import GameServicePort, TableView, TurnMenu
+from bot.discord_app.client import TtrBot
+from bot.host.services import GameServicePort, TableView, TurnMenu
 
 from . import _ids as ids
 from . import _prompts as prompts

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import discord
 
-from bot import send, stories
-from bot.client import TtrBot
-from bot.services import (
+from bot.discord_app import send
+from bot.discord_app.client import TtrBot
+from bot.host.services import (
     Action,
     Cards,
     Event,
@@ -27,17 +27,18 @@ from bot.services import (
     TableView,
     TurnMenu,
 )
-from bot.services import events as ev_
+from bot.host.services import events as ev_
+from sentences import stories
+from sentences import texts as fmt
+from sentences.plan import planner_text
 from words import Words
 
-from . import _format as fmt
 from . import _ids as ids
 from . import _images as images
 from . import _prompts as prompts
 from ._announce import Announcer, Delivery
 from ._base import Base, CogError, display_names
 from ._components import Btn, components
-from ._plan import planner_text
 from ._publish import Publisher, delivery_note
 
 log = logging.getLogger(__name__)

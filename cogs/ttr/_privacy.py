@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import discord
 from discord.ext import commands
 
-from bot.client import TtrBot
-from bot.services import GameServicePort, TableView
-from bot.storage import ForgetReport, SeatRef, UserData
+from bot.discord_app.client import TtrBot
+from bot.host.services import GameServicePort, TableView
+from bot.host.storage import ForgetReport, SeatRef, UserData
 from words import Words, privacy_notice
 
 from . import _ids as ids

@@ -1,7 +1,7 @@
 """Private menus: what the player must or may decide now, as text and components.
 
 Every component carries ``(game, version, index)`` in its custom_id
-(:mod:`._ids`, answered by :mod:`._clicks`), built from the service's :class:`~bot.services.TurnMenu`,
+(:mod:`._ids`, answered by :mod:`._clicks`), built from the service's :class:`~bot.host.services.TurnMenu`,
 so a menu works after a restart and a stale one is recognised. Long lists
 are paged (a select holds at most 25 options), never cut.
 """
@@ -12,11 +12,11 @@ from collections.abc import Callable, Sequence
 
 import discord
 
-from bot import stories
-from bot.services import RouteChoice, StationChoice, TableView, TurnMenu
+from bot.host.services import RouteChoice, StationChoice, TableView, TurnMenu
+from sentences import stories
+from sentences import texts as fmt
 from words import Words
 
-from . import _format as fmt
 from . import _ids as ids
 from ._components import Btn, Pick, button_rows, components
 

@@ -13,13 +13,13 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot import stories
-from bot.coach_text import analysis_words
-from bot.services import Outcome, Reminder, TableView
-from bot.services import events as ev_
+from bot.host.services import Outcome, Reminder, TableView
+from bot.host.services import events as ev_
+from sentences import stories
+from sentences import texts as fmt
+from sentences.coach import analysis_words
 from words import Words
 
-from . import _format as fmt
 from . import _ids as ids
 from . import _images as images
 from . import _prompts as prompts

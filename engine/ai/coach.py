@@ -19,7 +19,7 @@ It never reads a :class:`~engine.state.GameState`: the RNG is seeded from public
 facts only (:func:`hint_rng`), so the suggestion is the same for every state the
 player cannot tell apart (``tests/engine/test_coach.py`` re-deals the hidden
 information and checks). The texts are made outside the engine, from the
-:class:`Hint`'s ids and counts (``bot.coach_text``).
+:class:`Hint`'s ids and counts (``sentences.coach``).
 """
 
 from __future__ import annotations

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.client import TtrBot, create_bot
-from bot.config import Settings
-from bot.services import GameService
-from bot.storage import open_storage
+from bot.discord_app.client import TtrBot, create_bot
+from bot.host.services import GameService
+from bot.host.storage import open_storage
+from bot.process.config import Settings
 
 from ..e2e.fake_discord import FakeDiscord, SentMessage, pointed_at, running_client
 from ._driver import Player, _keep_offered

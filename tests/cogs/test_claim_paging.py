@@ -8,8 +8,8 @@ from typing import Any, cast
 
 import discord
 
-from bot.services import TableView
-from bot.services._menus import build_menu
+from bot.host.services import TableView
+from bot.host.services._menus import build_menu
 from cogs.ttr import _prompts as prompts
 from cogs.ttr._ids import RoutePage, parse
 from engine import KeepTickets, apply, new_game

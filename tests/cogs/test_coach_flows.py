@@ -6,7 +6,7 @@ import asyncio
 import re
 from pathlib import Path
 
-from bot import metrics
+from bot.process import metrics
 from engine.codec import decode_action
 
 from ..e2e.fake_discord import DEFERRED_CHANNEL_MESSAGE, SentMessage

@@ -7,10 +7,10 @@ import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from bot.client import create_bot
-from bot.config import Settings
-from bot.services import GameService
-from bot.storage import open_storage
+from bot.discord_app.client import create_bot
+from bot.host.services import GameService
+from bot.host.storage import open_storage
+from bot.process.config import Settings
 from engine import DrawBlind
 
 from ..e2e.fake_discord import FakeDiscord, pointed_at, running_client

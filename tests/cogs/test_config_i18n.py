@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Settings
-from bot.run import build_service
+from bot.process.config import Settings
+from bot.process.run import build_service
 from words import error_text, lang_of, words_for
 
 

@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from bot import stories
-from bot.services.events import EVENT_TYPES
+from bot.host.services.events import EVENT_TYPES
 from engine import apply, legal_actions, new_game
 from maps import available_maps, load_ruleset
+from sentences import stories
 from words import words_for
 
 MAPS = ("usa", "germany", "nordic", "amsterdam", "paris")

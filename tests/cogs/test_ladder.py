@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot import metrics
-from bot.services import Ladder, LadderLine
+from bot.host.services import Ladder, LadderLine
+from bot.process import metrics
 from cogs.ttr._ladder import PER_PAGE, ladder_text
 from words import words_for
 

@@ -13,7 +13,7 @@ import re
 import sys
 from pathlib import Path
 
-from bot.storage import open_storage
+from bot.host.storage import open_storage
 from engine import GameState, apply, new_game
 from engine.codec import decode_action
 from maps import load_ruleset

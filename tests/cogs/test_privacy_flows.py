@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.services import GameService
+from bot.host.services import GameService
 from cogs.ttr import _ids as ids
 from words import privacy_notice, words_for
 

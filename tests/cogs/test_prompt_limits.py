@@ -22,10 +22,10 @@ from typing import Any
 import discord
 import pytest
 
-from bot.send import content_of
-from bot.services import TableView
-from bot.services._menus import build_menu
-from bot.storage import GameRow, SeatRow
+from bot.discord_app.send import content_of
+from bot.host.services import TableView
+from bot.host.services._menus import build_menu
+from bot.host.storage import GameRow, SeatRow
 from cogs.ttr import _prompts as prompts
 from cogs.ttr._info import log_pager
 from cogs.ttr._lobby import lobby_buttons

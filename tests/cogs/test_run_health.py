@@ -1,4 +1,4 @@
-"""bot.run: the missing-token exit, the health check, and the German command names."""
+"""bot.process.run: the missing-token exit, the health check, and the German command names."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.config import Settings
-from bot.run import health, run
-from bot.storage import open_storage
+from bot.host.storage import open_storage
+from bot.process.config import Settings
+from bot.process.run import health, run
 
 
 def _settings(tmp_path: Path, **env: str) -> Settings:
@@ -52,7 +52,7 @@ def test_german_command_names_are_valid() -> None:
     """Every German command/option name is valid for Discord; descriptions fit Discord's limit."""
     from babel.messages.pofile import read_po
 
-    from bot.translator import Translator
+    from bot.discord_app.translator import Translator
     from words import catalog_file
 
     with catalog_file("de").open("rb") as src:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cogs.ttr import _format as fmt
 from engine.scoring import final_scores
 from engine.testing import build_state
 from maps import load_ruleset
+from sentences import texts as fmt
 from words import words_for
 
 from ._harness import TIMEOUT, running_table, started_game

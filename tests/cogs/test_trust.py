@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.services.ops import verify_storage
+from bot.host.services.ops import verify_storage
 
 from ..e2e.fake_discord import Perm
 from ._harness import TIMEOUT, running_table, started_game

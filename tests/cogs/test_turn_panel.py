@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot import metrics
+from bot.process import metrics
 from cogs.ttr import _ids as ids
 
 from ..e2e.fake_discord import SentMessage

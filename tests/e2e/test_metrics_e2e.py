@@ -16,7 +16,7 @@ from pathlib import Path
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot import metrics
+from bot.process import metrics
 
 from ..cogs._driver import TIMEOUT, Player, _keep_offered, _play_turn
 from .fake_discord import BotProcess, FakeDiscord, SentMessage

@@ -227,7 +227,7 @@ def test_the_hand_image_draws_the_plan() -> None:
 
 def test_planner_text_in_both_languages() -> None:
     """The screen-reader text names each ticket with its state, cars, colours and lost routes."""
-    from cogs.ttr._plan import planner_text
+    from sentences.plan import planner_text
     from words import words_for
 
     board = Board.from_dict(
@@ -314,8 +314,8 @@ def test_a_short_detour_beats_a_station() -> None:
 def test_the_suggestion_is_told_in_the_hand_image_and_the_text() -> None:
     """The hand image's plan line and the screen-reader text name the city and the route, in
     English and German (Bahnhof)."""
-    from cogs.ttr._plan import plan_line
     from render import hand_image, recorded_text
+    from sentences.plan import plan_line
     from words import words_for
 
     rules = load_ruleset("europe")

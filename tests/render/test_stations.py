@@ -142,7 +142,7 @@ def test_the_recap_builds_stations_in_their_turn() -> None:
 
 def test_stations_by_turn_reads_the_public_turn_log() -> None:
     """What the bot hands the recap: city -> seat per turn number, from StationBuilt events."""
-    from bot.services import TurnRecord, stations_by_turn
+    from bot.host.services import TurnRecord, stations_by_turn
     from engine import Cards
     from engine.events import StationBuilt
 

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.ai_workers import resident_mib
+from bot.host.ai_workers import resident_mib
 
 MARKER_ENV = "TTR_TEST_AI_MARKER"
 #: The hard AI's budget in tests: few rollouts, no wall-clock cap (so the choice is the same

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot.services import GameService, stored_state
-from bot.storage import Storage, open_storage
+from bot.host.services import GameService, stored_state
+from bot.host.storage import Storage, open_storage
 from engine.ai import choose_action
 from maps.loader import load_ruleset
 from tests.pg_fixtures import postgres_server, postgres_url

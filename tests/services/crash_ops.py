@@ -26,8 +26,8 @@ import signal
 import sys
 from pathlib import Path
 
-from bot.services import GameService
-from bot.storage import _faults, open_storage
+from bot.host.services import GameService
+from bot.host.storage import _faults, open_storage
 from engine import KeepTickets, apply
 from engine.ai import choose_action
 from maps.loader import load_ruleset

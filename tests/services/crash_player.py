@@ -14,8 +14,8 @@ import asyncio
 import sys
 from pathlib import Path
 
-from bot.services import GameService
-from bot.storage import open_storage
+from bot.host.services import GameService
+from bot.host.storage import open_storage
 from engine.ai import choose_action
 from maps.loader import load_ruleset
 

@@ -20,10 +20,10 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.services import GameService, ServiceError
-from bot.services.ops import verify_storage
-from bot.storage import QuarantinedGame, StorageFull, open_storage
-from bot.storage._sqlite import SqliteStorage
+from bot.host.services import GameService, ServiceError
+from bot.host.services.ops import verify_storage
+from bot.host.storage import QuarantinedGame, StorageFull, open_storage
+from bot.host.storage._sqlite import SqliteStorage
 from engine import IllegalAction
 from engine.ai import choose_action
 from maps.loader import load_ruleset

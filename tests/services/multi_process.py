@@ -20,9 +20,9 @@ import asyncio
 import random
 import sys
 
-from bot.config import parse_shard_ids
-from bot.services import GameService, Outcome, ServiceError
-from bot.storage import ShardFilter, open_storage
+from bot.host.services import GameService, Outcome, ServiceError
+from bot.host.storage import ShardFilter, open_storage
+from bot.process.config import parse_shard_ids
 from engine import IllegalAction
 from engine.ai import choose_action
 from maps.loader import load_ruleset

@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from bot.services import GameService, ServiceError
-from bot.storage import Storage
+from bot.host.services import GameService, ServiceError
+from bot.host.storage import Storage
 from engine.ai import AI_LEVELS
 
 from .conftest import HOST, lobby
@@ -72,7 +72,7 @@ async def test_the_event_loop_runs_while_an_ai_seat_thinks(
     choice run on the loop, the loop could not run it and the wait would time out."""
     import threading
 
-    import bot.services._recording as core
+    import bot.host.services._recording as core
 
     loop_ran = threading.Event()
     waited: list[bool] = []

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from bot.ai_workers import AiWorkerError, AiWorkers
-from bot.config import Settings
-from bot.run import build_service
-from bot.services import GameService, ProcessJobs, WorkerJobs
-from bot.services.ops import verify_storage
-from bot.storage import Storage
+from bot.host.ai_workers import AiWorkerError, AiWorkers
+from bot.host.services import GameService, ProcessJobs, WorkerJobs
+from bot.host.services.ops import verify_storage
+from bot.host.storage import Storage
+from bot.process.config import Settings
+from bot.process.run import build_service
 from engine import apply, new_game
 from engine.ai import HardPlayer, choose_action
 from engine.codec import decode_action, encode_action
@@ -233,7 +233,7 @@ def test_without_worker_processes_the_bot_decides_itself(
 ) -> None:
     """Where no process can be started (no sem_open in a locked-down container), the decision
     is made in the calling thread, as without workers, and the log says so once."""
-    import bot.ai_workers as module
+    import bot.host.ai_workers as module
 
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise OSError("this platform lacks a functioning sem_open")
@@ -297,12 +297,12 @@ async def test_the_settings_build_the_pool(storage: Storage) -> None:
 
 
 def test_the_worker_module_imports_no_engine_until_it_works() -> None:
-    """``bot.config`` names the pool's defaults without importing the engine (the health check
+    """``bot.process.config`` names the pool's defaults without importing the engine (the health check
     imports the settings every minute)."""
     import subprocess
     import sys
 
-    code = "import sys, bot.config; print(any(m.startswith('engine') for m in sys.modules))"
+    code = "import sys, bot.process.config; print(any(m.startswith('engine') for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from bot.backup import BACKUP_NAME, backups_in, make_backup, prune
-from bot.services import GameService
-from bot.services.ops import verify_storage
-from bot.storage import Storage, open_storage
+from bot.host.services import GameService
+from bot.host.services.ops import verify_storage
+from bot.host.storage import Storage, open_storage
 from tests.pg_server import PostgresServer, find_binaries
 
 from .conftest import FakeClock

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.services._menus import build_menu
+from bot.host.services._menus import build_menu
 from engine import (
     LOCOMOTIVE,
     ClaimRoute,

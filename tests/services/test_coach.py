@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from bot.services import GameService, ServiceError, ThreadJobs
-from bot.storage import Storage, open_storage
+from bot.host.services import GameService, ServiceError, ThreadJobs
+from bot.host.storage import Storage, open_storage
 from engine import player_view
 from engine.codec import decode_action
 
@@ -32,7 +32,7 @@ async def test_a_hint_is_for_the_player_to_act_and_is_counted(
 ) -> None:
     """The player to act gets a legal move with a reason naming their own tickets; each hint is
     counted for that seat only; others are refused and nothing is counted for them."""
-    from bot import metrics
+    from bot.process import metrics
 
     gid = await _casual(service, storage)
     user, seat = await _mover(storage, gid)
@@ -173,7 +173,7 @@ async def test_a_finished_game_is_analysed_once_and_told(
     async def on_analysis(view) -> None:
         told.append(view)
 
-    from bot import metrics
+    from bot.process import metrics
 
     quiet.on_analysis = on_analysis
     gid = await _finished_ai_game(quiet)
@@ -190,7 +190,7 @@ async def test_a_finished_game_is_analysed_once_and_told(
     assert analysis.rollouts >= 8 and len(analysis.turning_points) == 3
     for t in analysis.turns:
         assert sum(t.chances) == pytest.approx(1.0, abs=1e-3)
-    from bot.services.ops import export_game
+    from bot.host.services.ops import export_game
 
     exported = await export_game(storage, gid)  # a finished game's record carries it
     assert exported is not None and exported["analysis"] == analysis.to_json()
@@ -260,7 +260,7 @@ async def test_the_timer_loop_runs_the_queue_in_the_background(
 
 async def test_a_process_pool_runs_hints_and_analyses(tmp_path, clock: FakeClock) -> None:
     """The bot's worker processes give the same kinds of answers as a thread."""
-    from bot.services import ProcessJobs
+    from bot.host.services import ProcessJobs
 
     storage = await open_storage(tmp_path / "pool.sqlite3", clock=clock)
     jobs = ProcessJobs(1)

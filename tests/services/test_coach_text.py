@@ -1,13 +1,13 @@
-"""The coach's words (bot/coach_text.py): hints and turning points in both languages."""
+"""The coach's words (sentences/coach.py): hints and turning points in both languages."""
 
 from __future__ import annotations
 
-from bot.coach_text import hint_words, turning_point_words
 from engine import DrawBlind, player_view
 from engine.ai.analysis import TurningPoint, TurnMove
 from engine.ai.coach import suggest
 from engine.testing import build_state
 from maps import load_ruleset
+from sentences.coach import hint_words, turning_point_words
 from words import words_for
 
 USA = load_ruleset("usa")

@@ -25,9 +25,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.services import GameService, ai_controlled
-from bot.services.ops import verify_storage
-from bot.storage import GameRow, SeatRow, Storage, open_storage
+from bot.host.services import GameService, ai_controlled
+from bot.host.services.ops import verify_storage
+from bot.host.storage import GameRow, SeatRow, Storage, open_storage
 
 from .crash_ops import CLOCK, HOST, OPS, ROW_OPS, clock, prepare, prepare_rows, run
 

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.connect import Backoff, classify
-from bot.health import Health, Readiness
-from bot.health import read as read_heartbeat
+from bot.discord_app.connect import Backoff, classify
+from bot.process.health import Health, Readiness
+from bot.process.health import read as read_heartbeat
 
 from ..e2e.fake_discord import BotProcess, FakeDiscord
 

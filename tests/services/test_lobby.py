@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services import GameService, ServiceError
-from bot.storage import Storage
+from bot.host.services import GameService, ServiceError
+from bot.host.storage import Storage
 
 from .conftest import BOB, CAROL, HOST, STRANGER, lobby, state_of
 

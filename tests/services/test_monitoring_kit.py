@@ -2,7 +2,7 @@
 ``metrics`` profile starts Prometheus and Grafana beside the bots; Prometheus scrapes every bot
 process on the port the bot is told to serve; Grafana gets that Prometheus as its data source
 and the repository's dashboard; and every series the dashboard queries is one the bot's
-``/metrics`` serves (bot/metrics.py), under the name and type the query assumes."""
+``/metrics`` serves (bot/process/metrics.py), under the name and type the query assumes."""
 
 from __future__ import annotations
 
@@ -16,10 +16,10 @@ import aiohttp
 import yaml
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.config import Settings
-from bot.health import Health
-from bot.metrics_server import MetricsServer
-from bot.storage import open_storage
+from bot.host.storage import open_storage
+from bot.process.config import Settings
+from bot.process.health import Health
+from bot.process.metrics_server import MetricsServer
 
 ROOT = Path(__file__).resolve().parents[2]
 DASHBOARD = ROOT / "monitoring" / "grafana" / "dashboards" / "ttrbot.json"

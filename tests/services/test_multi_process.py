@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.services import GameService
-from bot.services.ops import verify_storage
-from bot.storage import ShardFilter, open_storage
+from bot.host.services import GameService
+from bot.host.services.ops import verify_storage
+from bot.host.storage import ShardFilter, open_storage
 from engine import KeepTickets
 
 from .conftest import FakeClock

@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from bot.config import Settings, parse_shard_ids
+from bot.process.config import Settings, parse_shard_ids
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -95,7 +95,7 @@ def test_the_image_has_the_postgres_driver_and_every_package() -> None:
 
 def test_env_example_names_every_setting() -> None:
     example = (ROOT / ".env.example").read_text(encoding="utf-8")
-    source = (ROOT / "bot" / "config.py").read_text(encoding="utf-8")
+    source = (ROOT / "bot" / "process" / "config.py").read_text(encoding="utf-8")
     read = set(re.findall(r'get\("((?:TTR|DISCORD)_[A-Z_]+)"\)', source))
     assert {"TTR_DATABASE_URL", "TTR_SHARD_COUNT", "TTR_SHARD_IDS"} <= read
     for name in read | {"TTR_LOG_FORMAT", "POSTGRES_PASSWORD"}:
@@ -221,11 +221,11 @@ def test_the_build_context_holds_everything_the_image_copies() -> None:
         "maps/usa/map.json",
         "render/fonts/DejaVuSans.ttf",
         "words/locale/de/LC_MESSAGES/ttrbot.po",
-        "bot/storage/migrations/postgres",
+        "bot/host/storage/migrations/postgres",
         "engine/integer_core.py",
     ):
         assert (ROOT / needed).exists() and not docker_ignores(rules, needed), needed
-    migrations = [p for p in tracked if p.startswith("bot/storage/migrations/")]
+    migrations = [p for p in tracked if p.startswith("bot/host/storage/migrations/")]
     assert any(p.endswith(".sql") for p in migrations)
 
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.services import GameService
-from bot.services.ops import copy_database, verify_storage
-from bot.storage import Storage, open_storage
+from bot.host.services import GameService
+from bot.host.services.ops import copy_database, verify_storage
+from bot.host.storage import Storage, open_storage
 
 from .conftest import BOB, HOST, FakeClock, lobby, play_for
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from bot.services import GameService, ServiceError
-from bot.storage import Storage
+from bot.host.services import GameService, ServiceError
+from bot.host.storage import Storage
 from engine import (
     BuildStation,
     Cards,

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.services import GameService, ServiceError, former_player, replay_game, stored_state
-from bot.services.ops import export_game, verify_storage
-from bot.storage import ShardFilter, Storage, UserInOpenGames, open_storage
+from bot.host.services import GameService, ServiceError, former_player, replay_game, stored_state
+from bot.host.services.ops import export_game, verify_storage
+from bot.host.storage import ShardFilter, Storage, UserInOpenGames, open_storage
 
 from .conftest import FakeClock, lobby, play_for
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.services import GameService
-from bot.storage import Storage, open_storage
+from bot.host.services import GameService
+from bot.host.storage import Storage, open_storage
 
 from .conftest import FakeClock
 from .test_ops import bot

@@ -8,8 +8,8 @@ import os
 
 import pytest
 
-from bot.ai_workers import sized
-from bot.services import ProcessJobs
+from bot.host.ai_workers import sized
+from bot.host.services import ProcessJobs
 
 
 def _alive(pid: int) -> bool:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.services import GameService, ServiceError
-from bot.storage import QuarantinedGame, Storage
+from bot.host.services import GameService, ServiceError
+from bot.host.storage import QuarantinedGame, Storage
 
 from .conftest import BOB, HOST, FakeClock, lobby, play_for
 

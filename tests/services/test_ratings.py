@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 from openskill.models import PlackettLuce
 
-from bot import ratings
 from bot.cli.main import main
-from bot.ratings import OVERALL, Entrant, Rating, places, rate
-from bot.services import GameService, ServiceError, favourite_map, hints_by_default
-from bot.services.ops import verify_storage
-from bot.services.rating_tools import print_ratings, rating_problems
-from bot.storage import GuildSettings, ResultRow, Storage, open_storage
+from bot.host import ratings
+from bot.host.ratings import OVERALL, Entrant, Rating, places, rate
+from bot.host.services import GameService, ServiceError, favourite_map, hints_by_default
+from bot.host.services.ops import verify_storage
+from bot.host.services.rating_tools import print_ratings, rating_problems
+from bot.host.storage import GuildSettings, ResultRow, Storage, open_storage
 from engine import KeepTickets
 
 from .conftest import BOB, CAROL, HOST, FakeClock, lobby, state_of

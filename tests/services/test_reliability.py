@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.services import GameService, ServiceError
-from bot.services.ops import verify_storage
-from bot.storage import Storage, open_storage
+from bot.host.services import GameService, ServiceError
+from bot.host.services.ops import verify_storage
+from bot.host.storage import Storage, open_storage
 from engine import DrawBlind, DrawFaceUp, IllegalAction
 from engine.ai import choose_action
 from engine.codec import decode_action, encode_state

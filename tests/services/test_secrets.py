@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.services import GameService
-from bot.services.ops import export_game, verify_storage
-from bot.storage import Storage, open_storage
+from bot.host.services import GameService
+from bot.host.services.ops import export_game, verify_storage
+from bot.host.storage import Storage, open_storage
 from engine import KeepTickets
 from engine.ai import choose_action
 from engine.codec import encode_state
@@ -91,7 +91,7 @@ async def test_no_secret_in_any_log_line_or_running_export(
     tmp_path: Path, clock: FakeClock, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    for name in ("bot", "bot.storage", "bot.services", "aiosqlite", "asyncio"):
+    for name in ("bot", "bot.host.storage", "bot.host.services", "aiosqlite", "asyncio"):
         logging.getLogger(name).setLevel(logging.NOTSET)  # every logger at the root's DEBUG
     secrets = Secrets()
     storage = await open_storage(tmp_path / "ttr.sqlite3", clock=clock)

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from discord.ext import commands
 
-from bot.client import create_bot
-from bot.config import Settings, parse_shard_ids
-from bot.run import GameContext, JsonFormatter, health, run
-from bot.storage import ShardFilter
+from bot.discord_app.client import create_bot
+from bot.host.storage import ShardFilter
+from bot.process.config import Settings, parse_shard_ids
+from bot.process.run import GameContext, JsonFormatter, health, run
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -157,8 +157,8 @@ def _run_unprivileged(settings: Settings) -> tuple[int, str]:
     loaded, so nothing needs to be readable by that user); returns (exit code, stderr)."""
     import pwd
 
-    import bot.client  # noqa: F401 - loaded before the fork
-    import bot.services  # noqa: F401
+    import bot.discord_app.client  # noqa: F401 - loaded before the fork
+    import bot.host.services  # noqa: F401
 
     nobody = pwd.getpwnam("nobody")
     read, write = os.pipe()
@@ -211,7 +211,7 @@ def test_log_lines_carry_the_shard_and_the_game() -> None:
     """Every line names this process's shards and, when it is about one, the game."""
     context = GameContext("0-3/8")
     about = logging.LogRecord(
-        "bot.services", logging.INFO, "x", 1, "game %s: seat %s", (42, 1), None
+        "bot.host.services", logging.INFO, "x", 1, "game %s: seat %s", (42, 1), None
     )
     other = logging.LogRecord("bot", logging.INFO, "x", 1, "stopping", None, None)
     assert context.filter(about) and context.filter(other)

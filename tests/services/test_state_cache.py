@@ -3,8 +3,8 @@ warm, finished ones are not kept, and a finished game still reads back whole."""
 
 from __future__ import annotations
 
-from bot.services import GameService
-from bot.storage import Storage
+from bot.host.services import GameService
+from bot.host.storage import Storage
 from tests.services.conftest import state_of
 
 

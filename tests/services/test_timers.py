@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.services import GameService, Outcome, Reminder, ServiceError
-from bot.storage import Storage, open_storage
+from bot.host.services import GameService, Outcome, Reminder, ServiceError
+from bot.host.storage import Storage, open_storage
 from engine import KeepTickets
 
 from .conftest import BOB, HOST, FakeClock, lobby, play_for, state_of

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import ai_workers
-from bot.ai_workers import BACKGROUND_NICENESS, AiWorkers, urgent_waiting
-from bot.services import GameService, ThreadJobs, WorkerJobs
-from bot.storage import Storage
+from bot.host import ai_workers
+from bot.host.ai_workers import BACKGROUND_NICENESS, AiWorkers, urgent_waiting
+from bot.host.services import GameService, ThreadJobs, WorkerJobs
+from bot.host.storage import Storage
 
 from .conftest import FakeClock
 from .test_coach import _finished_ai_game

@@ -1,1 +1,1 @@
-"""Tests of bot.storage on real SQLite files."""
+"""Tests of bot.host.storage on real SQLite files."""

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Storage, open_storage
-from bot.storage._sqlite import SqliteStorage
+from bot.host.storage import Storage, open_storage
+from bot.host.storage._sqlite import SqliteStorage
 from tests.pg_fixtures import postgres_server, postgres_url
 
 __all__ = ["postgres_server", "postgres_url"]
@@ -89,7 +89,7 @@ async def raw_execute(url: str, sql: str, *args: object) -> list[tuple[object, .
             conn.close()
     import asyncpg
 
-    from bot.storage._postgres import _numbered
+    from bot.host.storage._postgres import _numbered
 
     pg = await asyncpg.connect(url)
     try:

@@ -17,7 +17,7 @@ import asyncio
 import logging
 import sys
 
-from bot.storage import NewSeat, open_storage
+from bot.host.storage import NewSeat, open_storage
 
 log = logging.getLogger(__name__)
 

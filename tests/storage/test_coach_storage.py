@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.storage import (
+from bot.host.storage import (
     GameNotFound,
     NewSeat,
     PlayerResult,

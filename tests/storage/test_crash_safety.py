@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import latest_version, open_storage
+from bot.host.storage import latest_version, open_storage
 
 from .crash_writer import snapshot_for
 

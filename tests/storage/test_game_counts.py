@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot import metrics
-from bot.storage import GameNotFound, Storage
+from bot.host.storage import GameNotFound, Storage
+from bot.process import metrics
 
 
 async def test_game_counts_by_status(storage: Storage) -> None:

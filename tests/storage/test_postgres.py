@@ -7,15 +7,15 @@ import asyncio
 import asyncpg
 import pytest
 
-from bot.storage import (
+from bot.host.storage import (
     MigrationError,
     StorageUnavailable,
     VersionConflict,
     latest_version,
     open_storage,
 )
-from bot.storage._migrate import migrate_postgres, postgres_version
-from bot.storage._postgres import PostgresStorage, redact
+from bot.host.storage._migrate import migrate_postgres, postgres_version
+from bot.host.storage._postgres import PostgresStorage, redact
 
 from .test_storage import move, started_game
 

@@ -9,7 +9,7 @@ import sqlite3
 
 import pytest
 
-from bot.storage import (
+from bot.host.storage import (
     GameRow,
     GameStatusError,
     NewSeat,
@@ -18,7 +18,7 @@ from bot.storage import (
     UserInOpenGames,
     open_storage,
 )
-from bot.storage._sqlite import SqliteStorage
+from bot.host.storage._sqlite import SqliteStorage
 
 from .conftest import FakeClock, raw_execute
 from .test_storage import GUILD, finish, move, new_game, started_game
@@ -317,7 +317,7 @@ async def test_departures_copy_into_another_database(
 
 # -- every table that holds a user's or a server's data is covered ---------------------
 
-#: Columns holding a user id, and what forgetting does with each (bot/storage/_privacy.py).
+#: Columns holding a user id, and what forgetting does with each (bot/host/storage/_privacy.py).
 FORGOTTEN_COLUMNS = {
     ("seats", "user_id"): "the seat keeps its place under an anonymous name, without the id",
     ("results", "user_id"): "cleared",
@@ -336,7 +336,7 @@ async def test_every_column_with_a_user_or_server_id_is_forgotten_or_purged(
     or gone with its game (a foreign key to games). A user id inside a text column (an identity
     such as 'user:<id>') cannot be seen here: a column named ``player`` must be rewritten too,
     and tests/services/test_privacy.py scans every cell of a forgotten user's database."""
-    from bot.storage._privacy import GUILD_TABLES, NAMED_BY, USER_TABLES
+    from bot.host.storage._privacy import GUILD_TABLES, NAMED_BY, USER_TABLES
 
     covered = set(FORGOTTEN_COLUMNS) | set(NAMED_BY)
 

@@ -12,14 +12,8 @@ import asyncio
 
 import pytest
 
-from bot.ratings import OVERALL, Entrant, Rating, rate
-from bot.storage import (
-    GameRow,
-    GuildSettings,
-    PlayerResult,
-    Storage,
-    open_storage,
-)
+from bot.host.ratings import OVERALL, Entrant, Rating, rate
+from bot.host.storage import GameRow, GuildSettings, PlayerResult, Storage, open_storage
 
 from .conftest import FakeClock
 from .test_storage import move, new_game
@@ -67,7 +61,7 @@ async def finished(
 def replayed(
     games: list[dict[str, int]], scope_games: list[bool] | None = None
 ) -> dict[str, Rating]:
-    """The ratings after ``games`` (each identity -> place, seat order) by bot.ratings alone."""
+    """The ratings after ``games`` (each identity -> place, seat order) by bot.host.ratings alone."""
     now: dict[str, Rating] = {}
     for places in games:
         entrants = [Entrant(i, p, place) for i, (p, place) in enumerate(places.items())]
@@ -77,7 +71,7 @@ def replayed(
 
 async def test_a_rated_game_is_rated_with_its_results(storage: Storage, clock: FakeClock) -> None:
     """Finishing a rated game stores every identity's new rating, overall and for the map, and
-    the change; the values are bot.ratings.rate's; the game's result keeps identity and place."""
+    the change; the values are bot.host.ratings.rate's; the game's result keeps identity and place."""
     places = {"user:1": 1, "user:2": 2, "ai:hard": 2, "user:3": 4}
     game = await finished(storage, clock, 10, places)
     want = replayed([places])

@@ -11,7 +11,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.storage import (
+from bot.host.storage import (
     MigrationError,
     ShardFilter,
     StorageError,
@@ -22,9 +22,9 @@ from bot.storage import (
     open_storage,
     user_version,
 )
-from bot.storage._migrate import Migration, split_statements
-from bot.storage._sqlite import PAGE_SIZE, SqliteStorage
-from bot.storage._timers import next_timer_query
+from bot.host.storage._migrate import Migration, split_statements
+from bot.host.storage._sqlite import PAGE_SIZE, SqliteStorage
+from bot.host.storage._timers import next_timer_query
 
 from .test_storage import move, new_game, started_game
 
@@ -309,7 +309,7 @@ async def test_next_deadline_uses_the_partial_index(sqlite_storage: SqliteStorag
 async def test_a_full_disk_rolls_the_write_back_whole(sqlite_storage: SqliteStorage) -> None:
     """When the file cannot grow, the append fails with StorageFull and leaves nothing;
     once there is room again the game goes on from where it was."""
-    from bot.storage import StorageFull
+    from bot.host.storage import StorageFull
 
     game = await started_game(sqlite_storage)
     used = int(raw(sqlite_storage.path).execute("PRAGMA page_count").fetchone()[0])

@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from bot.storage import (
+from bot.host.storage import (
     LANGUAGES,
     ChannelBusy,
     ConstraintError,

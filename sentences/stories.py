@@ -1,0 +1,329 @@
+"""Turn stories: what happened in a game, told in the catalogs' words (one voice everywhere);
+and how a rated game moved its players' ratings.
+
+The channel's turn messages, ``/ttr log`` and the demo's console all tell a
+game's public events through these functions, in the table's (or reader's)
+language with the catalogs' plural rules: one sentence per seat and turn
+(``Alice drew a face-up red card and a card from the deck.``), and the names
+of places, routes and cards they use. Public facts only; no discord.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.host.ratings import PROVISIONAL_GAMES, ai_level_of, user_of
+from bot.host.services import AI_LEVEL_NAMES, ClassicRules, Event, RatingShift
+from bot.host.services import events as ev_
+from words import N_, Words
+
+
+def city(rules: ClassicRules, city_id: str) -> str:
+    """A place's printed name."""
+    c = rules.board.cities.get(city_id)
+    return c.name if c is not None else city_id
+
+
+def route_name(rules: ClassicRules, route_id: str) -> str:
+    """``Atlanta – Miami``."""
+    r = rules.board.routes[route_id]
+    return f"{city(rules, r.a)} – {city(rules, r.b)}"
+
+
+def route_label(rules: ClassicRules, route_id: str, w: Words) -> str:
+    """``Atlanta – Miami (5, blue)``, with tunnel and ferry marks; double tracks differ by colour."""
+    r = rules.board.routes.get(route_id)
+    if r is None:
+        return route_id
+    extra = [w.color(r.color) if r.color != "gray" else w.t("gray")]
+    if r.tunnel:
+        extra.append(w.t("tunnel"))
+    if r.locomotives:
+        extra.append(w.n("{count} ferry {wild}", "{count} ferry {wilds}", r.locomotives))
+    return f"{route_name(rules, route_id)} ({r.length}, {', '.join(extra)})"
+
+
+def cards_text(cards: Mapping[str, int], w: Words) -> str:
+    """``2× red, 1× locomotive``; no cards: ``–``."""
+    parts = [f"{n}× {w.color(c)}" for c, n in sorted(cards.items()) if n]
+    return ", ".join(parts) or "–"
+
+
+def player_name(names: Sequence[str], seat: int | None) -> str:
+    """How a seat is shown (a mention for people, the name for AI seats)."""
+    if seat is None or not 0 <= seat < len(names):
+        return "?"
+    return names[seat]
+
+
+@dataclass(slots=True)
+class Story:
+    """What one seat did in one turn, as sentence parts (public facts only)."""
+
+    seat: int | None
+    parts: list[str] = field(default_factory=list)
+    routes: list[str] = field(default_factory=list)
+    draws: list[str] = field(default_factory=list)
+    last_round: bool = False
+
+
+def _drew(story: Story, ev: ev_.CardDrawn, rules: ClassicRules, w: Words) -> None:
+    if ev.source == "face_up" and ev.color == "locomotive":
+        story.draws.append(w.t("a face-up {wild}"))
+    elif ev.source == "face_up" and ev.color:
+        story.draws.append(w.t("a face-up {color} card", color=w.color(ev.color)))
+    else:
+        story.draws.append(w.t("a card from the deck"))
+
+
+def _claimed(story: Story, ev: ev_.RouteClaimed, rules: ClassicRules, w: Words) -> None:
+    story.routes.append(ev.route)
+    story.parts.append(
+        w.n(
+            "claimed {route} with {cards} for {count} point",
+            "claimed {route} with {cards} for {count} points",
+            ev.points,
+            route=route_label(rules, ev.route, w),
+            cards=cards_text(ev.payment, w),
+        )
+    )
+
+
+def _tunnel(story: Story, ev: ev_.TunnelRevealed, rules: ClassicRules, w: Words) -> None:
+    revealed = ", ".join(w.color(c) for c in ev.revealed) or w.t("none")
+    if not ev.extra:  # "no more cards" reads better than "0 more cards"
+        story.parts.append(
+            w.t(
+                "started the tunnel {route} with {cards}; revealed {revealed}: no more cards",
+                route=route_label(rules, ev.route, w),
+                cards=cards_text(ev.committed, w),
+                revealed=revealed,
+            )
+        )
+        return
+    story.parts.append(
+        w.n(
+            "started the tunnel {route} with {cards}; revealed {revealed}: {count} more card",
+            "started the tunnel {route} with {cards}; revealed {revealed}: {count} more cards",
+            ev.extra,
+            route=route_label(rules, ev.route, w),
+            cards=cards_text(ev.committed, w),
+            revealed=revealed,
+        )
+    )
+
+
+def _tunnel_paid(story: Story, ev: ev_.TunnelPaid, rules: ClassicRules, w: Words) -> None:
+    story.parts.append(w.t("paid {cards} more", cards=cards_text(ev.extra, w)))
+
+
+def _tunnel_dropped(story: Story, ev: ev_.TunnelAbandoned, rules: ClassicRules, w: Words) -> None:
+    story.parts.append(w.t("gave up the tunnel and took the cards back"))
+
+
+def _tickets_drawn(story: Story, ev: ev_.TicketsDrawn, rules: ClassicRules, w: Words) -> None:
+    story.parts.append(w.n("drew {count} {ticket}", "drew {count} {tickets}", ev.count))
+
+
+def _tickets_kept(story: Story, ev: ev_.TicketsKept, rules: ClassicRules, w: Words) -> None:
+    story.parts.append(w.n("kept {count} {ticket}", "kept {count} {tickets}", ev.kept))
+
+
+def _merchandise(story: Story, ev: ev_.MerchandiseDrawn, rules: ClassicRules, w: Words) -> None:
+    story.parts.append(
+        w.n(
+            "drew a {merchandise_card} ({count} left)",
+            "drew a {merchandise_card} ({count} left)",
+            ev.left,
+        )
+    )
+
+
+def _flag_kept(story: Story, ev: ev_.FlagCardKept, rules: ClassicRules, w: Words) -> None:
+    story.parts.append(w.t("set a {color} card aside for a {flag}", color=w.color(ev.color)))
+
+
+def _flag_declined(story: Story, ev: ev_.FlagCardDeclined, rules: ClassicRules, w: Words) -> None:
+    story.parts.append(w.t("set no card aside for a {flag}"))
+
+
+def _flag_scored(story: Story, ev: ev_.FlagScored, rules: ClassicRules, w: Words) -> None:
+    story.parts.append(
+        w.n(
+            "completed a {flag}: +{count} point",
+            "completed a {flag}: +{count} points",
+            ev.points,
+        )
+    )
+
+
+def _station(story: Story, ev: ev_.StationBuilt, rules: ClassicRules, w: Words) -> None:
+    story.parts.append(
+        w.n(
+            "built a {station} in {city} with {cards} ({count} left)",
+            "built a {station} in {city} with {cards} ({count} left)",
+            ev.stations_left,
+            city=city(rules, ev.city),
+            cards=cards_text(ev.payment, w),
+        )
+    )
+
+
+def _passed(story: Story, ev: ev_.Passed, rules: ClassicRules, w: Words) -> None:
+    story.parts.append(w.t("passed (nothing else was possible)"))
+
+
+def _resigned(story: Story, ev: ev_.Resigned, rules: ClassicRules, w: Words) -> None:
+    story.parts.append(w.t("resigned (the computer plays the seat on; it cannot win)"))
+
+
+def _last_round(story: Story, ev: ev_.LastRound, rules: ClassicRules, w: Words) -> None:
+    story.last_round = True
+
+
+def _silent(story: Story, ev: ev_.EventBase, rules: ClassicRules, w: Words) -> None:
+    """Events the turn line does not repeat (the board shows them, or the next line does)."""
+
+
+#: Every event class the engine emits -> how a turn story tells it (``test_every_event_kind_has_a_phrase``).
+PHRASES: dict[type[ev_.EventBase], Callable[[Story, Any, ClassicRules, Words], None]] = {
+    ev_.CardDrawn: _drew,
+    ev_.RouteClaimed: _claimed,
+    ev_.TunnelRevealed: _tunnel,
+    ev_.TunnelPaid: _tunnel_paid,
+    ev_.TunnelAbandoned: _tunnel_dropped,
+    ev_.TicketsDrawn: _tickets_drawn,
+    ev_.TicketsKept: _tickets_kept,
+    ev_.MerchandiseDrawn: _merchandise,
+    ev_.FlagCardKept: _flag_kept,
+    ev_.FlagCardDeclined: _flag_declined,
+    ev_.FlagScored: _flag_scored,
+    ev_.StationBuilt: _station,
+    ev_.Passed: _passed,
+    ev_.Resigned: _resigned,
+    ev_.LastRound: _last_round,
+    ev_.FlagOffered: _silent,
+    ev_.FaceUpRefilled: _silent,
+    ev_.FaceUpReset: _silent,
+    ev_.DeckReshuffled: _silent,
+    ev_.TurnStarted: _silent,
+    ev_.PlayStarted: _silent,
+    ev_.GameOver: _silent,
+}
+
+
+#: Table events that end a story.
+_STORY_ENDS = (ev_.TurnStarted, ev_.GameOver, ev_.PlayStarted)
+
+
+def stories(events: Sequence[Event], rules: ClassicRules, w: Words) -> list[Story]:
+    """The public events grouped into one story per seat and turn, in order (setup choices included)."""
+    out: list[Story] = []
+    current: Story | None = None
+    for ev in events:
+        if isinstance(ev, _STORY_ENDS):
+            current = None
+            continue
+        seat = ev.seat_of
+        if seat is None:
+            continue
+        if current is None or current.seat != seat:
+            current = Story(seat)
+            out.append(current)
+        PHRASES[type(ev)](current, ev, rules, w)
+    return [s for s in out if s.parts or s.draws or s.last_round]
+
+
+def story_line(story: Story, names: Sequence[str], w: Words, *, last_round_at: int) -> str:
+    """One sentence: ``Alice drew a face-up red card and a card from the deck.``
+
+    ``last_round_at``: the map's last-round threshold (pieces), told when this turn triggered it.
+    """
+    who = player_name(names, story.seat)
+    parts = list(story.parts)
+    if story.draws:
+        deck = w.t("a card from the deck")
+        cards = (
+            w.t("two cards from the deck")
+            if story.draws == [deck, deck]
+            else w.t(" and ").join(story.draws)
+        )
+        parts.insert(0, w.t("drew {cards}", cards=cards))
+    text = w.t("{player} {did}.", player=who, did="; ".join(parts)) if parts else ""
+    if story.last_round:
+        last = w.n(
+            "**Last round!** {player} has {count} {piece} or fewer; everyone plays one more turn.",
+            "**Last round!** {player} has {count} {pieces} or fewer; everyone plays one more turn.",
+            last_round_at,
+            player=who,
+        )
+        text = f"{text} {last}" if text else last
+    return text
+
+
+def turn_lines(
+    events: Sequence[Event], rules: ClassicRules, names: Sequence[str], w: Words
+) -> list[str]:
+    """One line per turn story of ``events``."""
+    at = rules.params.last_round_at
+    return [
+        line
+        for story in stories(events, rules, w)
+        if (line := story_line(story, names, w, last_round_at=at))
+    ]
+
+
+def breakdown_name(key: str, w: Words) -> str:
+    """A score breakdown entry by name (never the internal key)."""
+    names = {
+        "routes": N_("routes"),
+        "tickets": N_("{tickets}"),
+        "longest_path": N_("{longest_path}"),
+        "globetrotter": N_("{globetrotter}"),
+        "merchandise": N_("{merchandise_cards}"),
+        "flags": N_("{flags}"),
+        "stations": N_("unbuilt {stations}"),
+    }
+    return w.t(names[key]) if key in names else key
+
+
+def rated_player(player: str, w: Words) -> str:
+    """A rating identity as a reader sees it: a person's mention, or the computer's level
+    ("AI (hard)", German "KI (schwer)")."""
+    user = user_of(player)
+    if user is not None:
+        return f"<@{user}>"
+    level = ai_level_of(player) or player
+    return w.t("AI ({level})", level=w.ctx("ai_level", AI_LEVEL_NAMES.get(level, level)))
+
+
+def rating_text(value: float, games: int, w: Words) -> str:
+    """A rating as shown (the ordinal, one decimal), marked provisional during the first games."""
+    shown = w.decimal(value)
+    return w.t("{rating} (provisional)", rating=shown) if games <= PROVISIONAL_GAMES else shown
+
+
+def rating_changes(shifts: Sequence[RatingShift], w: Words) -> str:
+    """The game-over message's rating block: each player's rating before and after the game
+    and the change (one line per player: two computer seats of one level are one line)."""
+    seen: dict[str, RatingShift] = {}
+    for shift in shifts:
+        seen.setdefault(shift.player, shift)
+    if not seen:
+        return ""
+    lines = [w.t("**Ratings**")]
+    for shift in seen.values():
+        facts = {
+            "player": rated_player(shift.player, w),
+            "before": w.decimal(shift.before),
+            "after": w.decimal(shift.after),
+            "change": w.decimal(shift.after - shift.before, sign=True),
+        }
+        lines.append(
+            w.t("{player}: {before} → {after} ({change}), provisional", **facts)
+            if shift.provisional
+            else w.t("{player}: {before} → {after} ({change})", **facts)
+        )
+    return "\n".join(lines)

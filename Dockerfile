@@ -34,9 +34,15 @@ COPY setup.py ./
 RUN /opt/venv/bin/pip install -q --no-deps '.[postgres]' \
  && cd / && /opt/venv/bin/python -c "import sys, engine.core; sys.exit(not engine.core.COMPILED)"
 
+# The bot is PID 1 and needs no --init: its first act is to take SIGTERM and SIGINT, so a
+# stop at any moment ends it within a second or two. A configuration error (no token, a token
+# Discord refuses, a setting that does not parse) leaves the container running, unhealthy
+# and idle, saying why every 10 minutes (TTR_ON_CONFIG_ERROR=wait), instead of an exit that
+# the restart policy would repeat in a loop: docs/operators/container.md.
 FROM python:${PYTHON}-slim
 ENV PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1 \
-    TTR_DATABASE_PATH=/data/ttr.sqlite3 TTR_LOG_LEVEL=INFO PATH=/opt/venv/bin:$PATH
+    TTR_DATABASE_PATH=/data/ttr.sqlite3 TTR_LOG_LEVEL=INFO PATH=/opt/venv/bin:$PATH \
+    TTR_ON_CONFIG_ERROR=wait
 COPY --from=build /opt/venv /opt/venv
 RUN useradd --create-home --uid 10001 ttr && mkdir -p /data && chown ttr /data
 

@@ -1,4 +1,5 @@
-"""``python -m bot backup``: a consistent copy of the database while the bot runs.
+"""``python -m bot backup``: a consistent copy of the database while the bot runs (the command
+line is :mod:`bot.cli.backup`).
 
 - ``python -m bot backup (--db PATH | --database-url URL) --to DIR [--keep N] [--verify]
   [--pg-dump PATH]``
@@ -26,14 +27,12 @@ hand or ticket is ever printed. The restore steps: docs/operators/backups.md.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 import re
 import shutil
 import sqlite3
 import subprocess
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -331,7 +330,8 @@ async def _backup_postgres(url: str, folder: Path, now: datetime, pg_dump: str |
     return replace(made, note=note)
 
 
-def _describe(made: Backup, removed: Sequence[Path], keep: int | None) -> str:
+def describe(made: Backup, removed: Sequence[Path], keep: int | None) -> str:
+    """One line saying what was backed up, where, how fast, and what ``--keep`` removed."""
     games = "" if made.games is None else f"{made.games} game{'s' * (made.games != 1)}, "
     size = f"{made.size / 1e6:.1f} MB" if made.size >= 1e6 else f"{made.size / 1e3:.0f} kB"
     how = {"sqlite": "SQLite backup API", "pg_dump": "pg_dump", "copy": "own copy, verified"}
@@ -341,43 +341,3 @@ def _describe(made: Backup, removed: Sequence[Path], keep: int | None) -> str:
     if keep is not None:
         line += f"; kept the newest {keep}, removed {len(removed)}"
     return line
-
-
-def main_backup(argv: list[str]) -> int:
-    """``python -m bot backup``: exit 0 when the copy is written and sound, 1 when its check
-    found problems, 2 on bad use or a database that cannot be read (one line, no traceback)."""
-    ap = argparse.ArgumentParser(
-        prog="python -m bot backup",
-        description="Write a consistent copy of the database while the bot runs.",
-    )
-    where = ap.add_mutually_exclusive_group(required=True)
-    where.add_argument("--db", type=Path, help="a SQLite file (TTR_DATABASE_PATH)")
-    where.add_argument(
-        "--database-url",
-        help="sqlite:///PATH or postgresql://user:password@host/db (TTR_DATABASE_URL)",
-    )
-    ap.add_argument("--to", type=Path, required=True, help="the folder for the backups")
-    ap.add_argument("--keep", type=int, default=None, help="keep only the newest N backups there")
-    ap.add_argument("--verify", action="store_true", help="replay every game of the copy")
-    ap.add_argument("--pg-dump", default=None, help="the pg_dump program (default: on PATH)")
-    args = ap.parse_args(argv)
-    if args.keep is not None and args.keep < 1:
-        ap.error("--keep must be at least 1")
-    source: str | Path = args.database_url if args.database_url else args.db
-    try:
-        made = asyncio.run(make_backup(source, args.to, pg_dump=args.pg_dump, verify=args.verify))
-    except BackupError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
-    if made.note:
-        print(made.note)
-    if made.problems:
-        damaged = made.path.with_name(made.path.name + "-damaged")
-        made.path.replace(damaged)
-        for problem in made.problems:
-            print(problem)
-        print(f"the copy has {len(made.problems)} problems; kept as {damaged}", file=sys.stderr)
-        return 1
-    removed = prune(args.to, args.keep) if args.keep is not None else []
-    print(_describe(made, removed, args.keep))
-    return 0

@@ -15,12 +15,11 @@ analysed as the bot analyses every finished game: each seat's chance to win
 after every turn (``DIR/analysis.png``, ``analysis`` in result.json) and the
 three turning points, printed. The same seed gives the same game and analysis.
 Several demo games in one database (``--database-url``) build that server's
-rating table (``python -m bot ratings``).
+rating table (``python -m bot ratings``). The command line is :mod:`bot.cli.demo`.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import sys
@@ -31,11 +30,10 @@ from typing import Any
 
 import render
 from engine import player_view
-from engine.ai import AI_LEVELS
 from maps import MapError, UnknownMap, available_maps, load_ruleset
 from sentences import stories
 from sentences.coach import analysis_words, turning_point_words
-from words import LANGS, Words, words_for
+from words import Words, words_for
 
 from .host.services import (
     ClassicRules,
@@ -429,63 +427,3 @@ async def run_demo(
         )
     )
     return 0 if checked.verified else 1
-
-
-def main(argv: list[str]) -> int:
-    """Parse demo arguments and run it."""
-    ap = argparse.ArgumentParser(
-        prog="python -m bot demo", description="Play a whole game between AI seats."
-    )
-    ap.add_argument("--map", default="usa")
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--out", type=Path, default=Path("out/demo"))
-    ap.add_argument(
-        "--every",
-        type=int,
-        default=10,
-        help="write a board image at the start and every N turns (default 10)",
-    )
-    where = ap.add_mutually_exclusive_group()
-    where.add_argument("--db", type=Path, help="play in this SQLite file (default OUT/ttr.sqlite3)")
-    where.add_argument(
-        "--database-url", help="play in this database (sqlite:///... or postgresql://...)"
-    )
-    ap.add_argument(
-        "--ai",
-        default="normal",
-        help=f"AI level of the seats: one of {', '.join(AI_LEVELS)}, or one per seat"
-        " separated by commas (e.g. hard,normal); default normal",
-    )
-    ap.add_argument(
-        "--language", choices=LANGS, default="en", help="the console's language (default en)"
-    )
-    ap.add_argument(
-        "--analysis-rollouts",
-        type=int,
-        default=32,
-        help="rollouts per turn of the analysis after the game (default 32; the bot: up to 128)",
-    )
-    args = ap.parse_args(argv)
-    if args.every < 1:
-        ap.error("--every must be at least 1")
-    if args.analysis_rollouts < 1:
-        ap.error("--analysis-rollouts must be at least 1")
-    levels = [level.strip() for level in args.ai.split(",") if level.strip()]
-    wrong = [level for level in levels if level not in AI_LEVELS]
-    if not levels or wrong:
-        ap.error(f"--ai: choose from {', '.join(AI_LEVELS)} (got {args.ai!r})")
-    database = args.database_url or args.db
-    return asyncio.run(
-        run_demo(
-            args.map,
-            args.players,
-            args.seed,
-            args.out,
-            args.every,
-            database,
-            levels,
-            args.language,
-            analysis_rollouts=args.analysis_rollouts,
-        )
-    )

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.host.services.privacy_ops import main_privacy
+from bot.cli.main import main
 from bot.process.config import DEFAULT_GUILD_RETENTION_DAYS
 from words import LANGS, privacy_notice, words_for
 
@@ -35,9 +35,9 @@ def test_the_privacy_page_is_the_english_notice() -> None:
 
 def test_the_command_line_prints_the_notice(capsys: pytest.CaptureFixture[str]) -> None:
     """``python -m bot privacy --language de --days 7`` is the German notice for 7 days."""
-    assert main_privacy(["--language", "de", "--days", "7"]) == 0
+    assert main(["privacy", "--language", "de", "--days", "7"]) == 0
     assert capsys.readouterr().out == privacy_notice(words_for("de"), 7) + "\n"
-    assert main_privacy(["--days", "30"]) == 0
+    assert main(["privacy", "--days", "30"]) == 0
     assert capsys.readouterr().out == docs_notice() + "\n"
 
 

@@ -13,9 +13,11 @@ import contextlib
 import inspect
 import logging
 import os
-import signal
 import sys
+from pathlib import Path
 from typing import IO, Any
+
+from bot.cli import stopping
 
 from .config import Settings
 from .health import HEARTBEAT_MAX_AGE, Health
@@ -41,33 +43,112 @@ def configure_logging(
 
 
 class StartupError(Exception):
-    """The bot cannot start; the message is one line for the operator."""
+    """The bot cannot start; the message is one line for the operator. ``config``: a
+    configuration error that no restart fixes (a setting, the token, a port), as opposed to a
+    database that may come back."""
+
+    def __init__(self, message: str, *, config: bool = False) -> None:
+        super().__init__(message)
+        self.config = config
 
 
-def run(settings: Settings) -> int:
+#: How often a bot that waits for its configuration to be fixed says why (seconds).
+CONFIG_ERROR_EVERY = 600.0
+
+
+def run(settings: Settings, *, wait_on_config_error: bool = False) -> int:
     """Run the bot until it is stopped. Returns the process exit code: 0 after a stop
     (SIGTERM, SIGINT), 2 when it cannot start or Discord refuses it for good (no
     DISCORD_TOKEN; a database that cannot be opened; ``TTR_METRICS_PORT`` taken; a
     rejected token: one line, no traceback). While Discord cannot be reached it keeps
-    trying (:mod:`bot.discord_app.connect`), serving ``/metrics`` and ``/healthz`` meanwhile."""
+    trying (:mod:`bot.discord_app.connect`), serving ``/metrics`` and ``/healthz`` meanwhile.
+
+    ``wait_on_config_error`` (``TTR_ON_CONFIG_ERROR=wait``, the container's choice): a
+    configuration error (no token, a token or shard setting Discord refuses, the metrics
+    port taken) does not end the process, which would be restarted in a loop, but leaves it
+    idle (:func:`wait_for_operator`) until it is stopped (exit code 2 then).
+
+    A stop signal at any moment ends it promptly: while it imports (under
+    :mod:`bot.cli.stopping`, which ``python -m bot`` installs first) at once; from the start
+    of the event loop on, through the loop's own handlers, after the move being stored is
+    committed."""
     if not settings.token:
-        print(
-            "DISCORD_TOKEN is not set: put the bot token in the DISCORD_TOKEN environment variable "
-            "(or a .env file, see .env.example).",
-            file=sys.stderr,
+        missing = (
+            "DISCORD_TOKEN is not set: put the bot token in the DISCORD_TOKEN "
+            "environment variable (or a .env file, see .env.example)."
         )
+        if wait_on_config_error:
+            return wait_for_operator(missing, settings.heartbeat_file)
+        print(f"ttrbot run: {missing}", file=sys.stderr)
         return 2
     configure_logging(settings)
     tune_malloc()
     if settings.maps_dir is not None:
         os.environ.setdefault("TTR_MAPS_DIR", str(settings.maps_dir))
+    _import_the_bot()
+    stopping.hold()  # from here on the event loop takes the signals (see _serve)
     try:
-        return asyncio.run(_serve(settings))
+        return asyncio.run(_serve(settings, wait_on_config_error))
     except KeyboardInterrupt:
         return 0
     except StartupError as exc:
-        print(str(exc), file=sys.stderr)
+        if exc.config and wait_on_config_error:
+            return wait_for_operator(str(exc), settings.heartbeat_file)
+        print(f"ttrbot run: {exc}", file=sys.stderr)
         return 2
+
+
+def wait_for_operator(
+    reason: str, heartbeat: Path | None, *, every: float = CONFIG_ERROR_EVERY
+) -> int:
+    """Stay idle after a configuration error until a stop signal: say ``reason`` on stderr
+    at once and again every ``every`` seconds, and keep the heartbeat file (when there is one)
+    fresh and marked stopped with the reason, so that ``python -m bot health`` answers
+    ``unhealthy: the bot has stopped (<reason>)``. Returns 2 (it never ran). A container
+    restart policy thus sees a running, unhealthy container instead of a loop of exits."""
+    stopping.hold()
+    return asyncio.run(_wait_for_operator(reason, heartbeat, every))
+
+
+async def _wait_for_operator(reason: str, heartbeat: Path | None, every: float) -> int:
+    stop = _stop_event()
+    health = Health(heartbeat) if heartbeat is not None else None
+    beating = None
+    if health is not None:
+        health.stopped(reason)
+        beating = asyncio.create_task(health.keep_beating(), name="ttr-heartbeat")
+    try:
+        while not stop.is_set():
+            print(
+                f"ttrbot run: {reason.rstrip('.')}; waiting (TTR_ON_CONFIG_ERROR=wait): fix the "
+                "configuration and restart",
+                file=sys.stderr,
+                flush=True,
+            )
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), every)
+    finally:
+        if beating is not None:
+            beating.cancel()
+    return 2
+
+
+def _stop_event() -> asyncio.Event:
+    """An event set by SIGTERM or SIGINT, through the running loop's handlers; already set
+    when a stop signal came before the loop started (:mod:`bot.cli.stopping`)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in stopping.STOP_SIGNALS:
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, stop.set)
+    if stopping.received() is not None:
+        stop.set()
+    return stop
+
+
+def _import_the_bot() -> None:
+    """Import the heavy part of the bot (discord.py, the service, the engine, the storage)
+    before the event loop starts, so that a stop signal meanwhile ends the start at once."""
 
 
 async def build_service(storage: Any, settings: Settings) -> Any:
@@ -147,41 +228,66 @@ async def start_metrics(settings: Settings, health: Health) -> Any:
         where = f"{settings.metrics_host}:{settings.metrics_port}"
         raise StartupError(
             f"cannot serve /metrics on {where} (TTR_METRICS_PORT, TTR_METRICS_HOST): "
-            f"{exc.strerror or exc}"
+            f"{exc.strerror or exc}",
+            config=True,
         ) from None
     log.info("serving /metrics and /healthz on port %d", server.port)
     return server
 
 
-async def _serve(settings: Settings) -> int:
-    """Serve /metrics and /healthz (with ``TTR_METRICS_PORT``), open the database, then stay
-    connected to Discord until a stop signal; the exit code."""
+async def _serve(settings: Settings, wait_on_config_error: bool = False) -> int:
+    """Take the stop signals (a signal noted before the loop started counts), serve /metrics
+    and /healthz (with ``TTR_METRICS_PORT``), open the database, then stay connected to
+    Discord until a stop signal; the exit code. ``wait_on_config_error``: Discord's refusal
+    for good raises a configuration :class:`StartupError` instead of returning 2."""
+    stop = _stop_event()
     health = Health(settings.heartbeat_file)
     server = await start_metrics(settings, health)
     try:
-        return await _play(settings, health, server)
+        code = await _play(settings, health, server, stop)
     finally:
         if server is not None:
             await server.close()
+    if code == 2 and wait_on_config_error:
+        raise StartupError(health.snapshot().reason, config=True)
+    return code
 
 
-async def _play(settings: Settings, health: Health, server: Any) -> int:
-    """Open the database, then stay connected to Discord until a stop signal; the exit code."""
+async def _open_unless_stopped(settings: Settings, stop: asyncio.Event) -> Any:
+    """The opened database, or None when a stop came first (a server that does not answer
+    can take its whole connect timeout). A database that opens within a second of the stop
+    is closed again, so that nothing is left half open."""
+    opening = asyncio.create_task(open_database(settings), name="ttr-open-database")
+    stopped = asyncio.create_task(stop.wait(), name="ttr-stop")
+    await asyncio.wait({opening, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    stopped.cancel()
+    if not stop.is_set():
+        return opening.result()
+    try:
+        storage = await asyncio.wait_for(asyncio.shield(opening), 1.0)
+    except (TimeoutError, StartupError):
+        opening.cancel()
+        return None
+    await storage.close()
+    return None
+
+
+async def _play(settings: Settings, health: Health, server: Any, stop: asyncio.Event) -> int:
+    """Open the database, then stay connected to Discord until ``stop``; the exit code."""
     from bot.discord_app.client import create_bot
     from bot.discord_app.connect import stay_connected
 
-    storage = await open_database(settings)
+    storage = await _open_unless_stopped(settings, stop)
+    if storage is None:
+        log.info("stopping")
+        health.stopped("stopped")
+        return 0
     log.info("database %s, shards %s", storage.url, settings.shard_label)
     if server is not None:
         server.watch(storage)
     beating = asyncio.create_task(health.keep_beating(), name="ttr-heartbeat")
     try:
         service = await build_service(storage, settings)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(sig, stop.set)
         code = await stay_connected(
             lambda: create_bot(settings, service, health=health),
             settings.token.get(),
@@ -207,6 +313,12 @@ def health(settings: Settings, *, ready: bool = False) -> int:
     heartbeat is recent (also while it waits for Discord: healthy, not ready); 1 otherwise.
     With ``ready`` it is 1 also while the process is not connected to Discord. One line on
     stdout (healthy) or stderr (with the reason)."""
+    path = settings.heartbeat_file
+    state, age = read_heartbeat(path)
+    if state is not None and state.stopped and age is not None and age <= HEARTBEAT_MAX_AGE:
+        # a bot that waits for its configuration to be fixed: its reason comes first
+        print(f"unhealthy: the bot has stopped ({state.reason})", file=sys.stderr)
+        return 1
     if settings.uses_sqlite and not settings.database_path.exists():
         print(f"unhealthy: no database at {settings.database_path}", file=sys.stderr)
         return 1
@@ -220,7 +332,6 @@ def health(settings: Settings, *, ready: bool = False) -> int:
             f"unhealthy: the database does not open: {type(exc).__name__}: {exc}", file=sys.stderr
         )
         return 1
-    path = settings.heartbeat_file
     state, age = read_heartbeat(path)
     if state is None or age is None:
         print(f"unhealthy: no heartbeat file {path}", file=sys.stderr)

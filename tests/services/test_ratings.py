@@ -17,10 +17,11 @@ from pathlib import Path
 import pytest
 from openskill.models import PlackettLuce
 
+from bot.cli.main import main
 from bot.host import ratings
 from bot.host.ratings import OVERALL, Entrant, Rating, places, rate
 from bot.host.services import GameService, ServiceError, favourite_map, hints_by_default
-from bot.host.services.ops import main_ratings, verify_storage
+from bot.host.services.ops import verify_storage
 from bot.host.services.rating_tools import print_ratings, rating_problems
 from bot.host.storage import GuildSettings, ResultRow, Storage, open_storage
 from engine import KeepTickets
@@ -298,7 +299,7 @@ async def test_the_replay_gives_exactly_the_stored_ratings_and_verify_finds_a_ch
     finally:
         await service.close()
         await storage.close()
-    assert await asyncio.to_thread(main_ratings, ["--db", str(db), "--json"]) == 0
+    assert await asyncio.to_thread(main, ["ratings", "--db", str(db), "--json"]) == 0
     storage = await open_storage(db, clock=clock)
     try:
         assert await rating_problems(storage) == []
@@ -332,9 +333,9 @@ def test_the_ratings_command_prints_the_same_json_stored_and_recomputed(
 
     asyncio.run(build())
     capsys.readouterr()
-    assert main_ratings(["--db", str(db), "--json"]) == 0
+    assert main(["ratings", "--db", str(db), "--json"]) == 0
     stored = capsys.readouterr().out.splitlines()
-    assert main_ratings(["--db", str(db), "--json", "--recompute"]) == 0
+    assert main(["ratings", "--db", str(db), "--json", "--recompute"]) == 0
     recomputed = capsys.readouterr()
     assert recomputed.out.splitlines() == stored
     assert "exactly the stored ratings" in recomputed.err
@@ -346,4 +347,4 @@ def test_the_ratings_command_prints_the_same_json_stored_and_recomputed(
         f"user:{HOST}", f"user:{BOB}", "ai:easy", "ai:normal"
     }  # fmt: skip
     assert any("AI (normal)" in line and "(provisional)" in line for line in stored)
-    assert main_ratings(["--db", str(tmp_path / "missing.sqlite3")]) == 2
+    assert main(["ratings", "--db", str(tmp_path / "missing.sqlite3")]) == 2

@@ -1,26 +1,15 @@
 """Operator tools over a database: verify every game by replay, export one game, copy all games.
 
-- ``python -m bot verify (--db PATH | --database-url URL)``
-- ``python -m bot export (--db PATH | --database-url URL) --game ID [--out FILE]``
-- ``python -m bot migrate --from URL --to URL``
-- ``python -m bot ratings (--db PATH | --database-url URL) [--json] [--recompute]``
-  (:mod:`.rating_tools`)
-
-Each prints plain lines and exits 0 (all good), 1 (problems found, one line
-per game naming it) or 2 (bad use, or a database that cannot be opened: one
-line, never a traceback). Nothing here prints a seed, a hand, a ticket or the
-deck of a game that is not finished.
+The work behind ``python -m bot verify``, ``export``, ``migrate`` and ``ratings``
+(:mod:`.rating_tools`); their command lines are in :mod:`bot.cli.games` and
+:mod:`bot.cli.ratings`. Nothing here gives a seed, a hand, a ticket or the deck
+of a game that is not finished.
 """
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import json
-import sys
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 from bot.host.ratings import FORMER_PREFIX, is_former
@@ -28,20 +17,17 @@ from bot.host.storage import (
     ActionRow,
     CorruptGame,
     GameRow,
-    MigrationError,
     PlayerResult,
     ResultRow,
     Storage,
     StorageError,
-    StorageUnavailable,
-    open_storage,
 )
 from engine import GameState, apply, new_game
 from engine.codec import decode_action, decode_state, encode_state
 from maps.loader import load_ruleset
 
 from ._recording import player_results
-from .rating_tools import print_ratings, rating_problems
+from .rating_tools import rating_problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,152 +301,3 @@ async def copy_database(source: Storage, target: Storage) -> CopyReport:
         problems.append(Mismatch(0, "the servers that removed the bot differ after the copy"))
     _, found = await verify_storage(target)
     return CopyReport(games, actions, len(settings), tuple(problems + found))
-
-
-# -- command lines -------------------------------------------------------------------
-
-
-def _db_args(ap: argparse.ArgumentParser) -> None:
-    where = ap.add_mutually_exclusive_group(required=True)
-    where.add_argument("--db", type=Path, help="a SQLite file (TTR_DATABASE_PATH)")
-    where.add_argument(
-        "--database-url",
-        help="sqlite:///PATH or postgresql://user:password@host/db (TTR_DATABASE_URL)",
-    )
-
-
-def _target(args: argparse.Namespace) -> str | Path:
-    target: str | Path = args.database_url if args.database_url else args.db
-    return target
-
-
-async def _with_storage(target: str | Path, work: Callable[[Storage], Awaitable[int]]) -> int:
-    if isinstance(target, Path) and not target.is_file():
-        print(f"no database at {target}", file=sys.stderr)
-        return 2
-    try:
-        storage = await open_storage(target)
-    except (StorageUnavailable, MigrationError) as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
-    try:
-        return await work(storage)
-    finally:
-        await storage.close()
-
-
-async def _verify(storage: Storage) -> int:
-    checked, problems = await verify_storage(storage)
-    for p in problems:
-        print(f"game {p.game_id}: {p.reason}" if p.game_id else p.reason)
-    print(f"{checked} games checked, {len(problems)} mismatches")
-    return 1 if problems else 0
-
-
-def main_verify(argv: list[str]) -> int:
-    """``python -m bot verify``: exit 0 when every game reads and replays to what is stored,
-    1 with one line per problem otherwise, 2 on bad use or an unopenable database."""
-    ap = argparse.ArgumentParser(
-        prog="python -m bot verify",
-        description="Replay every stored game and compare with its snapshot and results.",
-    )
-    _db_args(ap)
-    args = ap.parse_args(argv)
-    return asyncio.run(_with_storage(_target(args), _verify))
-
-
-def main_export(argv: list[str]) -> int:
-    """``python -m bot export ... --game ID [--out FILE]``: a game's JSON record (stdout by
-    default); no secrets unless the game is finished."""
-    ap = argparse.ArgumentParser(
-        prog="python -m bot export", description="Write one game's JSON record."
-    )
-    _db_args(ap)
-    ap.add_argument("--game", type=int, required=True)
-    ap.add_argument("--out", type=Path, default=None)
-    args = ap.parse_args(argv)
-
-    async def work(storage: Storage) -> int:
-        try:
-            doc = await export_game(storage, args.game)
-        except CorruptGame as exc:
-            print(f"game {args.game}: {exc.reason}", file=sys.stderr)
-            return 1
-        if doc is None:
-            print(f"no game {args.game} in {storage.url}", file=sys.stderr)
-            return 1
-        text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-        if args.out is None:
-            sys.stdout.write(text)
-        else:
-            args.out.write_text(text, encoding="utf-8")
-            print(f"wrote {args.out}")
-        return 0
-
-    return asyncio.run(_with_storage(_target(args), work))
-
-
-async def _migrate(source_url: str, target_url: str) -> int:
-    try:
-        source = await open_storage(source_url)
-    except (StorageUnavailable, MigrationError) as exc:
-        print(f"source: {exc}", file=sys.stderr)
-        return 2
-    try:
-        try:
-            target = await open_storage(target_url)
-        except (StorageUnavailable, MigrationError) as exc:
-            print(f"target: {exc}", file=sys.stderr)
-            return 2
-        try:
-            report = await copy_database(source, target)
-        except StorageError as exc:
-            print(str(exc), file=sys.stderr)
-            return 2
-        finally:
-            await target.close()
-    finally:
-        await source.close()
-    for p in report.problems:
-        print(f"game {p.game_id}: {p.reason}")
-    print(
-        f"copied {report.games} games ({report.actions} actions) and {report.settings} user "
-        f"settings from {source.url} to {target.url}; verified by replay: "
-        f"{len(report.problems)} problems"
-    )
-    return 1 if report.problems else 0
-
-
-def main_migrate(argv: list[str]) -> int:
-    """``python -m bot migrate --from URL --to URL``: copy every game (and user setting) into an
-    empty database of either backend and verify the copy by replay; exit 1 on any problem."""
-    ap = argparse.ArgumentParser(
-        prog="python -m bot migrate",
-        description="Copy every game from one database to another (SQLite <-> PostgreSQL).",
-    )
-    ap.add_argument("--from", dest="source", required=True, help="the database to copy from")
-    ap.add_argument("--to", dest="target", required=True, help="an empty database to copy into")
-    args = ap.parse_args(argv)
-    return asyncio.run(_migrate(args.source, args.target))
-
-
-def main_ratings(argv: list[str]) -> int:
-    """``python -m bot ratings ... [--json] [--recompute]``: every server's rating tables as
-    stored, or rebuilt by replaying the stored results in order (exit 1 when that differs)."""
-    ap = argparse.ArgumentParser(
-        prog="python -m bot ratings",
-        description="Print every server's rating tables (as stored, or rebuilt by replay).",
-    )
-    _db_args(ap)
-    ap.add_argument("--json", action="store_true", help="also print the tables as one JSON line")
-    ap.add_argument(
-        "--recompute",
-        action="store_true",
-        help="rebuild every rating by replaying the stored results in order (nothing is written)",
-    )
-    args = ap.parse_args(argv)
-
-    async def work(storage: Storage) -> int:
-        return await print_ratings(storage, recompute=args.recompute, as_json=args.json)
-
-    return asyncio.run(_with_storage(_target(args), work))

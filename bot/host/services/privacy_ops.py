@@ -1,12 +1,11 @@
-"""Operator tools for privacy requests: forget a user, purge a server, print the notice.
+"""Operator tools for privacy requests: forget a user, purge a server (the command lines, and
+``python -m bot privacy`` that prints the notice, are in :mod:`bot.cli.privacy`).
 
-- ``python -m bot forget (--db PATH | --database-url URL) --user ID``: what
-  ``/ttr player forget_me`` does, for a request that reaches the operator: the user's
-  settings go and their seat in every game gets an anonymous name.
-- ``python -m bot purge (--db PATH | --database-url URL) --guild ID [--force]``:
-  delete everything of a server now, as the bot does after the retention period.
-- ``python -m bot privacy [--language en|de] [--days N]``: the privacy notice
-  ``/ttr player privacy`` shows (docs/privacy.md holds its English text).
+- :func:`forget` (``python -m bot forget``): what ``/ttr player forget_me`` does, for a
+  request that reaches the operator: the user's settings go and their seat in every game
+  gets an anonymous name.
+- :func:`purge` (``python -m bot purge``): delete everything of a server now, as the bot
+  does after the retention period.
 
 Each prints what it removed (counts, never a name) and is idempotent: run again,
 it says that nothing is stored. Exit codes as the other operator tools: 0 done
@@ -17,16 +16,9 @@ cannot be opened (one line, never a traceback).
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import sys
-from pathlib import Path
-
 from bot.host.storage import CorruptGame, ForgetReport, PurgeReport, Storage, UserInOpenGames
-from words import LANGS, privacy_notice, words_for
 
 from ._privacy import former_player
-from .ops import _db_args, _target, _with_storage
 
 
 def forget_line(report: ForgetReport) -> str:
@@ -98,70 +90,4 @@ async def purge(storage: Storage, guild_id: int, *, force: bool = False) -> int:
         )
         return 1
     print(purge_line(await storage.privacy.purge_guild(guild_id)))
-    return 0
-
-
-def _ids(kind: str) -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
-        prog=f"python -m bot {kind}",
-        description=(
-            "Forget a user: their settings go, their seat in every game gets an anonymous name."
-            if kind == "forget"
-            else "Delete everything stored about a server (its games, results and departure)."
-        ),
-    )
-    _db_args(ap)
-    return ap
-
-
-def main_forget(argv: list[str]) -> int:
-    """``python -m bot forget ... --user ID``."""
-    ap = _ids("forget")
-    ap.add_argument("--user", type=int, required=True, help="the Discord user id")
-    args = ap.parse_args(argv)
-    if args.user <= 0:
-        ap.error("--user must be a Discord user id (a positive number)")
-    target: str | Path = _target(args)
-    return asyncio.run(_with_storage(target, lambda storage: forget(storage, args.user)))
-
-
-def main_purge(argv: list[str]) -> int:
-    """``python -m bot purge ... --guild ID [--force]``."""
-    ap = _ids("purge")
-    ap.add_argument("--guild", type=int, required=True, help="the Discord server (guild) id")
-    ap.add_argument(
-        "--force",
-        action="store_true",
-        help="also when the server has lobbies or running games that are not paused",
-    )
-    args = ap.parse_args(argv)
-    if args.guild <= 0:
-        ap.error("--guild must be a Discord server id (a positive number)")
-    return asyncio.run(
-        _with_storage(_target(args), lambda storage: purge(storage, args.guild, force=args.force))
-    )
-
-
-def main_privacy(argv: list[str]) -> int:
-    """``python -m bot privacy [--language en|de] [--days N]``: print the privacy notice
-    (``--days``: the retention period, by default ``TTR_GUILD_RETENTION_DAYS`` or 30)."""
-    ap = argparse.ArgumentParser(
-        prog="python -m bot privacy",
-        description="Print the privacy notice players see with /ttr player privacy.",
-    )
-    ap.add_argument("--language", choices=LANGS, default="en")
-    ap.add_argument("--days", type=int, default=None, help="days a removed server's data is kept")
-    args = ap.parse_args(argv)
-    days = args.days
-    if days is None:
-        from bot.process.config import Settings
-
-        try:
-            days = Settings.from_env().guild_retention_days
-        except ValueError as exc:
-            print(f"bad setting: {exc}", file=sys.stderr)
-            return 2
-    if days < 0:
-        ap.error("--days must be 0 or more")
-    print(privacy_notice(words_for(args.language), days))
     return 0

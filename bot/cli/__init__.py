@@ -4,7 +4,7 @@
 answers every failure the same way (one line on stderr, ``ttrbot <command>: <what went
 wrong>``, an exit code from the table in ``docs/operators/commands.md``). Each family of
 commands is one module that adds its sub-parsers and does its arguments and printing; the work
-itself stays where it belongs (:mod:`bot.process.run`, :mod:`bot.demo`, :mod:`bot.backup`,
+itself stays where it belongs (:mod:`bot.process.run`, :mod:`bot.cli.demo_game`, :mod:`bot.host.backup`,
 :mod:`bot.host.services.ops`, :mod:`bot.host.services.privacy_ops`):
 
 - :mod:`bot.cli.run`: ``run`` (the default) and ``health``

@@ -1,5 +1,5 @@
 """``python -m bot backup (--db PATH | --database-url URL) --to DIR [--keep N] [--verify]
-[--pg-dump PATH]``: a consistent copy of the database while the bot runs (:mod:`bot.backup`).
+[--pg-dump PATH]``: a consistent copy of the database while the bot runs (:mod:`bot.host.backup`).
 
 Exit 0 when the copy is written and sound, 1 when its check found problems (the copy is kept,
 named ``...-damaged``), 2 on bad use or a database that cannot be read."""
@@ -33,7 +33,7 @@ def backup_command(args: argparse.Namespace) -> int:
     """Make the backup, rename a damaged one, prune old ones; print one line."""
     import asyncio
 
-    from ..backup import BackupError, describe, make_backup, prune
+    from bot.host.backup import BackupError, describe, make_backup, prune
 
     if args.keep is not None and args.keep < 1:
         args.parser.error("--keep must be at least 1")

@@ -1,6 +1,6 @@
 """``python -m bot demo [--map usa] [--players 4] [--seed 7] [--out DIR] [--every N]
 [--ai LEVELS] [--language en|de] [--db PATH | --database-url URL]``: a whole game between
-computer seats through the bot's own service (:func:`bot.demo.run_demo`).
+computer seats through the bot's own service (:func:`bot.cli.demo_game.run_demo`).
 
 Exit 0 when the game was played and its stored log replays, 1 when it does not (or the game
 got stuck), 2 for an unknown map, player count or AI level, a database that cannot be opened,
@@ -60,7 +60,7 @@ def demo_command(args: argparse.Namespace) -> int:
 
     from engine.ai import AI_LEVELS
 
-    from ..demo import run_demo
+    from .demo_game import run_demo
 
     if args.every < 1:
         args.parser.error("--every must be at least 1")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.backup import BACKUP_NAME, backups_in, make_backup, prune
+from bot.host.backup import BACKUP_NAME, backups_in, make_backup, prune
 from bot.host.services import GameService
 from bot.host.services.ops import verify_storage
 from bot.host.storage import Storage, open_storage

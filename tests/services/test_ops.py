@@ -214,7 +214,7 @@ async def test_verify_on_both_backends(any_url: str, clock: FakeClock) -> None:
 async def test_demo_plays_in_the_database_it_is_given(postgres_url: str, tmp_path: Path) -> None:
     """`python -m bot demo --database-url URL` plays its game in that database (twice: the second
     game beside the first), and verify agrees."""
-    from bot.demo import run_demo
+    from bot.cli.demo_game import run_demo
 
     for seed in (3, 4):
         code = await run_demo("usa", 2, seed, tmp_path / "out", every=1000, database=postgres_url)

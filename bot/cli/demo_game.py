@@ -29,13 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import render
-from engine import player_view
-from maps import MapError, UnknownMap, available_maps, load_ruleset
-from sentences import stories
-from sentences.coach import analysis_words, turning_point_words
-from words import Words, words_for
-
-from .host.services import (
+from bot.host.services import (
     ClassicRules,
     Event,
     FinalResult,
@@ -47,7 +41,12 @@ from .host.services import (
     stations_by_turn,
     stored_state,
 )
-from .host.storage import MigrationError, SeatRow, Storage, StorageUnavailable, open_storage
+from bot.host.storage import MigrationError, SeatRow, Storage, StorageUnavailable, open_storage
+from engine import player_view
+from maps import MapError, UnknownMap, available_maps, load_ruleset
+from sentences import stories
+from sentences.coach import analysis_words, turning_point_words
+from words import Words, words_for
 
 
 @dataclass

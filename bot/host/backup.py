@@ -40,7 +40,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from .host.storage import (
+from .storage import (
     ChannelBusy,
     MigrationError,
     StorageError,
@@ -221,7 +221,7 @@ async def backup_copy(url: str, target: Path) -> Backup:
     Raises:
         BackupError: the source cannot be opened or the copy cannot be made.
     """
-    from .host.services.ops import copy_database
+    from .services.ops import copy_database
 
     t0 = time.perf_counter()
     partial = target.with_name(target.name + ".partial")
@@ -267,7 +267,7 @@ def _drop_sqlite(path: Path) -> None:
 
 async def verify_copy(path: Path) -> list[str]:
     """Every game of the SQLite backup ``path`` replayed (``python -m bot verify``); problems."""
-    from .host.services.ops import verify_storage
+    from .services.ops import verify_storage
 
     storage = await open_storage(path)
     try:

@@ -31,7 +31,8 @@ async def test_a_hint_is_for_the_player_to_act_and_is_counted(
     service: GameService, storage: Storage
 ) -> None:
     """The player to act gets a legal move with a reason naming their own tickets; each hint is
-    counted for that seat only; others are refused and nothing is counted for them."""
+    counted for that seat only, once per turn (asking again on the same turn is free); others
+    are refused and nothing is counted for them."""
     from bot.process import metrics
 
     gid = await _casual(service, storage)
@@ -44,12 +45,12 @@ async def test_a_hint_is_for_the_player_to_act_and_is_counted(
     assert answer.seat == seat and answer.version == st.version and answer.used == 1
     view = player_view(service_rules(st), st, seat)
     assert set(answer.hint.tickets) <= {t.id for t in view.tickets}
-    assert (await service.coach.hint(gid, user)).used == 2
+    assert (await service.coach.hint(gid, user)).used == 1  # the same turn: not counted again
     for who, code in ((other, "not_your_turn"), (STRANGER, "not_in_game")):
         with pytest.raises(ServiceError) as err:
             await service.coach.hint(gid, who)
         assert err.value.code == code
-    assert [s.hints_used for s in await storage.seats.seats(gid)][seat] == 2
+    assert [s.hints_used for s in await storage.seats.seats(gid)][seat] == 1
     assert [s.hints_used for s in await storage.seats.seats(gid)][1 - seat] == 0
 
 

@@ -224,10 +224,18 @@ class CommandsAPI:
         self.store.notify()
         return json_response(stored, 201)
 
-    def _command_by_id(
-        self, scope: dict[tuple[str, int], dict[str, Any]], command_id: int
-    ) -> tuple[str, int] | None:
-        return next((k for k, v in scope.items() if int(v["id"]) == command_id), None)
+    def _command(
+        self, application_id: int, command_id: int, guild_id: int | None
+    ) -> tuple[dict[tuple[str, int], dict[str, Any]], tuple[str, int]] | web.Response:
+        """The scope (global or the guild's commands) and the key of one stored command, or
+        Discord's error: the application's or guild's (from :meth:`_scope`), or 10063."""
+        scope = self._scope(application_id, guild_id)
+        if isinstance(scope, web.Response):
+            return scope
+        key = next((k for k, v in scope.items() if int(v["id"]) == command_id), None)
+        if key is None:
+            return discord_error(404, 10063, "Unknown application command")
+        return scope, key
 
     async def _get_command(
         self,
@@ -236,12 +244,10 @@ class CommandsAPI:
         command_id: int,
         guild_id: int | None = None,
     ) -> web.Response:
-        scope = self._scope(application_id, guild_id)
-        if isinstance(scope, web.Response):
-            return scope
-        key = self._command_by_id(scope, command_id)
-        if key is None:
-            return discord_error(404, 10063, "Unknown application command")
+        found = self._command(application_id, command_id, guild_id)
+        if isinstance(found, web.Response):
+            return found
+        scope, key = found
         return json_response(scope[key])
 
     async def _edit_command(
@@ -251,12 +257,10 @@ class CommandsAPI:
         command_id: int,
         guild_id: int | None = None,
     ) -> web.Response:
-        scope = self._scope(application_id, guild_id)
-        if isinstance(scope, web.Response):
-            return scope
-        key = self._command_by_id(scope, command_id)
-        if key is None:
-            return discord_error(404, 10063, "Unknown application command")
+        found = self._command(application_id, command_id, guild_id)
+        if isinstance(found, web.Response):
+            return found
+        scope, key = found
         updated = {**scope[key], **(await request.json())}
         del scope[key]
         stored = self._store_command(guild_id, updated)
@@ -271,12 +275,10 @@ class CommandsAPI:
         command_id: int,
         guild_id: int | None = None,
     ) -> web.Response:
-        scope = self._scope(application_id, guild_id)
-        if isinstance(scope, web.Response):
-            return scope
-        key = self._command_by_id(scope, command_id)
-        if key is None:
-            return discord_error(404, 10063, "Unknown application command")
+        found = self._command(application_id, command_id, guild_id)
+        if isinstance(found, web.Response):
+            return found
+        scope, key = found
         del scope[key]
         self.store.notify()
         return no_content()

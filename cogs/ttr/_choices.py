@@ -18,8 +18,8 @@ from sentences import texts as fmt
 
 from . import _prompts as prompts
 from ._base import Base
-from ._info import fold
 from ._lobby import LobbyFlows
+from ._table import fold
 
 #: The open game of the interaction's channel (``TtrCog.here``), or the one it shows
 #: (``TtrCog.shown``: the open one, else the last finished one).

@@ -3,10 +3,11 @@
 discord.py binds one slash-command group to one cog, so ``/ttr`` is declared
 here once, with the commands players use in every game; its three subgroups are
 classes of their own (:mod:`._game_group`, :mod:`._player_group`,
-:mod:`._admin_group`) that the cog makes with the families they call. Each command hands over to
-its family (:mod:`._lobby`, :mod:`._play`, :mod:`._info`, :mod:`._players`,
-:mod:`._ladder`, :mod:`._admin`). Names and descriptions are English here and
-translated by ``bot.discord_app.translator`` from the catalogs.
+:mod:`._admin_group`) that the cog makes with the families they call. Each
+command hands over to its family (:mod:`._lobby`, :mod:`._play`, :mod:`._table`,
+:mod:`._record`, :mod:`._guide`, :mod:`._players`, :mod:`._ladder`,
+:mod:`._admin`). Names and descriptions are English here and translated by
+``bot.discord_app.translator`` from the catalogs.
 
 Discord allows 25 entries (commands and groups) under ``/ttr`` and 25 in each group. What
 players do in every game has its own command at the top: the lobby (``new``, ``join``,
@@ -36,7 +37,7 @@ from ._admin_group import AdminGroup
 from ._announce import Announcer
 from ._coach import CoachFlows
 from ._game_group import GameGroup
-from ._info import InfoFlows
+from ._guide import GuideFlows
 from ._ladder import LadderFlows
 from ._lobby import TURN_TIMES, LobbyFlows
 from ._menu_clicks import MenuClicks
@@ -45,6 +46,8 @@ from ._player_group import PlayerGroup
 from ._players import PlayerFlows
 from ._privacy import PrivacyFlows
 from ._publish import Publisher
+from ._record import RecordFlows
+from ._table import TableFlows
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +79,9 @@ class TtrCog(
         self.play = PlayFlows(bot, service, self.announcer, self.publisher)
         self.menus = MenuClicks(bot, service, self.announcer, self.play)
         self.coach = CoachFlows(bot, service, self.announcer, self.play)
-        self.info = InfoFlows(bot, service, self.announcer)
+        self.table = TableFlows(bot, service, self.announcer)
+        self.record = RecordFlows(bot, service, self.announcer)
+        self.guide = GuideFlows(bot, service, self.announcer)
         self.players = PlayerFlows(bot, service, self.announcer)
         self.ladder = LadderFlows(bot, service, self.announcer)
         self.admin = AdminFlows(bot, service, self.announcer, self.publisher)
@@ -85,7 +90,7 @@ class TtrCog(
         ttr = self.app_command
         assert ttr is not None  # a GroupCog's group, made before __init__
         for group in (
-            GameGroup(self.lobby_flows, self.info, self.play, self.admin),
+            GameGroup(self.lobby_flows, self.record, self.guide, self.play, self.admin),
             PlayerGroup(self.players, self.ladder, self.privacy),
             AdminGroup(self.ladder, self.admin),
         ):
@@ -232,7 +237,7 @@ class TtrCog(
         region='Zoom in: a city name, or "tickets" for the cities of your tickets (only you see it)'
     )
     async def board(self, interaction: discord.Interaction, region: str | None = None) -> None:
-        await self.info.board(interaction, await self.shown(interaction), region)
+        await self.table.board(interaction, await self.shown(interaction), region)
 
     @board.autocomplete("region")
     async def _regions(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -240,10 +245,10 @@ class TtrCog(
 
     @app_commands.command(name="status", description="Show the game status")
     async def status(self, interaction: discord.Interaction) -> None:
-        await self.info.status(interaction, await self.shown(interaction))
+        await self.table.status(interaction, await self.shown(interaction))
 
     @app_commands.command(
         name="help", description="How to play here: a turn, the commands and buttons"
     )
     async def help(self, interaction: discord.Interaction) -> None:
-        await self.info.help(interaction, await self.lobby_flows.game_last_shown(interaction))
+        await self.guide.help(interaction, await self.lobby_flows.game_last_shown(interaction))

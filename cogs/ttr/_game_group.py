@@ -13,9 +13,10 @@ from discord import app_commands
 
 from . import _choices as choices
 from ._admin import AdminFlows
-from ._info import InfoFlows
+from ._guide import GuideFlows
 from ._lobby import LobbyFlows
 from ._play import PlayFlows
+from ._record import RecordFlows
 
 
 class GameGroup(
@@ -27,17 +28,24 @@ class GameGroup(
 
     Args:
         lobby: finds the game a command is about (this channel's open one, or the one it shows).
-        info: the log, the rules, the finished games.
+        record: the log and the finished games.
+        guide: the rules.
         play: a vacation, resigning.
         admin: cancelling.
     """
 
     def __init__(
-        self, lobby: LobbyFlows, info: InfoFlows, play: PlayFlows, admin: AdminFlows
+        self,
+        lobby: LobbyFlows,
+        record: RecordFlows,
+        guide: GuideFlows,
+        play: PlayFlows,
+        admin: AdminFlows,
     ) -> None:
         super().__init__()
         self.lobby = lobby
-        self.info = info
+        self.record = record
+        self.guide = guide
         self.play = play
         self.admin = admin
 
@@ -46,14 +54,14 @@ class GameGroup(
     async def log_(
         self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 200] | None = None
     ) -> None:
-        await self.info.log(interaction, await self.lobby.game_shown(interaction), count)
+        await self.record.log(interaction, await self.lobby.game_shown(interaction), count)
 
     @app_commands.command(
         name="rules", description="Show the rules of a map (without one: the list of maps)"
     )
     @app_commands.describe(map="The map whose rules to show")
     async def rules(self, interaction: discord.Interaction, map: str | None = None) -> None:
-        await self.info.rules(interaction, map, await self.lobby.game_last_shown(interaction))
+        await self.guide.rules(interaction, map, await self.lobby.game_last_shown(interaction))
 
     rules.autocomplete("map")(choices.map_names)
 
@@ -77,7 +85,7 @@ class GameGroup(
     async def history(
         self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1
     ) -> None:
-        await self.info.history(interaction, page)
+        await self.record.history(interaction, page)
 
     @app_commands.command(
         name="show",
@@ -87,4 +95,4 @@ class GameGroup(
     async def show_game(
         self, interaction: discord.Interaction, id: app_commands.Range[int, 1, 2**53]
     ) -> None:
-        await self.info.game(interaction, id)
+        await self.record.game(interaction, id)

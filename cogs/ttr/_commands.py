@@ -88,13 +88,14 @@ class TtrCog(
         self.privacy = PrivacyFlows(bot, service, self.announcer, self.publisher, self.play)
         super().__init__()
         ttr = self.app_command
-        assert ttr is not None  # a GroupCog's group, made before __init__
+        assert ttr is not None  # a GroupCog's group, made by Cog.__new__
         for group in (
             GameGroup(self.lobby_flows, self.record, self.guide, self.play, self.admin),
             PlayerGroup(self.players, self.ladder, self.privacy),
             AdminGroup(self.ladder, self.admin),
         ):
             ttr.add_command(group)  # after the commands above: Discord lists them in this order
+            self.__cog_app_commands__.append(group)  # walk_app_commands() sees it too
         service.on_turn = self.publisher.clock_moved
         service.on_reminder = self.publisher.reminder
         service.on_analysis = self.coach.analysed

@@ -9,6 +9,22 @@ a game that must be replayed is stored as a snapshot, not as seed + actions.
 Card order: the deck and the ticket decks keep their **top at the end of the
 list** (``deck[-1]`` is drawn first), as everywhere in the engine.
 
+What the caller leaves out is dealt, shuffled by the state's ``seed``:
+
+- **Train cards** (``hands``, ``face_up``, ``deck``, ``discard``): seats not given hold
+  no cards; the face-up row is dealt from the cards placed nowhere else (no locomotive
+  reset is applied); the deck holds every card placed nowhere else and the discard is
+  empty, or, when ``deck`` is given, the discard holds those cards. With
+  ``conserve_cards`` the hands, row, deck and discard hold exactly the map's cards; without
+  it, at most the map's cards.
+- **Routes** (``owned``): each scores its length's points from the map's table and costs
+  its length in pieces unless ``pieces`` says how many are left; on Amsterdam each cart
+  route drew a merchandise card (in seat order while cards are left).
+- **Tickets** (``tickets``, ``ticket_decks``): the decks hold the tickets nobody holds.
+
+The last round is not started whatever the pieces (set ``last_round_by`` and
+``turns_left`` for that); no Paris flag cards are set aside.
+
 Example::
 
     rules = maps.load_ruleset("usa")
@@ -75,30 +91,21 @@ def build_state(
 
     Args:
         seats: player count, within the map's range.
-        seed: seeds the state's RNG (later draws and reshuffles) and the
-            shuffle of whatever this function deals itself.
+        seed: seeds the state's RNG (later draws and reshuffles) and the shuffle of whatever
+            this function deals itself (the module docstring says what that is).
         options: map options as for :func:`engine.new_game`.
-        hands: seat -> colour -> count; seats not given hold no cards.
-        face_up: the face-up row (``None`` for an empty slot); default: dealt
-            from the cards not placed elsewhere. No locomotive reset is applied.
-        deck: card colours, **top last**; default: every card of the map not
-            placed in hands, face-up row or discard, shuffled by ``seed``.
-        discard: card colours; default: empty, or when ``deck`` is given, the
-            cards not placed anywhere else.
-        owned: seat -> route ids the seat has claimed (in claim order); route
-            points come from the map's table; on Amsterdam each cart route
-            drew a merchandise card (in seat order while cards are left).
-        tickets: seat -> kept ticket ids; ticket_decks: deck name -> ticket ids, top
-            last (default: the tickets nobody holds, shuffled by ``seed``).
-        pieces: seat -> pieces left; default: the map's pieces minus the owned
-            routes' lengths.
-        stations: Europe: city id -> seat of its train station; active: the seat to
-            move; turn: completed turns so far (``state.turn``).
-        conserve_cards: check that hands, row, deck and discard hold exactly
-            the map's cards (at most the map's cards when False).
-
-    The last round is not started whatever the pieces (set ``last_round_by`` and
-    ``turns_left`` for that); no Paris flag cards are set aside.
+        hands: seat -> colour -> count.
+        face_up: the face-up row, one colour per slot (``None`` for an empty slot).
+        deck: card colours, **top last**.
+        discard: card colours.
+        owned: seat -> route ids the seat has claimed, in claim order.
+        tickets: seat -> kept ticket ids.
+        ticket_decks: deck name -> ticket ids, top last.
+        pieces: seat -> pieces left.
+        stations: Europe: city id -> the seat whose train station stands there.
+        active: the seat to move.
+        turn: completed turns so far (``state.turn``).
+        conserve_cards: the cards must add up to the map's (else at most the map's).
 
     Raises:
         StateBuildError: with every problem found (unknown colour, route or

@@ -264,12 +264,16 @@ IMPERATIVES = frozenset(
 
 def _descriptions() -> set[str]:
     """The English description of every group, command and option of the /ttr tree."""
+    import sys
+
     from discord import app_commands
 
-    from cogs.ttr._commands import TtrCog
+    sys.path.insert(0, str(glossary.ROOT / "tools"))
+    import update_catalogs
 
-    out = {str(TtrCog.__cog_group_description__)}
-    todo = list(TtrCog.__cog_app_commands__)
+    ttr = update_catalogs.ttr_group()
+    out = {str(ttr.description)}
+    todo = list(ttr.commands)
     while todo:
         command = todo.pop()
         out.add(str(command.description))

@@ -18,6 +18,7 @@ import re
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
@@ -27,6 +28,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from words import KEYWORDS, catalog_file  # noqa: E402
+
+if TYPE_CHECKING:
+    from discord import app_commands
 
 #: Packages whose code says or draws words to players.
 SOURCES = ("words", "sentences", "bot", "cogs", "render")
@@ -44,12 +48,26 @@ def extracted() -> Iterator[tuple[str | tuple[str, str], str | None, str]]:
             yield message, context, f"{package}/{filename}:{lineno}"
 
 
+def ttr_group() -> app_commands.Group:
+    """The /ttr group (an ``app_commands.Group``) as the cog builds it, subgroups included (the
+    cog makes them with itself), on a bot that never connects and has no game service."""
+    import types
+
+    from bot.discord_app.client import TtrBot
+    from bot.process.config import Settings
+    from cogs.ttr._commands import TtrCog
+
+    bot = TtrBot(Settings(), service=types.SimpleNamespace())  # type: ignore[arg-type]
+    group = TtrCog(bot).app_command
+    assert group is not None  # a GroupCog's group
+    return group
+
+
 def command_strings() -> list[tuple[str, str]]:
     """``(text, context)`` for every name, description and choice name of the /ttr command tree
     (translated in the context "command", or the one a ``locale_str`` names in its extras)."""
     from discord import app_commands
 
-    from cogs.ttr._commands import TtrCog
     from cogs.ttr._lobby import TURN_TIMES
 
     def entry(text: object, fallback: str) -> tuple[str, str]:
@@ -57,8 +75,9 @@ def command_strings() -> list[tuple[str, str]]:
             return text.message, str(text.extras.get("context") or "command")
         return str(text or fallback), "command"
 
-    out = [("ttr", "command"), entry(TtrCog.__cog_group_description__, "")]
-    commands = list(TtrCog.__cog_app_commands__)
+    ttr = ttr_group()
+    out = [("ttr", "command"), entry(ttr.description, "")]
+    commands = list(ttr.commands)
     while commands:
         command = commands.pop(0)
         if isinstance(command, app_commands.Group):  # /ttr admin ...: its name and its commands
@@ -155,10 +174,8 @@ def command_paths() -> list[tuple[str, ...]]:
     "config")``), groups included."""
     from discord import app_commands
 
-    from cogs.ttr._commands import TtrCog
-
     out: list[tuple[str, ...]] = []
-    todo: list[tuple[tuple[str, ...], object]] = [((), c) for c in TtrCog.__cog_app_commands__]
+    todo: list[tuple[tuple[str, ...], object]] = [((), c) for c in ttr_group().commands]
     while todo:
         parent, command = todo.pop(0)
         if isinstance(command, app_commands.Group | app_commands.Command):

@@ -1,9 +1,10 @@
 """The /ttr feature: the command table, its families, restart-proof components. This module only wires it up.
 
 Layout (no import cycles; data flows interaction -> family -> service -> reply):
-``_commands`` (the /ttr table) and ``_clicks`` (one DynamicItem per kind of
-click, ids in ``_ids``) -> ``_lobby``, ``_play``, ``_menu_clicks``, ``_info``,
-``_admin`` (the families) -> ``_publish`` (public messages), ``_prompts``
+``_commands`` (the /ttr table, its groups in ``_game_group``, ``_player_group``
+and ``_admin_group``) and ``_clicks`` (one DynamicItem per kind of click, ids
+in ``_ids``) -> ``_lobby``, ``_play``, ``_menu_clicks``, ``_table``,
+``_record``, ``_guide``, ``_admin`` (the families) -> ``_publish`` (public messages), ``_prompts``
 (private menus), ``_paid`` (claims and stations named in a command),
 ``_panel_images`` (a panel's private images), ``_format`` (texts), ``_images``
 (renderer), ``_announce`` (posting with fallbacks), ``_components`` (building

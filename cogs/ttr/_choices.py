@@ -1,6 +1,6 @@
 """Autocomplete of /ttr claim, /ttr station and /ttr board: the reader's claimable routes, the
 colours in their hand, the cities where their next train station can stand (with its cost) and
-the places the board zooms to.
+the places the board zooms to; and of every ``map`` option: the loaded maps.
 
 Each answers quietly (an empty list) when the channel has no game or the reader no menu.
 """
@@ -18,7 +18,8 @@ from sentences import texts as fmt
 
 from . import _prompts as prompts
 from ._base import Base
-from ._info import fold
+from ._lobby import LobbyFlows
+from ._table import fold
 
 #: The open game of the interaction's channel (``TtrCog.here``), or the one it shows
 #: (``TtrCog.shown``: the open one, else the last finished one).
@@ -100,3 +101,8 @@ async def regions(
         if needle in fold(city.name):
             out.append((city.name, city.name))
     return send.choices(out)
+
+
+async def map_names(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """The maps whose name matches ``current`` (the autocomplete of every ``map`` option)."""
+    return send.choices(LobbyFlows.map_choices(current, interaction.locale))

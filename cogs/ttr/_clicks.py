@@ -78,19 +78,19 @@ async def answer_click(
 @ids.Zoom.handler
 async def zoom(cog: TtrCog, interaction: discord.Interaction, click: ids.Zoom) -> None:
     """Zoom (under the hand reply): the board around the reader's ticket cities."""
-    await cog.info.board(interaction, click.game, "tickets")
+    await cog.table.board(interaction, click.game, "tickets")
 
 
 @ids.Log.handler
 async def moves(cog: TtrCog, interaction: discord.Interaction, click: ids.Log) -> None:
     """Moves (under the game-over message): the move log since the reader's last turn."""
-    await cog.info.log(interaction, click.game, None)
+    await cog.record.log(interaction, click.game, None)
 
 
 @ids.LogPage.handler
 async def log_page(cog: TtrCog, interaction: discord.Interaction, click: ids.LogPage) -> None:
     """A page button of the move log."""
-    await cog.info.log(interaction, click.game, None, page=(click.first, click.page))
+    await cog.record.log(interaction, click.game, None, page=(click.first, click.page))
 
 
 # ====================================================================== one item per kind

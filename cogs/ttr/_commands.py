@@ -1,9 +1,13 @@
 """The /ttr command table: one line per command, the work is in the families.
 
 discord.py binds one slash-command group to one cog, so ``/ttr`` is declared
-here once; each command hands over to its family (:mod:`._lobby`,
-:mod:`._play`, :mod:`._info`, :mod:`._players`, :mod:`._ladder`, :mod:`._admin`). Names
-and descriptions are English here and translated by ``bot.discord_app.translator`` from the catalogs.
+here once, with the commands players use in every game; its three subgroups are
+classes of their own (:mod:`._game_group`, :mod:`._player_group`,
+:mod:`._admin_group`) that the cog makes with the families they call. Each
+command hands over to its family (:mod:`._lobby`, :mod:`._play`, :mod:`._table`,
+:mod:`._record`, :mod:`._guide`, :mod:`._players`, :mod:`._ladder`,
+:mod:`._admin`). Names and descriptions are English here and translated by
+``bot.discord_app.translator`` from the catalogs.
 
 Discord allows 25 entries (commands and groups) under ``/ttr`` and 25 in each group. What
 players do in every game has its own command at the top: the lobby (``new``, ``join``,
@@ -24,22 +28,26 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_app import send
 from bot.discord_app.client import TtrBot
 from bot.host.services import AI_LEVELS
 
 from . import _choices as choices
 from ._admin import AdminFlows
+from ._admin_group import AdminGroup
 from ._announce import Announcer
 from ._coach import CoachFlows
-from ._info import InfoFlows
+from ._game_group import GameGroup
+from ._guide import GuideFlows
 from ._ladder import LadderFlows
 from ._lobby import TURN_TIMES, LobbyFlows
 from ._menu_clicks import MenuClicks
 from ._play import DRAW_SOURCES, PlayFlows
+from ._player_group import PlayerGroup
 from ._players import PlayerFlows
 from ._privacy import PrivacyFlows
 from ._publish import Publisher
+from ._record import RecordFlows
+from ._table import TableFlows
 
 log = logging.getLogger(__name__)
 
@@ -47,17 +55,6 @@ Choice = app_commands.Choice
 #: The catalog context of the ``tickets`` option of ``/ttr new`` (Germany's ticket edition), so
 #: that German can name it apart from the ``/ttr tickets`` command (``ausgabe``, ``zielkarten``).
 EDITION = "command edition"
-#: ``/ttr admin config language:``: a table language, or the server's own (Discord's locale).
-SERVER_LANGUAGES = [
-    Choice(name="English", value="en"),
-    Choice(name="Deutsch", value="de"),
-    Choice(name="The server's language", value="server"),
-]
-
-
-async def map_names(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    """The maps whose name matches ``current`` (the autocomplete of every ``map`` option)."""
-    return send.choices(LobbyFlows.map_choices(current, interaction.locale))
 
 
 class TtrCog(
@@ -82,12 +79,23 @@ class TtrCog(
         self.play = PlayFlows(bot, service, self.announcer, self.publisher)
         self.menus = MenuClicks(bot, service, self.announcer, self.play)
         self.coach = CoachFlows(bot, service, self.announcer, self.play)
-        self.info = InfoFlows(bot, service, self.announcer)
+        self.table = TableFlows(bot, service, self.announcer)
+        self.record = RecordFlows(bot, service, self.announcer)
+        self.guide = GuideFlows(bot, service, self.announcer)
         self.players = PlayerFlows(bot, service, self.announcer)
         self.ladder = LadderFlows(bot, service, self.announcer)
         self.admin = AdminFlows(bot, service, self.announcer, self.publisher)
         self.privacy = PrivacyFlows(bot, service, self.announcer, self.publisher, self.play)
         super().__init__()
+        ttr = self.app_command
+        assert ttr is not None  # a GroupCog's group, made by Cog.__new__
+        for group in (
+            GameGroup(self.lobby_flows, self.record, self.guide, self.play, self.admin),
+            PlayerGroup(self.players, self.ladder, self.privacy),
+            AdminGroup(self.ladder, self.admin),
+        ):
+            ttr.add_command(group)  # after the commands above: Discord lists them in this order
+            self.__cog_app_commands__.append(group)  # walk_app_commands() sees it too
         service.on_turn = self.publisher.clock_moved
         service.on_reminder = self.publisher.reminder
         service.on_analysis = self.coach.analysed
@@ -137,7 +145,7 @@ class TtrCog(
             interaction, map, turn_time, tickets, language, thread, rated, hints
         )
 
-    new.autocomplete("map")(map_names)
+    new.autocomplete("map")(choices.map_names)
 
     @app_commands.command(name="join", description="Join the game in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -230,7 +238,7 @@ class TtrCog(
         region='Zoom in: a city name, or "tickets" for the cities of your tickets (only you see it)'
     )
     async def board(self, interaction: discord.Interaction, region: str | None = None) -> None:
-        await self.info.board(interaction, await self.shown(interaction), region)
+        await self.table.board(interaction, await self.shown(interaction), region)
 
     @board.autocomplete("region")
     async def _regions(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -238,168 +246,10 @@ class TtrCog(
 
     @app_commands.command(name="status", description="Show the game status")
     async def status(self, interaction: discord.Interaction) -> None:
-        await self.info.status(interaction, await self.shown(interaction))
+        await self.table.status(interaction, await self.shown(interaction))
 
     @app_commands.command(
         name="help", description="How to play here: a turn, the commands and buttons"
     )
     async def help(self, interaction: discord.Interaction) -> None:
-        await self.info.help(interaction, await self.lobby_flows.game_last_shown(interaction))
-
-    # ------------------------------------------------------------ /ttr game: now and then
-    game_group = app_commands.Group(
-        name="game",
-        description="Manage this game: log, rules, vacation, resign, cancel; finished games",
-    )
-
-    @game_group.command(name="log", description="Show the moves since your last turn")
-    @app_commands.describe(count="Or: how many of the last turns")
-    async def log_(
-        self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 200] | None = None
-    ) -> None:
-        await self.info.log(interaction, await self.shown(interaction), count)
-
-    @game_group.command(
-        name="rules", description="Show the rules of a map (without one: the list of maps)"
-    )
-    @app_commands.describe(map="The map whose rules to show")
-    async def rules(self, interaction: discord.Interaction, map: str | None = None) -> None:
-        await self.info.rules(interaction, map, await self.lobby_flows.game_last_shown(interaction))
-
-    rules.autocomplete("map")(map_names)
-
-    @game_group.command(name="vacation", description="Take a vacation: your turns wait")
-    @app_commands.describe(days="Number of days")
-    async def vacation(
-        self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 7]
-    ) -> None:
-        await self.play.vacation(interaction, await self.here(interaction), days)
-
-    @game_group.command(name="resign", description="Resign: a computer plays your seat")
-    async def resign(self, interaction: discord.Interaction) -> None:
-        await self.play.resign(interaction, await self.here(interaction))
-
-    @game_group.command(name="cancel", description="Cancel the game (host or Manage Channels)")
-    async def cancel(self, interaction: discord.Interaction) -> None:
-        await self.admin.cancel(interaction, await self.here(interaction))
-
-    @game_group.command(name="history", description="List this server's finished games")
-    @app_commands.describe(page="Page number")
-    async def history(
-        self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1
-    ) -> None:
-        await self.info.history(interaction, page)
-
-    @game_group.command(
-        name="show",
-        description="Show a finished game: final image, scores, rating changes, analysis",
-    )
-    @app_commands.describe(id="The game's number")
-    async def show_game(
-        self, interaction: discord.Interaction, id: app_commands.Range[int, 1, 2**53]
-    ) -> None:
-        await self.info.game(interaction, id)
-
-    # ------------------------------------------------------------ /ttr player
-    player_group = app_commands.Group(
-        name="player",
-        description="Show your ratings, games and settings, and what the bot stores about you",
-    )
-
-    @player_group.command(name="games", description="List your games")
-    async def games(self, interaction: discord.Interaction) -> None:
-        await self.players.mygames(interaction)
-
-    @player_group.command(name="stats", description="Show a player's statistics and rating")
-    @app_commands.describe(user="The player")
-    async def stats(
-        self, interaction: discord.Interaction, user: discord.User | None = None
-    ) -> None:
-        await self.ladder.stats(interaction, user or interaction.user)
-
-    @player_group.command(name="leaderboard", description="Show this server's rating table")
-    @app_commands.describe(
-        map="Only the ratings on this map",
-        season="An earlier season (default: the current one)",
-        page="Page number",
-    )
-    async def leaderboard(
-        self,
-        interaction: discord.Interaction,
-        map: str | None = None,
-        season: app_commands.Range[int, 1, 100_000] | None = None,
-        page: app_commands.Range[int, 1, 1000] = 1,
-    ) -> None:
-        await self.ladder.leaderboard(interaction, map, season, page)
-
-    leaderboard.autocomplete("map")(map_names)
-
-    @player_group.command(
-        name="settings", description="Your settings: turn pings, a DM on your turn, high contrast"
-    )
-    @app_commands.describe(
-        turn_pings="Mention me when it is my turn",
-        dm_turns="Also send me a direct message on my turn",
-        high_contrast="High-contrast colours in my private images",
-    )
-    async def settings(
-        self,
-        interaction: discord.Interaction,
-        turn_pings: bool | None = None,
-        dm_turns: bool | None = None,
-        high_contrast: bool | None = None,
-    ) -> None:
-        await self.players.settings(interaction, turn_pings, dm_turns, high_contrast)
-
-    @player_group.command(
-        name="privacy", description="What the bot stores about you, why, how long"
-    )
-    async def privacy_show(self, interaction: discord.Interaction) -> None:
-        await self.privacy.privacy(interaction, forget_me=False)
-
-    @player_group.command(name="forget_me", description="Delete what the bot stores about you")
-    async def forget_me(self, interaction: discord.Interaction) -> None:
-        await self.privacy.privacy(interaction, forget_me=True)
-
-    # ------------------------------------------------------------ /ttr admin: the server
-    server_admin = app_commands.Group(
-        name="admin", description="The server's settings and seasons (Manage Server changes them)"
-    )
-
-    @server_admin.command(
-        name="config", description="Show the server's settings; Manage Server changes them"
-    )
-    @app_commands.describe(
-        language="Table language of new games",
-        turn_time="Turn time of new games",
-        rated="New games are rated unless their host says otherwise",
-        hints="Hints may be allowed (in casual games)",
-        add_channel="Allow games in this channel (once one is named, only the named ones)",
-        remove_channel="No more new games in this channel",
-    )
-    @app_commands.choices(
-        language=SERVER_LANGUAGES, turn_time=[Choice(name=k, value=k) for k in TURN_TIMES]
-    )
-    async def config(
-        self,
-        interaction: discord.Interaction,
-        language: str | None = None,
-        turn_time: str | None = None,
-        rated: bool | None = None,
-        hints: bool | None = None,
-        add_channel: discord.TextChannel | None = None,
-        remove_channel: discord.TextChannel | None = None,
-    ) -> None:
-        await self.ladder.config(
-            interaction, language, turn_time, rated, hints, add_channel, remove_channel
-        )
-
-    @server_admin.command(name="check", description="Check the bot's permissions in this channel")
-    async def check(self, interaction: discord.Interaction) -> None:
-        await self.admin.check(interaction)
-
-    @server_admin.command(
-        name="season", description="Start a new season: every rating starts afresh (Manage Server)"
-    )
-    async def season(self, interaction: discord.Interaction) -> None:
-        await self.ladder.season(interaction)
+        await self.guide.help(interaction, await self.lobby_flows.game_last_shown(interaction))

@@ -173,3 +173,19 @@ def test_the_text_check_finds_a_wrong_path(ttr: app_commands.Group) -> None:
     assert unknown_paths(ttr, "de", "/ttr spiel (Verlauf), /ttr spiel log") == ["/ttr spiel log"]
     assert not unknown_paths(ttr, "de", "/ttr spieler bestenliste seite:2.")
     assert not unknown_paths(ttr, "en", "who may use /ttr in which channels")
+
+
+def test_the_cog_walks_the_commands_of_its_groups(ttr: app_commands.Group) -> None:
+    """The subgroups are made with the cog, not declared on its class: its own walk
+    (``walk_app_commands``, what a tool reading the cog sees) still names every command of the
+    tree the bot syncs, and nothing else."""
+    import types
+
+    from bot.discord_app.client import TtrBot
+    from cogs.ttr import TtrCog
+
+    cog = TtrCog(TtrBot(Settings(), service=types.SimpleNamespace()))  # type: ignore[arg-type]
+    walked = sorted(c.qualified_name for c in cog.walk_app_commands())
+    synced = sorted(c.qualified_name for c in ttr.walk_commands())
+    assert walked == synced
+    assert {"ttr game log", "ttr player stats", "ttr admin season"} <= set(walked)

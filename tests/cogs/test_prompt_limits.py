@@ -27,10 +27,10 @@ from bot.host.services import TableView
 from bot.host.services._menus import build_menu
 from bot.host.storage import GameRow, SeatRow
 from cogs.ttr import _prompts as prompts
-from cogs.ttr._info import log_pager
 from cogs.ttr._lobby import lobby_buttons
 from cogs.ttr._play import with_zoom
 from cogs.ttr._publish import turn_buttons
+from cogs.ttr._record import log_pager
 from engine import (
     ClaimRoute,
     DrawBlind,

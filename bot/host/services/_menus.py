@@ -334,6 +334,59 @@ def _claims(
     return tuple(out)
 
 
+@dataclass(slots=True)
+class _LegalByKind:
+    """The seat's legal actions sorted by the choice each belongs to (one pass over the list).
+
+    Attributes:
+        routes: the claimable routes' ids, in the engine's order, once each.
+        station_pays: city id -> the payments a station there can take, in the engine's order.
+        slots: the face-up slots the seat can draw from.
+        deck: whether the seat can draw from the deck.
+        draws: each ticket draw's mix (``((deck, count), ...)`` on a map that asks for a mix,
+            Germany's; ``()`` elsewhere).
+    """
+
+    routes: dict[str, None] = field(default_factory=dict)
+    station_pays: dict[str, list[Cards]] = field(default_factory=dict)
+    slots: list[int] = field(default_factory=list)
+    deck: bool = False
+    draws: list[tuple[tuple[str, int], ...]] = field(default_factory=list)
+
+
+def _by_kind(legal: Sequence[Action]) -> _LegalByKind:
+    """``legal`` sorted into the claims, the stations, the card draws and the ticket draws."""
+    out = _LegalByKind()
+    for action in legal:
+        if isinstance(action, ClaimRoute):
+            out.routes[action.route] = None
+        elif isinstance(action, DrawFaceUp):
+            out.slots.append(action.slot)
+        elif isinstance(action, DrawBlind):
+            out.deck = True
+        elif isinstance(action, DrawTickets):
+            out.draws.append(action.mix)
+        elif isinstance(action, BuildStation):
+            out.station_pays.setdefault(action.city, []).append(action.payment)
+    return out
+
+
+def _keep_choice(rules: ClassicRules, state: GameState, seat: int) -> KeepChoice | None:
+    """The tickets ``seat`` is offered and how many it must keep (the setup deal's numbers in
+    setup, a draw's in play), with the planner's advice; None without an offer."""
+    player = state.players[seat]
+    if not player.offer:
+        return None
+    deal = rules.params.initial_tickets if state.phase == "setup" else rules.params.draw_tickets
+    return KeepChoice(
+        tuple(player.offer),
+        min(deal.keep, len(player.offer)),
+        len(player.offer),
+        state.phase == "setup",
+        plan_offer(rules, player_view(rules, state, seat)),
+    )
+
+
 def _spare(rules: ClassicRules, route: Route, payment: Cards, hand: dict[str, int]) -> int | None:
     """The cards ``hand`` keeps after ``payment`` for the extra cards of tunnel ``route``
     (:func:`engine.payment.tunnel_spare`); None when the route is no tunnel."""
@@ -343,13 +396,31 @@ def _spare(rules: ClassicRules, route: Route, payment: Cards, hand: dict[str, in
     return tunnel_spare(plan.color if plan is not None else None, payment, hand)
 
 
-def _tunnel_choice(state: GameState, legal: Sequence[Action]) -> TunnelChoice | None:
-    """The pending tunnel of ``state`` with its ways to pay from ``legal``, or None."""
-    t = state.tunnel
-    if t is None:
+def _tunnel_choice(state: GameState, step: str, legal: Sequence[Action]) -> TunnelChoice | None:
+    """The tunnel being paid for (its revealed cards and the extra cost) and the ways to pay
+    the extra among ``legal``; None when the step is not a tunnel's."""
+    if state.tunnel is None or step != "tunnel":
         return None
+    t = state.tunnel
     options = tuple(a.extra for a in legal if isinstance(a, PayTunnel))
     return TunnelChoice(t.route, Cards(t.committed), tuple(t.revealed), t.extra, options, t.color)
+
+
+def _station_choices(
+    rules: ClassicRules, station_pays: dict[str, list[Cards]]
+) -> tuple[StationChoice, ...]:
+    """One :class:`StationChoice` per city of ``station_pays`` (city id -> payments), in the
+    map's city order, each city's payments fewest locomotives first."""
+    city_index = {cid: i for i, cid in enumerate(rules.board.cities)}
+    return tuple(
+        StationChoice(
+            city_index[cid],
+            cid,
+            p[0].total,
+            tuple(sorted(p, key=lambda c: (c.get("locomotive"), tuple(c.items())))),
+        )
+        for cid, p in sorted(station_pays.items(), key=lambda kv: city_index[kv[0]])
+    )
 
 
 def build_menu(
@@ -370,61 +441,26 @@ def build_menu(
     if seat not in state.seats_to_act():
         return None
     legal = legal_actions(rules, state, seat, payments="sensible")
-    player = state.players[seat]
     step = (
         state.step
         if state.phase == "play"
-        else ("announce_mix" if player.needs_mix else "keep_tickets")
+        else ("announce_mix" if state.players[seat].needs_mix else "keep_tickets")
     )
-    routes: dict[str, None] = {}
-    station_pays: dict[str, list[Cards]] = {}
-    slots: list[int] = []
-    deck = False
-    draws: list[tuple[tuple[str, int], ...]] = []
-    for action in legal:
-        if isinstance(action, ClaimRoute):
-            routes[action.route] = None
-        elif isinstance(action, DrawFaceUp):
-            slots.append(action.slot)
-        elif isinstance(action, DrawBlind):
-            deck = True
-        elif isinstance(action, DrawTickets):
-            draws.append(action.mix)
-        elif isinstance(action, BuildStation):
-            station_pays.setdefault(action.city, []).append(action.payment)
-    keep = None
-    if player.offer:
-        deal = rules.params.initial_tickets if state.phase == "setup" else rules.params.draw_tickets
-        keep = KeepChoice(
-            tuple(player.offer),
-            min(deal.keep, len(player.offer)),
-            len(player.offer),
-            state.phase == "setup",
-            plan_offer(rules, player_view(rules, state, seat)),
-        )
-    tunnel = _tunnel_choice(state, legal) if step == "tunnel" else None
-    flags = tuple(a.color for a in legal if isinstance(a, KeepFlagCard) and a.color is not None)
-    city_index = {cid: i for i, cid in enumerate(rules.board.cities)}
-    stations = tuple(
-        StationChoice(
-            city_index[cid],
-            cid,
-            p[0].total,
-            tuple(sorted(p, key=lambda c: (c.get("locomotive"), tuple(c.items())))),
-        )
-        for cid, p in sorted(station_pays.items(), key=lambda kv: city_index[kv[0]])
-    )
+    kinds = _by_kind(legal)
+    routes = list(kinds.routes)
     return TurnMenu(
         game_id=game_id,
         version=state.version,
         seat=seat,
         step=step,
-        draw_deck=deck,
-        draw_slots=tuple(slots),
-        claims=_claims(rules, state, seat, list(routes), plans) if routes else (),
-        ticket_draws=tuple(draws),
-        keep=keep,
-        tunnel=tunnel,
-        flag_colors=flags,
-        stations=stations,
+        draw_deck=kinds.deck,
+        draw_slots=tuple(kinds.slots),
+        claims=_claims(rules, state, seat, routes, plans) if routes else (),
+        ticket_draws=tuple(kinds.draws),
+        keep=_keep_choice(rules, state, seat),
+        tunnel=_tunnel_choice(state, step, legal),
+        flag_colors=tuple(
+            a.color for a in legal if isinstance(a, KeepFlagCard) and a.color is not None
+        ),
+        stations=_station_choices(rules, kinds.station_pays),
     )

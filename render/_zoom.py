@@ -1,7 +1,7 @@
 """Images sized for people: the board for a phone (500 px wide) and a zoomed crop around some places.
 
 Both are pure functions of a :class:`engine.PublicView` and the layout, like the
-board. The phone board places its names again for its own scale (10-11 px text
+board. The phone board places its names again for its own scale (11-13 px text
 on the 500 px image, never the full board's names shrunk to 4 px) and shows the
 seats in a compact strip under the map. The zoom crops the full-resolution map
 around the named places and adds a legend of the seats.
@@ -24,8 +24,9 @@ from ._layout import Layout
 
 #: Width of the phone board in pixels.
 PHONE_WIDTH = 500
-#: Name size on the phone board (pixels of the 500 px image).
-PHONE_LABEL = 11
+#: Name size on the phone board (pixels of the 500 px image); a crowded name may shrink by two
+#: pixels, never below 11 px: the size a phone still reads when Discord shows the image 500 px wide.
+PHONE_LABEL = 13
 #: Free pixels kept around the zoomed places.
 ZOOM_MARGIN = 110
 #: The zoom crop is enlarged to at least this width (at most 2x) ...

@@ -194,7 +194,8 @@ def test_recap_fills_the_board_turn_by_turn(map_id: str) -> None:
 
 @pytest.mark.parametrize("map_id", MAPS)
 def test_phone_names_never_overlap(map_id: str) -> None:
-    """The names placed for the 500 px board (11 px text there) never overlap each other."""
+    """The names placed for the 500 px board never overlap each other, and none is drawn below
+    11 px there (what a phone reads)."""
     from render._zoom import PHONE_LABEL, PHONE_WIDTH
 
     layout = load_layout(map_id)
@@ -204,7 +205,7 @@ def test_phone_names_never_overlap(map_id: str) -> None:
     assert set(labels) == set(layout.cities)
     for a, b in itertools.combinations(labels.values(), 2):
         assert not _overlap(a.box, b.box), (a.city, b.city)
-        assert min(a.size, b.size) * k >= 8  # never below 8 px on the phone
+    assert min(max(8, round(lab.size * k)) for lab in labels.values()) >= 11
 
 
 def test_final_marks_resigned_seats_and_frames_a_path_on_every_map() -> None:

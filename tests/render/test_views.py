@@ -296,8 +296,9 @@ def test_phone_final_is_500_px_wide_and_no_text_under_11_px(map_id: str) -> None
     assert img.width == 500
     shown = 500 / img.width
     assert drawn
-    assert min(size for _, size in drawn) * shown >= 11, min(drawn, key=lambda d: d[1])
-    texts = [t for t, _ in drawn]
+    assert {width for _, _, width in drawn} == {500}  # the map, the names, the table
+    assert min(size for _, size, _ in drawn) * shown >= 11, min(drawn, key=lambda d: d[1])
+    texts = [t for t, _, _ in drawn]
     names = {line for c in layout.cities for line in place_labels(layout)[c].lines}
     assert any(t in names for t in texts)
     assert any("Strecken" in t for t in texts)  # the breakdown, in German

@@ -111,3 +111,35 @@ async def test_phone_board_at_the_end_writes_the_score_table_out_legibly(
         assert any("alice" in text for text in texts) and any("bob" in text for text in texts)
         smallest = min(on_image, key=lambda n: n[1])
         assert smallest[1] * 500 / img.width >= LEGIBLE, smallest
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+async def test_the_phone_board_setting_draws_my_board_for_a_phone(
+    tmp_path: Path, lang: str
+) -> None:
+    """/ttr player settings phone_board:True is kept and shown in the reader's language; from then
+    on /ttr board answers with the 500 px board, names at least 11 px there; off again, the
+    full board."""
+    async with running_table(tmp_path) as t:
+        t.fake.guild_locale = lang
+        await started_game(t)
+        _speak(t, lang)
+        bob = t.players["bob"]
+        saved = await bob.slash("player settings", {"phone_board": True})
+        shown = {"en": "Your board drawn for a phone: on", "de": "Dein Spielplan fürs Handy: an"}
+        assert saved.ephemeral and shown[lang] in saved.content, saved.content
+        phone_names.cache_clear()
+        with recorded_sizes() as drawn:
+            reply = await bob.slash("board")
+        assert reply.ephemeral and [a.filename for a in reply.attachments] == ["phone.png"]
+        img = Image.open(io.BytesIO(reply.attachments[0].data))
+        assert img.width == 500
+        board = load_ruleset("usa").board
+        words = {part for c in board.cities.values() for part in c.name.split()}
+        sizes = [
+            s for text, s, w in drawn if w == 500 and text.split() and set(text.split()) <= words
+        ]
+        assert sizes and min(sizes) * 500 / img.width >= LEGIBLE
+        await bob.slash("player settings", {"phone_board": False})
+        full = await bob.slash("board")
+        assert [a.filename for a in full.attachments] == ["board.png"]

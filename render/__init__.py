@@ -8,10 +8,12 @@ Pure functions of engine views (never the state) plus the map's geometry::
     png = render_zoom_png(layout, view, names, cities=["denver"], high_contrast=True)
     png = render_hand_png(player_view, names, lang="de")     # ephemeral replies only
     png = render_final_png(layout, public_view, names)
+    png = render_phone_final_png(layout, public_view, names)          # 500 px wide
     gif = render_recap(layout, claims_per_turn, names)       # [{route id: seat}, ...]
     png = render_rating_png([(1, 0.4, True), ...], title=..., axis=..., legend=(..., ...))
     png = render_chance_png(chances_per_seat, names, marks=turning_point_turns)
     with recorded_text() as drawn: ...                       # every text drawn meanwhile (tests)
+    with recorded_sizes() as drawn: ...                      # ... with its font size in px
 
 Every PNG is a 256-colour image (``encode``), at most ``MAX_IMAGE_BYTES`` (200 KB) on every
 map; ``board_image``, ``phone_image``, ``zoom_image``, ``hand_image`` and ``final_image`` give
@@ -34,8 +36,14 @@ from ._board import (
     render_board_png,
 )
 from ._chart import render_chance_png
-from ._draw import MAX_IMAGE_BYTES, encode, recorded_text
-from ._final import final_image, longest_routes, render_final_png
+from ._draw import MAX_IMAGE_BYTES, encode, recorded_sizes, recorded_text
+from ._final import (
+    final_image,
+    longest_routes,
+    phone_final_image,
+    render_final_png,
+    render_phone_final_png,
+)
 from ._hand import CARD_ORDER, hand_image, render_hand_png, render_offer_png
 from ._layout import Car, Layout, RouteShape, auto_positions, build_layout, load_layout
 from ._rating import render_rating_png
@@ -79,6 +87,7 @@ __all__ = [
     "final_image",
     "hand_image",
     "phone_image",
+    "phone_final_image",
     "zoom_image",
     "CARD_COLORS",
     "CARD_SYMBOLS",
@@ -86,6 +95,7 @@ __all__ = [
     "SEAT_SYMBOLS",
     "blocked_routes",
     "render_phone_png",
+    "render_phone_final_png",
     "render_rating_png",
     "render_recap",
     "render_zoom_png",
@@ -101,6 +111,7 @@ __all__ = [
     "label_boxes",
     "load_layout",
     "longest_routes",
+    "recorded_sizes",
     "recorded_text",
     "render_board_png",
     "render_chance_png",

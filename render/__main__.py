@@ -8,6 +8,7 @@ and writes, for its middle and its end:
 - ``zoom.png``: seat 1's ticket cities, zoomed, in high contrast;
 - ``hand.png``: seat 1's private hand with the ticket planner;
 - ``final.png``: the end with the score explained;
+- ``final-phone.png``: the same 500 px wide;
 - ``recap.gif``: the board filling in, turn by turn.
 
 This command is a tool (it plays a game and writes files); the renderer's
@@ -32,6 +33,7 @@ from . import (
     render_board_png,
     render_final_png,
     render_hand_png,
+    render_phone_final_png,
     render_phone_png,
     render_recap,
     render_zoom_png,
@@ -89,6 +91,7 @@ def sample(
         ),
         "hand.png": render_hand_png(mine, NAMES, lang=lang, layout=layout),
         "final.png": render_final_png(layout, public_view(rules, st), NAMES, lang=lang),
+        "final-phone.png": render_phone_final_png(layout, public_view(rules, st), NAMES, lang=lang),
         "recap.gif": render_recap(
             layout, turns, NAMES, lang=lang, width=400 if small else 640, stations=built
         ),

@@ -35,19 +35,29 @@ def light(img: Image.Image) -> Image.Image:
 
 #: Lists that :func:`recorded_text` is filling (from any thread), and the lock guarding them.
 _SINKS: list[list[str]] = []
+#: Lists that :func:`recorded_sizes` is filling (under the same lock).
+_SIZE_SINKS: list[list[tuple[str, float, int]]] = []
 _SINKS_LOCK = threading.Lock()
 
 
 class Canvas(ImageDraw.ImageDraw):
     """Pillow's drawing interface, unchanged, except that every text it draws is also told to the
-    lists of :func:`recorded_text` (when there are any: one list check per text otherwise)."""
+    lists of :func:`recorded_text` and :func:`recorded_sizes` (when there are any: one list check
+    per text otherwise)."""
+
+    def __init__(self, im: Image.Image, mode: str | None = None) -> None:
+        super().__init__(im, mode)
+        self.width = im.width
 
     def text(self, xy: Any, text: Any, *args: Any, **kwargs: Any) -> None:
         """Draw ``text`` at ``xy`` as :meth:`PIL.ImageDraw.ImageDraw.text` does, and record it."""
-        if _SINKS:
+        if _SINKS or _SIZE_SINKS:
+            size = float(getattr(kwargs.get("font"), "size", 10))  # Pillow's default font: 10 px
             with _SINKS_LOCK:
                 for sink in _SINKS:
                     sink.append(str(text))
+                for sized in _SIZE_SINKS:
+                    sized.append((str(text), size, self.width))
         super().text(xy, text, *args, **kwargs)
 
 
@@ -70,6 +80,21 @@ def recorded_text() -> Iterator[list[str]]:
     finally:
         with _SINKS_LOCK:
             _SINKS.remove(sink)
+
+
+@contextmanager
+def recorded_sizes() -> Iterator[list[tuple[str, float, int]]]:
+    """As :func:`recorded_text`, each text with its font size in pixels and the width of the image
+    it is drawn on (``(text, size, width)``): for tests that measure how large a text shows (a
+    13 px name on a 500 px wide image shown 500 px wide is 13 px high on the screen)."""
+    sink: list[tuple[str, float, int]] = []
+    with _SINKS_LOCK:
+        _SIZE_SINKS.append(sink)
+    try:
+        yield sink
+    finally:
+        with _SINKS_LOCK:
+            _SIZE_SINKS.remove(sink)
 
 
 def encode(img: Image.Image) -> bytes:

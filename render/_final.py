@@ -1,10 +1,16 @@
-"""The final image: the board with the longest path(s) highlighted and a score table with every ticket."""
+"""The final image: the board with the longest path(s) highlighted and a score table with every ticket.
+
+Two sizes: :func:`final_image` under the full board (its breakdown in columns), and
+:func:`phone_final_image` for a phone, 500 px wide, where columns would not fit: each seat's
+breakdown, facts, tickets and stations are written out as lines of text of at least
+:data:`PHONE_TEXT` px.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from engine import PublicView, SeatScore
 from words import Words
@@ -13,8 +19,14 @@ from . import _draw as dr
 from . import _theme as th
 from ._board import board_image, draw_stations, highlight, seat_names, station_house
 from ._layout import Layout
+from ._zoom import PHONE_WIDTH, phone_image, phone_map
 
 ROW = 34
+#: The smallest text of the phone's final table, in pixels of the 500 px image (11 px is what a
+#: phone still reads).
+PHONE_TEXT = 12
+#: The phone table's left and right margin, and the indent of a seat's lines under its name.
+PHONE_MARGIN, PHONE_INDENT = 10, 34
 
 
 def longest_routes(layout: Layout, public: PublicView) -> dict[int, tuple[str, ...]]:
@@ -283,3 +295,187 @@ def final_image(
     out.paste(board, (0, 0))
     out.paste(table, (0, board.height))
     return out
+
+
+def _packed(
+    probe: ImageDraw.ImageDraw, items: list[str], font: ImageFont.FreeTypeFont, width: float
+) -> list[list[int]]:
+    """``items`` (indexes) packed into lines of at most ``width`` px, ``  ·  `` between two items
+    of a line; an item wider than a line gets a line of its own."""
+    lines: list[list[int]] = [[]]
+    used = 0.0
+    gap = probe.textlength("  ·  ", font=font)
+    for i, text in enumerate(items):
+        room = probe.textlength(text, font=font)
+        if lines[-1] and used + gap + room > width:
+            lines.append([])
+            used = 0.0
+        used += (gap if lines[-1] else 0.0) + room
+        lines[-1].append(i)
+    return [line for line in lines if line]
+
+
+def _words_wrapped(
+    probe: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, width: float
+) -> list[str]:
+    """``text`` broken between words into lines of at most ``width`` px (a word longer than a line
+    is cut with an ellipsis)."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and probe.textlength(lines[-1] + " " + word, font=font) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(dr.fit_text(probe, word, font, width))
+    return lines
+
+
+class _PhoneSeat:
+    """What the phone table says of one seat, as lines of text ready to draw."""
+
+    def __init__(
+        self, layout: Layout, s: SeatScore, w: Words, probe: ImageDraw.ImageDraw, width: int
+    ) -> None:
+        self.width = width
+        width -= PHONE_INDENT + PHONE_MARGIN
+        font = th.font(PHONE_TEXT)
+        keys = list(layout.rules.breakdown_keys())
+        parts = [f"{th.word(key, w)} {s.breakdown.get(key, 0)}" for key in keys]
+        self.parts = [
+            " · ".join(parts[i] for i in line) for line in _packed(probe, parts, font, width)
+        ]
+        facts = [
+            f"{th.word('tickets', w)} {s.tickets_completed}✓ {s.tickets_failed}✗",
+            th.word("longest_len", w, n=s.longest_path),
+        ]
+        self.facts = [
+            " · ".join(facts[i] for i in line) for line in _packed(probe, facts, font, width)
+        ]
+        tickets = [(_ticket_text(layout, t, True), True) for t in s.completed] + [
+            (_ticket_text(layout, t, False), False) for t in s.failed
+        ]
+        marked = [f"✓ {text}" for text, _ in tickets]
+        self.tickets = [[tickets[i] for i in line] for line in _packed(probe, marked, font, width)]
+        self.stations = [
+            _words_wrapped(probe, line, font, width - 18) for line in station_lines(layout, s, w)
+        ]
+
+    def height(self) -> int:
+        """Pixels the seat takes: its name row, then one 17 px line per line of text."""
+        lines = len(self.parts) + len(self.facts) + len(self.tickets)
+        return 30 + 17 * (lines + sum(len(st) for st in self.stations)) + 8
+
+
+def _phone_table(
+    layout: Layout, public: PublicView, names: list[str], lang: str, width: int
+) -> Image.Image:
+    """The ranking for a phone: per seat its rank, badge, name and total, then its breakdown,
+    facts, tickets and stations as lines of text (nothing under :data:`PHONE_TEXT` px)."""
+    result = public.result
+    assert result is not None
+    w = th.words(layout.rules, lang)
+    probe = dr.canvas(Image.new("RGB", (1, 1)))
+    seats = {s.seat: _PhoneSeat(layout, s, w, probe, width) for s in result.seats}
+    img = Image.new("RGB", (width, 40 + sum(p.height() for p in seats.values())), th.PAPER)
+    d = dr.canvas(img)
+    d.text((PHONE_MARGIN, 10), th.word("finished", w), font=th.font(18, True), fill=th.INK)
+    y = 40
+    for rank, seat in enumerate(result.ranking, 1):
+        y = _phone_seat(d, public, names[seat], seat, rank, seats[seat], w, y)
+    return img
+
+
+def _phone_seat(
+    d: ImageDraw.ImageDraw,
+    public: PublicView,
+    name: str,
+    seat: int,
+    rank: int,
+    lines: _PhoneSeat,
+    w: Words,
+    y: int,
+) -> int:
+    """One seat of the phone table from ``y``; returns the y below."""
+    result = public.result
+    assert result is not None
+    width = lines.width
+    winner = seat in result.winners
+    if winner:
+        d.rounded_rectangle((4, y, width - 4, y + 26), radius=6, fill=(255, 243, 196))
+    d.text(
+        (PHONE_MARGIN, y + 13),
+        f"{1 if winner else rank}.",
+        font=th.font(15, True),
+        fill=th.INK,
+        anchor="lm",
+    )
+    dr.seat_badge(d, (PHONE_INDENT + 2, y + 13), seat, r=10)
+    resigned = public.players[seat].resigned
+    label = name + (f"  ★ {th.word('winner', w)}" if winner else "")
+    if resigned:
+        label += f"  ⚑ {th.word('resigned', w)}"
+    bold = th.font(15, True)
+    d.text(
+        (PHONE_INDENT + 18, y + 13),
+        dr.fit_text(d, label, bold, width - PHONE_INDENT - 90),
+        font=bold,
+        fill=th.MUTED if resigned else th.INK,
+        anchor="lm",
+    )
+    total = f"{th.word('total', w)} {result.seats[seat].score}"
+    d.text((width - PHONE_MARGIN, y + 13), total, font=th.font(15, True), fill=th.INK, anchor="rm")
+    y += 30
+    font = th.font(PHONE_TEXT)
+    for text in lines.parts:
+        d.text((PHONE_INDENT, y), text, font=font, fill=th.INK)
+        y += 17
+    for text in lines.facts:
+        d.text((PHONE_INDENT, y), text, font=font, fill=th.MUTED)
+        y += 17
+    for line in lines.tickets:
+        x = float(PHONE_INDENT)
+        for text, ok in line:
+            mark = "✓ " if ok else "✗ "
+            d.text((x, y), mark, font=th.font(PHONE_TEXT, True), fill=th.GOOD if ok else th.BAD)
+            x += d.textlength(mark, font=font)
+            d.text((x, y), text, font=font, fill=th.INK if ok else th.BAD)
+            x += d.textlength(text + "  ·  ", font=font)
+        y += 17
+    for station in lines.stations:
+        station_house(d, (PHONE_INDENT + 7, y + 8), seat, 0.55, 1)
+        for text in station:
+            d.text((PHONE_INDENT + 18, y), text, font=font, fill=th.INK)
+            y += 17
+    return y + 8
+
+
+def phone_final_image(
+    layout: Layout,
+    public_view: PublicView,
+    names: Sequence[str] | None = None,
+    *,
+    lang: str = "en",
+    width: int = PHONE_WIDTH,
+) -> Image.Image:
+    """The end of the game for a phone (RGB, ``width`` px wide): the phone map with the longest
+    path(s) marked, then the ranking as lines of text, no text under :data:`PHONE_TEXT` px: each
+    seat's rank, badge, name (★ winner, ⚑ resigned) and total, its breakdown (``Routes 45 ·
+    Tickets 20 · ...``), tickets completed ✓ and failed ✗ with the longest path's length, every
+    ticket with its value, and on Europe its train stations (:func:`station_lines`). Without
+    ``public_view.result`` (the game is not over) this is :func:`render.phone_image`."""
+    public = public_view
+    if public.result is None:
+        return phone_image(layout, public, names, lang=lang, width=width)
+    paths = [r for routes in longest_routes(layout, public).values() for r in routes]
+    board = phone_map(layout, public, highlight=paths, width=width)
+    table = _phone_table(layout, public, seat_names(public, names), lang, width)
+    out = Image.new("RGB", (width, board.height + table.height), th.PAPER)
+    out.paste(board, (0, 0))
+    out.paste(table, (0, board.height))
+    return out
+
+
+def render_phone_final_png(
+    layout: Layout, public_view: PublicView, names: Sequence[str] | None = None, *, lang: str = "en"
+) -> bytes:
+    """:func:`phone_final_image` (500 px wide) as PNG bytes (arguments as :func:`final_image`)."""
+    return dr.encode(phone_final_image(layout, public_view, names, lang=lang))

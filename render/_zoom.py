@@ -1,7 +1,7 @@
 """Images sized for people: the board for a phone (500 px wide) and a zoomed crop around some places.
 
 Both are pure functions of a :class:`engine.PublicView` and the layout, like the
-board. The phone board places its names again for its own scale (10-11 px text
+board. The phone board places its names again for its own scale (11-13 px text
 on the 500 px image, never the full board's names shrunk to 4 px) and shows the
 seats in a compact strip under the map. The zoom crops the full-resolution map
 around the named places and adds a legend of the seats.
@@ -24,8 +24,9 @@ from ._layout import Layout
 
 #: Width of the phone board in pixels.
 PHONE_WIDTH = 500
-#: Name size on the phone board (pixels of the 500 px image).
-PHONE_LABEL = 11
+#: Name size on the phone board (pixels of the 500 px image); a crowded name may shrink by two
+#: pixels, never below 11 px: the size a phone still reads when Discord shows the image 500 px wide.
+PHONE_LABEL = 13
 #: Free pixels kept around the zoomed places.
 ZOOM_MARGIN = 110
 #: The zoom crop is enlarged to at least this width (at most 2x) ...
@@ -115,7 +116,7 @@ def _strip(
 
 def _phone_marks(draw: ImageDraw.ImageDraw, layout: Layout, public: PublicView, k: float) -> None:
     """Marks that would shrink to nothing: the owner's symbol on the middle car space of each claimed
-    route, the length of long free routes, a ferry's locomotive dots, a tunnel's dark edges and
+    route, the length of long free routes (while the game runs), a ferry's locomotive dots, a tunnel's dark edges and
     the train stations (a house in the owner's colour and symbol), drawn at the small size."""
     board = layout.rules.board
     blocked = set(blocked_routes(layout, public))
@@ -133,7 +134,8 @@ def _phone_marks(draw: ImageDraw.ImageDraw, layout: Layout, public: PublicView, 
             sib < rid and sib not in public.owners for sib in board.siblings(rid)
         )  # one number per double route
         if (
-            route.length >= LENGTH_FROM
+            public.phase != "finished"  # at the end nobody claims: the numbers would only crowd
+            and route.length >= LENGTH_FROM
             and not (route.locomotives or route.tunnel or shown_twin)
             and rid not in blocked
         ):
@@ -151,6 +153,20 @@ def _phone_marks(draw: ImageDraw.ImageDraw, layout: Layout, public: PublicView, 
     draw_stations(draw, layout, public.stations, k=k, size=PHONE_STATION)
 
 
+def phone_map(
+    layout: Layout, public: PublicView, *, highlight: Sequence[str] = (), width: int = PHONE_WIDTH
+) -> Image.Image:
+    """The map alone ``width`` px wide (RGB): claims, ``highlight`` (route ids) marked, the marks
+    that would shrink to nothing drawn at that size, the names placed for it."""
+    board = map_image(layout, public, highlight=highlight, names=False)
+    k = width / layout.size[0]
+    small = board.resize((width, round(layout.size[1] * k)), Image.Resampling.BOX)
+    _phone_marks(dr.canvas(small), layout, public, k)
+    names_layer = phone_names(layout, width)
+    small.paste(names_layer, (0, 0), names_layer)
+    return small
+
+
 def phone_image(
     layout: Layout,
     public: PublicView,
@@ -161,12 +177,7 @@ def phone_image(
     width: int = PHONE_WIDTH,
 ) -> Image.Image:
     """The board ``width`` px wide: the map with names placed for that size, and a strip of seats."""
-    board = map_image(layout, public, highlight=highlight, names=False)
-    k = width / layout.size[0]
-    small = board.resize((width, round(layout.size[1] * k)), Image.Resampling.BOX)
-    _phone_marks(dr.canvas(small), layout, public, k)
-    names_layer = phone_names(layout, width)
-    small.paste(names_layer, (0, 0), names_layer)
+    small = phone_map(layout, public, highlight=highlight, width=width)
     strip = _strip(public, seat_names(public, names), lang, width, layout.rules)
     out = Image.new("RGB", (width, small.height + strip.height), th.PANEL)
     out.paste(small, (0, 0))

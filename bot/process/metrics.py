@@ -85,7 +85,7 @@ GAME_STATUSES = ("lobby", "active", "finished", "cancelled", "quarantined")
 ACTION_SOURCES = {"player": "player", "ai": "ai", "timeout": "clock"}
 INTERACTION_KINDS = ("command", "autocomplete", "component")
 AI_LEVELS = ("easy", "normal", "hard")
-IMAGE_KINDS = ("board", "final", "hand", "zoom", "offer", "recap", "chart", "analysis")
+IMAGE_KINDS = ("board", "final", "hand", "zoom", "offer", "recap", "chart", "analysis", "phone")
 STORAGE_OPERATIONS = ("read", "write")
 RECONNECT_REASONS = ("unreachable", "lost", "resumed")
 

@@ -262,6 +262,14 @@ class Board(TableButton):
 
 
 @dataclass(frozen=True)
+class Phone(TableButton):
+    """Phone board (under the turn and game-over messages): the board 500 px wide, privately."""
+
+    NAME = "phone"
+    TEMPLATE = GAME + ":phone"
+
+
+@dataclass(frozen=True)
 class Zoom(TableButton):
     """Zoom (under the hand reply): the board around the reader's ticket cities."""
 

@@ -30,6 +30,8 @@ from render import (
     render_final_png,
     render_hand_png,
     render_offer_png,
+    render_phone_final_png,
+    render_phone_png,
     render_rating_png,
     render_recap,
     render_zoom_png,
@@ -59,6 +61,13 @@ def _board(
 @metrics.render_timer("final")
 def _final(map_id: str, public: PublicView, names: Sequence[str], lang: str) -> bytes:
     return render_final_png(load_layout(map_id), public, list(names), lang=lang)
+
+
+@metrics.render_timer("phone")
+def _phone(map_id: str, public: PublicView, names: Sequence[str], lang: str) -> bytes:
+    if public.result is not None:
+        return render_phone_final_png(load_layout(map_id), public, list(names), lang=lang)
+    return render_phone_png(load_layout(map_id), public, list(names), lang=lang)
 
 
 @metrics.render_timer("hand")
@@ -116,6 +125,12 @@ async def board_png(
 async def final_png(map_id: str, public: PublicView, names: Sequence[str], lang: str) -> bytes:
     """The final board and score table (public)."""
     return await asyncio.to_thread(_final, map_id, public, names, lang)
+
+
+async def phone_png(map_id: str, public: PublicView, names: Sequence[str], lang: str) -> bytes:
+    """The board 500 px wide, names 11 px and more on a phone; at the end the final board with the
+    score table written out for that width. Private replies, in the reader's language."""
+    return await asyncio.to_thread(_phone, map_id, public, names, lang)
 
 
 async def hand_png(

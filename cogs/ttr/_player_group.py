@@ -64,12 +64,14 @@ class PlayerGroup(
     leaderboard.autocomplete("map")(choices.map_names)
 
     @app_commands.command(
-        name="settings", description="Your settings: turn pings, a DM on your turn, high contrast"
+        name="settings",
+        description="Your settings: turn pings, a DM on your turn, high contrast, phone board",
     )
     @app_commands.describe(
         turn_pings="Mention me when it is my turn",
         dm_turns="Also send me a direct message on my turn",
         high_contrast="High-contrast colours in my private images",
+        phone_board="My private board drawn 500 px wide, for a phone",
     )
     async def settings(
         self,
@@ -77,8 +79,9 @@ class PlayerGroup(
         turn_pings: bool | None = None,
         dm_turns: bool | None = None,
         high_contrast: bool | None = None,
+        phone_board: bool | None = None,
     ) -> None:
-        await self.players.settings(interaction, turn_pings, dm_turns, high_contrast)
+        await self.players.settings(interaction, turn_pings, dm_turns, high_contrast, phone_board)
 
     @app_commands.command(
         name="privacy", description="What the bot stores about you, why, how long"

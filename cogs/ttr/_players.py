@@ -41,8 +41,10 @@ class PlayerFlows(Base):
         turn_pings: bool | None,
         dm_turns: bool | None,
         high_contrast: bool | None,
+        phone_board: bool | None = None,
     ) -> None:
-        """Show, or change, the reader's settings (turn pings, a DM on their turn, high contrast)."""
+        """Show, or change, the reader's settings (turn pings, a DM on their turn, high contrast,
+        the board drawn for a phone)."""
         await self.defer(interaction)
         w = self.words(interaction)
         changes = {
@@ -51,6 +53,7 @@ class PlayerFlows(Base):
                 ("turn_pings", turn_pings),
                 ("dm_turns", dm_turns),
                 ("high_contrast", high_contrast),
+                ("phone_board", phone_board),
             )
             if v is not None
         }
@@ -70,6 +73,10 @@ class PlayerFlows(Base):
             w.t(
                 "• High contrast for your private images: {state}", state=on_off(now.high_contrast)
             ),
-            w.t("Change them with /ttr player settings turn_pings: dm_turns: high_contrast:."),
+            w.t("• Your board drawn for a phone: {state}", state=on_off(now.phone_board)),
+            w.t(
+                "Change them with /ttr player settings turn_pings: dm_turns: high_contrast: "
+                "phone_board:."
+            ),
         ]
         await self.reply(interaction, "\n".join(lines))

@@ -24,7 +24,15 @@ from . import _ids as ids
 from . import _images as images
 from . import _prompts as prompts
 from ._announce import Delivery, Post, permission_names
-from ._base import Base, display_names, hints_taken, resigned_seats, seat_names, user_of
+from ._base import (
+    Base,
+    CogError,
+    display_names,
+    hints_taken,
+    resigned_seats,
+    seat_names,
+    user_of,
+)
 from ._components import Btn, components
 
 log = logging.getLogger(__name__)
@@ -33,9 +41,10 @@ log = logging.getLogger(__name__)
 def turn_buttons(table: TableView) -> discord.ui.View:
     """The persistent buttons under a turn message, labelled in the table's language: My hand,
     Draw, Claim, {tickets:cap}, Board; in play also the five face-up cards and the deck, so a
-    draw takes two clicks (the first card here, the second on the private panel it opens).
-    The card buttons carry the version they were posted at: a click after the game moved on
-    takes nothing and shows the current panel."""
+    draw takes two clicks (the first card here, the second on the private panel it opens);
+    last Phone board (the board drawn 500 px wide, privately: the turn image shrunk to a phone's
+    width is unreadable). The card buttons carry the version they were posted at: a click after
+    the game moved on takes nothing and shows the current panel."""
     w = Base.table_words(table)
     g = table.game.id
     primary, success, secondary = (
@@ -57,12 +66,14 @@ def turn_buttons(table: TableView) -> discord.ui.View:
         rows.append(prompts.card_buttons(table, w, table.version, None))
         if public.deck_size or public.discard_size:
             rows.append([prompts.deck_button(table, w, table.version)])
+    last = [Btn(w.t("Phone board"), ids.Phone(g).custom_id, secondary)]
     if table.rules.params.stations is not None:  # Europe: a fifth kind of turn
-        station = Btn(w.t("{station:cap}"), ids.Station(g).custom_id, secondary)
+        last.insert(0, Btn(w.t("{station:cap}"), ids.Station(g).custom_id, secondary))
+    for button in last:
         if len(rows) > 1 and len(rows[-1]) < 5:
-            rows[-1].append(station)
+            rows[-1].append(button)
         else:
-            rows.append([station])
+            rows.append([button])
     return components(*rows)
 
 
@@ -197,7 +208,8 @@ class Publisher(Base):
 
     async def _final(self, table: TableView, lines: list[str]) -> Delivery:
         """The game's end: the last turns, the score table, each player's rating change (a rated
-        game), the final image, Rematch; every player pinged (those who resigned too)."""
+        game), the final image, Rematch, Moves and Phone board (the final image for a phone);
+        every player pinged (those who resigned too)."""
         public = table.public
         assert public is not None and public.result is not None
         w = self.table_words(table)
@@ -219,6 +231,7 @@ class Publisher(Base):
             [
                 Btn(w.t("Rematch"), ids.Rematch(g).custom_id, discord.ButtonStyle.success),
                 Btn(w.t("Moves"), ids.Log(g).custom_id),
+                Btn(w.t("Phone board"), ids.Phone(g).custom_id),
             ]
         )
         post = Post(
@@ -241,6 +254,24 @@ class Publisher(Base):
             if self.on_final is not None:
                 await self.on_final(g)
         return delivery
+
+    @ids.Phone.game_handler
+    async def phone(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Phone board: the board 500 px wide with its place names 11 px and more, and the seats
+        under it (at the end: the final board with the score table written out for that width),
+        privately, in the reader's language. Refuses ``not_started`` before the game begins."""
+        await self.defer(interaction)
+        table = await self.read(interaction, game_id)
+        if table.public is None:
+            raise CogError("not_started")
+        w = self.words(interaction, table)
+        png = await images.phone_png(table.rules.map_id, table.public, display_names(table), w.lang)
+        text = w.t(
+            "Game {game} on **{map}**, drawn for a phone.",
+            game=table.game.id,
+            map=self.map_name(table, w),
+        )
+        await self.reply(interaction, text, files=[self.png(png, "phone.png")])
 
     async def _recap(self, table: TableView, w: Words) -> bytes:
         """The game's recap GIF (from the public turn log)."""

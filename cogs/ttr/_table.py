@@ -88,8 +88,9 @@ class TableFlows(Base):
         self, interaction: discord.Interaction, game_id: int, region: str | None = None
     ) -> None:
         """The board image with a one-line caption (the scores, hands and clock are /ttr
-        status's), privately, in the reader's contrast setting; with ``region`` (a city name, or
-        "tickets" for the reader's ticket cities) a zoomed view captioned with what it shows."""
+        status's), privately, in the reader's contrast setting (drawn 500 px wide when the reader
+        set ``phone_board``); with ``region`` (a city name, or "tickets" for the reader's ticket
+        cities) a zoomed view captioned with what it shows."""
         await self.defer(interaction)
         table = await self.read(interaction, game_id)
         if table.public is None:
@@ -109,6 +110,14 @@ class TableFlows(Base):
             )
             text = self._zoom_caption(table, w, cities, tickets=marks == cities and len(marks) > 1)
             await self.reply(interaction, text, files=[self.png(png, "zoom.png")])
+            return
+        if settings.phone_board:  # the player's setting: the board drawn 500 px wide
+            png = await images.phone_png(
+                table.rules.map_id, table.public, display_names(table), w.lang
+            )
+            await self.reply(
+                interaction, self._board_caption(table, w), files=[self.png(png, "phone.png")]
+            )
             return
         png = await images.board_png(
             table.rules.map_id,

@@ -38,6 +38,7 @@ from render import (
     final_image,
     hand_image,
     load_layout,
+    phone_final_image,
     phone_image,
     render_board_png,
     render_final_png,
@@ -52,7 +53,17 @@ MEAN_MAX = 1.0
 P99_MAX = 6.5
 MAIN_MAX = 5.0
 MAIN_SHARE = 0.001
-KINDS = ("board", "board_hc", "phone", "zoom", "zoom_all", "hand", "hand_hc", "final")
+KINDS = (
+    "board",
+    "board_hc",
+    "phone",
+    "zoom",
+    "zoom_all",
+    "hand",
+    "hand_hc",
+    "final",
+    "final_phone",
+)
 
 
 @lru_cache(maxsize=8)
@@ -91,6 +102,7 @@ def _images(map_id: str) -> dict[str, Image.Image]:
         "hand": hand_image(mine, NAMES, layout=layout),
         "hand_hc": hand_image(mine, NAMES, lang="de", layout=layout, high_contrast=True),
         "final": final_image(layout, public_view(rules, end), NAMES),
+        "final_phone": phone_final_image(layout, public_view(rules, end), NAMES, lang="de"),
     }
 
 
@@ -126,7 +138,8 @@ def colour_difference(full: Image.Image, light: Image.Image) -> tuple[float, flo
 @pytest.mark.parametrize("map_id", available_maps())
 def test_every_image_is_at_most_200_kb(map_id: str) -> None:
     """Board (also in high contrast), phone board, zooms (ticket cities, the whole map), hand (also
-    in high contrast) and final image, as sent: 256-colour PNGs of at most 200 KB."""
+    in high contrast) and final image (also for a phone), as sent: 256-colour PNGs of at most
+    200 KB."""
     sizes = {}
     for kind, img in _images(map_id).items():
         png = encode(img)

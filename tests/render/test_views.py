@@ -194,7 +194,8 @@ def test_recap_fills_the_board_turn_by_turn(map_id: str) -> None:
 
 @pytest.mark.parametrize("map_id", MAPS)
 def test_phone_names_never_overlap(map_id: str) -> None:
-    """The names placed for the 500 px board (11 px text there) never overlap each other."""
+    """The names placed for the 500 px board never overlap each other, and none is drawn below
+    11 px there (what a phone reads)."""
     from render._zoom import PHONE_LABEL, PHONE_WIDTH
 
     layout = load_layout(map_id)
@@ -204,7 +205,7 @@ def test_phone_names_never_overlap(map_id: str) -> None:
     assert set(labels) == set(layout.cities)
     for a, b in itertools.combinations(labels.values(), 2):
         assert not _overlap(a.box, b.box), (a.city, b.city)
-        assert min(a.size, b.size) * k >= 8  # never below 8 px on the phone
+    assert min(max(8, round(lab.size * k)) for lab in labels.values()) >= 11
 
 
 def test_final_marks_resigned_seats_and_frames_a_path_on_every_map() -> None:
@@ -275,3 +276,35 @@ def test_phone_board_shows_long_route_lengths() -> None:
     assert sum(map(disc, long_free)) >= 0.8 * len(long_free)
     # near cities a short route's middle may lie under a name's white halo or a dot
     assert sum(map(disc, short_free)) <= 0.4 * len(short_free)
+
+
+@pytest.mark.parametrize("map_id", MAPS)
+def test_phone_final_is_500_px_wide_and_no_text_under_11_px(map_id: str) -> None:
+    """The phone's final image is 500 px wide (shown 1:1 on a phone) and every text on it, the
+    place names included, is drawn at 11 px or more; it writes out each seat's breakdown and
+    tickets, which the full table shows in columns a phone shrinks to 3 px."""
+    from render import recorded_sizes, render_phone_final_png
+    from render._zoom import phone_names
+
+    rules, states = _game(map_id)
+    layout = load_layout(map_id)
+    view = public_view(rules, states[-1])
+    assert view.result is not None
+    phone_names.cache_clear()  # the names are drawn once per layout: draw them here
+    with recorded_sizes() as drawn:
+        img = _png(render_phone_final_png(layout, view, NAMES, lang="de"))
+    assert img.width == 500
+    shown = 500 / img.width
+    assert drawn
+    assert {width for _, _, width in drawn} == {500}  # the map, the names, the table
+    assert min(size for _, size, _ in drawn) * shown >= 11, min(drawn, key=lambda d: d[1])
+    texts = [t for t, _, _ in drawn]
+    names = {line for c in layout.cities for line in place_labels(layout)[c].lines}
+    assert any(t in names for t in texts)
+    assert any("Strecken" in t for t in texts)  # the breakdown, in German
+    board = rules.board
+    for seat in view.result.seats:
+        assert any(NAMES[seat.seat] in t for t in texts)
+        for tid in seat.completed:
+            t = board.tickets[tid]
+            assert f"+{t.points} {board.cities[t.a].name} – {board.cities[t.b].name}" in texts

@@ -87,7 +87,7 @@ async def move(storage: Storage, game: GameRow, **kw: object) -> GameRow:
 
 async def test_new_database_is_at_the_latest_schema(storage: Storage) -> None:
     """A fresh database of either backend ends at the same latest schema version."""
-    assert await storage.schema_version() == latest_version() == 7
+    assert await storage.schema_version() == latest_version() == 8
     assert await storage.integrity_check() == ["ok"]
     assert storage.backend in ("sqlite", "postgres")
 
@@ -802,6 +802,11 @@ async def test_user_settings_default_then_change_one_at_a_time(
     changed = await storage.settings.set_user_settings(5, turn_pings=False, high_contrast=True)
     assert changed == UserSettings(5, False, True, True, clock.now)
     assert await storage.settings.get_user_settings(5) == changed
+    clock.now += 1
+    phone = await storage.settings.set_user_settings(5, phone_board=True)
+    assert phone == UserSettings(5, False, True, True, clock.now, phone_board=True)
+    assert await storage.settings.get_user_settings(5) == phone
+    changed = phone
     assert await storage.settings.get_user_settings(6) == UserSettings(6)
     with pytest.raises(ValueError, match="unknown"):
         await storage.settings.set_user_settings(5, colour=True)
@@ -892,7 +897,7 @@ async def test_dump_and_restore_a_game_into_another_database(
 ) -> None:
     """A dumped game restores with its id, seats, log, snapshot and results intact."""
     game = await finish(storage, clock, 7, {1: (50, 2, 1), 2: (40, 1, 0)})
-    await storage.settings.set_user_settings(1, high_contrast=True)
+    await storage.settings.set_user_settings(1, high_contrast=True, phone_board=True)
     dump = await storage.copies.dump_game(game.id)
     assert dump is not None and dump.game_id == game.id
     assert "42" not in repr(dump)  # the seed stays out of repr

@@ -168,5 +168,6 @@ class Queries:
         return await self.storage.settings.get_user_settings(user_id)
 
     async def set_user_settings(self, user_id: int, **changes: bool) -> UserSettings:
-        """Change a player's settings: ``turn_pings``, ``dm_turns``, ``high_contrast``."""
+        """Change a player's settings: ``turn_pings``, ``dm_turns``, ``high_contrast``,
+        ``phone_board``."""
         return await self.storage.settings.set_user_settings(user_id, **changes)

@@ -257,7 +257,8 @@ class UserSettings:
 
     ``turn_pings``: mention the user when it is their turn (default on);
     ``dm_turns``: also send a direct message (default off);
-    ``high_contrast``: boards and hands in the high-contrast palette (off).
+    ``high_contrast``: boards and hands in the high-contrast palette (off);
+    ``phone_board``: private board replies drawn 500 px wide for a phone (off).
     ``updated_at`` is None for defaults that were never stored.
     """
 
@@ -266,10 +267,11 @@ class UserSettings:
     dm_turns: bool = False
     high_contrast: bool = False
     updated_at: float | None = None
+    phone_board: bool = False
 
 
 #: The settings :meth:`Storage.set_user_settings` accepts.
-USER_SETTING_NAMES: tuple[str, ...] = ("turn_pings", "dm_turns", "high_contrast")
+USER_SETTING_NAMES: tuple[str, ...] = ("turn_pings", "dm_turns", "high_contrast", "phone_board")
 
 
 class NextTimer(NamedTuple):

@@ -230,6 +230,7 @@ class InfoFlows(Base):
                 game_id=game_id,
                 map_name=self.map_name(table, w),
                 resigned=resigned_seats(table),
+                rules=table.rules,
             )
             if table.game.deadline_at and table.public.phase != "finished":
                 text += "\n" + w.t(

@@ -121,13 +121,17 @@ class MenuClicks(Base):
 
     @ids.StationPick.handler
     async def station_pick(self, interaction: discord.Interaction, click: ids.StationPick) -> None:
-        """A city was chosen (``click.chosen``: its index): how to pay for the station."""
+        """A city was chosen (``click.chosen``: its index): built at once when one payment
+        fits (as a route picked from the claim list), else how to pay for the station."""
         if found := await self._current(interaction, click):
             table, menu = found
+            choice = menu.station(_one(click.chosen))
+            if len(choice.payments) == 1:
+                action = menu.build_station(choice.index, 0)
+                await self.play.act(interaction, table, action, version=table.version)
+                return
             w = self.words(interaction, table)
-            await self.update(
-                interaction, *prompts.station_payments(table, menu, w, _one(click.chosen))
-            )
+            await self.update(interaction, *prompts.station_payments(table, menu, w, choice.index))
 
     @ids.StationConfirm.handler
     async def station_confirm(

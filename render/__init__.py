@@ -34,7 +34,7 @@ from ._board import (
     render_board_png,
 )
 from ._chart import render_chance_png
-from ._draw import MAX_IMAGE_BYTES, encode, recorded_text
+from ._draw import MAX_IMAGE_BYTES, encode, recorded_text, stations_left
 from ._final import final_image, longest_routes, render_final_png
 from ._hand import CARD_ORDER, hand_image, render_hand_png, render_offer_png
 from ._layout import Car, Layout, RouteShape, auto_positions, build_layout, load_layout
@@ -72,6 +72,7 @@ def warm_up(map_ids: list[str] | tuple[str, ...] | None = None) -> None:
 
 
 __all__ = [
+    "stations_left",
     "CARD_ORDER",
     "MAX_IMAGE_BYTES",
     "board_image",

@@ -31,6 +31,7 @@ from bot.host.services import (
     TicketPlan,
 )
 from render import CARD_ORDER, CARD_SYMBOLS
+from render import stations_left as stations_left  # the texts say what the images show
 from words import Words
 
 from .stories import (
@@ -135,17 +136,6 @@ def ticket_text(rules: ClassicRules, ticket_id: str, w: Words, *, done: bool = F
     tk = rules.board.tickets[ticket_id]
     line = f"{city(rules, tk.a)} – {city(rules, tk.b)} ({tk.points})"
     return line + " ✅ " + w.t("done") if done else line
-
-
-def stations_left(rules: ClassicRules, public: PublicView, seat: int) -> int | None:
-    """Europe: how many train stations ``seat`` has not built yet (``rules.params.stations.count``
-    less the cities where its stations stand; Europe rules digest, "Train stations"); None on a
-    map without stations."""
-    params = rules.params.stations
-    if params is None:
-        return None
-    built = sum(1 for owner in public.stations.values() if owner == seat)
-    return max(0, params.count - built)
 
 
 def stations_left_text(rules: ClassicRules, public: PublicView, seat: int, w: Words) -> str | None:

@@ -16,6 +16,7 @@ from cogs.ttr import _prompts as prompts
 from engine import GameState, player_view
 from engine.testing import build_state
 from maps import load_ruleset
+from render import recorded_text
 from sentences import texts as fmt
 from words import words_for
 
@@ -72,10 +73,17 @@ async def test_stations_left_in_the_hand_and_the_status(tmp_path: Path, lang: st
     async with running_table(tmp_path) as t:
         g = await _started(t, lang)
         mover = await t.active(g)
-        hand = await mover.slash("hand")
+        with recorded_text() as drawn:
+            hand = await mover.slash("hand")
         assert SAYS[lang]["left3"] in hand.content, hand.summary()
+        assert SAYS[lang]["left3"] in drawn, drawn  # the hand image's line
         status = await mover.slash("status")
         assert status.content.count(SAYS[lang]["left3"]) == 2, status.content  # both seats
+        with recorded_text() as drawn:
+            board = await mover.slash("board")
+        assert board.attachments
+        seats = [line for line in drawn if line.endswith(SAYS[lang]["left3"])]
+        assert len(seats) == 2, drawn  # the sidebar: each seat's row
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])

@@ -139,14 +139,16 @@ def test_a_disabled_station_button_says_why(lang: str) -> None:
     assert SAYS[lang]["left0"] in hand, hand
 
 
-def _edinburgh() -> GameState:
-    """Seat 0 holds Edinburgh - Athina; both tracks out of Edinburgh are other players'."""
+def _edinburgh(stations: dict[str, int] | None = None) -> GameState:
+    """Seat 0 holds Edinburgh - Athina; both tracks out of Edinburgh are other players' (and
+    ``stations`` stand)."""
     return build_state(
         EUROPE,
         seats=4,
         owned={1: ["edinburgh__london__1"], 2: ["edinburgh__london__2"]},
         tickets={0: ["edinburgh__athina"]},
         hands={0: {"red": 3, "blue": 2}},
+        stations=stations or {},
     )
 
 
@@ -164,6 +166,11 @@ def test_the_planned_station_city_comes_first_with_a_star(lang: str) -> None:
     assert options[0]["label"].startswith("★ London"), options[0]
     assert not any(o["label"].startswith("★") for o in options[1:])
     assert SAYS[lang]["star"] in text, text
+    # once the station stands in London the plan uses it and suggests no other city
+    built = _table("europe", _edinburgh({"london": 0}), 0, lang)
+    assert built.menu is not None and not any(c.planned for c in built.menu.stations)
+    [plan] = _private(EUROPE, _edinburgh({"london": 0}), 0, 1, menu=False, plans=True)[2]
+    assert plan.station is None and plan.borrowed == (("london", "edinburgh__london__1"),)
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])

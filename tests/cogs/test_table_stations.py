@@ -7,6 +7,7 @@ shown as done during the game.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from sentences import texts as fmt
 from words import words_for
 
 from ..e2e.fake_discord import SentMessage
-from ._harness import RunningTable, running_table, started_game
+from ._harness import TIMEOUT, RunningTable, running_table, started_game
 from .test_prompt_limits import _check, _table
 
 EUROPE = load_ruleset("europe")
@@ -199,3 +200,28 @@ def test_a_ticket_completed_through_a_station_is_done_during_the_game(lang: str)
     assert mine.tickets[0].done and not mine.tickets[1].done
     assert plans[0].done and plans[0].routes == () and plans[0].cars == 0
     assert not plans[1].done and plans[1].routes
+
+
+async def test_a_city_picked_with_one_way_to_pay_is_built_at_once(tmp_path: Path) -> None:
+    """As a route picked from the claim list: the mover holds cards of one colour only, so
+    the city they pick has one way to pay and the station is built with no payment step."""
+    async with running_table(tmp_path) as t:
+        g = await _started(t, "en")
+        mover = await t.active(g)
+        table = await t.service.queries.table(g, mover.user.id)
+        assert table.public is not None and table.mine is not None
+        state = await t.service.loader.game_state(g)
+        seat = table.public.active
+        players = list(state.players)
+        one = max(table.mine.hand, key=lambda c: (table.mine.hand[c], c != "locomotive"))
+        players[seat] = dataclasses.replace(players[seat], hand={one: table.mine.hand[one]})
+        t.service.loader.remember(g, dataclasses.replace(state, players=players))
+        picker = await mover.click(t.turn_messages(g)[-1], f"ttr:{g}:station")
+        pick = picker.selects[0]
+        before = await t.version(g)
+        handle = await t.fake.select(
+            mover.user, picker, pick["custom_id"], [pick["options"][0]["value"]], private=True
+        )
+        built = await handle.message(timeout=TIMEOUT)
+        assert "You built a train station in" in built.content, built.summary()
+        assert await t.version(g) == before + 1

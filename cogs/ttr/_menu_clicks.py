@@ -105,10 +105,18 @@ class MenuClicks(Base):
 
     @ids.ClaimCancel.handler
     async def claim_cancel(self, interaction: discord.Interaction, click: ids.ClaimCancel) -> None:
-        """Close the claim menu (also a stale one: nothing is played either way)."""
+        """Leave a payment step (also a stale one: nothing is played either way): back to the
+        turn panel while that turn's menu is current, so the player can still draw; else the
+        message is closed."""
         table = await self.read(interaction, click.game)
         self.need_seat(table)
-        await self.update(interaction, self.words(interaction, table).t("Nothing was done."), None)
+        w = self.words(interaction, table)
+        text, view = w.t("Nothing was done."), None
+        menu = table.menu
+        if menu is not None and click.version == table.version and menu.step == "turn":
+            prompt, view = prompts.panel(table, menu, w)
+            text += "\n" + prompt
+        await self.update(interaction, text, view)
 
     # ------------------------------------------------------------ building a train station
     @ids.StationPage.handler

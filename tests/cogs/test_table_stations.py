@@ -92,7 +92,8 @@ async def test_the_claim_and_station_lists_show_the_hand_and_go_back(
     tmp_path: Path, lang: str
 ) -> None:
     """Claim and Station from the turn message: the list is headed by the hand, and Back shows
-    the turn panel in the same message, from which two cards are drawn."""
+    the turn panel in the same message (as a payment step's Cancel does), from which two cards
+    are drawn."""
     async with running_table(tmp_path) as t:
         g = await _started(t, lang)
         mover = await t.active(g)
@@ -105,6 +106,11 @@ async def test_the_claim_and_station_lists_show_the_hand_and_go_back(
             panel = await mover.click(listed, back, private=True)
             assert panel.message_id == listed.message_id  # the same private message, rewritten
             assert cards in panel.content and any(":card:" in c for c in panel.custom_ids)
+        # a payment step's Cancel goes back to the turn panel as well
+        paying = await mover.slash("station", {"city": "madrid"})
+        cancel = next(c for c in paying.custom_ids if ":claim-cancel:" in c)
+        panel = await mover.click(paying, cancel, private=True)
+        assert panel.message_id == paying.message_id and cards in panel.content, panel.summary()
         before = await t.version(g)
         first = await mover.click(panel, f"ttr:{g}:card:v{before}:deck", private=True)
         second = next(c for c in first.custom_ids if c.endswith(":deck"))

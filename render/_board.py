@@ -330,7 +330,8 @@ def panel(
     y = _panel_title(d, layout.rules, public, lang, w, (x, 18))
     waiting = set(public.waiting_for)
     for p in public.players:
-        _panel_seat(d, public, p, names[p.seat], w, (x, y), waiting)
+        left = dr.stations_left(layout.rules, public, p.seat)
+        _panel_seat(d, public, p, names[p.seat], w, (x, y), waiting, left)
         y += 70
     y = _panel_cards(d, public, w, (x, y + 8))
     _panel_extras(d, layout.rules, public, w, (x, y))
@@ -380,8 +381,10 @@ def _panel_seat(
     w: Words,
     at: tuple[int, int],
     waiting: set[int],
+    stations: int | None = None,
 ) -> None:
-    """One seat's row (70 px high at ``at``): badge, name, pieces, cards, tickets, score."""
+    """One seat's row (70 px high at ``at``): badge, name, pieces, cards, tickets, (Europe)
+    the ``stations`` left, score."""
     x, y = at
     active = p.seat in waiting and public.phase != "finished"
     d.rounded_rectangle(
@@ -403,7 +406,12 @@ def _panel_seat(
         w.n("{count} {piece}", "{count} {pieces}", p.pieces)
         + " · "
         + w.n("{count} {card}", "{count} {cards}", p.cards),
-        w.n("{count} {ticket}", "{count} {tickets}", p.tickets),
+        w.n("{count} {ticket}", "{count} {tickets}", p.tickets)
+        + (
+            ""
+            if stations is None
+            else " · " + w.n("{count} {station} left", "{count} {stations} left", stations)
+        ),
     )
     for i, line in enumerate(facts):
         d.text(

@@ -302,7 +302,7 @@ def hand_image(
 ) -> Image.Image:
     """The reader's private hand as an RGB image (1000 px wide): cards grouped by colour with a symbol
     each (♥ red, ✚ orange, ☀ yellow, ♣ green, ♠ blue, ♦ purple, ✿ pink, ○ white, ● black,
-    ★ locomotive) and counts, kept tickets with points and a done (✓) / not yet (○) mark, under each
+    ★ locomotive) and counts, (Europe) the train stations left, kept tickets with points and a done (✓) / not yet (○) mark, under each
     open ticket the planner's line (cars and colours still needed, the train station to build or
     the reader's station it uses on Europe, routes lost to others and the detour; see
     :func:`engine.planner.plan_tickets`), tickets on offer, and a small map of the reader's
@@ -321,6 +321,7 @@ def hand_image(
     lines = len(mine.tickets) + open_plans * 1.5 + (len(mine.offer) + 1 if mine.offer else 0)
     card_rows = max(1, -(-sum(1 for n in mine.hand.values() if n) // 9))
     left_h = 40 + 150 * card_rows + 40 + round(30 * max(1, lines)) + 40
+    left_h += 28 if layout.rules.params.stations is not None else 0
     height = max(left_h, mini.height + 40)
     img = Image.new("RGB", (WIDTH, height), th.PANEL)
     d = dr.canvas(img)
@@ -335,6 +336,15 @@ def hand_image(
     )
     y += 44
     y += max(150, _cards(d, mine, x, y, w))
+    left = dr.stations_left(layout.rules, mine.public, mine.seat)
+    if left is not None:
+        d.text(
+            (x, y - 8),
+            w.n("{count} {station} left", "{count} {stations} left", left),
+            font=th.font(16),
+            fill=th.PAPER,
+        )
+        y += 28
     _tickets(d, layout, mine, {p.ticket: p for p in plans}, w, (x, y))
     img.paste(mini, (WIDTH - MAP_WIDTH - 20, 20))
     return img

@@ -31,6 +31,7 @@ from bot.host.services import (
     TicketPlan,
 )
 from render import CARD_ORDER, CARD_SYMBOLS
+from render import stations_left as stations_left  # the texts say what the images show
 from words import Words
 
 from .stories import (
@@ -137,16 +138,38 @@ def ticket_text(rules: ClassicRules, ticket_id: str, w: Words, *, done: bool = F
     return line + " ✅ " + w.t("done") if done else line
 
 
+def stations_left_text(rules: ClassicRules, public: PublicView, seat: int, w: Words) -> str | None:
+    """``2 train stations left`` for ``seat`` (:func:`stations_left`), or None on a map without
+    stations."""
+    left = stations_left(rules, public, seat)
+    if left is None:
+        return None
+    return w.n("{count} {station} left", "{count} {stations} left", left)
+
+
+def _stations_part(
+    rules: ClassicRules | None, public: PublicView, seat: int, w: Words
+) -> tuple[str, ...]:
+    """``("2 train stations left",)`` for a status line on a map with stations, else ``()``."""
+    if rules is None:
+        return ()
+    text = stations_left_text(rules, public, seat, w)
+    return (text,) if text else ()
+
+
 def hand_text(
     view: PlayerView, rules: ClassicRules, w: Words, *, game_id: int, map_name: str
 ) -> str:
-    """The private hand: cards, pieces left and tickets with their state."""
+    """The private hand: cards, pieces left, (Europe) train stations left and tickets with
+    their state."""
     lines = [
         w.t("Your hand (game {game}, **{map}**)", game=game_id, map=map_name),
         w.t("Your {cards}: {list}", list=cards_line(view.hand, w)),
         w.n("{count} {piece} left", "{count} {pieces} left", view.me.pieces),
-        w.t("Your {tickets}:"),
     ]
+    if stations := stations_left_text(rules, view.public, view.seat, w):
+        lines.append(stations)
+    lines.append(w.t("Your {tickets}:"))
     if view.tickets:
         lines += ["• " + ticket_text(rules, tk.id, w, done=tk.done) for tk in view.tickets]
     else:
@@ -234,8 +257,10 @@ def status_text(
     game_id: int,
     map_name: str,
     resigned: frozenset[int] = frozenset(),
+    rules: ClassicRules | None = None,
 ) -> str:
-    """The public status: whose turn, each seat's counts and score (resigned seats marked);
+    """The public status: whose turn, each seat's counts and score (resigned seats marked;
+    with the map's ``rules``, Europe: the train stations left);
     after the end, the score table, and each seat's line shows its final score (routes,
     tickets and bonuses: the table's total), not the running route score of play."""
     if public.phase == "play":
@@ -272,6 +297,7 @@ def status_text(
                     w.n("{count} {piece}", "{count} {pieces}", p.pieces),
                     w.n("{count} {card}", "{count} {cards}", p.cards),
                     w.n("{count} {ticket}", "{count} {tickets}", p.tickets),
+                    *_stations_part(rules, public, p.seat, w),
                 )
             )
         )

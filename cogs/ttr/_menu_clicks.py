@@ -105,10 +105,18 @@ class MenuClicks(Base):
 
     @ids.ClaimCancel.handler
     async def claim_cancel(self, interaction: discord.Interaction, click: ids.ClaimCancel) -> None:
-        """Close the claim menu (also a stale one: nothing is played either way)."""
+        """Leave a payment step (also a stale one: nothing is played either way): back to the
+        turn panel while that turn's menu is current, so the player can still draw; else the
+        message is closed."""
         table = await self.read(interaction, click.game)
         self.need_seat(table)
-        await self.update(interaction, self.words(interaction, table).t("Nothing was done."), None)
+        w = self.words(interaction, table)
+        text, view = w.t("Nothing was done."), None
+        menu = table.menu
+        if menu is not None and click.version == table.version and menu.step == "turn":
+            prompt, view = prompts.panel(table, menu, w)
+            text += "\n" + prompt
+        await self.update(interaction, text, view)
 
     # ------------------------------------------------------------ building a train station
     @ids.StationPage.handler
@@ -121,13 +129,17 @@ class MenuClicks(Base):
 
     @ids.StationPick.handler
     async def station_pick(self, interaction: discord.Interaction, click: ids.StationPick) -> None:
-        """A city was chosen (``click.chosen``: its index): how to pay for the station."""
+        """A city was chosen (``click.chosen``: its index): built at once when one payment
+        fits (as a route picked from the claim list), else how to pay for the station."""
         if found := await self._current(interaction, click):
             table, menu = found
+            choice = menu.station(_one(click.chosen))
+            if len(choice.payments) == 1:
+                action = menu.build_station(choice.index, 0)
+                await self.play.act(interaction, table, action, version=table.version)
+                return
             w = self.words(interaction, table)
-            await self.update(
-                interaction, *prompts.station_payments(table, menu, w, _one(click.chosen))
-            )
+            await self.update(interaction, *prompts.station_payments(table, menu, w, choice.index))
 
     @ids.StationConfirm.handler
     async def station_confirm(

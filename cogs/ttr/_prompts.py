@@ -127,7 +127,45 @@ def panel(table: TableView, menu: TurnMenu, w: Words, *, cards: bool = True) -> 
             )
     if actions:
         rows.append(actions)
+    if menu.step == "turn" and (why := station_reason(table, w)):
+        lines.append(why)
     return "\n".join(lines), components(*rows) if rows else None
+
+
+def hand_line(table: TableView, w: Words) -> list[str]:
+    """The reader's cards as one line (``Your train cards: 2× ★ Locomotive · ...``), to head a
+    private message of their turn so the hand is in view where the move is chosen; none
+    for a reader without a seat."""
+    if table.mine is None:
+        return []
+    return [w.t("Your {cards}: {list}", list=fmt.cards_line(table.mine.hand, w))]
+
+
+def back_button(table: TableView, w: Words) -> Btn:
+    """Back to the turn panel (the Draw button's id: the same click opens it), from the claim
+    or station list, so a player who opened one can still draw."""
+    return Btn(w.t("Back"), ids.Draw(table.game.id).custom_id)
+
+
+def station_reason(table: TableView, w: Words) -> str | None:
+    """Europe: why the reader cannot build a {station} now (none left, or the cards the next
+    one costs: ``costs[built]`` of one colour, {wilds} as any; Europe rules digest, "Train
+    stations"), or None when they can or the map has no stations."""
+    params = table.rules.params.stations
+    public = table.public
+    if params is None or public is None or table.seat is None:
+        return None
+    left = fmt.stations_left(table.rules, public, table.seat)
+    if left is None or (table.menu is not None and table.menu.stations):
+        return None
+    if left == 0:
+        return w.t("You have no {stations} left.")
+    cost = params.costs[min(params.count - left, len(params.costs) - 1)]
+    return w.n(
+        "The next {station} needs {count} card of one colour ({wilds} count as any).",
+        "The next {station} needs {count} cards of one colour ({wilds} count as any).",
+        cost,
+    )
 
 
 def _page_row(page_id: Callable[[int], str], page: int, pages: int, w: Words) -> list[Btn]:
@@ -144,8 +182,8 @@ def _page_row(page_id: Callable[[int], str], page: int, pages: int, w: Words) ->
 
 def routes(table: TableView, menu: TurnMenu, w: Words, page: int = 0) -> Prompt:
     """A select of the claimable routes, the ones on the reader's ticket plans first (★) and
-    then the longest, 25 per page, with page buttons when more fit. Picking a route that can be
-    paid one way only claims it."""
+    then the longest, 25 per page, with page buttons when more fit, their cards above it and
+    Back to the turn panel. Picking a route that can be paid one way only claims it."""
     g, v = table.game.id, menu.version
     if not menu.claims:
         return w.t("You cannot pay for any route right now."), None
@@ -169,7 +207,9 @@ def routes(table: TableView, menu: TurnMenu, w: Words, page: int = 0) -> Prompt:
     ]
     if pages > 1:
         rows.append(_page_row(lambda p: ids.RoutePage(g, v, p).custom_id, page, pages, w))
-    text = w.n(
+    rows.append([back_button(table, w)])
+    text = "".join(line + "\n" for line in hand_line(table, w))
+    text += w.n(
         "You can claim {count} route now. Choose one (or type its name in /ttr claim):",
         "You can claim {count} routes now. Choose one (or type its name in /ttr claim):",
         len(menu.claims),
@@ -285,27 +325,37 @@ def station_label(table: TableView, choice: StationChoice, w: Words) -> str:
 
 
 def stations(table: TableView, menu: TurnMenu, w: Words, page: int = 0) -> Prompt:
-    """Europe: a select of the cities where the reader can build a train station, 25 per page."""
+    """Europe: a select of the cities where the reader can build a train station, 25 per page:
+    their cards above it, the cities their ticket plan suggests first (★), and Back to the
+    turn panel."""
     g, v = table.game.id, menu.version
     if not menu.stations:
-        return w.t("You cannot build a {station} right now."), None
+        why = station_reason(table, w)
+        return w.t("You cannot build a {station} right now.") + (f"\n{why}" if why else ""), None
     per = fmt.MAX_OPTIONS
     pages = (len(menu.stations) + per - 1) // per
     page = max(0, min(page, pages - 1))
     shown = menu.stations[page * per : (page + 1) * per]
-    options = tuple((station_label(table, c, w), str(c.index), False) for c in shown)
+    options = tuple(
+        (("★ " if c.planned else "") + station_label(table, c, w), str(c.index), False)
+        for c in shown
+    )
     rows: list[list[Btn] | Pick] = [
         Pick(ids.StationPick(g, v, page).custom_id, options, placeholder=w.t("Choose a city"))
     ]
     if pages > 1:
         rows.append(_page_row(lambda p: ids.StationPage(g, v, p).custom_id, page, pages, w))
-    text = w.n(
+    rows.append([back_button(table, w)])
+    text = "".join(line + "\n" for line in hand_line(table, w))
+    text += w.n(
         "Your next {station} costs {count} card of one colour ({wilds} count as any). "
         "Choose its city (or type it in /ttr station):",
         "Your next {station} costs {count} cards of one colour ({wilds} count as any). "
         "Choose its city (or type it in /ttr station):",
         menu.stations[0].cost,
     )
+    if any(c.planned for c in menu.stations):
+        text += "\n" + w.t("★ where your ticket plan suggests a {station}, listed first.")
     return text, components(*rows)
 
 

@@ -71,6 +71,7 @@ def status_text(table: TableView, w: Words) -> str:
             game_id=game_id,
             map_name=Base.map_name(table, w),
             resigned=resigned_seats(table),
+            rules=table.rules,
         )
         if table.game.deadline_at and table.public.phase != "finished":
             text += "\n" + w.t(

@@ -11,7 +11,7 @@ import discord
 from bot.host.services import TableView
 from bot.host.services._menus import build_menu
 from cogs.ttr import _prompts as prompts
-from cogs.ttr._ids import RoutePage, parse
+from cogs.ttr._ids import Draw, RoutePage, parse
 from engine import KeepTickets, apply, new_game
 from maps import load_ruleset
 from words import words_for
@@ -31,8 +31,10 @@ def _rich_table() -> tuple[TableView, Any]:
     state = dataclasses.replace(state, players=players)
     menu = build_menu(rules, state, state.active, game_id=9)
     assert menu is not None and menu.step == "turn"
-    # the picker reads only the game's id and rules of the table
-    table = cast(TableView, SimpleNamespace(game=SimpleNamespace(id=9), rules=rules, menu=menu))
+    # the picker reads only the game's id, the rules and the reader's hand (none here)
+    table = cast(
+        TableView, SimpleNamespace(game=SimpleNamespace(id=9), rules=rules, menu=menu, mine=None)
+    )
     return table, menu
 
 
@@ -65,7 +67,8 @@ def test_every_claimable_route_is_on_some_page() -> None:
         seen += values
         labels = [b.label for b in buttons]
         assert f"Page {page + 1} of {pages}" in labels
-        back, forward = buttons[0], buttons[-1]
+        assert buttons[-1].label == "Back" and parse(str(buttons[-1].custom_id)) == Draw(9)
+        back, forward = buttons[0], buttons[-2]
         assert back.disabled == (page == 0) and forward.disabled == (page == pages - 1)
         if not forward.disabled:  # the ▶ button names the next page
             assert parse(forward.custom_id) == RoutePage(9, menu.version, page + 1)

@@ -17,7 +17,7 @@ reducer validates the one chosen.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from engine import (
@@ -104,12 +104,20 @@ class StationChoice:
         cost: cards the station costs (1, 2, 3: the seat's first, second, third).
         payments: the distinct ways to pay, one per (colour, number of locomotives),
             fewest locomotives first.
+        serves: the seat's tickets (ids) whose plan suggests a station in this city
+            (:attr:`engine.planner.TicketPlan.station`); such cities come first.
     """
 
     index: int
     city: str
     cost: int
     payments: tuple[Cards, ...]
+    serves: tuple[str, ...] = ()
+
+    @property
+    def planned(self) -> bool:
+        """The seat's ticket plans suggest a station here."""
+        return bool(self.serves)
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,20 +415,28 @@ def _tunnel_choice(state: GameState, step: str, legal: Sequence[Action]) -> Tunn
 
 
 def _station_choices(
-    rules: ClassicRules, station_pays: dict[str, list[Cards]]
+    rules: ClassicRules, station_pays: Mapping[str, list[Cards]], plans: Sequence[TicketPlan]
 ) -> tuple[StationChoice, ...]:
-    """One :class:`StationChoice` per city of ``station_pays`` (city id -> payments), in the
-    map's city order, each city's payments fewest locomotives first."""
+    """One :class:`StationChoice` per city of ``station_pays`` (city id -> the legal payments),
+    each city's payments fewest locomotives first: the cities the seat's ticket ``plans``
+    suggest a station in first, then in the map's city order."""
     city_index = {cid: i for i, cid in enumerate(rules.board.cities)}
-    return tuple(
+    serves: dict[str, list[str]] = {}
+    for plan in plans:
+        if plan.station is not None:
+            serves.setdefault(plan.station, []).append(plan.ticket)
+    out = [
         StationChoice(
             city_index[cid],
             cid,
             p[0].total,
             tuple(sorted(p, key=lambda c: (c.get("locomotive"), tuple(c.items())))),
+            tuple(serves.get(cid, ())),
         )
-        for cid, p in sorted(station_pays.items(), key=lambda kv: city_index[kv[0]])
-    )
+        for cid, p in station_pays.items()
+    ]
+    out.sort(key=lambda c: (not c.planned, c.index))
+    return tuple(out)
 
 
 def build_menu(
@@ -448,6 +464,8 @@ def build_menu(
     )
     kinds = _by_kind(legal)
     routes = list(kinds.routes)
+    if kinds.station_pays and plans is None:
+        plans = plan_tickets(rules, player_view(rules, state, seat))
     return TurnMenu(
         game_id=game_id,
         version=state.version,
@@ -462,5 +480,5 @@ def build_menu(
         flag_colors=tuple(
             a.color for a in legal if isinstance(a, KeepFlagCard) and a.color is not None
         ),
-        stations=_station_choices(rules, kinds.station_pays),
+        stations=_station_choices(rules, kinds.station_pays, plans or ()),
     )

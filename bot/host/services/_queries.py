@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 
 from bot.host.storage import OPEN_STATUSES, GameRow, SeatRow, Storage, UserSettings
@@ -18,6 +19,7 @@ from engine import (
 )
 from engine.codec import decode_action
 from engine.planner import TicketPlan, plan_tickets
+from engine.scoring import final_scores
 from maps.loader import load_ruleset
 
 from ._errors import ServiceError
@@ -33,10 +35,37 @@ def _private(
 ) -> tuple[PlayerView, TurnMenu | None, tuple[TicketPlan, ...]]:
     """The seat's view, its menu (with ``menu``) and its ticket plans (with ``plans``; else
     empty), the tickets planned once for both."""
-    mine = player_view(rules, state, seat)
+    mine = lent_tickets_done(rules, state, player_view(rules, state, seat))
     planned = tuple(plan_tickets(rules, mine)) if plans else None
+    if planned:
+        done = {t.id for t in mine.tickets if t.done}
+        planned = tuple(_done(p) if p.ticket in done and not p.done else p for p in planned)
     built = build_menu(rules, state, seat, game_id, plans=planned) if menu else None
     return mine, built, planned or ()
+
+
+def lent_tickets_done(rules: ClassicRules, state: GameState, view: PlayerView) -> PlayerView:
+    """``view`` with the tickets its reader's train stations complete marked done (Europe rules
+    digest, "Train stations": each station lends one route of another player into its city;
+    the choice that scores best, as the final score makes it, :func:`engine.scoring.final_scores`).
+    A view of the table only: the rules, the AI and the stored game are untouched."""
+    if rules.params.stations is None or view.seat not in view.public.stations.values():
+        return view
+    completed = set(final_scores(rules, state).seats[view.seat].completed)
+    if all(t.done or t.id not in completed for t in view.tickets):
+        return view
+    tickets = tuple(
+        t if t.done or t.id not in completed else dataclasses.replace(t, done=True)
+        for t in view.tickets
+    )
+    return dataclasses.replace(view, tickets=tickets)
+
+
+def _done(plan: TicketPlan) -> TicketPlan:
+    """``plan`` of a ticket completed through a train station: nothing left to claim."""
+    return dataclasses.replace(
+        plan, done=True, routes=(), cars=0, colors={}, station=None, detour=0, lost=()
+    )
 
 
 class Queries:

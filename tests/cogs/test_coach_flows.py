@@ -6,6 +6,8 @@ import asyncio
 import re
 from pathlib import Path
 
+import pytest
+
 from bot.process import metrics
 from engine.codec import decode_action
 
@@ -23,10 +25,17 @@ def _do_it(reply: SentMessage) -> tuple[str, int, int]:
     return found[0].group(0), int(found[0].group(2)), int(found[0].group(3))
 
 
-async def test_a_hint_is_private_explained_and_do_it_plays_exactly_it(tmp_path: Path) -> None:
-    """The player to act gets a private hint (the move, why, the alternative) with Do it; Do it
-    asks to confirm, and the confirm stores exactly the hinted action as the player's move; the
-    other player is refused privately."""
+@pytest.mark.parametrize(
+    ("locale", "playing"),
+    [("en-US", "Playing the hinted move"), ("de", "Der vorgeschlagene Zug wird ausgeführt")],
+)
+async def test_a_hint_is_private_explained_and_do_it_plays_exactly_it_in_one_click(
+    tmp_path: Path, locale: str, playing: str
+) -> None:
+    """The player to act gets a private hint (the move, why, the alternative) with Do it; one
+    click on Do it stores exactly the hinted action as the player's move, with no question in
+    between (an opening move is no tunnel without a spare card); the other player is refused
+    privately."""
     async with running_table(tmp_path) as t:
         g = await started_game(t, rated=False)
         mover, idle = await t.active(g), await t.idle(g)
@@ -40,10 +49,10 @@ async def test_a_hint_is_private_explained_and_do_it_plays_exactly_it(tmp_path: 
         custom_id, version, index = _do_it(reply)
         assert version == await t.version(g)
         hinted = await t.service.coach.hinted(g, mover.user.id, version=version, index=index)
-        ask = await mover.click(reply, custom_id, private=True)
-        assert ask.ephemeral and "Play this move now:" in ask.content
-        done = await mover.click(ask, _button(ask, "Yes"), private=True)
-        assert done.ephemeral and "Playing the hinted move" in done.content
+        mover.user.locale = locale
+        done = await mover.click(reply, custom_id, private=True)
+        assert done.ephemeral and playing in done.content, done.content
+        assert not any("hint-confirm" in c for c in done.custom_ids)
         await _moved(t, g, version)
         (stored,) = await t.service.storage.actions.actions(g, after_seq=version, limit=1)
         assert decode_action(stored.action) == hinted
@@ -54,7 +63,7 @@ async def test_a_hint_is_private_explained_and_do_it_plays_exactly_it(tmp_path: 
 
 
 async def _moved(t: RunningTable, game_id: int, version: int) -> None:
-    """Wait until the game is past ``version`` (the confirm answers first, then plays)."""
+    """Wait until the game is past ``version`` (Do it answers first, then plays)."""
     for _ in range(400):
         if await t.version(game_id) > version:
             return

@@ -131,6 +131,8 @@ WORDS: dict[str, str] = {
     "to_move": NP_("image", "to move"),
     "face_up": NP_("image", "Face-up cards"),
     "deck": NP_("image", "Deck {n}"),
+    "deck_shuffled": NP_("image", "Deck 0: the discards are shuffled"),
+    "deck_empty": NP_("image", "Deck empty"),
     "discard": NP_("image", "Discard {n}"),
     "last_round": NP_("image", "LAST ROUND"),
     "merch": NP_("image", "{merchandise_cards:cap} left: {n}"),

@@ -6,7 +6,9 @@ protanopia, deuteranopia and tritanopia, every two seats differ by at least 30
 and every seat differs from every route colour, the map's ground colours and
 pure black by at least 13 (``tests/render/test_colors.py`` holds these
 minima). Colour is never the only cue: every seat has a symbol (● ▲ ■ ◆ ★) drawn
-on its claimed car spaces and beside its name in every image.
+on its claimed car spaces and beside its name in every image. On the 500 px phone
+board a claimed route is drawn again at that size, cased in white, so that a seat
+does not blur into a free route of a near colour (``tests/render/test_phone_colors.py``).
 """
 
 from __future__ import annotations

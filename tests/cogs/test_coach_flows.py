@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.process import metrics
+from cogs.ttr import _coach as coach_cog
 from engine.codec import decode_action
 
 from ..e2e.fake_discord import DEFERRED_CHANNEL_MESSAGE, SentMessage
@@ -215,3 +216,32 @@ async def test_the_analysis_follows_the_game_over_message_and_stays(tmp_path: Pa
         )
         assert "Turning points:" in again.content
         assert metrics.sample("ttr_render_seconds_count", kind="analysis") == charts + 2
+
+
+async def test_a_risky_hinted_move_asks_first_and_yes_plays_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the hinted move is risky (``risky_confirm_words`` has a question: a tunnel with no
+    spare card, ``test_tunnel_table.py``), Do it plays nothing and asks; Yes plays exactly the
+    hinted action. The question is the sentences' own, shown as they make it."""
+    asked_for: list[object] = []
+
+    def risky(action: object, *args: object, **kw: object) -> str:
+        asked_for.append(action)
+        return "Play this move now: the risky one?"
+
+    monkeypatch.setattr(coach_cog, "risky_confirm_words", risky)
+    async with running_table(tmp_path) as t:
+        g = await started_game(t, rated=False)
+        mover = await t.active(g)
+        reply = await mover.slash("hint")
+        custom_id, version, index = _do_it(reply)
+        hinted = await t.service.coach.hinted(g, mover.user.id, version=version, index=index)
+        ask = await mover.click(reply, custom_id, private=True)
+        assert ask.ephemeral and ask.content == "Play this move now: the risky one?"
+        assert asked_for == [hinted] and await t.version(g) == version  # nothing played yet
+        done = await mover.click(ask, _button(ask, "Yes, play it"), private=True)
+        assert "Playing the hinted move" in done.content
+        await _moved(t, g, version)
+        (stored,) = await t.service.storage.actions.actions(g, after_seq=version, limit=1)
+        assert decode_action(stored.action) == hinted

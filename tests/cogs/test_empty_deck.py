@@ -27,7 +27,7 @@ CASES = [
     (
         ([], ["red"] * 4),
         "Deck (0 cards: the discards are shuffled)",
-        "Stapel (0 Karten: der Ablagestapel wird gemischt)",
+        "Stapel (0 Karten, der Ablagestapel wird gemischt)",
     ),
     (([], []), "Deck (empty)", "Stapel (leer)"),
 ]

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
 from bot.process import metrics
-from cogs.ttr import _coach as coach_cog
 from engine.codec import decode_action
 
 from ..e2e.fake_discord import DEFERRED_CHANNEL_MESSAGE, SentMessage
@@ -230,8 +230,9 @@ async def test_a_risky_hinted_move_asks_first_and_yes_plays_it(
         asked_for.append(action)
         return "Play this move now: the risky one?"
 
-    monkeypatch.setattr(coach_cog, "risky_confirm_words", risky)
     async with running_table(tmp_path) as t:
+        # the cogs are loaded afresh with the table: patch the module the bot runs now
+        monkeypatch.setattr(sys.modules["cogs.ttr._coach"], "risky_confirm_words", risky)
         g = await started_game(t, rated=False)
         mover = await t.active(g)
         reply = await mover.slash("hint")

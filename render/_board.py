@@ -451,12 +451,17 @@ def _panel_cards(d: ImageDraw.ImageDraw, public: PublicView, w: Words, at: tuple
             anchor="mm",
         )
     y += ch + 24
-    d.text(
-        (x, y),
-        f"{th.word('deck', w, n=public.deck_size)}   {th.word('discard', w, n=public.discard_size)}",
-        font=th.font(14),
-        fill=th.MUTED,
-    )
+    deck, discard = public.deck_size, public.discard_size
+    if deck:
+        d.text(
+            (x, y),
+            f"{th.word('deck', w, n=deck)}   {th.word('discard', w, n=discard)}",
+            font=th.font(14),
+            fill=th.MUTED,
+        )
+    else:  # what a draw does now: shuffle the discards, or nothing is left
+        said = th.word("deck_shuffled" if discard else "deck_empty", w)
+        d.text((x, y), said, font=th.font(14), fill=th.MUTED)
     y += 22
     decks = ", ".join(
         f"{n}" if len(public.ticket_decks) == 1 else f"{th.word(name, w)} {n}"

@@ -6,7 +6,9 @@ protanopia, deuteranopia and tritanopia, every two seats differ by at least 30
 and every seat differs from every route colour, the map's ground colours and
 pure black by at least 13 (``tests/render/test_colors.py`` holds these
 minima). Colour is never the only cue: every seat has a symbol (● ▲ ■ ◆ ★) drawn
-on its claimed car spaces and beside its name in every image.
+on its claimed car spaces and beside its name in every image. On the 500 px phone
+board a claimed route is drawn again at that size, cased in white, so that a seat
+does not blur into a free route of a near colour (``tests/render/test_phone_colors.py``).
 """
 
 from __future__ import annotations
@@ -131,6 +133,8 @@ WORDS: dict[str, str] = {
     "to_move": NP_("image", "to move"),
     "face_up": NP_("image", "Face-up cards"),
     "deck": NP_("image", "Deck {n}"),
+    "deck_shuffled": NP_("image", "Deck 0: the discards are shuffled"),
+    "deck_empty": NP_("image", "Deck empty"),
     "discard": NP_("image", "Discard {n}"),
     "last_round": NP_("image", "LAST ROUND"),
     "merch": NP_("image", "{merchandise_cards:cap} left: {n}"),

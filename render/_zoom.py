@@ -9,6 +9,7 @@ around the named places and adds a legend of the seats.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
@@ -20,7 +21,7 @@ from . import _draw as dr
 from . import _theme as th
 from ._board import blocked_routes, draw_stations, map_image, seat_names
 from ._labels import leader, place_labels
-from ._layout import Layout
+from ._layout import Car, Layout, Point
 
 #: Width of the phone board in pixels.
 PHONE_WIDTH = 500
@@ -42,6 +43,8 @@ PHONE_STATION = 0.7
 #: Free routes of at least this many spaces show their length on the phone board (their car
 #: spaces are too small to count there).
 LENGTH_FROM = 4
+#: The white casing of a claimed route on the phone board, in pixels each side across the track.
+CASING = 1.0
 
 
 @lru_cache(maxsize=16)
@@ -114,10 +117,46 @@ def _strip(
     return img
 
 
-def _phone_marks(draw: ImageDraw.ImageDraw, layout: Layout, public: PublicView, k: float) -> None:
-    """Marks that would shrink to nothing: the owner's symbol on the middle car space of each claimed
-    route, the length of long free routes (while the game runs), a ferry's locomotive dots, a tunnel's dark edges and
-    the train stations (a house in the owner's colour and symbol), drawn at the small size."""
+def _claim_casing(draw: ImageDraw.ImageDraw, cars: Sequence[Car], seat: int, k: float) -> None:
+    """A claimed route drawn again at the phone's scale: each car space cased in white
+    (:data:`CASING` px each side across the track) and filled in the seat's own colour.
+
+    Shrunk from the full board, a claimed car space blends with its dark border and its symbol
+    into a colour close to a free route's: mint next to green, lilac next to pink, dark brown
+    next to black (``tests/render/test_phone_colors.py`` measures them as drawn). No free route
+    has a white casing, so a claim reads as one, and the seat's colour stays pure."""
+    fill = th.seat_color(seat)
+    for c in cars:
+        draw.polygon(_widened(c, k, CASING), fill=th.PAPER)
+        draw.polygon(_widened(c, k, 0.0), fill=fill, outline=th.INK, width=1)
+
+
+def _widened(c: Car, k: float, across: float) -> list[Point]:
+    """Car space ``c``'s corners at scale ``k``, moved ``across`` px further out on each side
+    across the track (along it they stay)."""
+    ux, uy = math.cos(c.angle), math.sin(c.angle)
+    cx, cy = c.centre[0] * k, c.centre[1] * k
+    out: list[Point] = []
+    for x, y in c.corners:
+        dx, dy = x * k - cx, y * k - cy
+        a, b = dx * ux + dy * uy, dy * ux - dx * uy  # along and across the track
+        b = math.copysign(abs(b) + across, b)
+        out.append((cx + a * ux - b * uy, cy + a * uy + b * ux))
+    return out
+
+
+def _phone_marks(
+    draw: ImageDraw.ImageDraw,
+    layout: Layout,
+    public: PublicView,
+    k: float,
+    highlight: Sequence[str] = (),
+) -> None:
+    """Marks that would shrink to nothing: claimed routes cased in white and filled in the seat's
+    colour (:func:`_claim_casing`; last turn's claims, ``highlight``, keep their gold frame
+    instead) with the owner's symbol on the middle car space, the length of long free routes
+    (while the game runs), a ferry's locomotive dots, a tunnel's dark edges and the train
+    stations (a house in the owner's colour and symbol), drawn at the small size."""
     board = layout.rules.board
     blocked = set(blocked_routes(layout, public))
     for rid, shape in layout.routes.items():
@@ -125,6 +164,8 @@ def _phone_marks(draw: ImageDraw.ImageDraw, layout: Layout, public: PublicView, 
             continue
         seat = public.owners.get(rid)
         if seat is not None:
+            if rid not in highlight:
+                _claim_casing(draw, shape.cars, seat, k)
             mid = shape.cars[len(shape.cars) // 2]
             fill = th.seat_color(seat)
             dr.symbol(draw, (mid.centre[0] * k, mid.centre[1] * k), seat, 3.2, th.text_on(fill))
@@ -161,7 +202,7 @@ def phone_map(
     board = map_image(layout, public, highlight=highlight, names=False)
     k = width / layout.size[0]
     small = board.resize((width, round(layout.size[1] * k)), Image.Resampling.BOX)
-    _phone_marks(dr.canvas(small), layout, public, k)
+    _phone_marks(dr.canvas(small), layout, public, k, highlight)
     names_layer = phone_names(layout, width)
     small.paste(names_layer, (0, 0), names_layer)
     return small

@@ -227,6 +227,30 @@ def confirm_words(
     return text
 
 
+def risky_confirm_words(
+    action: Action,
+    rules: ClassicRules,
+    w: Words,
+    *,
+    face_up: Sequence[str | None] = (),
+    hand: Mapping[str, int] | None = None,
+) -> str | None:
+    """The question **Do it** asks before a risky hinted move, or None when it plays at once.
+
+    Risky is a tunnel claim that keeps no spare card for the extra cards (the hint warned of
+    it, :func:`spare_words`): a revealed match then costs the turn, so the player confirms
+    once more. Every other hinted move is played on the click. ``hand``: the player's cards
+    (None when unknown: nothing is asked)."""
+    if not isinstance(action, ClaimRoute) or hand is None:
+        return None
+    route = rules.board.routes[action.route]
+    plan = rules.payment_plan(route, action.payment) if route.tunnel else None
+    if plan is None or tunnel_spare(plan.color, action.payment, hand):
+        return None
+    why = w.t("Asked before playing: the hint warned that this tunnel can cost your turn.")
+    return confirm_words(action, rules, w, face_up=face_up, hand=hand) + "\n" + why
+
+
 def risk_words(risk: Risk, rules: ClassicRules, w: Words) -> str:
     """``Denver – Omaha is the last free track on your path to ...``."""
     route, ticket = route_name(rules, risk.route), ticket_words(rules, risk.ticket)
@@ -404,6 +428,7 @@ __all__ = [
     "hint_words",
     "move_words",
     "risk_words",
+    "risky_confirm_words",
     "spare_words",
     "ticket_words",
     "turn_move_words",

@@ -99,6 +99,18 @@ def cards_line(cards: Mapping[str, int], w: Words) -> str:
     return " · ".join(f"{n}× {card_name(c, w)}" for c, n in _ordered(cards)) or "–"
 
 
+def deck_text(deck: int, discard: int, w: Words) -> str:
+    """The train card deck with its count: ``Deck (12 cards)``; an empty deck says what a draw
+    from it does: with discards they are shuffled into a new deck (``Deck (0 cards: the
+    discards are shuffled)``), without any the deck is empty (``Deck (empty)``).
+    ``deck``, ``discard``: the cards in the deck and in the discard pile."""
+    if deck:
+        return w.n("Deck ({count} card)", "Deck ({count} cards)", deck)
+    if discard:
+        return w.t("Deck (0 cards: the discards are shuffled)")
+    return w.t("Deck (empty)")
+
+
 def round_of(public: PublicView) -> int:
     """The round in play as players count it (every seat's turn once), from 1."""
     return public.turn // max(1, public.num_seats) + 1
@@ -262,7 +274,8 @@ def status_text(
     """The public status: whose turn, each seat's counts and score (resigned seats marked;
     with the map's ``rules``, Europe: the train stations left);
     after the end, the score table, and each seat's line shows its final score (routes,
-    tickets and bonuses: the table's total), not the running route score of play."""
+    tickets and bonuses: the table's total), not the running route score of play; in play
+    also the deck (:func:`deck_text`)."""
     if public.phase == "play":
         head = w.t(
             "Game {game} on **{map}**, round {round} (turn {turn}): {player} to move.",
@@ -301,6 +314,8 @@ def status_text(
                 )
             )
         )
+    if public.phase == "play":
+        lines.append(deck_text(public.deck_size, public.discard_size, w))
     if public.last_round and public.phase == "play":
         lines.append(w.t("**Last round.**"))
     if public.result is not None:

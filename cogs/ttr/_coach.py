@@ -2,10 +2,11 @@
 
 A hint is private, in the reader's language, for the player to act. The
 answer is deferred at once (Discord's 3 s) and comes when the service's worker
-has it (within its 4 s deadline). **Do it** asks to confirm, then plays the
-hinted action through the same path as every move (:meth:`PlayFlows.act`), at
-the hint's version only: when the game moved on meanwhile nothing is played,
-and the answer says so and offers a fresh hint.
+has it (within its 4 s deadline). **Do it** plays the hinted action at once,
+through the same path as every move (:meth:`PlayFlows.act`), at the hint's
+version only: when the game moved on meanwhile nothing is played, and the
+answer says so and offers a fresh hint. Only a risky move asks to confirm first:
+a tunnel claim that keeps no spare card, which the hint warned of.
 
 The analysis of a finished game is public, in the table's language: the chart
 and the turning points, posted as a reply to the game-over message when the
@@ -20,7 +21,7 @@ import discord
 from bot.discord_app.client import TtrBot
 from bot.host.services import Action, AnalysisView, GameServicePort, ServiceError, TableView
 from sentences import texts as fmt
-from sentences.coach import analysis_words, confirm_words, hint_words
+from sentences.coach import analysis_words, hint_words, risky_confirm_words
 from words import Words
 
 from . import _ids as ids
@@ -60,21 +61,25 @@ class CoachFlows(Base):
         await self.reply(interaction, text, view=view)
 
     @ids.HintDo.handler
-    async def ask(self, interaction: discord.Interaction, click: ids.HintDo) -> None:
-        """Do it was clicked: name the move and ask to confirm (nothing is played yet)."""
+    async def do_it(self, interaction: discord.Interaction, click: ids.HintDo) -> None:
+        """Do it was clicked: play the hinted move at once, or first ask when it is risky (a
+        tunnel claim with no spare card: :func:`sentences.coach.risky_confirm_words`)."""
         table, w, action = await self._still(interaction, click)
         if action is None:
             return
-        confirm = ids.HintConfirm(click.game, click.version, click.action)
-        cancel = ids.HintCancel(click.game, click.version)
         public, mine = table.public, table.mine
-        text = confirm_words(
+        text = risky_confirm_words(
             action,
             table.rules,
             w,
             face_up=public.face_up if public is not None else (),
             hand=mine.hand if mine is not None else None,
         )
+        if text is None:
+            await self._play(interaction, table, w, action, click)
+            return
+        confirm = ids.HintConfirm(click.game, click.version, click.action)
+        cancel = ids.HintCancel(click.game, click.version)
         view = components(
             [
                 Btn(w.t("Yes, play it"), confirm.custom_id, discord.ButtonStyle.success),
@@ -85,10 +90,22 @@ class CoachFlows(Base):
 
     @ids.HintConfirm.handler
     async def confirm(self, interaction: discord.Interaction, click: ids.HintConfirm) -> None:
-        """Play the hinted move, exactly, if the game is still where the hint saw it."""
+        """Play the risky hinted move after all, if the game is still where the hint saw it."""
         table, w, action = await self._still(interaction, click)
         if action is None:
             return
+        await self._play(interaction, table, w, action, click)
+
+    async def _play(
+        self,
+        interaction: discord.Interaction,
+        table: TableView,
+        w: Words,
+        action: Action,
+        click: ids.HintDo,
+    ) -> None:
+        """Play the hinted move, exactly, at the hint's version (a move in between: nothing is
+        played and the answer offers a fresh hint)."""
         await self.update(interaction, w.t("Playing the hinted move…"), None)
         try:
             await self.play.act(interaction, table, action, version=click.version)

@@ -595,8 +595,8 @@ ACTION = "[0-9]{1,6}"
 
 @dataclass(frozen=True)
 class HintDo(MenuClick):
-    """Do it (under a hint): asks to confirm the hinted action, the ``action``-th of the
-    player's legal actions at ``version``."""
+    """Do it (under a hint): plays the hinted action (a risky one after a confirm), the
+    ``action``-th of the player's legal actions at ``version``."""
 
     TEMPLATE = GAME + ":hint-do:" + VERSION + f":action:(?P<action>{ACTION})"
 
@@ -612,7 +612,7 @@ class HintDo(MenuClick):
 
 @dataclass(frozen=True)
 class HintConfirm(HintDo):
-    """Confirm Do it: play the hinted action."""
+    """Confirm Do it for a risky hinted action (a tunnel with no spare card): play it."""
 
     TEMPLATE = GAME + ":hint-confirm:" + VERSION + f":action:(?P<action>{ACTION})"
 

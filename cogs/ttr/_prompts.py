@@ -65,14 +65,16 @@ def card_buttons(
 
 
 def deck_button(table: TableView, w: Words, version: int) -> Btn:
-    """Take the deck's top card (blind)."""
+    """Take the deck's top card (blind); labelled with the count, or that the discards are
+    shuffled for it (:func:`sentences.texts.deck_text`); disabled when deck and discards are
+    both empty."""
     public = table.public
     assert public is not None
-    size = public.deck_size
     return Btn(
-        w.n("Deck ({count} card)", "Deck ({count} cards)", size),
+        fmt.deck_text(public.deck_size, public.discard_size, w),
         ids.DrawCard(table.game.id, version).custom_id,
         PRIMARY,
+        disabled=not (public.deck_size or public.discard_size),
     )
 
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sys
 from pathlib import Path
+
+import pytest
 
 from bot.process import metrics
 from engine.codec import decode_action
@@ -23,10 +26,17 @@ def _do_it(reply: SentMessage) -> tuple[str, int, int]:
     return found[0].group(0), int(found[0].group(2)), int(found[0].group(3))
 
 
-async def test_a_hint_is_private_explained_and_do_it_plays_exactly_it(tmp_path: Path) -> None:
-    """The player to act gets a private hint (the move, why, the alternative) with Do it; Do it
-    asks to confirm, and the confirm stores exactly the hinted action as the player's move; the
-    other player is refused privately."""
+@pytest.mark.parametrize(
+    ("locale", "playing"),
+    [("en-US", "Playing the hinted move"), ("de", "Der vorgeschlagene Zug wird ausgeführt")],
+)
+async def test_a_hint_is_private_explained_and_do_it_plays_exactly_it_in_one_click(
+    tmp_path: Path, locale: str, playing: str
+) -> None:
+    """The player to act gets a private hint (the move, why, the alternative) with Do it; one
+    click on Do it stores exactly the hinted action as the player's move, with no question in
+    between (an opening move is no tunnel without a spare card); the other player is refused
+    privately."""
     async with running_table(tmp_path) as t:
         g = await started_game(t, rated=False)
         mover, idle = await t.active(g), await t.idle(g)
@@ -40,10 +50,10 @@ async def test_a_hint_is_private_explained_and_do_it_plays_exactly_it(tmp_path: 
         custom_id, version, index = _do_it(reply)
         assert version == await t.version(g)
         hinted = await t.service.coach.hinted(g, mover.user.id, version=version, index=index)
-        ask = await mover.click(reply, custom_id, private=True)
-        assert ask.ephemeral and "Play this move now:" in ask.content
-        done = await mover.click(ask, _button(ask, "Yes"), private=True)
-        assert done.ephemeral and "Playing the hinted move" in done.content
+        mover.user.locale = locale
+        done = await mover.click(reply, custom_id, private=True)
+        assert done.ephemeral and playing in done.content, done.content
+        assert not any("hint-confirm" in c for c in done.custom_ids)
         await _moved(t, g, version)
         (stored,) = await t.service.storage.actions.actions(g, after_seq=version, limit=1)
         assert decode_action(stored.action) == hinted
@@ -54,7 +64,7 @@ async def test_a_hint_is_private_explained_and_do_it_plays_exactly_it(tmp_path: 
 
 
 async def _moved(t: RunningTable, game_id: int, version: int) -> None:
-    """Wait until the game is past ``version`` (the confirm answers first, then plays)."""
+    """Wait until the game is past ``version`` (Do it answers first, then plays)."""
     for _ in range(400):
         if await t.version(game_id) > version:
             return
@@ -206,3 +216,33 @@ async def test_the_analysis_follows_the_game_over_message_and_stays(tmp_path: Pa
         )
         assert "Turning points:" in again.content
         assert metrics.sample("ttr_render_seconds_count", kind="analysis") == charts + 2
+
+
+async def test_a_risky_hinted_move_asks_first_and_yes_plays_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the hinted move is risky (``risky_confirm_words`` has a question: a tunnel with no
+    spare card, ``test_tunnel_table.py``), Do it plays nothing and asks; Yes plays exactly the
+    hinted action. The question is the sentences' own, shown as they make it."""
+    asked_for: list[object] = []
+
+    def risky(action: object, *args: object, **kw: object) -> str:
+        asked_for.append(action)
+        return "Play this move now: the risky one?"
+
+    async with running_table(tmp_path) as t:
+        # the cogs are loaded afresh with the table: patch the module the bot runs now
+        monkeypatch.setattr(sys.modules["cogs.ttr._coach"], "risky_confirm_words", risky)
+        g = await started_game(t, rated=False)
+        mover = await t.active(g)
+        reply = await mover.slash("hint")
+        custom_id, version, index = _do_it(reply)
+        hinted = await t.service.coach.hinted(g, mover.user.id, version=version, index=index)
+        ask = await mover.click(reply, custom_id, private=True)
+        assert ask.ephemeral and ask.content == "Play this move now: the risky one?"
+        assert asked_for == [hinted] and await t.version(g) == version  # nothing played yet
+        done = await mover.click(ask, _button(ask, "Yes, play it"), private=True)
+        assert "Playing the hinted move" in done.content
+        await _moved(t, g, version)
+        (stored,) = await t.service.storage.actions.actions(g, after_seq=version, limit=1)
+        assert decode_action(stored.action) == hinted

@@ -17,7 +17,7 @@ from engine import Cards, ClaimRoute, DrawBlind, GameState, PayTunnel, apply, pl
 from engine.ai.coach import suggest
 from engine.testing import build_state
 from maps import load_ruleset
-from sentences.coach import confirm_words, hint_words
+from sentences.coach import confirm_words, hint_words, risky_confirm_words
 from sentences.stories import turn_lines
 from words import words_for
 
@@ -148,3 +148,32 @@ def test_a_draw_hint_names_the_colours_and_the_second_card() -> None:
     ):
         text = "\n".join(hint_words(hint, usa, words_for(lang, usa.meta), ["A", "B"], used=1))
         assert then in text and "slot" not in text and "Platz" not in text, text
+
+
+def test_do_it_asks_first_only_for_a_tunnel_with_no_spare_card() -> None:
+    """Do it plays at once (no question) unless the hinted move is the tunnel claim that keeps
+    no spare card: then it asks, names the risk and says why it asks, in both languages."""
+    claim = ClaimRoute(0, TUNNEL, Cards({"black": 3}))
+    bare = dict(player_view(EUROPE, _state(3), 0).hand)
+    for lang, risk, why in (
+        (
+            "en",
+            "Tunnel: you keep no spare black card or locomotive",
+            "Asked before playing: the hint warned that this tunnel can cost your turn.",
+        ),
+        (
+            "de",
+            "Tunnel: Dir bleibt keine Karte in Schwarz und keine Lokomotive übrig",
+            "Nachgefragt, bevor gespielt wird: der Tipp hat gewarnt, dass dich dieser Tunnel "
+            "deinen Zug kosten kann.",
+        ),
+    ):
+        w = words_for(lang, EUROPE.meta)
+        asked = risky_confirm_words(claim, EUROPE, w, hand=bare)
+        assert asked is not None and risk in asked and why in asked, asked
+        spare = dict(player_view(EUROPE, _state(4), 0).hand)
+        assert risky_confirm_words(claim, EUROPE, w, hand=spare) is None
+        assert risky_confirm_words(DrawBlind(0), EUROPE, w, hand=bare) is None
+        plain = next(r for r in EUROPE.board.routes.values() if not r.tunnel)
+        payment = Cards({plain.color if plain.color != "gray" else "black": plain.length})
+        assert risky_confirm_words(ClaimRoute(0, plain.id, payment), EUROPE, w, hand=bare) is None

@@ -11,7 +11,6 @@ and clicks.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import sys
 from collections.abc import Mapping, Sequence
@@ -30,6 +29,7 @@ from words import words_for
 
 from ._driver import _button
 from ._harness import RunningTable, running_table, started_game
+from .test_coach_flows import _moved
 
 EUROPE = load_ruleset("europe")
 T = TypeVar("T")
@@ -212,10 +212,7 @@ async def test_do_it_on_a_hinted_tunnel_with_no_spare_card_asks_and_yes_plays_it
         assert await t.version(g) == version  # nothing played yet
         done = await mover.click(ask, _button(ask, SAYS[lang]["yes"]), private=True)
         assert SAYS[lang]["playing"] in done.content, done.content
-        for _ in range(400):
-            if await t.version(g) > version:
-                break
-            await asyncio.sleep(0.05)
+        await _moved(t, g, version)
         (stored,) = await t.service.storage.actions.actions(g, after_seq=version, limit=1)
         assert decode_action(stored.action) == claim_seen[0]
         assert stored.actor_user_id == mover.user.id

@@ -37,7 +37,7 @@ from .board import Board
 
 if TYPE_CHECKING:
     from .rules.classic import ClassicRules
-    from .views import PlayerView
+    from .views import PlayerView, PublicView
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,6 +282,18 @@ def plan_offer(rules: ClassicRules, view: PlayerView) -> tuple[TicketPlan, ...]:
     return tuple(_plans(rules, view, view.offer))
 
 
+def stations_left(rules: ClassicRules, public: PublicView, seat: int) -> int | None:
+    """How many train stations ``seat`` has not built yet (``rules.params.stations.count`` less
+    the cities where its stations stand; Europe rules digest, "Train stations"); None on a map
+    without stations. What the planner plans with, and what the hand, the board's side panel and
+    the texts show."""
+    params = rules.params.stations
+    if params is None:
+        return None
+    built = sum(1 for owner in public.stations.values() if owner == seat)
+    return max(0, params.count - built)
+
+
 def _plans(rules: ClassicRules, view: PlayerView, tickets: Iterable[str]) -> list[TicketPlan]:
     """:func:`plan_ticket` of each of ``tickets`` for the reader of ``view`` (with its train
     stations on a map that has them)."""
@@ -289,9 +301,7 @@ def _plans(rules: ClassicRules, view: PlayerView, tickets: Iterable[str]) -> lis
     doubles_open = public.num_seats >= rules.params.double_routes_min_players
     pieces = public.players[view.seat].pieces
     params = rules.params.stations
-    left = 0
-    if params is not None:
-        left = params.count - sum(1 for s in public.stations.values() if s == view.seat)
+    left = stations_left(rules, public, view.seat) or 0
     return [
         plan_ticket(
             rules.board,

@@ -36,7 +36,7 @@ from ._board import (
     render_board_png,
 )
 from ._chart import render_chance_png
-from ._draw import MAX_IMAGE_BYTES, encode, recorded_sizes, recorded_text, stations_left
+from ._draw import MAX_IMAGE_BYTES, encode, recorded_sizes, recorded_text
 from ._final import (
     final_image,
     longest_routes,
@@ -80,7 +80,6 @@ def warm_up(map_ids: list[str] | tuple[str, ...] | None = None) -> None:
 
 
 __all__ = [
-    "stations_left",
     "CARD_ORDER",
     "MAX_IMAGE_BYTES",
     "board_image",

@@ -14,6 +14,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine import ClassicRules, PublicView
+from engine.planner import stations_left
 from engine.views import PublicPlayer
 from words import Words
 
@@ -330,7 +331,7 @@ def panel(
     y = _panel_title(d, layout.rules, public, lang, w, (x, 18))
     waiting = set(public.waiting_for)
     for p in public.players:
-        left = dr.stations_left(layout.rules, public, p.seat)
+        left = stations_left(layout.rules, public, p.seat)
         _panel_seat(d, public, p, names[p.seat], w, (x, y), waiting, left)
         y += 70
     y = _panel_cards(d, public, w, (x, y + 8))

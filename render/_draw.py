@@ -11,8 +11,6 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from engine import ClassicRules, PublicView
-
 from . import _theme as th
 from ._layout import Car, Point
 
@@ -97,17 +95,6 @@ def recorded_sizes() -> Iterator[list[tuple[str, float, int]]]:
     finally:
         with _SINKS_LOCK:
             _SIZE_SINKS.remove(sink)
-
-
-def stations_left(rules: ClassicRules, public: PublicView, seat: int) -> int | None:
-    """Europe: how many train stations ``seat`` has not built yet (``rules.params.stations.count``
-    less the cities where its stations stand; Europe rules digest, "Train stations"); None on a
-    map without stations. Shared by the images and the texts (:mod:`sentences.texts`)."""
-    params = rules.params.stations
-    if params is None:
-        return None
-    built = sum(1 for owner in public.stations.values() if owner == seat)
-    return max(0, params.count - built)
 
 
 def encode(img: Image.Image) -> bytes:

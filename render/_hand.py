@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw, ImageFont
 
 from engine import PlayerView
-from engine.planner import TicketPlan, needed_routes, plan_tickets
+from engine.planner import TicketPlan, needed_routes, plan_tickets, stations_left
 from words import Words
 
 from . import _draw as dr
@@ -336,7 +336,7 @@ def hand_image(
     )
     y += 44
     y += max(150, _cards(d, mine, x, y, w))
-    left = dr.stations_left(layout.rules, mine.public, mine.seat)
+    left = stations_left(layout.rules, mine.public, mine.seat)
     if left is not None:
         d.text(
             (x, y - 8),

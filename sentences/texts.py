@@ -30,8 +30,10 @@ from bot.host.services import (
     SeatScore,
     TicketPlan,
 )
+from engine.planner import (
+    stations_left as stations_left,  # the cogs reach it here, never the engine
+)
 from render import CARD_ORDER, CARD_SYMBOLS
-from render import stations_left as stations_left  # the texts say what the images show
 from words import Words
 
 from .stories import (

@@ -19,7 +19,7 @@ from engine import (
 )
 from engine.codec import decode_action
 from engine.planner import TicketPlan, plan_tickets
-from engine.scoring import final_scores
+from engine.rules.europe import station_choice
 from maps.loader import load_ruleset
 
 from ._errors import ServiceError
@@ -47,11 +47,13 @@ def _private(
 def lent_tickets_done(rules: ClassicRules, state: GameState, view: PlayerView) -> PlayerView:
     """``view`` with the tickets its reader's train stations complete marked done (Europe rules
     digest, "Train stations": each station lends one route of another player into its city;
-    the choice that scores best, as the final score makes it, :func:`engine.scoring.final_scores`).
-    A view of the table only: the rules, the AI and the stored game are untouched."""
+    the choice that scores best, the one the final score makes:
+    :func:`engine.rules.europe.station_choice`, for the reader's seat alone rather than the
+    whole final score of every seat). A view of the table only: the rules, the AI and the
+    stored game are untouched."""
     if rules.params.stations is None or view.seat not in view.public.stations.values():
         return view
-    completed = set(final_scores(rules, state).seats[view.seat].completed)
+    completed = set(station_choice(rules, state, view.seat)[0])
     if all(t.done or t.id not in completed for t in view.tickets):
         return view
     tickets = tuple(

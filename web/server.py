@@ -248,7 +248,9 @@ class WebApp:
 
     async def _state(self, request: web.Request) -> web.Response:
         grant = self.grant(request)
-        return _json(await self._guarded(self.reader.state(grant), grant))
+        feed = self.feeds.feeds.get(grant.game_id)
+        steps = list(feed.steps) if feed is not None and feed.ready.is_set() else None
+        return _json(await self._guarded(self.reader.state(grant, steps), grant))
 
     async def _replay(self, request: web.Request) -> web.Response:
         grant = self.grant(request)

@@ -67,7 +67,7 @@ class BoardReader:
         """The state payload for the grant's reader now. ``steps``: the game's newest public
         steps when the caller has them (the feed's), else they are read."""
         table = await self.table(grant)
-        if steps is None:
+        if not steps or steps[-1].version != table.version:
             after = max(0, table.version - LOG_LINES * 3)
             _, _, read = await self.service.queries.board_steps(grant.game_id, after=after)
             steps = read

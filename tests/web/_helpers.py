@@ -31,12 +31,18 @@ class Clock:
 
 @asynccontextmanager
 async def board(
-    path: Path, *, clock: Clock | None = None, limits: Limits | None = None, url: str | None = None
+    path: Path,
+    *,
+    clock: Clock | None = None,
+    limits: Limits | None = None,
+    url: str | None = None,
+    seed: int = 11,
 ) -> AsyncIterator[tuple[GameService, TestClient[Any, Any], WebApp]]:
-    """The service over ``path`` and a test client of the web app over it (closed after)."""
+    """The service over ``path`` (or the database ``url``) and a test client of the web app over
+    it (closed after); new games are dealt with ``seed``."""
     clock = clock or Clock()
     storage = await open_storage(url or f"sqlite:///{path}", clock=clock)
-    service = GameService(storage, clock=clock, seed_source=lambda: 11)
+    service = GameService(storage, clock=clock, seed_source=lambda: seed)
     app = WebApp(service, SECRET, clock=clock, limits=limits or Limits(), ping_s=0.5)
     client = TestClient(TestServer(app.app()))
     await client.start_server()

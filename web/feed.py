@@ -164,7 +164,7 @@ class Feeds:
     def changed(self, game_id: int, version: int) -> None:
         """The service's change listener: refresh the game's feed if it is watched."""
         feed = self.feeds.get(game_id)
-        if feed is None:
+        if feed is None or version < feed.version:  # not watched, or a late notice: all sent
             return
         heard = self.clock()
         if feed._refreshing is not None and not feed._refreshing.done():

@@ -14,18 +14,22 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
 from aiohttp import web
 
-from bot.host.services import BoardStep
+from bot.host.services import BoardStep, TableView
 
 from .feed import FEED_STEPS, Feeds, GameFeed, Stream
 from .headers import SECURITY_HEADERS
 from .limits import StreamSlots
 from .tokens import Grant
 from .views import BoardReader
+
+#: Spectators' move frames kept (per game, version, language).
+CACHED_FRAMES = 512
 
 
 def resume_from(request: web.Request) -> int | None:
@@ -61,6 +65,7 @@ class EventStreams:
         self.reader = reader
         self.slots = slots
         self.ping_s = ping_s
+        self._frames: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
 
     async def serve(self, request: web.Request, grant: Grant) -> web.StreamResponse:
         """Stream the grant's game until the reader leaves or the server stops."""
@@ -130,19 +135,34 @@ class EventStreams:
         fresh = [s for s in steps if s.version > stream.sent]
         if not fresh:
             return
-        table = await self.reader.table(stream.grant)
+        grant = stream.grant
         newest = fresh[-1]
-        state = self.reader.state_of(table, stream.grant, list(feed.steps) or fresh)
-        chunks = []
-        for step in fresh:
-            data = {
-                "version": step.version,
-                "move": self.reader.move(table, stream.grant, step),
-                "state": state if step is newest and table.version == step.version else None,
-            }
-            chunks.append(frame("move", data, step.version))
+        if grant.user_id is None:  # spectators of a game share the table and the frames
+            table = await self.reader.public_table(grant.game_id, newest.version)
+        else:
+            table = await self.reader.table(grant)
+        chunks = [self._frame(table, grant, feed, step, step is newest) for step in fresh]
         stream.sent = newest.version
         await response.write(b"".join(chunks))
+
+    def _frame(
+        self, table: TableView, grant: Grant, feed: GameFeed, step: BoardStep, newest: bool
+    ) -> bytes:
+        """One move's frame for ``grant`` (a spectator's is made once per game, version and
+        language)."""
+        with_state = newest and table.version == step.version
+        key = (grant.game_id, step.version, grant.lang, with_state, table.version)
+        if grant.user_id is None and (cached := self._frames.get(key)) is not None:
+            return cached
+        state = self.reader.state_of(table, grant, list(feed.steps)) if with_state else None
+        data = {"version": step.version, "move": self.reader.move(table, grant, step)}
+        data["state"] = state
+        chunk = frame("move", data, step.version)
+        if grant.user_id is None:
+            self._frames[key] = chunk
+            while len(self._frames) > CACHED_FRAMES:
+                self._frames.popitem(last=False)
+        return chunk
 
     async def _send_reset(self, response: web.StreamResponse, stream: Stream, version: int) -> None:
         table = await self.reader.table(stream.grant)

@@ -9,6 +9,7 @@ state of spectators is the same for all of them: it is built once per version an
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -46,11 +47,37 @@ class BoardReader:
         self.service = service
         self.clock = clock
         self._public: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+        self._tables: OrderedDict[int, TableView] = OrderedDict()
+        self._reading: dict[int, asyncio.Future[TableView]] = {}
 
     async def table(self, grant: Grant) -> TableView:
         """The grant's look at its game. Raises ServiceError ``game_not_found``."""
         table: TableView = await self.service.queries.board(grant.game_id, grant.user_id)
         return table
+
+    async def public_table(self, game_id: int, version: int) -> TableView:
+        """The public look at a game at ``version`` or later, read once for all spectators
+        (their streams ask at once after a move; a read under way is shared)."""
+        cached = self._tables.get(game_id)
+        for _ in range(3):  # a read under way may have started before the move: read again
+            if cached is not None and cached.version >= version:
+                break
+            reading = self._reading.get(game_id)
+            if reading is None:
+                reading = asyncio.ensure_future(self.service.queries.board(game_id, None))
+                self._reading[game_id] = reading
+                reading.add_done_callback(lambda _t: self._reading.pop(game_id, None))
+            table: TableView = await asyncio.shield(reading)
+            if cached is None or table.version >= cached.version:
+                self._tables[game_id] = cached = table
+                self._tables.move_to_end(game_id)
+                while len(self._tables) > CACHED_STATES:
+                    self._tables.popitem(last=False)
+            if table.version < version and reading.done():
+                self._reading.pop(game_id, None)
+        if cached is None:
+            cached = await self.service.queries.board(game_id, None)
+        return cached
 
     @staticmethod
     def title(table: TableView, lang: str) -> str:

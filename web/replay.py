@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.host.services import AnalysisView, BoardStep, ClassicRules, FinalResult
+from bot.host.services import AnalysisView, BoardStep, ClassicRules, FinalResult, PublicView
 from bot.host.storage import GameRow, SeatRow
 from sentences.coach import turning_point_words
 from sentences.stories import breakdown_name, city
@@ -26,8 +26,29 @@ from .payloads import public_state, seat_names, step_text, words_of
 _KINDS = {"routes": "routes", "longest_path": "longest", "stations": "stations"}
 
 
+def traced(rules: ClassicRules, routes: Sequence[str]) -> tuple[list[str], list[str]]:
+    """One longest continuous path over ``routes`` (the one the final image highlights): its
+    route ids and its places, in path order."""
+    _, path = rules.board.longest_trail(routes)
+    if not path:
+        return [], []
+    tracks = [rules.board.routes[r] for r in path]
+    first = tracks[0]
+    start = first.a
+    if len(tracks) > 1 and first.a in (tracks[1].a, tracks[1].b):
+        start = first.b
+    places = [start]
+    for track in tracks:
+        places.append(track.b if track.a == places[-1] else track.a)
+    return list(path), places
+
+
 def final_steps(
-    result: FinalResult, rules: ClassicRules, names: Sequence[str], w: Words
+    result: FinalResult,
+    public: PublicView,
+    rules: ClassicRules,
+    names: Sequence[str],
+    w: Words,
 ) -> list[dict[str, Any]]:
     """The final scoring step by step, seat by seat in the ranking's order."""
     steps: list[dict[str, Any]] = []
@@ -35,6 +56,7 @@ def final_steps(
     for seat in result.ranking:
         score = result.seats[seat]
         name = names[seat] if seat < len(names) else "?"
+        owned = list(public.players[seat].routes) if seat < len(public.players) else []
         for key, points in score.breakdown.items():
             if key == "tickets":
                 continue
@@ -43,11 +65,12 @@ def final_steps(
                 "seat": seat,
                 "text": w.t("{player}: {what}", player=name, what=breakdown_name(key, w)),
                 "points": points,
-                "routes": [],
+                "routes": owned if key == "routes" else [],
                 "path": [],
             }
             if key == "longest_path":
                 step["length"] = score.longest_path
+                step["routes"], step["path"] = traced(rules, owned)
             steps.append(step)
         for done, ids in ((True, score.completed), (False, score.failed)):
             for ticket_id in ids:
@@ -124,8 +147,11 @@ def replay_payload(
         }
         for step in steps
     ]
-    result = steps[-1].public.result if steps else None
-    final = None if result is None else {"steps": final_steps(result, rules, names, w)}
+    last = steps[-1].public if steps else None
+    result = last.result if last is not None else None
+    final = None
+    if result is not None and last is not None:
+        final = {"steps": final_steps(result, last, rules, names, w)}
     return {
         "turns": turns,
         "final": final,

@@ -132,7 +132,9 @@ class BoardReader:
         state["strings"] = page_strings(lang)
         state["last_move"] = last
         state["log"] = log
-        state["final"] = None if result is None else {"steps": final_steps(result, rules, names, w)}
+        state["final"] = None
+        if result is not None and table.public is not None:
+            state["final"] = {"steps": final_steps(result, table.public, rules, names, w)}
         return state
 
     def move(self, table: TableView, grant: Grant, step: BoardStep) -> dict[str, Any]:

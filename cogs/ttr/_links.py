@@ -57,4 +57,17 @@ def with_my_board(
     return add_link(view, w.t("My board"), links.private(game_id, user_id, w.lang, time.time()))
 
 
-__all__ = ["add_link", "board_links", "with_live_board", "with_my_board"]
+def with_board_link(
+    settings: Settings, game_id: int, seat: int | None, user_id: int, w: Words
+) -> discord.ui.View | None:
+    """The link of ``/ttr board``'s answer: My board for a seated reader (``seat``), Live board
+    for anyone else; None without a web server."""
+    if seat is None:
+        links = board_links(settings)
+        if links is None:
+            return None
+        return add_link(None, w.t("Live board"), links.public(game_id, w.lang))
+    return with_my_board(None, settings, game_id, user_id, w)
+
+
+__all__ = ["add_link", "board_links", "with_board_link", "with_live_board", "with_my_board"]

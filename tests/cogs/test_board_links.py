@@ -48,3 +48,12 @@ async def test_without_a_web_server_there_are_no_board_links(tmp_path: Path) -> 
         assert links(table.turn_messages(game)[-1].all_components()) == {}
         player = await table.active(game)
         assert links((await player.slash("hand")).all_components()) == {}
+
+
+async def test_the_board_command_links_a_player_to_their_own_board(tmp_path: Path) -> None:
+    async with running_table(tmp_path, env=WEB) as table:
+        game = await started_game(table)
+        player = await table.active(game)
+        answer = await player.slash("board")
+        grant = grant_of(links(answer.all_components())["My board"])
+        assert (grant.game_id, grant.user_id) == (game, player.user.id)

@@ -186,3 +186,37 @@ async def test_a_grant_of_an_unseated_user_is_not_a_seat(tmp_path: Path) -> None
         game = await two_player_game(service)
         token = grant_token(Grant(game, STRANGER, "en", None))
         assert (await (await client.get(f"/api/b/{token}/state")).json())["me"] is None
+
+
+async def test_the_bot_process_starts_the_live_board_only_when_configured(tmp_path: Path) -> None:
+    import socket
+
+    import pytest
+
+    from bot.process.config import Settings
+    from bot.process.run import StartupError, start_web
+
+    async with board(tmp_path / "db") as (service, _, _):
+        assert await start_web(Settings.from_env({}, env_file=None), service) is None
+        with socket.socket() as taken:
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            port = taken.getsockname()[1]
+            settings = Settings.from_env(
+                {"TTR_WEB_PORT": str(port), "TTR_WEB_HOST": "127.0.0.1"}, env_file=None
+            )
+            with pytest.raises(
+                StartupError, match=rf"cannot serve the live board on 127.0.0.1:{port}"
+            ):
+                await start_web(settings, service)
+        settings = Settings.from_env(
+            {"TTR_WEB_PORT": "8080", "TTR_WEB_URL": "https://ttr.example.org/"}, env_file=None
+        )
+        assert settings.web_base == "https://ttr.example.org"
+        assert Settings.from_env({"TTR_WEB_PORT": "81"}, env_file=None).web_base == (
+            "http://localhost:81"
+        )
+        with pytest.raises(ValueError, match="TTR_WEB_URL"):
+            Settings.from_env(
+                {"TTR_WEB_PORT": "81", "TTR_WEB_URL": "ttr.example.org"}, env_file=None
+            )

@@ -8,9 +8,11 @@ here imports the web package.
 
 With one process (SQLite) a change is delivered in the process. With PostgreSQL several bot
 processes share one database, each serving some shards, and a page opened on any of them
-follows its game: a change is also sent with ``NOTIFY`` on :data:`CHANNEL` (payload
-``game_id:version:origin``), and every process that listens (:meth:`Changes.listen`) delivers
-the changes of the others (its own it delivered at once, so ``origin`` lets it skip them).
+follows its game: every process sends each change with ``NOTIFY`` on :data:`CHANNEL` (payload
+``game_id:version:origin``; in the background, one short query, whether or not it serves the
+live board itself), and every process that listens (:meth:`Changes.listen`: those serving the
+live board) delivers the changes of the others (its own it delivered at once, so ``origin``
+lets it skip them).
 """
 
 from __future__ import annotations
@@ -59,10 +61,9 @@ class Changes:
         """Tell the listeners (and, on PostgreSQL, the other processes) that ``game_id`` changed
         and is at ``version`` now. Called after the change was committed; never raises."""
         self._deliver(game_id, version)
-        if self._stop_listening is not None:
-            send = getattr(self.storage, "notify", None)
-            if send is not None:
-                send(CHANNEL, f"{game_id}:{version}:{self.origin}")
+        send = getattr(self.storage, "notify", None)
+        if send is not None and self.storage.backend == "postgres":
+            send(CHANNEL, f"{game_id}:{version}:{self.origin}")
 
     def _deliver(self, game_id: int, version: int) -> None:
         for listener in list(self._listeners):

@@ -84,6 +84,8 @@ class EventStreams:
             await response.write(b"retry: 3000\n\n")
             if after is not None and after < feed.version:
                 await self._catch_up(response, feed, stream, after)
+            elif after is not None:  # the reader is as far as the feed (or further): skip those
+                stream.sent = max(stream.sent, after)
             await self._follow(response, feed, stream)
             return response
         finally:

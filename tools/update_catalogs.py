@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from discord import app_commands
 
 #: Packages whose code says or draws words to players.
-SOURCES = ("words", "sentences", "bot", "cogs", "render")
+SOURCES = ("words", "sentences", "bot", "cogs", "render", "web")
 
 
 def extracted() -> Iterator[tuple[str | tuple[str, str], str | None, str]]:

@@ -1,0 +1,1 @@
+// The live board page (placeholder until the page lands).

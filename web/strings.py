@@ -4,16 +4,17 @@ The page (``web/static/``) draws no word of its own: the state payload carries
 ``page_strings(lang)`` as its ``strings`` and the page looks each word up by key.
 Placeholders the page fills itself stay in the text as ``{name}``, ``{n}``,
 ``{time}``, ``{version}``, ``{length}``, ``{colour}``, ``{owner}``, ``{points}``
-(the map's nouns, ``{tickets:cap}`` and the like, are filled here with the
-catalog's default nouns). No sentence here depends on a count: numbers stand
+(the map's nouns, ``{tickets:cap}`` and the like, are filled here: the map's own
+when its data is given, else the catalog's defaults). No sentence here depends on a count: numbers stand
 beside a label ("Deck" 57), so no plural rule is needed in the browser.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from words import LANGS, words_for
+from words import LANGS, Form, words_for
 from words._catalog import NP_
 
 #: Placeholders the page fills in (kept verbatim by :func:`page_strings`).
@@ -32,7 +33,7 @@ WEB_WORDS: dict[str, str] = {
     "last_round": NP_("web", "Last round!"),
     "round": NP_("web", "Round {n}"),
     "pieces": NP_("web", "{pieces:cap}"),
-    "stations": NP_("web", "Train stations"),
+    "stations": NP_("web", "{stations:cap}"),
     "score": NP_("web", "Points"),
     "cards": NP_("web", "Cards"),
     "tickets": NP_("web", "{tickets:cap}"),
@@ -75,9 +76,13 @@ WEB_WORDS: dict[str, str] = {
 }
 
 
-def page_strings(lang: str) -> dict[str, str]:
+def page_strings(lang: str, meta: Mapping[str, Any] | None = None) -> dict[str, str]:
     """Key -> the page's word in ``lang`` (``en``, ``de``; others: English), with the page's own
-    placeholders (:data:`PAGE_FACTS`) left for the page to fill."""
-    w = words_for(lang if lang in LANGS else "en")
+    placeholders (:data:`PAGE_FACTS`) left for the page to fill. ``meta``: the map's data
+    (``rules.meta``), so its own nouns stand in the words (Amsterdam's carts and contracts);
+    without it the catalog's default nouns (trains, destination tickets)."""
+    w = words_for(lang if lang in LANGS else "en", meta)
     facts: dict[str, Any] = {name: "{" + name + "}" for name in PAGE_FACTS}
+    if "stations" not in w.terms:
+        facts["stations"] = Form("")  # a map without stations: the page shows none
     return {key: w.ctx("web", msgid, **facts) for key, msgid in WEB_WORDS.items()}

@@ -141,6 +141,9 @@ def _move(rules: Any, before: GameState, action: Any, version: int) -> dict[str,
     elif kind in ("DrawBlind", "DrawFaceUp"):
         text = f"{name} drew a card"
         kind = "draw"
+    elif kind in ("PayTunnel", "AbandonTunnel"):
+        text = f"{name} paid for a tunnel" if kind == "PayTunnel" else f"{name} gave up a tunnel"
+        kind = "tunnel"
     elif kind in ("DrawTickets", "KeepTickets"):
         text = f"{name} chose tickets"
         kind = "tickets"
@@ -254,7 +257,7 @@ def state_payload(
     }
     if not full:
         return out
-    out["strings"] = page_strings(lang)
+    out["strings"] = page_strings(lang, rules.meta)
     out["log"] = [
         {"version": m["version"], "seat": m["seat"], "text": m["text"]}
         for m in record.moves[max(0, version - 20) : version]

@@ -269,3 +269,37 @@ def test_a_german_grant_reads_german(open_board):
     assert f"{name} ist am Zug" in page.locator(".turn").inner_text()
     assert page.get_by_role("button", name="Wiederholung").is_visible()
     assert page.locator("svg.board title").text_content() == "Spielplan Deutschland"
+
+
+def test_a_double_tap_zooms_in_and_the_sheet_folds_away(open_board):
+    board = open_board("nordic", phone=True)
+    page = board.page
+    box = page.locator("svg.board").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + 40
+    page.touchscreen.tap(x, y)
+    page.touchscreen.tap(x, y)
+    assert float(page.get_attribute("svg.board", "data-zoom")) == pytest.approx(2.0)
+    sheet = page.locator("aside.sheet")
+    before = sheet.bounding_box()["height"]
+    handle = page.get_by_role("button", name="Show or hide the details")
+    assert handle.get_attribute("aria-expanded") == "true"
+    handle.click()
+    assert handle.get_attribute("aria-expanded") == "false"
+    assert sheet.bounding_box()["height"] < before
+
+
+def test_stations_stand_in_their_owners_colour(open_board):
+    record = play_game("europe")
+    state = state_payload(record, len(record.moves))
+    assert state["stations"], "the fixture game built no station"
+    page = open_board("europe", version=len(record.moves)).page
+    seat_colours = map_payload("europe")["seat_colours"]
+    for station in state["stations"]:
+        house = page.locator(f"g.station[data-city='{station['city']}']")
+        assert house.get_attribute("data-seat") == str(station["seat"])
+        assert (
+            house.locator("polygon").first.get_attribute("fill")
+            == (seat_colours[station["seat"]]["hex"])
+        )
+    europe = page.locator(".seat .stations .stat-value").all_inner_texts()
+    assert europe == [str(s["stations"]) for s in state["seats"]]

@@ -167,6 +167,15 @@ def test_the_reconnecting_badge_shows_while_the_stream_is_down(open_board):
     page.context.set_offline(False)
     page.evaluate("() => window.ttrBoard.live.source.dispatchEvent(new Event('open'))")
     assert page.locator(".badge.reconnecting").is_hidden()
+    # after a long outage the page fetches the state again instead of trusting the stream
+    board.game.version += 5
+    page.evaluate(
+        """() => { const live = window.ttrBoard.live;
+        live.source.dispatchEvent(new Event('error'));
+        live.downSince = Date.now() - 120000;
+        live.source.dispatchEvent(new Event('open')); }"""
+    )
+    page.wait_for_selector(f"#app[data-version='{board.game.version}']")
 
 
 def test_the_replay_walks_every_turn_and_scores_step_by_step(open_board):

@@ -112,6 +112,7 @@ INDIRECT: dict[str, frozenset[str]] = {
     "cogs/ttr/_announce.py": frozenset({"PERMISSION_NAMES.get(f, f)"}),
     "render/_chart.py": frozenset({"'image', CHART_WORDS[key]"}),
     "render/_theme.py": frozenset({"'image', msgid"}),
+    "web/strings.py": frozenset({"'web', msgid"}),  # WEB_WORDS: NP_ sentences of the page
 }
 
 #: How many leading arguments of each marker are its msgid (with the context first for ``ctx``).

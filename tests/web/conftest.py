@@ -21,6 +21,8 @@ from tests.pg_fixtures import postgres_server, postgres_url
 
 from .fixture_server import FixtureGame, serve
 
+__all__ = ["postgres_server", "postgres_url"]
+
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = [
     "--headless",

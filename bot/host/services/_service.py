@@ -9,7 +9,8 @@ outcomes) under the lobby (:mod:`._lobby`), play (:mod:`._play`), the timers
 server settings, seasons, ratings, statistics), the coach's hints
 (:mod:`._coach`), the analyses after the game (:mod:`._analysis`) and privacy
 (:mod:`._privacy`: forgetting a player, servers that removed the bot; the
-timer loop runs its purge). Callers name the part: ``service.lobby.join(...)``,
+timer loop runs its purge) and the open tables (:mod:`._tables`: the server's lobbies, the
+looking-for-players role, lobbies that expire, followers; the timer loop runs the expiry). Callers name the part: ``service.lobby.join(...)``,
 ``service.play.act(...)``. Nothing here imports discord: methods take Discord
 ids and return dataclasses (:mod:`._models`).
 """
@@ -43,6 +44,7 @@ from ._play import Play
 from ._privacy import Privacy
 from ._queries import Queries
 from ._recording import MoveRecorder
+from ._tables import OpenTables
 
 
 class GameService:
@@ -54,7 +56,8 @@ class GameService:
     ``lobby`` (:class:`~._lobby.Lobby`), ``play`` (:class:`~._play.Play`), ``queries``
     (:class:`~._queries.Queries`), ``ladder`` (:class:`~._ladder.ServerLadder`), ``coach``
     (:class:`~._coach.Coach`), ``analyses`` (:class:`~._analysis.Analyses`), ``privacy``
-    (:class:`~._privacy.Privacy`) and ``timers`` (:class:`~._clock.Timers`).
+    (:class:`~._privacy.Privacy`), ``tables`` (:class:`~._tables.OpenTables`) and ``timers``
+    (:class:`~._clock.Timers`).
 
     Args:
         storage: an open :class:`~bot.host.storage.Storage`.
@@ -134,6 +137,7 @@ class GameService:
         self.privacy = Privacy(
             storage, self.loader, wakes, clock=clock, shards=shards, retention_days=retention_days
         )
+        self.tables = OpenTables(storage, self.loader, clock=clock, shards=shards)
         self.timers = Timers(
             storage,
             self.loader,
@@ -145,6 +149,7 @@ class GameService:
             on_turn=on_turn,
             on_reminder=on_reminder,
         )
+        self.timers.chores.append(self.tables.expire_due)  # lobbies nobody joined expire
 
     # the callbacks the cogs set once their publisher exists (after the service was built)
     @property

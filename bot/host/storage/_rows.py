@@ -525,7 +525,7 @@ class UserData:
     scope); ``named``: server settings and seasons that name them as who changed
     or started them; ``open_games``: lobbies and running games in which they
     still play (not paused, the seat not played by the computer): these stop
-    a forget until they leave, resign or finish.
+    a forget until they leave, resign or finish; ``following``: games they follow.
     """
 
     user_id: int
@@ -536,11 +536,13 @@ class UserData:
     ratings: int = 0
     named: int = 0
     open_games: tuple[SeatRef, ...] = ()
+    following: int = 0
 
     @property
     def anything(self) -> bool:
         """True when anything at all is stored about the user."""
-        return bool(self.games or self.results or self.settings or self.ratings or self.named)
+        stored = (self.games, self.results, self.settings, self.ratings, self.named)
+        return any(stored) or bool(self.following)
 
 
 @dataclass(frozen=True, slots=True)

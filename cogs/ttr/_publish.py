@@ -123,10 +123,12 @@ class Publisher(Base):
     """Builds and posts the public messages of a game.
 
     ``on_final`` is awaited with the game's id once its game-over message is posted and
-    remembered (the coach then posts the analysis if it is ready).
+    remembered (the coach then posts the analysis if it is ready); ``on_posted`` with the
+    table after each turn message or game-over message (the followers' notes).
     """
 
     on_final: Callable[[int], Awaitable[None]] | None = None
+    on_posted: Callable[[TableView], Awaitable[None]] | None = None
 
     async def clock_moved(self, game_id: int, outcome: Outcome) -> None:
         """The service played on its own (a timeout, resumed AI seats): post the turn message."""
@@ -204,7 +206,17 @@ class Publisher(Base):
                     channel=table.channel_id,
                 ),
             )
+        await self._posted(table)
         return delivery
+
+    async def _posted(self, table: TableView) -> None:
+        """Await ``on_posted`` (a failure is logged: the turn stands and was posted)."""
+        if self.on_posted is None:
+            return
+        try:
+            await self.on_posted(table)
+        except Exception:  # noqa: BLE001 - the followers' notes must not fail a move
+            log.exception("game %s: the followers' notes failed", table.game.id)
 
     async def _final(self, table: TableView, lines: list[str]) -> Delivery:
         """The game's end: the last turns, the score table, each player's rating change (a rated
@@ -249,6 +261,7 @@ class Publisher(Base):
             ping=players,
         )
         delivery = await self.announcer.post(post)
+        await self._posted(table)  # the followers hear the end before the analysis is awaited
         if delivery.message is not None:
             await self.service.analyses.remember_final_message(g, delivery.message.id)
             if self.on_final is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.host.services import GameService, ServiceError
-from bot.host.storage import Storage, open_storage
+from bot.host.storage import GameRow, Storage, open_storage
 
 from .conftest import BOB, CAROL, HOST, STRANGER, FakeClock, lobby
 
@@ -24,9 +24,7 @@ async def test_the_list_shows_the_servers_lobbies_with_free_seats(
     await service.lobby.add_ai(full, CAROL)  # Amsterdam seats four at most
     running = await lobby(service, users=(STRANGER, 404), channel=4)
     await service.lobby.start(running, STRANGER)
-    await service.lobby.create(
-        guild_id=2, channel_id=9, host_id=HOST, host_name="h", map_id="usa"
-    )
+    await service.lobby.create(guild_id=2, channel_id=9, host_id=HOST, host_name="h", map_id="usa")
     clock.advance(60)
     tables = await service.tables.open_tables(1)
     assert [t.game.id for t in tables] == [first, second]
@@ -71,8 +69,8 @@ async def test_a_lobby_nobody_joins_expires_after_the_servers_time(
     joined = await lobby(service, users=(BOB, CAROL), channel=2)
     told: list[int] = []
 
-    async def note(game: object) -> None:
-        told.append(getattr(game, "id"))
+    async def note(game: GameRow) -> None:
+        told.append(game.id)
 
     service.tables.on_expired = note
     clock.advance(86_399)

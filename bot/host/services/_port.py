@@ -12,7 +12,7 @@ from ._lobby import Lobby
 from ._play import Play
 from ._privacy import Privacy
 from ._queries import Queries
-from ._tables import OpenTables
+from ._tables import OnExpired, OpenTables
 
 
 class GameServicePort(Protocol):
@@ -36,6 +36,7 @@ class GameServicePort(Protocol):
     on_turn: OnTurn | None
     on_reminder: OnReminder | None
     on_analysis: OnAnalysis | None
+    on_expired: OnExpired | None
 
     def start_timers(self) -> None:
         """Start the timer loop and the analysis queue (idempotent)."""

@@ -44,7 +44,7 @@ from ._play import Play
 from ._privacy import Privacy
 from ._queries import Queries
 from ._recording import MoveRecorder
-from ._tables import OpenTables
+from ._tables import OnExpired, OpenTables
 
 
 class GameService:
@@ -178,6 +178,15 @@ class GameService:
     @on_analysis.setter
     def on_analysis(self, callback: OnAnalysis | None) -> None:
         self.analyses.on_analysis = callback
+
+    @property
+    def on_expired(self) -> OnExpired | None:
+        """Awaited with each lobby that expired (see :class:`~._tables.OpenTables`)."""
+        return self.tables.on_expired
+
+    @on_expired.setter
+    def on_expired(self, callback: OnExpired | None) -> None:
+        self.tables.on_expired = callback
 
     def start_timers(self) -> None:
         """Start the timer loop and the analysis queue on the running event loop (idempotent)."""

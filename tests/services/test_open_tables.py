@@ -3,6 +3,8 @@ lobbies nobody joins expiring, and following a game; on SQLite and on PostgreSQL
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.host.services import GameService, ServiceError
@@ -135,3 +137,24 @@ async def test_the_sql_runs_on_both_backends(any_url: str, clock: FakeClock) -> 
         assert [f.user_id for f in await service.tables.followers(gid)] == [CAROL]
     finally:
         await storage.close()
+
+
+async def test_a_copy_of_the_database_keeps_the_settings_and_the_followers(
+    tmp_path: Path, service: GameService
+) -> None:
+    """``python -m bot migrate`` copies the open tables' settings with the server-wide tables and
+    a game's followers with the game."""
+    await service.tables.configure(1, HOST, manage_server=True, role_id=8, ping_minutes=3)
+    assert await service.tables.ping_role(1) == 8
+    gid = await lobby(service, users=(HOST,))
+    await service.tables.follow(gid, CAROL, each_turn=True, language="de")
+    dump = await service.storage.copies.dump_game(gid)
+    servers = await service.storage.copies.dump_guild_tables()
+    assert dump is not None and len(dump.followers) == 1 and len(servers.tables) == 1
+    async with await open_storage(tmp_path / "copy.sqlite3") as target:
+        await target.copies.restore_game(dump)
+        await target.copies.restore_guild_tables(servers)
+        assert await target.copies.dump_game(gid) == dump
+        assert await target.copies.dump_guild_tables() == servers
+        assert await target.tables.followers(gid) == await service.tables.followers(gid)
+        assert await target.tables.settings(1) == await service.tables.settings(1)

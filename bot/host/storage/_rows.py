@@ -329,6 +329,7 @@ class GameDump:
     rated: tuple[dict[str, Any], ...] = field(default=(), repr=False)
     rating_history: tuple[dict[str, Any], ...] = field(default=(), repr=False)
     analysis: dict[str, Any] | None = field(default=None, repr=False)
+    followers: tuple[dict[str, Any], ...] = field(default=(), repr=False)
 
     @property
     def game_id(self) -> int:
@@ -461,13 +462,14 @@ class RatedGame:
 
 @dataclass(frozen=True, slots=True)
 class GuildDump:
-    """Every row of the server-wide tables (settings, ladders, seasons, ratings), column by
-    column, for copying a database (``python -m bot migrate``)."""
+    """Every row of the server-wide tables (settings, ladders, seasons, ratings, the open
+    tables' settings), column by column, for copying a database (``python -m bot migrate``)."""
 
     settings: tuple[dict[str, Any], ...] = ()
     ladders: tuple[dict[str, Any], ...] = ()
     seasons: tuple[dict[str, Any], ...] = ()
     ratings: tuple[dict[str, Any], ...] = ()
+    tables: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ DEFAULT_PING_SECONDS = 600
 TABLE_SETTINGS_COLUMNS = (
     "guild_id, role_id, ping_seconds, expiry_seconds, last_ping_at, updated_at, updated_by"
 )
+FOLLOWER_COLUMNS = "game_id, user_id, each_turn, language, followed_at"
 
 #: A lobby in which nobody but its host (and computer players) sits.
 _NOBODY_JOINED = (
@@ -196,8 +197,7 @@ class OpenTableStore(StorePart):
         """The followers of a game, by user id."""
         async with self._read() as tx:
             rows = await tx.fetch(
-                "SELECT game_id, user_id, each_turn, language, followed_at FROM followers"
-                " WHERE game_id = ? ORDER BY user_id",
+                f"SELECT {FOLLOWER_COLUMNS} FROM followers WHERE game_id = ? ORDER BY user_id",
                 game_id,
             )
         return [

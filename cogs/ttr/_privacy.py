@@ -259,6 +259,14 @@ def _done(report: ForgetReport, left: LeftGames, w: Words) -> str:
         )
     if report.settings:
         lines.append(w.t("Your settings were deleted."))
+    if report.following:
+        lines.append(
+            w.n(
+                "You no longer follow {count} game.",
+                "You no longer follow {count} games.",
+                report.following,
+            )
+        )
     return "\n".join(lines)
 
 

@@ -262,3 +262,22 @@ async def test_followers_hear_the_end_in_their_language(tmp_path: Path) -> None:
         assert len(carol_notes) == 1 and "ist zu Ende. Gewinner: " in carol_notes[0]
         assert _dms(t, erin) == []  # closed: skipped, nothing said in public about it
         assert not any("erin" in m.content for m in t.fake.messages_in("games"))
+
+
+async def test_forget_me_takes_the_games_a_player_follows(tmp_path: Path) -> None:
+    """Someone who only follows a game is asked about it by /ttr player forget_me (German), and
+    forgetting ends the following: the game's end then sends them nothing."""
+    async with running_table(tmp_path, ("alice", "bob", "carol")) as t:
+        alice, carol = t.players["alice"], t.players["carol"]
+        carol.user.locale = "de"
+        await alice.slash("new", {"map": "usa"})
+        gid = await t.game_id()
+        await carol.slash("game follow", {"each_turn": True})
+        ask = await carol.slash("player forget_me")
+        assert ask.ephemeral and "- das 1 Spiel, dem du folgst;" in ask.content, ask.summary()
+        confirm = ids.ForgetMe(0, carol.user.id, "confirm").custom_id
+        done = await carol.click(ask, confirm, private=True)
+        assert "Du folgst 1 Spiel nicht mehr." in done.content, done.summary()
+        assert await t.service.tables.followers(gid) == []
+        again = await carol.slash("player forget_me")
+        assert again.custom_ids == []  # nothing stored any more

@@ -200,6 +200,7 @@ class PrivacyStore(StorePart):
             ratings=deleted["ratings"],
             rating_changes=deleted["rating_history"],
             named=named,
+            following=deleted["followers"],
         )
         if report.anything:
             log.info(

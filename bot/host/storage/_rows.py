@@ -559,8 +559,8 @@ class ForgetReport:
     cleared; ``settings``: settings rows deleted (0 or 1); ``ratings``: rating
     rows deleted, ``rating_changes``: rows of their rating history deleted;
     ``named``: server settings and seasons that no longer name them as who
-    changed or started them. All zero when nothing was stored (forgetting twice
-    is harmless).
+    changed or started them; ``following``: games they no longer follow. All zero when
+    nothing was stored (forgetting twice is harmless).
     """
 
     user_id: int
@@ -573,12 +573,14 @@ class ForgetReport:
     ratings: int = 0
     rating_changes: int = 0
     named: int = 0
+    following: int = 0
 
     @property
     def anything(self) -> bool:
         """True when something was removed."""
         counts = (self.games, self.actions, self.results, self.hosted, self.settings)
-        return any(counts) or bool(self.ratings or self.rating_changes or self.named)
+        more = (self.ratings, self.rating_changes, self.named, self.following)
+        return any(counts) or any(more)
 
 
 @dataclass(frozen=True, slots=True)

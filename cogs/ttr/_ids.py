@@ -312,7 +312,7 @@ class TakeSeat(TableButton):
 
 @dataclass(frozen=True)
 class Follow(TableButton):
-    """Follow (under the lobby message): a private note when the game ends."""
+    """Follow (under the lobby and the turn messages): a direct message when the game ends."""
 
     NAME = "follow"
     TEMPLATE = GAME + ":follow"

@@ -43,8 +43,9 @@ def turn_buttons(table: TableView) -> discord.ui.View:
     Draw, Claim, {tickets:cap}, Board; in play also the five face-up cards and the deck, so a
     draw takes two clicks (the first card here, the second on the private panel it opens);
     last Phone board (the board drawn 500 px wide, privately: the turn image shrunk to a phone's
-    width is unreadable). The card buttons carry the version they were posted at: a click after
-    the game moved on takes nothing and shows the current panel."""
+    width is unreadable) and Follow (a direct message at the game's end, for those who watch).
+    The card buttons carry the version they were posted at: a click after the game moved on
+    takes nothing and shows the current panel."""
     w = Base.table_words(table)
     g = table.game.id
     primary, success, secondary = (
@@ -66,7 +67,10 @@ def turn_buttons(table: TableView) -> discord.ui.View:
         rows.append(prompts.card_buttons(table, w, table.version, None))
         if public.deck_size or public.discard_size:
             rows.append([prompts.deck_button(table, w, table.version)])
-    last = [Btn(w.t("Phone board"), ids.Phone(g).custom_id, secondary)]
+    last = [
+        Btn(w.t("Phone board"), ids.Phone(g).custom_id, secondary),
+        Btn(w.t("Follow"), ids.Follow(g).custom_id, secondary),
+    ]
     if table.rules.params.stations is not None:  # Europe: a fifth kind of turn
         last.insert(0, Btn(w.t("{station:cap}"), ids.Station(g).custom_id, secondary))
     for button in last:

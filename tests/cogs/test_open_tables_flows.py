@@ -214,6 +214,8 @@ async def test_a_follower_hears_each_turn_until_unfollowing(tmp_path: Path) -> N
         assert "/ttr spiel entfolgen" in reply.content
         mover = await t.active(gid)
         other = await t.idle(gid)
+        turn = t.turn_messages(gid)[-1]
+        assert ids.Follow(gid).custom_id in turn.custom_ids  # the turn message offers it too
         await mover.slash("draw", {"source": "deck"})
         await mover.slash("draw", {"source": "deck"})
         notes = _dms(t, carol)

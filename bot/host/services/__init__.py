@@ -21,6 +21,7 @@ from engine.ai.analysis import GameAnalysis, TurningPoint, TurnMove
 from engine.ai.coach import Hint, Risk
 from engine.planner import TicketPlan
 
+from ._achievements import Achievements, Recompute, game_record
 from ._analysis import Analyses, AnalysisView, OnAnalysis
 from ._clock import MAX_EXPIRIES, Timers
 from ._coach import Coach, HintAnswer
@@ -53,6 +54,9 @@ from ._service import GameService
 from .events import Event
 
 __all__ = [
+    "Achievements",
+    "Recompute",
+    "game_record",
     "Analyses",
     "Coach",
     "GameLoader",

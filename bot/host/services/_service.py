@@ -9,7 +9,8 @@ outcomes) under the lobby (:mod:`._lobby`), play (:mod:`._play`), the timers
 server settings, seasons, ratings, statistics), the coach's hints
 (:mod:`._coach`), the analyses after the game (:mod:`._analysis`) and privacy
 (:mod:`._privacy`: forgetting a player, servers that removed the bot; the
-timer loop runs its purge). Callers name the part: ``service.lobby.join(...)``,
+timer loop runs its purge) and the achievements (:mod:`._achievements`: awarded when a game
+ends, recomputed from the stored games). Callers name the part: ``service.lobby.join(...)``,
 ``service.play.act(...)``. Nothing here imports discord: methods take Discord
 ids and return dataclasses (:mod:`._models`).
 """
@@ -25,6 +26,7 @@ from bot.host.ai_workers import AiWorkers
 from bot.host.storage import ShardFilter, Storage
 from engine.ai.analysis import CPU_BUDGET_S, ROLLOUTS
 
+from ._achievements import Achievements
 from ._analysis import Analyses, OnAnalysis
 from ._clock import Timers
 from ._coach import Coach
@@ -134,6 +136,7 @@ class GameService:
         self.privacy = Privacy(
             storage, self.loader, wakes, clock=clock, shards=shards, retention_days=retention_days
         )
+        self.achievements = Achievements(storage, self.loader, self.recorder)
         self.timers = Timers(
             storage,
             self.loader,

@@ -11,6 +11,7 @@ actions and options are JSON-able dicts handed in by the service.
 
 from __future__ import annotations
 
+from ._achievements import AchievementRow, AchievementStore, CareerResult
 from ._actions import ActionLog
 from ._coach import CoachStore
 from ._copies import GameCopier
@@ -84,6 +85,9 @@ from ._sql import UNSET, decode_snapshot, dump_json, encode_snapshot
 from ._timers import TimerStore
 
 __all__ = [
+    "AchievementRow",
+    "AchievementStore",
+    "CareerResult",
     "ActionLog",
     "CoachStore",
     "GameCopier",

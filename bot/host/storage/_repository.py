@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import ClassVar, Self
 
+from ._achievements import AchievementStore
 from ._actions import ActionLog
 from ._coach import CoachStore
 from ._copies import GameCopier
@@ -50,8 +51,9 @@ class Storage:
     (:class:`RatingStore`: seasons and ratings), ``settings``
     (:class:`SettingsStore`: a user's), ``guild_settings``
     (:class:`GuildSettingsStore`), ``copies`` (:class:`GameCopier`: dumps and
-    restores), ``coach`` (:class:`CoachStore`: hints and analyses) and ``privacy``
-    (:class:`PrivacyStore`: a user's data, servers that left).
+    restores), ``coach`` (:class:`CoachStore`: hints and analyses), ``privacy``
+    (:class:`PrivacyStore`: a user's data, servers that left) and ``achievements``
+    (:class:`AchievementStore`: the achievements earned).
 
     A backend subclass supplies ``_read``, ``_consistent_read``, ``_write``
     (and, when it needs them, ``_after_restore`` and ``_lock_games``), ``close``,
@@ -79,6 +81,7 @@ class Storage:
         self.copies = GameCopier(self)
         self.coach = CoachStore(self)
         self.privacy = PrivacyStore(self)
+        self.achievements = AchievementStore(self)
 
     # -- the driver hooks (see bot.host.storage._sql.Driver) --------------------------------
 

@@ -329,6 +329,7 @@ class GameDump:
     rated: tuple[dict[str, Any], ...] = field(default=(), repr=False)
     rating_history: tuple[dict[str, Any], ...] = field(default=(), repr=False)
     analysis: dict[str, Any] | None = field(default=None, repr=False)
+    achievements: tuple[dict[str, Any], ...] = field(default=(), repr=False)
 
     @property
     def game_id(self) -> int:

@@ -117,13 +117,16 @@ Predicate = Callable[[GameRecord, SeatRecord, Career], bool]
 @dataclass(frozen=True, slots=True)
 class Achievement:
     """One achievement: ``id`` (stored), ``name`` and ``rule`` (catalog sentences, ``N_``),
-    ``source`` (the rulebook and section of its game term, or ""), ``earned`` (the predicate)."""
+    ``source`` (the rulebook and section of its game term, or ""), ``earned`` (the predicate),
+    ``words_of``: the map whose nouns its words use (``{longest_path}`` is the European
+    Express on ``"europe"``), or None for the reader's."""
 
     id: str
     name: str
     rule: str
     earned: Predicate
     source: str = ""
+    words_of: str | None = None
 
 
 @cache
@@ -215,16 +218,15 @@ ACHIEVEMENTS: tuple[Achievement, ...] = (
     Achievement(
         "longest_path",
         N_("Longest path"),
-        N_("Win the bonus for the longest continuous path (in Europe: the European Express)."),
+        N_("Win the bonus for the longest continuous path."),
         lambda g, s, c: s.bonuses.get("longest_path", 0) > 0,
         "usa-bga-gamehelp-de.txt, Spielende 3; europe-rules-en.md, Scoring",
     ),
     Achievement(
         "european_express",
-        N_("European Express"),
+        N_("Non-stop express"),
         N_(
-            "Europe: win the game and the European Express without building any of your "
-            "3 train stations."
+            "Europe: win the game and the {longest_path} without building any of your 3 {stations}."
         ),
         lambda g, s, c: (
             g.ruleset == "europe"
@@ -233,6 +235,7 @@ ACHIEVEMENTS: tuple[Achievement, ...] = (
             and s.stations_built == 0
         ),
         "europe-rules-en.md, Train stations and Scoring",
+        "europe",
     ),
     Achievement(
         "machine_beater",
@@ -267,20 +270,24 @@ ACHIEVEMENTS: tuple[Achievement, ...] = (
     Achievement(
         "vive_la_france",
         N_("Vive la France"),
-        N_("Paris: win a game in which you scored a French flag."),
+        N_("Paris: win a game in which you scored a {flag}."),
         lambda g, s, c: s.won and s.bonuses.get("flags", 0) > 0,
         "paris-rulebook-de.txt, Französische Flaggen bilden",
+        "paris",
     ),
     Achievement(
         "merchant",
         N_("Merchant"),
-        N_("Amsterdam: win a game with first place in the merchandise ranking."),
+        N_(
+            "Amsterdam: win a game with the most {merchandise_cards} (a shared first place counts)."
+        ),
         lambda g, s, c: (
             s.won
             and s.bonuses.get("merchandise", 0) > 0
             and all(s.bonuses["merchandise"] >= o.bonuses.get("merchandise", 0) for o in g.seats)
         ),
         "amsterdam-rulebook-de.txt, Spielende (Handelsgüter-Bonuskarten)",
+        "amsterdam",
     ),
     Achievement(
         "landslide",
@@ -308,7 +315,7 @@ ACHIEVEMENTS: tuple[Achievement, ...] = (
     ),
     Achievement(
         "last_train",
-        N_("Last train"),
+        N_("End of the line"),
         N_("End a game with none of your {pieces} left."),
         lambda g, s, c: s.pieces_left == 0,
     ),

@@ -127,6 +127,17 @@ class Achievements:
         earned = await self.earned(record)
         return tuple(await self.storage.achievements.award(game_id, sorted(earned)))
 
+    async def for_game_over(self, game_id: int) -> tuple[AchievementRow, ...]:
+        """What the game-over message announces: :meth:`award` (a no-op when the recorder
+        awarded the game already; done here when it could not, e.g. a crash between the two
+        transactions); when awarding fails, what is stored (logged, never raised: the message
+        is posted either way)."""
+        try:
+            return await self.award(game_id)
+        except Exception:
+            log.exception("game %s: the achievements were not awarded", game_id)
+            return await self.of_game(game_id)
+
     async def of_game(self, game_id: int) -> tuple[AchievementRow, ...]:
         """The achievements first earned in ``game_id`` (as stored), by user and id."""
         return tuple(await self.storage.achievements.of_game(game_id))

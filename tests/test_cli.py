@@ -19,7 +19,9 @@ from bot.cli.main import main
 from bot.cli.stopping import exit_code
 
 ROOT = Path(__file__).resolve().parents[1]
-COMMANDS = "run health demo verify export migrate ratings backup forget purge privacy".split()
+COMMANDS = (
+    "run health demo verify export migrate ratings achievements backup forget purge privacy".split()
+)
 
 
 def bot(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -325,6 +325,7 @@ async def test_no_cell_of_any_table_names_a_forgotten_player_or_a_purged_server(
         await svc.queries.set_user_settings(ALICE, dm_turns=True)
         assert "ratings.player" in _cells_naming(path, ALICE)
         assert "seasons.started_by" in _cells_naming(path, ALICE)
+        assert "achievements.user_id" in _cells_naming(path, ALICE)  # what she earned
 
         report = await svc.privacy.forget_user(ALICE)
         # overall and Amsterdam in both seasons of SERVER and in server 2; a setting, a season

@@ -23,7 +23,7 @@ from bot.host.achievements import (
 )
 from bot.host.services import GameService
 from bot.host.services._achievements import fewest_points
-from bot.host.storage import Storage
+from bot.host.storage import Storage, open_storage
 from maps.loader import load_ruleset
 from tests.services.conftest import BOB, HOST, FakeClock, lobby, play_for
 
@@ -351,3 +351,25 @@ async def test_forgetting_a_player_and_purging_the_server_remove_them(
     assert (await service.achievements.recompute()).same  # her results no longer name her
     await service.privacy.purge_guild(1)
     assert await storage.achievements.every_row() == []
+
+
+async def test_awarding_and_recomputing_on_both_backends(any_url: str, clock: FakeClock) -> None:
+    """The store's SQL (an insert that keeps the first game, the forgotten guard, the repair)
+    on SQLite and on a real PostgreSQL."""
+    async with await open_storage(any_url, clock=clock) as storage:
+        service = GameService(storage, clock=clock, seed_source=lambda: 11)
+        first = await play_game(service, storage, clock, "amsterdam", 1)
+        second = await play_game(service, storage, clock, "amsterdam", 2)
+        rows = await storage.achievements.every_row()
+        assert rows and {r.game_id for r in rows} <= {first, second}
+        assert await service.achievements.award(second) == await service.achievements.of_game(
+            second
+        )
+        assert await storage.achievements.every_row() == rows  # the first game kept
+        await storage.achievements.replace_all(rows[:1], [])
+        found = await service.achievements.recompute(repair=True)
+        assert found.missing == (rows[0],) and found.repaired
+        assert await storage.achievements.every_row() == rows
+        await service.privacy.forget_user(HOST)
+        assert all(r.user_id != HOST for r in await storage.achievements.every_row())
+        await service.close()

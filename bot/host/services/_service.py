@@ -56,7 +56,8 @@ class GameService:
     ``lobby`` (:class:`~._lobby.Lobby`), ``play`` (:class:`~._play.Play`), ``queries``
     (:class:`~._queries.Queries`), ``ladder`` (:class:`~._ladder.ServerLadder`), ``coach``
     (:class:`~._coach.Coach`), ``analyses`` (:class:`~._analysis.Analyses`), ``privacy``
-    (:class:`~._privacy.Privacy`) and ``timers`` (:class:`~._clock.Timers`).
+    (:class:`~._privacy.Privacy`), ``achievements`` (:class:`~._achievements.Achievements`)
+    and ``timers`` (:class:`~._clock.Timers`).
 
     Args:
         storage: an open :class:`~bot.host.storage.Storage`.

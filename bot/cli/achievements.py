@@ -1,7 +1,7 @@
 """``python -m bot achievements recompute (--db PATH | --database-url URL) [--repair]``: every
 achievement rebuilt from the stored finished games (each player's first game per achievement
 and server, games in the order they finished) and compared with the stored rows; exit 1 when
-they differ and were not repaired. The work is
+they differ and were not repaired, or a finished game's log does not replay. The work is
 :meth:`bot.host.services.Achievements.recompute`'s."""
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ def difference_line(sign: str, row: AchievementRow) -> str:
 
 
 def recompute_command(args: argparse.Namespace) -> int:
-    """Print the differences and a summary; 0 when the stored rows are the recomputed ones (or
-    were repaired), 1 otherwise."""
+    """Print the differences, the games that do not replay and a summary; 0 when the stored rows
+    are the recomputed ones (or were repaired) and every game replayed, 1 otherwise."""
     from bot.host.services import GameService
 
     async def work(storage: Storage) -> int:
@@ -58,11 +58,13 @@ def recompute_command(args: argparse.Namespace) -> int:
             print(difference_line("+", row))
         for row in found.extra:
             print(difference_line("-", row))
+        for game_id in found.skipped:
+            print(f"! game {game_id}: its stored log does not replay (see python -m bot verify)")
         state = "the same" if found.same else "repaired" if found.repaired else "different"
         print(
             f"{found.games} finished games, {len(found.expected)} achievements recomputed: "
             f"{len(found.missing)} missing, {len(found.extra)} extra ({state})"
         )
-        return 0 if found.same or found.repaired else 1
+        return 0 if (found.same or found.repaired) and not found.skipped else 1
 
     return with_storage(database_of(args), work)

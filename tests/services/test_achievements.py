@@ -335,6 +335,19 @@ async def test_a_recompute_gives_the_same_set_and_repairs_a_lost_one(
     assert (await service.achievements.recompute(repair=True)).repaired
     assert await storage.achievements.every_row() == stored
     assert (await service.achievements.recompute()).same
+    with sqlite3.connect(tmp_path / "ttr.sqlite3") as conn:  # a log that no longer replays
+        for (trigger,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'actions'"
+        ).fetchall():
+            conn.execute(f"DROP TRIGGER {trigger}")  # the damage the append-only log refuses
+        conn.execute(
+            'UPDATE actions SET action = \'{"kind": "pass"}\' WHERE game_id = ? AND seq = 1',
+            (games["paris"],),
+        )
+    service.loader.forget_all()
+    found = await service.achievements.recompute()
+    assert found.skipped == (games["paris"],)
+    assert {r.game_id for r in found.extra} == {games["paris"]}  # its rows are not recomputed
 
 
 async def test_forgetting_a_player_and_purging_the_server_remove_them(

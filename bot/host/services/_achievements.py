@@ -29,6 +29,7 @@ from bot.host.ratings import OVERALL
 from bot.host.storage import (
     AchievementRow,
     ActionRow,
+    CorruptGame,
     GameRow,
     RatingChange,
     ResultRow,
@@ -38,6 +39,7 @@ from bot.host.storage import (
 from engine import GameState, apply, new_game
 from engine.ai import ai_level
 from engine.codec import decode_action
+from engine.errors import EngineError
 from engine.events import LastRound, RouteClaimed, TunnelPaid
 from engine.rules.europe import StationBuilt
 from maps.loader import load_ruleset
@@ -54,13 +56,15 @@ class Recompute:
     """What ``python -m bot achievements recompute`` found: the games read, the rows the stored
     games give (``expected``), and the stored rows that differ: ``missing`` (expected, not
     stored, or stored with another game) and ``extra`` (stored, not expected as they are);
-    ``repaired``: the differences were written."""
+    ``repaired``: the differences were written; ``skipped``: finished games whose stored log
+    does not replay (their achievements are left out; ``python -m bot verify`` names why)."""
 
     games: int
     expected: tuple[AchievementRow, ...]
     missing: tuple[AchievementRow, ...]
     extra: tuple[AchievementRow, ...]
     repaired: bool = False
+    skipped: tuple[int, ...] = ()
 
     @property
     def same(self) -> bool:
@@ -155,10 +159,12 @@ class Achievements:
         games = [await self.loader.game(i) for i in ids]
         games.sort(key=lambda g: (g.finished_at or 0.0, g.id))
         first: dict[tuple[int, int, str], AchievementRow] = {}
+        skipped: list[int] = []
         for game in games:
             try:
                 record = await self.record(game.id)
-            except (ServiceError, ValueError, KeyError):
+            except (ServiceError, EngineError, CorruptGame, ValueError, KeyError):
+                skipped.append(game.id)
                 continue
             for user, achievement in sorted(await self.earned(record)):
                 key = (record.guild_id, user, achievement)
@@ -171,7 +177,14 @@ class Achievements:
         missing, extra = sorted(expected - stored), sorted(stored - expected)
         if repair and (missing or extra):
             await self.storage.achievements.replace_all(extra, missing)
-        return Recompute(len(games), tuple(sorted(expected)), tuple(missing), tuple(extra), repair)
+        return Recompute(
+            len(games),
+            tuple(sorted(expected)),
+            tuple(missing),
+            tuple(extra),
+            repair and bool(missing or extra),
+            tuple(skipped),
+        )
 
 
 def game_record(

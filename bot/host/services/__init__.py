@@ -50,9 +50,13 @@ from ._privacy import DEFAULT_RETENTION_DAYS, Privacy, former_player
 from ._queries import Queries
 from ._recording import MoveRecorder, player_results, rating_identity, rating_places
 from ._service import GameService
+from ._tournaments import RoundStep, Tournaments, TournamentView
 from .events import Event
 
 __all__ = [
+    "RoundStep",
+    "TournamentView",
+    "Tournaments",
     "Analyses",
     "Coach",
     "GameLoader",

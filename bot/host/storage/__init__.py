@@ -82,6 +82,18 @@ from ._seats import SeatStore
 from ._settings import GuildSettingsStore, SettingsStore
 from ._sql import UNSET, decode_snapshot, dump_json, encode_snapshot
 from ._timers import TimerStore
+from ._tournaments import (
+    FORMATS,
+    NewTable,
+    TableSeat,
+    TournamentFormat,
+    TournamentPlayer,
+    TournamentRefused,
+    TournamentRow,
+    TournamentStatus,
+    TournamentStore,
+    TournamentTable,
+)
 
 __all__ = [
     "ActionLog",
@@ -95,6 +107,16 @@ __all__ = [
     "SeatStore",
     "SettingsStore",
     "TimerStore",
+    "TournamentStore",
+    "FORMATS",
+    "NewTable",
+    "TableSeat",
+    "TournamentFormat",
+    "TournamentPlayer",
+    "TournamentRefused",
+    "TournamentRow",
+    "TournamentStatus",
+    "TournamentTable",
     "ALL_STATUSES",
     "DEFAULT_TURN_SECONDS",
     "FINAL_STATUSES",

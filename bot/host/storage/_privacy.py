@@ -41,6 +41,7 @@ from ._rows import (
     UserData,
 )
 from ._sql import GAME_COLUMNS, Row, StorePart, Tx, game_row, log, timer_at
+from ._tournaments import forget_in_tournaments
 
 #: The name a forgotten user's seat gets: (the game's table language, seat number) -> name.
 SeatName = Callable[[str, int], str]
@@ -52,6 +53,7 @@ USER_TABLES: tuple[str, ...] = ("user_settings", "ratings", "rating_history")
 NAMED_BY: tuple[tuple[str, str], ...] = (
     ("guild_settings", "updated_by"),
     ("seasons", "started_by"),
+    ("tournaments", "created_by"),
 )
 #: Tables holding rows that belong to one server other than its games, found by ``guild_id``
 #: (deleted by a purge; its games' rated_games and rating_history rows go with the games).
@@ -61,6 +63,7 @@ GUILD_TABLES: tuple[str, ...] = (
     "seasons",
     "ratings",
     "guild_departures",
+    "tournaments",  # its players, tables and seats go with it (ON DELETE CASCADE)
 )
 
 _SEAT_REF = (
@@ -182,6 +185,7 @@ class PrivacyStore(StorePart):
                 named += await tx.execute(
                     f"UPDATE {table} SET {column} = NULL WHERE {column} = ?", user_id
                 )
+            named += await forget_in_tournaments(tx, user_id, -1 - secrets.randbits(52))
         report = ForgetReport(
             user_id=user_id,
             games=len(seats),

@@ -35,6 +35,7 @@ from ._seats import SeatStore
 from ._settings import GuildSettingsStore, SettingsStore
 from ._sql import Clock, Tx
 from ._timers import TimerStore
+from ._tournaments import TournamentStore
 
 
 class Storage:
@@ -50,8 +51,9 @@ class Storage:
     (:class:`RatingStore`: seasons and ratings), ``settings``
     (:class:`SettingsStore`: a user's), ``guild_settings``
     (:class:`GuildSettingsStore`), ``copies`` (:class:`GameCopier`: dumps and
-    restores), ``coach`` (:class:`CoachStore`: hints and analyses) and ``privacy``
-    (:class:`PrivacyStore`: a user's data, servers that left).
+    restores), ``coach`` (:class:`CoachStore`: hints and analyses), ``privacy``
+    (:class:`PrivacyStore`: a user's data, servers that left) and ``tournaments``
+    (:class:`TournamentStore`: tournaments, their players, tables and results).
 
     A backend subclass supplies ``_read``, ``_consistent_read``, ``_write``
     (and, when it needs them, ``_after_restore`` and ``_lock_games``), ``close``,
@@ -79,6 +81,7 @@ class Storage:
         self.copies = GameCopier(self)
         self.coach = CoachStore(self)
         self.privacy = PrivacyStore(self)
+        self.tournaments = TournamentStore(self)
 
     # -- the driver hooks (see bot.host.storage._sql.Driver) --------------------------------
 

@@ -48,6 +48,8 @@ from ._privacy import PrivacyFlows
 from ._publish import Publisher
 from ._record import RecordFlows
 from ._table import TableFlows
+from ._tournament import TournamentFlows
+from ._tournament_group import TournamentGroup
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +88,9 @@ class TtrCog(
         self.ladder = LadderFlows(bot, service, self.announcer)
         self.admin = AdminFlows(bot, service, self.announcer, self.publisher)
         self.privacy = PrivacyFlows(bot, service, self.announcer, self.publisher, self.play)
+        self.tournaments = TournamentFlows(
+            bot, service, self.announcer, self.publisher, self.coach.after_final
+        )
         super().__init__()
         ttr = self.app_command
         assert ttr is not None  # a GroupCog's group, made by Cog.__new__
@@ -93,13 +98,14 @@ class TtrCog(
             GameGroup(self.lobby_flows, self.record, self.guide, self.play, self.admin),
             PlayerGroup(self.players, self.ladder, self.privacy),
             AdminGroup(self.ladder, self.admin),
+            TournamentGroup(self.tournaments),
         ):
             ttr.add_command(group)  # after the commands above: Discord lists them in this order
             self.__cog_app_commands__.append(group)  # walk_app_commands() sees it too
         service.on_turn = self.publisher.clock_moved
         service.on_reminder = self.publisher.reminder
         service.on_analysis = self.coach.analysed
-        self.publisher.on_final = self.coach.after_final
+        self.publisher.on_final = self.tournaments.after_final  # the coach's first
 
     async def cog_unload(self) -> None:
         await self.announcer.close()

@@ -63,15 +63,6 @@ MAPS_LIMIT = 5
 #: The most Swiss rounds an admin may ask for.
 ROUNDS_LIMIT = 20
 
-_REFUSALS = {
-    "not_found": "tournament_not_found",
-    "not_open": "tournament_started",
-    "already_joined": "tournament_joined_already",
-    "not_joined": "tournament_not_joined",
-    "status": "tournament_over",
-    "round_moved": "tournament_moved_on",
-}
-
 
 @dataclass(frozen=True, slots=True)
 class TournamentView:
@@ -107,7 +98,18 @@ class RoundStep:
 
 def refused(exc: TournamentRefused) -> ServiceError:
     """The service's refusal for a storage refusal."""
-    return ServiceError(_REFUSALS.get(exc.reason, "tournament_moved_on"))
+    reason = exc.reason
+    if reason == "not_found":
+        return ServiceError("tournament_not_found")
+    if reason == "not_open":
+        return ServiceError("tournament_started")
+    if reason == "already_joined":
+        return ServiceError("tournament_joined_already")
+    if reason == "not_joined":
+        return ServiceError("tournament_not_joined")
+    if reason == "status":
+        return ServiceError("tournament_over")
+    return ServiceError("tournament_moved_on")
 
 
 class Tournaments:

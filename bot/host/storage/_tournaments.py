@@ -410,15 +410,15 @@ class TournamentStore(StorePart):
             )
         return [
             TournamentTable(
-                round=int(t["round"]),
-                table_no=int(t["table_no"]),
-                map_id=str(t["map_id"]),
-                thread_id=None if t["thread_id"] is None else int(t["thread_id"]),
-                game_id=None if t["game_id"] is None else int(t["game_id"]),
-                done=bool(t["done"]),
-                seats=tuple(by_table.get((int(t["round"]), int(t["table_no"])), ())),
+                round=int(row["round"]),
+                table_no=int(row["table_no"]),
+                map_id=str(row["map_id"]),
+                thread_id=None if row["thread_id"] is None else int(row["thread_id"]),
+                game_id=None if row["game_id"] is None else int(row["game_id"]),
+                done=bool(row["done"]),
+                seats=tuple(by_table.get((int(row["round"]), int(row["table_no"])), ())),
             )
-            for t in tables
+            for row in tables
         ]
 
     async def table_of_game(self, game_id: int) -> tuple[int, int, int] | None:

@@ -165,7 +165,7 @@ async def test_refusals_change_nothing(tmp_path: Path) -> None:
         common = dict(guild_id=GUILD, channel_id=CHANNEL, user_id=1, name="X", maps=["usa"],
                       rated=False, turn_seconds=3600)  # fmt: skip
         for kwargs, code in (
-            ({"manage_server": False, "format": "swiss", "table_size": 3}, "not_allowed"),
+            ({"manage_server": False, "format": "swiss", "table_size": 3}, "not_manager"),
             ({"manage_server": True, "format": "swiss", "table_size": 6}, "tournament_bad_table"),
             ({"manage_server": True, "format": "round_robin", "table_size": 3},
              "tournament_pairs_only"),

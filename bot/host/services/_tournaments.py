@@ -142,13 +142,13 @@ class Tournaments:
         the start); round robin and elimination decide their own.
 
         Raises:
-            ServiceError: ``not_allowed``, ``tournament_bad_name``, ``unknown_map``,
+            ServiceError: ``not_manager``, ``tournament_bad_name``, ``unknown_map``,
                 ``tournament_bad_format``, ``tournament_bad_table`` (detail min, max: the
                 maps' seat limits), ``tournament_pairs_only`` (a round robin seats two),
                 ``tournament_bad_rounds``, ``bad_turn_time``.
         """
         if not manage_server:
-            raise ServiceError("not_allowed")
+            raise ServiceError("not_manager")
         name = " ".join(name.split())
         if not name or len(name) > NAME_LIMIT:
             raise ServiceError("tournament_bad_name", {"max": NAME_LIMIT})
@@ -216,10 +216,10 @@ class Tournaments:
         """Cancel a tournament (Manage Server); its running games go on as ordinary games.
 
         Raises:
-            ServiceError: ``not_allowed``, ``tournament_not_found``, ``tournament_over``.
+            ServiceError: ``not_manager``, ``tournament_not_found``, ``tournament_over``.
         """
         if not manage_server:
-            raise ServiceError("not_allowed")
+            raise ServiceError("not_manager")
         try:
             return await self.storage.tournaments.set_status(tournament_id, "cancelled")
         except TournamentRefused as exc:
@@ -230,11 +230,11 @@ class Tournaments:
         """Close the sign-up and seat round one (one transaction).
 
         Raises:
-            ServiceError: ``not_allowed``, ``tournament_not_found``, ``tournament_started``,
+            ServiceError: ``not_manager``, ``tournament_not_found``, ``tournament_started``,
                 ``tournament_few_players`` (detail min).
         """
         if not manage_server:
-            raise ServiceError("not_allowed")
+            raise ServiceError("not_manager")
         t = await self._get(tournament_id)
         if t.status != "open":
             raise ServiceError("tournament_started")

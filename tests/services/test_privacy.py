@@ -307,6 +307,18 @@ def _cells_naming(path: str, needle: int) -> list[str]:
     return sorted(set(found))
 
 
+async def _tournament(svc: GameService, guild: int, users: tuple[int, ...]) -> None:
+    """A tournament of ``users`` in ``guild`` (the first opens it), its first round seated."""
+    t = await svc.tournaments.open(
+        guild_id=guild, channel_id=9, user_id=users[0], manage_server=True,
+        name="Cup", maps=["usa"], format="swiss", table_size=3, rated=False,
+        turn_seconds=HOUR,
+    )  # fmt: skip
+    for user in users:
+        await svc.tournaments.join(t.id, user, f"name{user}")
+    await svc.tournaments.start(t.id, manage_server=True)
+
+
 async def test_no_cell_of_any_table_names_a_forgotten_player_or_a_purged_server(
     tmp_path: Path, clock: FakeClock
 ) -> None:
@@ -323,6 +335,8 @@ async def test_no_cell_of_any_table_names_a_forgotten_player_or_a_purged_server(
         await _finished(svc, store, (BOB, ALICE, CAROL), channel=2, guild=SERVER)
         await _finished(svc, store, (CAROL, ALICE), channel=3, guild=2)
         await svc.queries.set_user_settings(ALICE, dm_turns=True)
+        await _tournament(svc, SERVER, (BOB, ALICE, CAROL))
+        assert "tournament_seats.user_id" in _cells_naming(path, ALICE)
         assert "ratings.player" in _cells_naming(path, ALICE)
         assert "seasons.started_by" in _cells_naming(path, ALICE)
 

@@ -185,7 +185,7 @@ class PrivacyStore(StorePart):
                 named += await tx.execute(
                     f"UPDATE {table} SET {column} = NULL WHERE {column} = ?", user_id
                 )
-            named += await forget_in_tournaments(tx, user_id, -1 - secrets.randbits(52))
+            await forget_in_tournaments(tx, user_id, -1 - secrets.randbits(52))
         report = ForgetReport(
             user_id=user_id,
             games=len(seats),

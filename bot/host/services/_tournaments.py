@@ -269,12 +269,18 @@ class Tournaments:
         return await self.pending(t.id)
 
     async def pending(self, tournament_id: int) -> RoundStep:
-        """The current round's tables that still need their game (after a crash, or for the
-        cog that just seated them)."""
+        """The current round's tables whose game is missing or not started (after a crash,
+        or for the cog that just seated them); a table with a thread keeps it."""
         t = await self._get(tournament_id)
         tables = await self.storage.tournaments.tables(tournament_id)
-        todo = tuple(x for x in tables if x.round == t.round and not x.done and x.game_id is None)
-        return RoundStep(t, todo if t.status == "running" else ())
+        todo = []
+        for x in tables:
+            if x.round != t.round or x.done or t.status != "running":
+                continue
+            game = None if x.game_id is None else await self.storage.games.get_game(x.game_id)
+            if game is None or game.status == "lobby":
+                todo.append(x)
+        return RoundStep(t, tuple(todo))
 
     async def open_table(
         self, tournament_id: int, round_no: int, table_no: int, thread_id: int
@@ -293,16 +299,18 @@ class Tournaments:
         )
         if table is None:
             raise ServiceError("tournament_moved_on")
-        if table.game_id is not None or table.done:
+        if table.done:
             return None
-        host = t.created_by or 0
-        game = await self.storage.games.active_game_in_channel(thread_id)
-        if game is None:
-            game = await self._create_game(t, table, thread_id, view.names, host)
-        await self.storage.tournaments.set_table_game(
-            tournament_id, round_no, table_no, thread_id, game.id
-        )
-        if game.status != "lobby":
+        if table.game_id is not None:  # linked: only its start may be missing
+            game = await self.storage.games.get_game(table.game_id)
+        else:
+            game = await self.storage.games.active_game_in_channel(thread_id)
+            if game is None:
+                game = await self._create_game(t, table, thread_id, view.names, t.created_by or 0)
+            await self.storage.tournaments.set_table_game(
+                tournament_id, round_no, table_no, thread_id, game.id
+            )
+        if game is None or game.status != "lobby":
             return None
         return await self.lobby.start(game.id, game.host_user_id)
 
@@ -338,8 +346,9 @@ class Tournaments:
 
     async def game_over(self, game_id: int) -> RoundStep | None:
         """A game ended: score its table (the game's own places and scores) and, when it was
-        the round's last, seat the next round or end the tournament. None when the game is
-        no tournament's, or its table was scored before."""
+        the round's last, seat the next round or end the tournament (again: a table scored
+        before is not scored twice, and a round a crash left unseated is seated). None when
+        the game is no tournament's or has not ended."""
         where = await self.storage.tournaments.table_of_game(game_id)
         if where is None:
             return None
@@ -350,10 +359,10 @@ class Tournaments:
         tables = await self.storage.tournaments.tables(tournament_id)
         table = next(x for x in tables if (x.round, x.table_no) == (round_no, table_no))
         places, scores = await self._table_result(game, table)
-        if not await self.storage.tournaments.record_table(
+        # False when it was scored before (a crash may have stopped before the next round)
+        await self.storage.tournaments.record_table(
             tournament_id, round_no, table_no, places, scores
-        ):
-            return None
+        )
         return await self.advance(tournament_id)
 
     async def _table_result(

@@ -70,3 +70,29 @@ async def test_forgetting_and_purging_cover_the_tournament_tables(storage: Stora
     assert await storage.tournaments.get(tid) is None
     assert await storage.tournaments.tables(tid) == []
     assert await storage.tournaments.players(tid) == []
+
+
+async def test_a_copy_takes_the_tournaments_whole(storage: Storage, tmp_path: object) -> None:
+    """``python -m bot migrate``'s server-wide copy holds every tournament row, and restored
+    into an empty database it reads the same, a new tournament taking the next id."""
+    from pathlib import Path
+
+    from bot.host.storage import open_storage
+
+    tid = await _tournament(storage)
+    await storage.tournaments.start_round(
+        tid, 1, [NewTable("usa", (11, 12)), NewTable("usa", (13, 14))]
+    )
+    await storage.tournaments.record_table(tid, 1, 2, [1, 2], [90, 80])
+    dump = await storage.copies.dump_guild_tables()
+    assert len(dump.tournament_seats) == 4 and dump.tournament_tables[1]["done"] is True
+    assert isinstance(tmp_path, Path)
+    async with await open_storage(tmp_path / "copy.sqlite3") as target:
+        await target.copies.restore_guild_tables(dump)
+        assert await target.copies.dump_guild_tables() == dump
+        assert await target.tournaments.tables(tid) == await storage.tournaments.tables(tid)
+        again = await target.tournaments.create(
+            guild_id=GUILD, channel_id=5, name="Next", maps=["usa"], format="elimination",
+            table_size=2, rounds=0, rated=False, turn_seconds=60, language="en", created_by=12,
+        )  # fmt: skip
+        assert again.id == tid + 1

@@ -25,6 +25,7 @@ from ._sql import (
     Tx,
     Violation,
 )
+from ._tournaments import TOURNAMENT_COLUMNS
 
 _BOOL_COLUMNS = frozenset(
     {
@@ -36,6 +37,7 @@ _BOOL_COLUMNS = frozenset(
         "hints",
         "longest_path_bonus",
         "hints_allowed",
+        "done",
     }
 )
 #: The server-wide tables (not part of one game) a copy takes whole: table -> (columns, order).
@@ -44,6 +46,22 @@ _GUILD_TABLES = {
     "ladders": ("ladders", LADDER_COLUMNS, "guild_id"),
     "seasons": ("seasons", SEASON_COLUMNS, "guild_id, season"),
     "ratings": ("ratings", RATING_COLUMNS, "guild_id, season, scope, player"),
+    "tournaments": ("tournaments", TOURNAMENT_COLUMNS, "id"),
+    "tournament_players": (
+        "tournament_players",
+        "tournament_id, user_id, display_name, joined, left_round",
+        "tournament_id, joined",
+    ),
+    "tournament_tables": (
+        "tournament_tables",
+        "tournament_id, round, table_no, map_id, thread_id, game_id, done",
+        "tournament_id, round, table_no",
+    ),
+    "tournament_seats": (
+        "tournament_seats",
+        "tournament_id, round, table_no, seat, user_id, place, score",
+        "tournament_id, round, table_no, seat",
+    ),
 }
 
 
@@ -121,7 +139,8 @@ class GameCopier(StorePart):
             await self._after_restore(tx)
 
     async def dump_guild_tables(self) -> GuildDump:
-        """Every row of the server-wide tables (settings, ladders, seasons, ratings)."""
+        """Every row of the server-wide tables (settings, ladders, seasons, ratings,
+        tournaments with their players, tables and seats)."""
         async with self._consistent_read() as tx:
             parts = {
                 name: tuple(
@@ -137,6 +156,7 @@ class GameCopier(StorePart):
         async with self._write() as tx:
             for name, (table, columns, _) in _GUILD_TABLES.items():
                 await _insert_plain(tx, table, columns, getattr(dump, name))
+            await self._after_restore(tx)  # tournaments were inserted with their ids
 
 
 def _plain(row: Row, columns: str) -> dict[str, Any]:

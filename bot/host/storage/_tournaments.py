@@ -22,7 +22,7 @@ TournamentStatus = Literal["open", "running", "finished", "cancelled"]
 #: The formats a tournament can have.
 FORMATS: tuple[TournamentFormat, ...] = ("swiss", "round_robin", "elimination")
 
-_COLUMNS = (
+TOURNAMENT_COLUMNS = (
     "id, guild_id, channel_id, name, maps, format, table_size, rounds, rated, turn_seconds,"
     " language, status, round, created_by, created_at, updated_at"
 )
@@ -146,7 +146,9 @@ def _tournament(r: Row) -> TournamentRow:
 
 
 async def _existing(tx: Tx, tournament_id: int) -> TournamentRow:
-    row = await tx.fetchrow(f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?", tournament_id)
+    row = await tx.fetchrow(
+        f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?", tournament_id
+    )
     if row is None:
         raise TournamentRefused(tournament_id, "not_found")
     return _tournament(row)
@@ -181,7 +183,7 @@ class TournamentStore(StorePart):
                 "INSERT INTO tournaments (guild_id, channel_id, name, maps, format, table_size,"
                 " rounds, rated, turn_seconds, language, status, round, created_by, created_at,"
                 f" updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', 0, ?, ?, ?)"
-                f" RETURNING {_COLUMNS}",
+                f" RETURNING {TOURNAMENT_COLUMNS}",
                 guild_id,
                 channel_id,
                 name,
@@ -203,7 +205,7 @@ class TournamentStore(StorePart):
         """The tournament, or None."""
         async with self._read() as tx:
             row = await tx.fetchrow(
-                f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?", tournament_id
+                f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?", tournament_id
             )
         return None if row is None else _tournament(row)
 
@@ -211,7 +213,7 @@ class TournamentStore(StorePart):
         """A server's tournaments, newest first."""
         async with self._read() as tx:
             rows = await tx.fetch(
-                f"SELECT {_COLUMNS} FROM tournaments WHERE guild_id = ? ORDER BY id DESC",
+                f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE guild_id = ? ORDER BY id DESC",
                 guild_id,
             )
         return [_tournament(r) for r in rows]

@@ -4,7 +4,7 @@ Pure: drawn from plain rows (place, name, points, Buchholz, score margin, games,
 and texts already in the reader's language; the same paper, ink and fonts as every other
 image (:mod:`._theme`). Rows alternate a light band so a line is easy to follow; a player
 who left or was knocked out is written in the muted colour and marked with a dagger in the
-text (never by colour alone). Text is 15 px at 660 px wide (11.4 px shown 500 px wide).
+text (never by colour alone). Text is 16 px at 660 px wide (12.1 px shown 500 px wide).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from . import _theme as th
 
 #: Width of the image in pixels.
 WIDTH = 660
-#: Text size and row height in pixels.
-TEXT, ROW = 15, 24
+#: Text size and row height in pixels (the text 12 px or more when shown 500 px wide).
+TEXT, ROW = 16, 26
 _TOP, _SIDE, _BOTTOM = 56, 16, 34
 _BAND: th.RGB = (240, 236, 226)
 #: The most rows drawn (a bigger field's image ends with a line saying how many more).

@@ -10,8 +10,8 @@ tables are opened here, or the final standings posted.
 
 from __future__ import annotations
 
-import logging
 import math
+import re
 from collections.abc import Awaitable, Callable, Sequence
 
 import discord
@@ -30,8 +30,6 @@ from ._base import Base, CogError
 from ._components import Btn, components
 from ._ladder import manages_server
 from ._publish import Publisher
-
-log = logging.getLogger(__name__)
 
 #: Lines of the standings or the list per page.
 PAGE_LINES = 20
@@ -348,8 +346,8 @@ class TournamentFlows(Base):
         for x in byes:
             mention = f"<@{x.players[0]}>"
             lines.append(tw.t("{player} has a bye.", player=mention))
-        for text in parts(lines):
-            pinged = tuple(u for table, _ in opened for u in table.players if u > 0)
+        for text in parts(lines):  # each part pings the players it names
+            pinged = tuple(int(u) for u in re.findall(r"<@(\d+)>", text))
             await self.announcer.post(Post(0, t.guild_id, t.channel_id, text, tw, ping=pinged))
 
     async def _open(

@@ -191,3 +191,28 @@ async def test_refusals_change_nothing(tmp_path: Path) -> None:
         assert late.value.code == "tournament_started"
         assert [p.user_id for p in await storage.tournaments.players(t.id)] == [1, 2]
         await service.close()
+
+
+async def test_a_round_robin_goes_on_when_only_byes_are_left_in_a_round(tmp_path: Path) -> None:
+    """Four players in a round robin; two leave during round one: the rounds in which the two
+    left do not meet are byes only and pass at once, and the tournament ends after their one
+    remaining meeting."""
+    storage, service = await _service(tmp_path)
+    async with storage:
+        t = await service.tournaments.open(
+            guild_id=GUILD, channel_id=CHANNEL, user_id=1, manage_server=True, name="League",
+            maps=["usa"], format="round_robin", table_size=2, rated=False, turn_seconds=3600,
+        )  # fmt: skip
+        for user in range(1, 5):
+            await service.tournaments.join(t.id, user, f"p{user}")
+        step = await service.tournaments.start(t.id, manage_server=True)
+        await service.tournaments.leave(t.id, 3)
+        await service.tournaments.leave(t.id, 4)
+        while not step.finished:
+            step = await play_round(service, step)
+        view = await service.tournaments.view(t.id)
+        assert view.tournament.status == "finished" and view.tournament.round == 3
+        later = [x.players for x in view.tables if x.round > 1]
+        assert {3, 4}.isdisjoint(p for players in later for p in players)
+        assert sum(len(players) == 2 for players in later) == 1  # 1 and 2 meet once more
+        await service.close()

@@ -266,6 +266,8 @@ class Tournaments:
             t = await self.storage.tournaments.start_round(t.id, round_no, new, rounds=rounds)
         except TournamentRefused as exc:
             raise refused(exc) from None
+        if all(len(table.players) < 2 for table in new):  # only byes: nothing to wait for
+            return await self.advance(t.id)
         return await self.pending(t.id)
 
     async def pending(self, tournament_id: int) -> RoundStep:
@@ -394,10 +396,12 @@ class Tournaments:
         nxt = t.round + 1
         seated = [p.user_id for p in self._by_standing(view) if p.plays_in(nxt)]
         tables: list[tuple[int, ...]] = []
-        if t.format == "swiss" and nxt <= t.rounds:
+        if len(seated) < 2:  # everyone else left: nobody to play (the standings stand)
+            pass
+        elif t.format == "swiss" and nxt <= t.rounds:
             met = met_pairs([x.players for x in view.round_tables(r)] for r in range(1, nxt))
             byes = [x.players[0] for x in view.tables if len(x.players) == 1]
-            tables = swiss_tables(seated, t.table_size, met, had_bye=byes) if seated else []
+            tables = swiss_tables(seated, t.table_size, met, had_bye=byes)
         elif t.format == "round_robin" and nxt <= t.rounds:
             everyone = [p.user_id for p in view.players]
             keep = set(seated)

@@ -166,3 +166,27 @@ def test_standings_break_ties_by_buchholz_then_margin() -> None:
     assert (five.points, five.buchholz, five.margin) == (six.points, six.buchholz, six.margin)
     assert five.place == six.place
     assert sum(s.points for s in lines) == 4
+
+
+def test_each_format_says_when_it_is_over() -> None:
+    """Swiss: after the planned rounds; round robin: after its schedule; elimination: one
+    player left; any format: fewer than two players still in."""
+    from bot.host.tournaments import first_round, next_round
+
+    tables, planned = first_round("swiss", 2, [1, 2, 3, 4], 0)
+    assert planned == 2 and sorted(p for t in tables for p in t) == [1, 2, 3, 4]
+    won = [TableResult(t, (1, 2), (10, 5)) for t in tables]
+    assert next_round("swiss", 2, 2, [won], [1, 3, 2, 4], [1, 2, 3, 4])
+    assert next_round("swiss", 2, 1, [won], [1, 3, 2, 4], [1, 2, 3, 4]) == []
+    assert next_round("swiss", 2, 5, [won], [1], [1, 2, 3, 4]) == []
+    final = [TableResult((1, 4), (2, 1), (50, 60))]
+    assert next_round("elimination", 2, 0, [final], [1, 4], [1, 2, 3, 4]) == []
+    first, rounds = first_round("round_robin", 2, [1, 2, 3], 0)
+    assert rounds == 3 and sorted(len(t) for t in first) == [1, 2]
+
+
+def test_the_losers_of_an_elimination_are_out_once_their_table_is_done() -> None:
+    from bot.host.tournaments import knocked_out
+
+    current = [((1, 8), TableResult((1, 8), (2, 1), (40, 70))), ((4, 5), None), ((2,), None)]
+    assert knocked_out(range(1, 9), current) == {1, 3, 6, 7}

@@ -22,7 +22,6 @@ here imports discord.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -42,13 +41,10 @@ from bot.host.storage import (
 from bot.host.tournaments import (
     Standing,
     TableResult,
-    elimination_first_round,
-    elimination_next_round,
-    met_pairs,
-    round_robin,
+    first_round,
+    knocked_out,
+    next_round,
     standings,
-    swiss_tables,
-    table_winner,
 )
 from maps.loader import available_maps, load_ruleset
 
@@ -241,15 +237,7 @@ class Tournaments:
         players = [p.user_id for p in await self.storage.tournaments.players(tournament_id)]
         if len(players) < 2:
             raise ServiceError("tournament_few_players", {"min": 2})
-        rounds = t.rounds
-        if t.format == "swiss":
-            first = swiss_tables(players, t.table_size, met_pairs([]))
-            rounds = rounds or max(1, math.ceil(math.log2(len(players))))
-        elif t.format == "round_robin":
-            schedule = round_robin(players)
-            first, rounds = schedule[0], len(schedule)
-        else:
-            first = elimination_first_round(players, t.table_size)
+        first, rounds = first_round(t.format, t.table_size, players, t.rounds)
         return await self._seat(t, 1, first, rounds=rounds)
 
     async def _seat(
@@ -394,24 +382,10 @@ class Tournaments:
         if t.status != "running" or not current or not all(x.done for x in current):
             return await self.pending(tournament_id)
         nxt = t.round + 1
-        seated = [p.user_id for p in self._by_standing(view) if p.plays_in(nxt)]
-        tables: list[tuple[int, ...]] = []
-        if len(seated) < 2:  # everyone else left: nobody to play (the standings stand)
-            pass
-        elif t.format == "swiss" and nxt <= t.rounds:
-            met = met_pairs([x.players for x in view.round_tables(r)] for r in range(1, nxt))
-            byes = [x.players[0] for x in view.tables if len(x.players) == 1]
-            tables = swiss_tables(seated, t.table_size, met, had_bye=byes)
-        elif t.format == "round_robin" and nxt <= t.rounds:
-            everyone = [p.user_id for p in view.players]
-            keep = set(seated)
-            for table in round_robin(everyone)[nxt - 1]:
-                kept = tuple(p for p in table if p in keep)
-                tables.extend([kept] if kept else [])
-        elif t.format == "elimination":
-            winners = [table_winner(_result(x)) for x in current]
-            alive = [w for w in winners if w in set(seated)]
-            tables = elimination_next_round(alive, t.table_size) if len(alive) > 1 else []
+        ranked = [p.user_id for p in self._by_standing(view) if p.plays_in(nxt)]
+        played = [[_result(x) for x in view.round_tables(r)] for r in range(1, nxt)]
+        everyone = [p.user_id for p in view.players]
+        tables = next_round(t.format, t.table_size, t.rounds, played, ranked, everyone)
         if not tables:
             try:
                 done = await self.storage.tournaments.set_status(
@@ -446,12 +420,10 @@ class Tournaments:
         tables = await self.storage.tournaments.tables(tournament_id)
         out = {p.user_id for p in players if p.left_round is not None}
         if t.format == "elimination" and t.round:
-            current = [x for x in tables if x.round == t.round]
-            alive = {p for x in current for p in x.players}
-            for x in current:
-                if x.done and len(x.players) > 1:
-                    alive -= set(x.players) - {table_winner(_result(x))}
-            out |= {p.user_id for p in players} - alive
+            current = [
+                (x.players, _result(x) if x.done else None) for x in tables if x.round == t.round
+            ]
+            out |= knocked_out([p.user_id for p in players], current)
         lines = standings(
             [p.user_id for p in players],
             [_result(x) for x in tables if x.done],

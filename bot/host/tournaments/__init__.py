@@ -1,5 +1,6 @@
-"""Tournaments' pure logic: who sits at which table each round (:mod:`.pairing`) and the
-standings with their tie-breaks (:mod:`.standings`).
+"""Tournaments' pure logic: who sits at which table each round (:mod:`.pairing`), what each
+format seats next (:mod:`.rounds`) and the standings with their tie-breaks
+(:mod:`.standings`).
 
 Standard library only (no discord, no database, no clock, no global randomness): the
 service (:mod:`bot.host.services._tournaments`) loads a tournament, asks these
@@ -20,6 +21,7 @@ from .pairing import (
     swiss_tables,
     table_sizes,
 )
+from .rounds import first_round, knocked_out, next_round
 from .standings import BYE_POINTS, Standing, TableResult, place_points, standings, table_winner
 
 __all__ = [
@@ -31,7 +33,10 @@ __all__ = [
     "elimination_first_round",
     "elimination_next_round",
     "elimination_rounds",
+    "first_round",
+    "knocked_out",
     "met_pairs",
+    "next_round",
     "place_points",
     "repeats",
     "round_robin",

@@ -1,4 +1,4 @@
-"""Run a benchmark on demand: ``python -m benchmarks engine|render|turn|crash|load|ai|memory|analysis|web [--json]``.
+"""Run a benchmark on demand: ``python -m benchmarks engine|render|turn|crash|load|ai|memory|analysis|web|tournament [--json]``.
 
 Each prints a table; with ``--json`` the last line is one JSON object. Never
 part of the test run.
@@ -19,6 +19,7 @@ BENCHMARKS = {
     "memory": "benchmarks.memory",
     "analysis": "benchmarks.analysis",
     "web": "benchmarks.web",
+    "tournament": "benchmarks.tournament",
 }
 
 

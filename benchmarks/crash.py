@@ -1,6 +1,6 @@
 """Fault injection at scale: kill -9, a full disk, corrupt rows.
 
-``python -m benchmarks crash [--kills 100] [--disk-full 20] [--corrupt 20] [--json]``
+``python -m benchmarks crash [--kills 100] [--disk-full 20] [--corrupt 20] [--only kill_tournament] [--json]``
 (run from the repository root: it reuses the helpers under ``tests/services``).
 
 - ``kill_random``: SIGKILL a process playing games through the service at a
@@ -11,6 +11,10 @@
   killed at every one of their write points (before each statement, before and
   after each commit); the operation must be all there or not at all (forget,
   purge and award: every row as before or as after).
+- ``kill_tournament``: each tournament step (open, a sign-up, seating round one,
+  opening a table's game, scoring a round's last table, which seats the next round)
+  killed at every write point; no round may be half seated, no table half scored, and
+  running the step again completes it (``--only kill_tournament`` runs this section alone).
 - ``disk_full``: ``--disk-full`` trials playing while the file may not grow,
   then with room again.
 - ``corrupt``: ``--corrupt`` trials damaging one game's row; it must be
@@ -82,6 +86,24 @@ async def _kill_write_points() -> dict[str, Any]:
     }  # fmt: skip
 
 
+async def _kill_tournament() -> dict[str, Any]:
+    from tests.services.crash_tournament import STEPS
+    from tests.services.test_crash_tournament import kill_everywhere
+
+    trials = kills = 0
+    per_step: dict[str, int] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for step in STEPS:
+            outcomes = await kill_everywhere(Path(tmp), step)  # asserts no half round itself
+            trials += len(outcomes)
+            per_step[step] = sum(t.killed for t, _ in outcomes)
+            kills += per_step[step]
+    return {
+        "trials": trials, "kills": kills, "partial": 0, "lost": 0, "unreadable": 0,
+        "kills_per_step": per_step,
+    }  # fmt: skip
+
+
 async def _disk_full(trials: int, seed: int) -> dict[str, Any]:
     from tests.services.faults import disk_full_trial
 
@@ -114,9 +136,14 @@ async def _corrupt(trials: int, seed: int) -> dict[str, Any]:
 
 async def _run(args: argparse.Namespace) -> dict[str, Any]:
     started = time.perf_counter()
+    if args.only == "kill_tournament":
+        result = {"kill_tournament": await _kill_tournament()}
+        result["seconds"] = round(time.perf_counter() - started, 1)  # type: ignore[assignment]
+        return result
     result = {
         "kill_random": await _kill_random(args.kills, args.seed),
         "kill_write_points": await _kill_write_points(),
+        "kill_tournament": await _kill_tournament(),
         "disk_full": await _disk_full(args.disk_full, args.seed),
         "corrupt": await _corrupt(args.corrupt, args.seed),
     }
@@ -132,6 +159,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--disk-full", type=int, default=20)
     ap.add_argument("--corrupt", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only", choices=["kill_tournament"], default=None)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     result = asyncio.run(_run(args))
@@ -144,6 +172,7 @@ def main(argv: list[str]) -> int:
         for section in result.values()
         if isinstance(section, dict)
     )
-    bad = bad or result["kill_write_points"]["partial"] > 0  # type: ignore[index]
-    bad = bad or result["corrupt"]["quarantined"] != args.corrupt  # type: ignore[index]
+    if args.only is None:
+        bad = bad or result["kill_write_points"]["partial"] > 0  # type: ignore[index]
+        bad = bad or result["corrupt"]["quarantined"] != args.corrupt  # type: ignore[index]
     return 1 if bad else 0

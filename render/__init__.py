@@ -12,6 +12,7 @@ Pure functions of engine views (never the state) plus the map's geometry::
     gif = render_recap(layout, claims_per_turn, names)       # [{route id: seat}, ...]
     png = render_rating_png([(1, 0.4, True), ...], title=..., axis=..., legend=(..., ...))
     png = render_chance_png(chances_per_seat, names, marks=turning_point_turns)
+    png = render_standings_png([StandingRow(1, "Ada", 4.0, 6.5, 12.0, 3)], title=..., ...)
     with recorded_text() as drawn: ...                       # every text drawn meanwhile (tests)
     with recorded_sizes() as drawn: ...                      # ... with its font size in px
 
@@ -48,6 +49,7 @@ from ._hand import CARD_ORDER, hand_image, render_hand_png, render_offer_png
 from ._layout import Car, Layout, RouteShape, auto_positions, build_layout, load_layout
 from ._rating import render_rating_png
 from ._recap import render_recap
+from ._standings import StandingRow, render_standings_png
 from ._theme import (
     CARD_COLORS,
     CARD_SYMBOLS,
@@ -82,6 +84,8 @@ def warm_up(map_ids: list[str] | tuple[str, ...] | None = None) -> None:
 __all__ = [
     "CARD_ORDER",
     "MAX_IMAGE_BYTES",
+    "StandingRow",
+    "render_standings_png",
     "board_image",
     "encode",
     "final_image",

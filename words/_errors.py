@@ -216,6 +216,21 @@ ERRORS: dict[str, str | Plural] = {
         "The bot cannot give or take the role {role}: it needs the permission Manage Roles, and "
         "its own role must stand above {role}. Ask an admin to fix that."
     ),
+    "tournament_not_found": N_("There is no such tournament here."),
+    "no_tournament_here": N_(
+        "There is no tournament in this channel. Name one with tournament:, or see /ttr tournament list."
+    ),
+    "tournament_started": N_("This tournament has started: sign-up is closed."),
+    "tournament_joined_already": N_("You have already signed up for this tournament."),
+    "tournament_not_joined": N_("You are not playing in this tournament."),
+    "tournament_over": N_("This tournament is over."),
+    "tournament_moved_on": N_("The tournament has moved on meanwhile. Look at the standings."),
+    "tournament_bad_name": N_("A tournament needs a name of at most {max} characters."),
+    "tournament_bad_format": N_("There is no such format. Formats: {choices}."),
+    "tournament_bad_table": N_("The tables of these maps seat {min} to {max} players."),
+    "tournament_pairs_only": N_("A round robin is played at tables of two."),
+    "tournament_bad_rounds": N_("Only a Swiss tournament takes a number of rounds, at most {max}."),
+    "tournament_few_players": N_("A tournament needs at least {min} players."),
 }
 
 

@@ -51,6 +51,8 @@ from ._record import RecordFlows
 from ._table import TableFlows
 from ._tables import OpenTableFlows
 from ._tables_group import TablesGroup
+from ._tournament import TournamentFlows
+from ._tournament_group import TournamentGroup
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +95,9 @@ class TtrCog(
             bot, service, self.announcer, self.publisher, self.lobby_flows
         )
         self.follow = FollowFlows(bot, service, self.announcer)
+        self.tournaments = TournamentFlows(
+            bot, service, self.announcer, self.publisher, self.coach.after_final
+        )
         super().__init__()
         ttr = self.app_command
         assert ttr is not None  # a GroupCog's group, made by Cog.__new__
@@ -103,13 +108,14 @@ class TtrCog(
             PlayerGroup(self.players, self.ladder, self.privacy),
             AdminGroup(self.ladder, self.admin, self.open_tables),
             TablesGroup(self.open_tables),
+            TournamentGroup(self.tournaments),
         ):
             ttr.add_command(group)  # after the commands above: Discord lists them in this order
             self.__cog_app_commands__.append(group)  # walk_app_commands() sees it too
         service.on_turn = self.publisher.clock_moved
         service.on_reminder = self.publisher.reminder
         service.on_analysis = self.coach.analysed
-        self.publisher.on_final = self.coach.after_final
+        self.publisher.on_final = self.tournaments.after_final  # the coach's first
         self.publisher.on_posted = self.follow.after_turn
         self.lobby_flows.on_opened = self.open_tables.lobby_opened
         service.on_expired = self.open_tables.expired

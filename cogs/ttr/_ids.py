@@ -21,7 +21,9 @@ registers it in :data:`KINDS`; nothing else lists the kinds.
   The version is the game version the menu was made at: a click made on
   another version is stale and is answered with the current menu;
 - a player's own data, not a game's: ``ttr:forget-me:user:{user}:{step}``
-  (only that user may click it).
+  (only that user may click it);
+- a tournament's sign-up message: ``ttr:tournament:{tournament}:{step}`` (join, leave,
+  standings).
 
 Older releases wrote private ids with two-letter verbs
 (``ttr:{game}:{verb}:{version}:{arg}``, e.g. ``ttr:42:dr:17:d``); menus with
@@ -704,6 +706,30 @@ class ForgetMe(AccountClick):
     @classmethod
     def _account_fields(cls, user: int, match: re.Match[str]) -> Self:
         return cls(0, user, match["step"])
+
+
+# ====================================================================== tournaments
+@dataclass(frozen=True)
+class TournamentButton(Click):
+    """A button under a tournament's public sign-up message, the same for everyone: ``game``
+    holds the tournament's id (not a game's), ``step`` is ``join`` (sign up), ``leave`` or
+    ``standings`` (privately)."""
+
+    TEMPLATE = PREFIX + r":tournament:(?P<game>[0-9]{1,19}):(?P<step>join|leave|standings)"
+
+    step: str = "standings"
+
+    @property
+    def tournament(self) -> int:
+        """The tournament's id."""
+        return self.game
+
+    def _text(self) -> str:
+        return f"{PREFIX}:tournament:{self.game}:{self.step}"
+
+    @classmethod
+    def _fields(cls, game: int, match: re.Match[str]) -> Self:
+        return cls(game, match["step"])
 
 
 def parse(custom_id: str, *, select: bool = False) -> Click:

@@ -17,6 +17,7 @@ from bot.host.services import (
     PlayerView,
     PublicView,
     TicketPlan,
+    TournamentView,
     TurnRecord,
     UserStats,
     claims_by_turn,
@@ -24,6 +25,7 @@ from bot.host.services import (
 )
 from bot.process import metrics
 from render import (
+    StandingRow,
     load_layout,
     render_board_png,
     render_chance_png,
@@ -34,6 +36,7 @@ from render import (
     render_phone_png,
     render_rating_png,
     render_recap,
+    render_standings_png,
     render_zoom_png,
 )
 from words import Words
@@ -223,3 +226,32 @@ async def rating_png(st: UserStats, name: str, w: Words) -> bytes:
     """A player's rating chart of this season (``/ttr player stats``), in the reader's language
     ``w``: one point per rated game, the provisional ones marked."""
     return await asyncio.to_thread(_rating, st, name, w)
+
+
+@metrics.render_timer("chart")
+def _standings(view: TournamentView, names: dict[int, str], title: str, w: Words) -> bytes:
+    rows = [
+        StandingRow(
+            s.place, names.get(s.player, ""), s.points, s.buchholz, s.margin, s.games, s.active
+        )  # fmt: skip
+        for s in view.standings
+    ]
+    return render_standings_png(
+        rows,
+        title=title.replace("**", ""),
+        headers=(
+            w.ctx("image", "Player"),
+            w.ctx("image", "Points"),
+            w.ctx("image", "Buchholz"),
+            w.ctx("image", "Margin"),
+            w.ctx("image", "Games"),
+        ),
+        footer=w.ctx("image", "† left or knocked out. Ties: points, Buchholz, score margin."),
+        lang=w.lang,
+    )
+
+
+async def standings_png(view: TournamentView, names: dict[int, str], title: str, w: Words) -> bytes:
+    """A tournament's standings (``/ttr tournament standings``) in ``w``'s language: one line
+    per player, best first, under ``title``."""
+    return await asyncio.to_thread(_standings, view, names, title, w)

@@ -52,6 +52,9 @@ EXAMPLES: list[ids.Click] = [
     ids.ForgetMe(0, 123456789012345678, "confirm"),
     ids.ForgetMe(0, 7, "resign"),
     ids.ForgetMe(0, 7, "keep"),
+    ids.TournamentButton(12, "join"),
+    ids.TournamentButton(12, "leave"),
+    ids.TournamentButton(123456789012345678, "standings"),
 ]
 
 #: Ids older releases sent (two-letter verbs in private menus) -> what they mean now.

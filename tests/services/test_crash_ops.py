@@ -58,10 +58,10 @@ class Trial:
     passed: int | None
 
 
-async def run_helper(db: Path, op: str, point: int) -> Trial:
+async def run_helper(db: Path, op: str, point: int, *, helper: Path = HELPER) -> Trial:
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
-        str(HELPER),
+        str(helper),
         str(db),
         op,
         str(point),

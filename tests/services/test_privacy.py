@@ -307,6 +307,18 @@ def _cells_naming(path: str, needle: int) -> list[str]:
     return sorted(set(found))
 
 
+async def _tournament(svc: GameService, guild: int, users: tuple[int, ...]) -> None:
+    """A tournament of ``users`` in ``guild`` (the first opens it), its first round seated."""
+    t = await svc.tournaments.open(
+        guild_id=guild, channel_id=9, user_id=users[0], manage_server=True,
+        name="Cup", maps=["usa"], format="swiss", table_size=3, rated=False,
+        turn_seconds=HOUR,
+    )  # fmt: skip
+    for user in users:
+        await svc.tournaments.join(t.id, user, f"name{user}")
+    await svc.tournaments.start(t.id, manage_server=True)
+
+
 async def test_no_cell_of_any_table_names_a_forgotten_player_or_a_purged_server(
     tmp_path: Path, clock: FakeClock
 ) -> None:
@@ -329,6 +341,8 @@ async def test_no_cell_of_any_table_names_a_forgotten_player_or_a_purged_server(
             guild_id=2, channel_id=4, host_id=CAROL, host_name="c", map_id="amsterdam"
         )
         await svc.tables.follow(followed.id, ALICE, each_turn=True, language="de")
+        await _tournament(svc, SERVER, (BOB, ALICE, CAROL))
+        assert "tournament_seats.user_id" in _cells_naming(path, ALICE)
         assert "ratings.player" in _cells_naming(path, ALICE)
         assert "seasons.started_by" in _cells_naming(path, ALICE)
         assert "followers.user_id" in _cells_naming(path, ALICE)

@@ -332,6 +332,8 @@ FORGOTTEN_COLUMNS = {
     ("actions", "actor_user_id"): "cleared (the one change the log allows)",
     ("games", "host_user_id"): "set to 0",
     ("results", "player"): "'user:<id>' becomes one random 'former:<key>' for all their results",
+    ("tournament_players", "user_id"): "one negative stand-in id for all their tournaments",
+    ("tournament_seats", "user_id"): "the same stand-in id: their places stay in the standings",
 }
 
 

@@ -55,6 +55,7 @@ from ._queries import Queries
 from ._recording import MoveRecorder, player_results, rating_identity, rating_places
 from ._service import GameService
 from ._tables import OnExpired, OpenTable, OpenTables
+from ._tournaments import RoundStep, Tournaments, TournamentView
 from .events import Event
 
 __all__ = [
@@ -68,6 +69,9 @@ __all__ = [
     "Achievements",
     "Recompute",
     "game_record",
+    "RoundStep",
+    "TournamentView",
+    "Tournaments",
     "Analyses",
     "Coach",
     "GameLoader",

@@ -14,6 +14,7 @@ from ._play import Play
 from ._privacy import Privacy
 from ._queries import Queries
 from ._tables import OnExpired, OpenTables
+from ._tournaments import Tournaments
 
 
 class GameServicePort(Protocol):
@@ -34,6 +35,7 @@ class GameServicePort(Protocol):
     privacy: Privacy
     tables: OpenTables
     achievements: Achievements
+    tournaments: Tournaments
 
     on_turn: OnTurn | None
     on_reminder: OnReminder | None

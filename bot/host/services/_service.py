@@ -10,9 +10,9 @@ server settings, seasons, ratings, statistics), the coach's hints
 (:mod:`._coach`), the analyses after the game (:mod:`._analysis`) and privacy
 (:mod:`._privacy`: forgetting a player, servers that removed the bot; the
 timer loop runs its purge), the open tables (:mod:`._tables`: the server's lobbies, the
-looking-for-players role, lobbies that expire, followers; the timer loop runs the expiry) and
+looking-for-players role, lobbies that expire, followers; the timer loop runs the expiry),
 the achievements (:mod:`._achievements`: awarded when a game ends, recomputed from the stored
-games). Callers name the part: ``service.lobby.join(...)``,
+games) and tournaments (:mod:`._tournaments`). Callers name the part: ``service.lobby.join(...)``,
 ``service.play.act(...)``. Nothing here imports discord: methods take Discord
 ids and return dataclasses (:mod:`._models`).
 """
@@ -49,6 +49,7 @@ from ._privacy import Privacy
 from ._queries import Queries
 from ._recording import MoveRecorder
 from ._tables import OnExpired, OpenTables
+from ._tournaments import Tournaments
 
 
 class GameService:
@@ -61,9 +62,10 @@ class GameService:
     (:class:`~._queries.Queries`), ``ladder`` (:class:`~._ladder.ServerLadder`), ``coach``
     (:class:`~._coach.Coach`), ``analyses`` (:class:`~._analysis.Analyses`), ``privacy``
     (:class:`~._privacy.Privacy`), ``tables`` (:class:`~._tables.OpenTables`),
-    ``achievements`` (:class:`~._achievements.Achievements`) and ``timers``
-    (:class:`~._clock.Timers`); ``changes`` (:class:`~._changes.Changes`) tells listeners (the
-    live board) of every stored change.
+    ``achievements`` (:class:`~._achievements.Achievements`), ``tournaments``
+    (:class:`~._tournaments.Tournaments`) and ``timers`` (:class:`~._clock.Timers`);
+    ``changes`` (:class:`~._changes.Changes`) tells listeners (the live board) of every stored
+    change.
 
     Args:
         storage: an open :class:`~bot.host.storage.Storage`.
@@ -152,6 +154,7 @@ class GameService:
         )
         self.tables = OpenTables(storage, self.loader, clock=clock, shards=shards)
         self.achievements = Achievements(storage, self.loader, self.recorder)
+        self.tournaments = Tournaments(storage, self.lobby)
         self.timers = Timers(
             storage,
             self.loader,

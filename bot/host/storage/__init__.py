@@ -91,6 +91,18 @@ from ._tables import (
     TableSettings,
 )
 from ._timers import TimerStore
+from ._tournaments import (
+    FORMATS,
+    NewTable,
+    TableSeat,
+    TournamentFormat,
+    TournamentPlayer,
+    TournamentRefused,
+    TournamentRow,
+    TournamentStatus,
+    TournamentStore,
+    TournamentTable,
+)
 
 __all__ = [
     "AchievementRow",
@@ -113,6 +125,16 @@ __all__ = [
     "Follower",
     "LobbyRow",
     "TableSettings",
+    "TournamentStore",
+    "FORMATS",
+    "NewTable",
+    "TableSeat",
+    "TournamentFormat",
+    "TournamentPlayer",
+    "TournamentRefused",
+    "TournamentRow",
+    "TournamentStatus",
+    "TournamentTable",
     "ALL_STATUSES",
     "DEFAULT_TURN_SECONDS",
     "FINAL_STATUSES",

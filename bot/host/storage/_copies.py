@@ -27,6 +27,7 @@ from ._sql import (
     Violation,
 )
 from ._tables import FOLLOWER_COLUMNS, TABLE_SETTINGS_COLUMNS
+from ._tournaments import TOURNAMENT_COLUMNS
 
 _BOOL_COLUMNS = frozenset(
     {
@@ -39,6 +40,7 @@ _BOOL_COLUMNS = frozenset(
         "longest_path_bonus",
         "hints_allowed",
         "each_turn",
+        "done",
     }
 )
 #: The server-wide tables (not part of one game) a copy takes whole: table -> (columns, order).
@@ -48,6 +50,22 @@ _GUILD_TABLES = {
     "seasons": ("seasons", SEASON_COLUMNS, "guild_id, season"),
     "ratings": ("ratings", RATING_COLUMNS, "guild_id, season, scope, player"),
     "tables": ("table_settings", TABLE_SETTINGS_COLUMNS, "guild_id"),
+    "tournaments": ("tournaments", TOURNAMENT_COLUMNS, "id"),
+    "tournament_players": (
+        "tournament_players",
+        "tournament_id, user_id, display_name, joined, left_round",
+        "tournament_id, joined",
+    ),
+    "tournament_tables": (
+        "tournament_tables",
+        "tournament_id, round, table_no, map_id, thread_id, game_id, done",
+        "tournament_id, round, table_no",
+    ),
+    "tournament_seats": (
+        "tournament_seats",
+        "tournament_id, round, table_no, seat, user_id, place, score",
+        "tournament_id, round, table_no, seat",
+    ),
 }
 
 
@@ -139,7 +157,7 @@ class GameCopier(StorePart):
 
     async def dump_guild_tables(self) -> GuildDump:
         """Every row of the server-wide tables (settings, ladders, seasons, ratings, the open
-        tables' settings)."""
+        tables' settings, tournaments with their players, tables and seats)."""
         async with self._consistent_read() as tx:
             parts = {
                 name: tuple(
@@ -155,6 +173,7 @@ class GameCopier(StorePart):
         async with self._write() as tx:
             for name, (table, columns, _) in _GUILD_TABLES.items():
                 await _insert_plain(tx, table, columns, getattr(dump, name))
+            await self._after_restore(tx)  # tournaments were inserted with their ids
 
 
 def _plain(row: Row, columns: str) -> dict[str, Any]:

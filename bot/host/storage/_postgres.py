@@ -300,10 +300,11 @@ class PostgresStorage(Storage):
             )
 
     async def _after_restore(self, tx: Tx) -> None:
-        await tx.fetch(
-            "SELECT setval(pg_get_serial_sequence('games', 'id'),"
-            " GREATEST((SELECT MAX(id) FROM games), 1))"
-        )
+        for table in ("games", "tournaments"):  # rows inserted with their ids
+            await tx.fetch(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                f" GREATEST((SELECT MAX(id) FROM {table}), 1))"
+            )
 
     async def integrity_check(self) -> list[str]:
         """``["ok"]`` when the server answers at the latest schema version and

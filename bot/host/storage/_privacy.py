@@ -41,6 +41,7 @@ from ._rows import (
     UserData,
 )
 from ._sql import GAME_COLUMNS, Row, StorePart, Tx, game_row, log, timer_at
+from ._tournaments import forget_in_tournaments
 
 #: The name a forgotten user's seat gets: (the game's table language, seat number) -> name.
 SeatName = Callable[[str, int], str]
@@ -60,6 +61,7 @@ NAMED_BY: tuple[tuple[str, str], ...] = (
     ("guild_settings", "updated_by"),
     ("seasons", "started_by"),
     ("table_settings", "updated_by"),
+    ("tournaments", "created_by"),
 )
 #: Tables holding rows that belong to one server other than its games, found by ``guild_id``
 #: (deleted by a purge; its games' rated_games and rating_history rows go with the games).
@@ -71,6 +73,7 @@ GUILD_TABLES: tuple[str, ...] = (
     "guild_departures",
     "table_settings",
     "achievements",
+    "tournaments",  # its players, tables and seats go with it (ON DELETE CASCADE)
 )
 
 _SEAT_REF = (
@@ -196,6 +199,7 @@ class PrivacyStore(StorePart):
                 named += await tx.execute(
                     f"UPDATE {table} SET {column} = NULL WHERE {column} = ?", user_id
                 )
+            await forget_in_tournaments(tx, user_id, -1 - secrets.randbits(52))
         report = ForgetReport(
             user_id=user_id,
             games=len(seats),

@@ -37,6 +37,7 @@ from ._settings import GuildSettingsStore, SettingsStore
 from ._sql import Clock, Tx
 from ._tables import OpenTableStore
 from ._timers import TimerStore
+from ._tournaments import TournamentStore
 
 
 class Storage:
@@ -54,8 +55,9 @@ class Storage:
     (:class:`GuildSettingsStore`), ``copies`` (:class:`GameCopier`: dumps and
     restores), ``coach`` (:class:`CoachStore`: hints and analyses), ``privacy``
     (:class:`PrivacyStore`: a user's data, servers that left), ``tables``
-    (:class:`OpenTableStore`: open tables, their role pings, followers) and ``achievements``
-    (:class:`AchievementStore`: the achievements earned).
+    (:class:`OpenTableStore`: open tables, their role pings, followers), ``achievements``
+    (:class:`AchievementStore`: the achievements earned) and ``tournaments``
+    (:class:`TournamentStore`: tournaments, their players, tables and results).
 
     A backend subclass supplies ``_read``, ``_consistent_read``, ``_write``
     (and, when it needs them, ``_after_restore`` and ``_lock_games``), ``close``,
@@ -85,6 +87,7 @@ class Storage:
         self.privacy = PrivacyStore(self)
         self.tables = OpenTableStore(self)
         self.achievements = AchievementStore(self)
+        self.tournaments = TournamentStore(self)
 
     # -- the driver hooks (see bot.host.storage._sql.Driver) --------------------------------
 

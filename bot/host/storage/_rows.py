@@ -464,13 +464,18 @@ class RatedGame:
 @dataclass(frozen=True, slots=True)
 class GuildDump:
     """Every row of the server-wide tables (settings, ladders, seasons, ratings, the open
-    tables' settings), column by column, for copying a database (``python -m bot migrate``)."""
+    tables' settings, tournaments with their players, tables and seats), column by column, for
+    copying a database (``python -m bot migrate``)."""
 
     settings: tuple[dict[str, Any], ...] = ()
     ladders: tuple[dict[str, Any], ...] = ()
     seasons: tuple[dict[str, Any], ...] = ()
     ratings: tuple[dict[str, Any], ...] = ()
     tables: tuple[dict[str, Any], ...] = ()
+    tournaments: tuple[dict[str, Any], ...] = ()
+    tournament_players: tuple[dict[str, Any], ...] = ()
+    tournament_tables: tuple[dict[str, Any], ...] = ()
+    tournament_seats: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

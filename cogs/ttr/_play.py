@@ -15,7 +15,15 @@ from collections.abc import Sequence
 import discord
 
 from bot.discord_app.client import TtrBot
-from bot.host.services import Action, Event, GameServicePort, Outcome, ServiceError, TableView
+from bot.host.services import (
+    Action,
+    Event,
+    GameServicePort,
+    Outcome,
+    ServiceError,
+    TableView,
+    TurnMenu,
+)
 from bot.host.services import events as ev_
 from sentences import stories
 from sentences import texts as fmt
@@ -141,6 +149,26 @@ class PlayFlows(Base):
         await self.answer(
             interaction, "\n".join(lines or [w.t("Your move was made.")]), view, files=files
         )
+
+    async def claim(
+        self,
+        interaction: discord.Interaction,
+        table: TableView,
+        menu: TurnMenu,
+        index: int,
+        payment: int,
+    ) -> None:
+        """Claim the menu's route ``index`` paying its ``payment``-th way; for a player who asked
+        for it (``/ttr player settings confirm_claims:``) first the one more click, Claim it
+        (:func:`~._prompts.claim_sure`: nothing is played before it)."""
+        settings = await self.service.queries.user_settings(interaction.user.id)
+        if not settings.confirm_claims:
+            action = menu.claim(index, payment)
+            await self.act(interaction, table, action, version=table.version)
+            return
+        await self.acknowledge(interaction)
+        w = self.words(interaction, table)
+        await self.answer(interaction, *prompts.claim_sure(table, menu, w, index, payment))
 
     async def publish(self, outcome: Outcome) -> Delivery | None:
         """Post the turn message when a turn ended (or the game ended); None when nothing was posted."""
@@ -276,6 +304,9 @@ class PlayFlows(Base):
                 "no_such_payment",
                 {"choices": "; ".join(fmt.payment_text(p, w) for p in named.payments[:10])},
             )
+        if len(allowed) == 1 and steps is paid.CLAIMING:
+            await self.claim(interaction, table, menu, named.index, allowed[0])
+            return
         if len(allowed) == 1:
             action = steps.play(menu, named.index, allowed[0])
             await self.act(interaction, table, action, version=table.version)

@@ -16,7 +16,8 @@ players do in every game has its own command at the top: the lobby (``new``, ``j
 now and then sits in three groups: ``/ttr game`` (this channel's game beyond the moves:
 its log, its map's rules, a vacation, resigning, cancelling; and the finished games),
 ``/ttr player`` (ratings, your games, your settings and your data) and ``/ttr admin``
-(the server's settings and seasons, the permission check). That leaves eight entries
+(the server's settings and seasons, the permission check); ``/ttr seat`` hands a seat of a
+running game to another member. That leaves seven entries
 free at the top (``tests/cogs/test_command_tree.py`` fails when fewer than five are).
 """
 
@@ -47,6 +48,8 @@ from ._players import PlayerFlows
 from ._privacy import PrivacyFlows
 from ._publish import Publisher
 from ._record import RecordFlows
+from ._seat_group import SeatGroup
+from ._seats import SeatFlows
 from ._table import TableFlows
 
 log = logging.getLogger(__name__)
@@ -86,6 +89,7 @@ class TtrCog(
         self.ladder = LadderFlows(bot, service, self.announcer)
         self.admin = AdminFlows(bot, service, self.announcer, self.publisher)
         self.privacy = PrivacyFlows(bot, service, self.announcer, self.publisher, self.play)
+        self.seats = SeatFlows(bot, service, self.announcer, self.publisher)
         super().__init__()
         ttr = self.app_command
         assert ttr is not None  # a GroupCog's group, made by Cog.__new__
@@ -93,6 +97,7 @@ class TtrCog(
             GameGroup(self.lobby_flows, self.record, self.guide, self.play, self.admin),
             PlayerGroup(self.players, self.ladder, self.privacy),
             AdminGroup(self.ladder, self.admin),
+            SeatGroup(self.lobby_flows, self.seats),
         ):
             ttr.add_command(group)  # after the commands above: Discord lists them in this order
             self.__cog_app_commands__.append(group)  # walk_app_commands() sees it too

@@ -6,7 +6,9 @@ process SIGKILLs itself at the N-th write point (before a statement, before a
 commit or right after one, counted from 1), and runs OP through
 GameService: ``start`` (the host starts a lobby whose seats have a gap),
 ``resign`` (the player to move gives up; the AI plays on), ``vacation``
-(the player to move takes two days; the clock moves), ``finish`` (the last
+(the player to move takes two days; the clock moves), ``handover`` (the player to
+move gives their seat to a member who accepts: the seat's user and the handover's record
+are one write), ``finish`` (the last
 action of a rated game: its results and every player's new rating are one
 write), ``forget`` (the host,
 who finished one game with others and resigned from another, is forgotten)
@@ -34,7 +36,7 @@ from maps.loader import load_ruleset
 
 HOST, LEAVER, BOB, CAROL = 101, 102, 202, 303
 CLOCK = 1_800_000_000.0
-OPS = ("start", "resign", "vacation", "finish", "forget", "purge")
+OPS = ("start", "resign", "vacation", "handover", "finish", "forget", "purge")
 #: The operations on many rows of many games, checked by comparing whole databases.
 ROW_OPS = ("forget", "purge")
 
@@ -45,7 +47,7 @@ def clock() -> float:
 
 async def prepare(db: Path, op: str) -> None:
     """The database ``op`` starts from: a lobby with a gap in its seats (start), a running
-    game after the ticket choice where HOST is to move (resign, vacation), or a rated game
+    game after the ticket choice where HOST is to move (resign, vacation, handover), or a rated game
     one action from its end (finish)."""
     if op == "finish":
         await prepare_finish(db)
@@ -165,6 +167,9 @@ async def run(service: GameService, op: str, game_id: int) -> None:
         await service.play.resign(game_id, HOST)
     elif op == "vacation":
         await service.play.vacation(game_id, HOST, days=2)
+    elif op == "handover":
+        offer = await service.seats.give(game_id, HOST, LEAVER)  # LEAVER left the lobby
+        await service.seats.accept(offer, LEAVER, "leaver")
     elif op == "finish":
         await service.play.play_ai(game_id)
     elif op == "forget":

@@ -49,10 +49,14 @@ from ._port import GameServicePort
 from ._privacy import DEFAULT_RETENTION_DAYS, Privacy, former_player
 from ._queries import Queries
 from ._recording import MoveRecorder, player_results, rating_identity, rating_places
+from ._seats import OFFER_SECONDS, SeatOffer, Substitutes
 from ._service import GameService
 from .events import Event
 
 __all__ = [
+    "OFFER_SECONDS",
+    "SeatOffer",
+    "Substitutes",
     "Analyses",
     "Coach",
     "GameLoader",

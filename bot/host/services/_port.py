@@ -12,6 +12,7 @@ from ._lobby import Lobby
 from ._play import Play
 from ._privacy import Privacy
 from ._queries import Queries
+from ._seats import Substitutes
 
 
 class GameServicePort(Protocol):
@@ -30,6 +31,7 @@ class GameServicePort(Protocol):
     coach: Coach
     analyses: Analyses
     privacy: Privacy
+    seats: Substitutes
 
     on_turn: OnTurn | None
     on_reminder: OnReminder | None

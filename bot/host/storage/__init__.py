@@ -31,6 +31,7 @@ from ._errors import (
     VersionConflict,
 )
 from ._games import GameStore
+from ._handovers import HandoverReason, HandoverStore, SeatHandover
 from ._migrate import latest_version, load_migrations, migrate, user_version
 from ._open import SCHEMES, database_url, open_storage, sqlite_path
 from ._privacy import PrivacyStore
@@ -89,6 +90,9 @@ __all__ = [
     "GameCopier",
     "GameStore",
     "GuildSettingsStore",
+    "HandoverReason",
+    "HandoverStore",
+    "SeatHandover",
     "RatingStore",
     "PrivacyStore",
     "ResultStore",

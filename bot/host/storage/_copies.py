@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ._errors import ChannelBusy, StorageError
+from ._handovers import HANDOVER_COLUMNS
 from ._rows import GameDump, GuildDump
 from ._sql import (
     ACTION_COLUMNS,
@@ -80,6 +81,10 @@ class GameCopier(StorePart):
             analysis = await tx.fetchrow(
                 f"SELECT {ANALYSIS_COLUMNS} FROM analyses WHERE game_id = ?", game_id
             )
+            handovers = await tx.fetch(
+                f"SELECT {HANDOVER_COLUMNS} FROM seat_handovers WHERE game_id = ? ORDER BY id",
+                game_id,
+            )
         return GameDump(
             game=_plain(game, GAME_COLUMNS),
             seats=tuple(_plain(r, SEAT_COLUMNS) for r in seats),
@@ -89,6 +94,7 @@ class GameCopier(StorePart):
             rated=tuple(_plain(r, RATED_GAME_COLUMNS) for r in rated),
             rating_history=tuple(_plain(r, RATING_HISTORY_COLUMNS) for r in history),
             analysis=None if analysis is None else _plain(analysis, ANALYSIS_COLUMNS),
+            handovers=tuple(_plain(r, HANDOVER_COLUMNS) for r in handovers),
         )
 
     async def restore_game(self, dump: GameDump) -> None:
@@ -112,6 +118,8 @@ class GameCopier(StorePart):
                 )
                 if dump.analysis is not None:
                     await _insert_plain(tx, "analyses", ANALYSIS_COLUMNS, [dump.analysis])
+                # in their order: the new database numbers them anew
+                await _insert_plain(tx, "seat_handovers", HANDOVER_COLUMNS, dump.handovers)
             except Violation as exc:
                 if exc.kind == "channel":
                     raise ChannelBusy(int(dump.game["channel_id"]), None) from exc

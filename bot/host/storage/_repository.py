@@ -28,6 +28,7 @@ from ._actions import ActionLog
 from ._coach import CoachStore
 from ._copies import GameCopier
 from ._games import GameStore
+from ._handovers import HandoverStore
 from ._privacy import PrivacyStore
 from ._ratings import RatingStore
 from ._results import ResultStore
@@ -50,8 +51,9 @@ class Storage:
     (:class:`RatingStore`: seasons and ratings), ``settings``
     (:class:`SettingsStore`: a user's), ``guild_settings``
     (:class:`GuildSettingsStore`), ``copies`` (:class:`GameCopier`: dumps and
-    restores), ``coach`` (:class:`CoachStore`: hints and analyses) and ``privacy``
-    (:class:`PrivacyStore`: a user's data, servers that left).
+    restores), ``coach`` (:class:`CoachStore`: hints and analyses), ``privacy``
+    (:class:`PrivacyStore`: a user's data, servers that left) and ``handovers``
+    (:class:`HandoverStore`: seats passed to another member during a game).
 
     A backend subclass supplies ``_read``, ``_consistent_read``, ``_write``
     (and, when it needs them, ``_after_restore`` and ``_lock_games``), ``close``,
@@ -79,6 +81,7 @@ class Storage:
         self.copies = GameCopier(self)
         self.coach = CoachStore(self)
         self.privacy = PrivacyStore(self)
+        self.handovers = HandoverStore(self)
 
     # -- the driver hooks (see bot.host.storage._sql.Driver) --------------------------------
 

@@ -119,6 +119,10 @@ ERRORS: dict[str, str | Plural] = {
     "bad_days": N_("Choose between {min} and {max} days."),
     "vacation_limit": N_("You have no vacation days left."),
     "is_ai": N_("That seat is played by the computer."),
+    "cannot_undo": N_(
+        "That move cannot be taken back: only a claim or a {station} that showed no hidden "
+        "card can, and only until the next player acts."
+    ),
     "already_resigned": N_("You have already resigned from this game."),
     "bad_ai_level": N_("That AI level is not available. Choose one of: {choices}."),
     "bad_language": N_("That language is not available. Choose one of: {choices}."),

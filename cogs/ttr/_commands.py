@@ -51,6 +51,7 @@ from ._record import RecordFlows
 from ._seat_group import SeatGroup
 from ._seats import SeatFlows
 from ._table import TableFlows
+from ._takeback import TakeBackFlows
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +91,7 @@ class TtrCog(
         self.admin = AdminFlows(bot, service, self.announcer, self.publisher)
         self.privacy = PrivacyFlows(bot, service, self.announcer, self.publisher, self.play)
         self.seats = SeatFlows(bot, service, self.announcer, self.publisher)
+        self.takeback = TakeBackFlows(bot, service, self.announcer, self.publisher, self.play)
         super().__init__()
         ttr = self.app_command
         assert ttr is not None  # a GroupCog's group, made by Cog.__new__
@@ -97,7 +99,7 @@ class TtrCog(
             GameGroup(self.lobby_flows, self.record, self.guide, self.play, self.admin),
             PlayerGroup(self.players, self.ladder, self.privacy),
             AdminGroup(self.ladder, self.admin),
-            SeatGroup(self.lobby_flows, self.seats),
+            SeatGroup(self.lobby_flows, self.seats, self.takeback),
         ):
             ttr.add_command(group)  # after the commands above: Discord lists them in this order
             self.__cog_app_commands__.append(group)  # walk_app_commands() sees it too

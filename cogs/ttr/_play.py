@@ -38,6 +38,7 @@ from ._base import Base, CogError
 from ._components import Btn, components
 from ._panel_images import PanelImages
 from ._publish import Publisher, delivery_note
+from ._seat_ids import UndoAsk
 
 log = logging.getLogger(__name__)
 
@@ -141,6 +142,9 @@ class PlayFlows(Base):
             lines.append(prompt)
         else:
             view = None
+            if await self.service.undo.may_ask(table.game.id, interaction.user.id):
+                ask = UndoAsk(table.game.id, fresh.version).custom_id
+                view = components([Btn(w.t("Take back"), ask, prompts.SECONDARY)])
             if fresh.mine is not None and fresh.game.status == "active":
                 if table.public is not None and table.public.phase == "play":
                     lines.append(w.t("Your turn is over."))

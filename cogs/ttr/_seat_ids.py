@@ -1,4 +1,5 @@
-"""Click kinds of seats changing hands: Accept and Decline under a seat offered to a member.
+"""Click kinds of seats and second thoughts: Accept and Decline under a seat offered to a
+member, and Take back, Approve and Refuse of a move taken back by consent.
 
 Kinds declared outside :mod:`._ids` (as its docstring says): subclasses of
 :class:`~._ids.Click` whose definition registers them in :data:`._ids.KINDS`; this module is
@@ -21,7 +22,7 @@ from typing import Self
 from bot.host.services import SeatOffer
 from bot.host.storage import HandoverReason
 
-from ._ids import GAME, MAX_INT, PREFIX, SMALL, BadComponentId, Click
+from ._ids import GAME, MAX_INT, PREFIX, SMALL, VERSION, BadComponentId, Click, MenuClick
 
 USER = "[0-9]{1,19}"
 
@@ -100,4 +101,55 @@ class SeatRefuse(Click):
         return cls(game, int(match["seat"]), _user(match["holder"]), _user(match["member"]))
 
 
-__all__ = ["SeatRefuse", "SeatTake"]
+# ====================================================================== taking a move back
+@dataclass(frozen=True)
+class UndoAsk(MenuClick):
+    """Take back (under the mover's private answer to a move that may be taken back): ask the
+    table to take back the last move, made at game ``version``."""
+
+    TEMPLATE = GAME + ":undo-ask:" + VERSION
+
+    def _text(self) -> str:
+        return f"{PREFIX}:{self.game}:undo-ask:v{self.version}"
+
+
+@dataclass(frozen=True)
+class UndoYes(MenuClick):
+    """Approve (under a public request): take back ``seat``'s move made at ``version``; ``ok``
+    is the bit set of the seats that approved before (``1 << seat`` each)."""
+
+    TEMPLATE = GAME + ":undo-yes:" + VERSION + f":seat:(?P<seat>{SMALL}):ok:(?P<ok>[0-9]{{1,3}})"
+
+    seat: int = 0
+    ok: int = 0
+
+    @property
+    def approved(self) -> frozenset[int]:
+        """The seats that approved before this click."""
+        return frozenset(s for s in range(10) if self.ok >> s & 1)
+
+    def _text(self) -> str:
+        return f"{PREFIX}:{self.game}:undo-yes:v{self.version}:seat:{self.seat}:ok:{self.ok}"
+
+    @classmethod
+    def _menu_fields(cls, game: int, version: int, match: re.Match[str]) -> Self:
+        return cls(game, version, int(match["seat"]), int(match["ok"]))
+
+
+@dataclass(frozen=True)
+class UndoNo(MenuClick):
+    """Refuse (under a public request): ``seat``'s move made at ``version`` stands."""
+
+    TEMPLATE = GAME + ":undo-no:" + VERSION + f":seat:(?P<seat>{SMALL})"
+
+    seat: int = 0
+
+    def _text(self) -> str:
+        return f"{PREFIX}:{self.game}:undo-no:v{self.version}:seat:{self.seat}"
+
+    @classmethod
+    def _menu_fields(cls, game: int, version: int, match: re.Match[str]) -> Self:
+        return cls(game, version, int(match["seat"]))
+
+
+__all__ = ["SeatRefuse", "SeatTake", "UndoAsk", "UndoNo", "UndoYes"]

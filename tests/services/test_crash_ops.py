@@ -28,6 +28,7 @@ import pytest
 from bot.host.services import GameService, ai_controlled
 from bot.host.services.ops import verify_storage
 from bot.host.storage import GameRow, SeatRow, Storage, open_storage
+from engine import can_undo
 
 from .crash_ops import CLOCK, HOST, LEAVER, OPS, ROW_OPS, clock, prepare, prepare_rows, run
 
@@ -99,6 +100,13 @@ async def check(db: Path, op: str, before: list[SeatRow], start: GameRow) -> str
             if any(ai_controlled(seats[s]) for s in state.seats_to_act()):
                 # the AI must still play: due now, so the timer loop resumes it after the crash
                 assert game.deadline_at is not None and game.deadline_at <= CLOCK
+            return "all"
+        if op == "undo":
+            if game.version == start.version:
+                assert seats == before and game == start and can_undo(state, 0)
+                return "none"
+            assert game.version == start.version + 1 and not can_undo(state, 0)
+            assert state.active == 0 and not state.players[0].routes
             return "all"
         if op == "handover":
             handovers = await storage.handovers.handovers(game_id)

@@ -51,9 +51,12 @@ from ._queries import Queries
 from ._recording import MoveRecorder, player_results, rating_identity, rating_places
 from ._seats import OFFER_SECONDS, SeatOffer, Substitutes
 from ._service import GameService
+from ._undo import TakeBacks, UndoRequest
 from .events import Event
 
 __all__ = [
+    "TakeBacks",
+    "UndoRequest",
     "OFFER_SECONDS",
     "SeatOffer",
     "Substitutes",

@@ -13,6 +13,7 @@ from ._play import Play
 from ._privacy import Privacy
 from ._queries import Queries
 from ._seats import Substitutes
+from ._undo import TakeBacks
 
 
 class GameServicePort(Protocol):
@@ -32,6 +33,7 @@ class GameServicePort(Protocol):
     analyses: Analyses
     privacy: Privacy
     seats: Substitutes
+    undo: TakeBacks
 
     on_turn: OnTurn | None
     on_reminder: OnReminder | None

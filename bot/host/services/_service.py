@@ -9,7 +9,8 @@ outcomes) under the lobby (:mod:`._lobby`), play (:mod:`._play`), the timers
 server settings, seasons, ratings, statistics), the coach's hints
 (:mod:`._coach`), the analyses after the game (:mod:`._analysis`) and privacy
 (:mod:`._privacy`: forgetting a player, servers that removed the bot; the
-timer loop runs its purge) and substitutes (:mod:`._seats`: a seat handed to another member). Callers name the part: ``service.lobby.join(...)``,
+timer loop runs its purge), substitutes (:mod:`._seats`: a seat handed to another member)
+and undo by consent (:mod:`._undo`). Callers name the part: ``service.lobby.join(...)``,
 ``service.play.act(...)``. Nothing here imports discord: methods take Discord
 ids and return dataclasses (:mod:`._models`).
 """
@@ -44,6 +45,7 @@ from ._privacy import Privacy
 from ._queries import Queries
 from ._recording import MoveRecorder
 from ._seats import Substitutes
+from ._undo import TakeBacks
 
 
 class GameService:
@@ -55,8 +57,8 @@ class GameService:
     ``lobby`` (:class:`~._lobby.Lobby`), ``play`` (:class:`~._play.Play`), ``queries``
     (:class:`~._queries.Queries`), ``ladder`` (:class:`~._ladder.ServerLadder`), ``coach``
     (:class:`~._coach.Coach`), ``analyses`` (:class:`~._analysis.Analyses`), ``privacy``
-    (:class:`~._privacy.Privacy`), ``seats`` (:class:`~._seats.Substitutes`) and ``timers``
-    (:class:`~._clock.Timers`).
+    (:class:`~._privacy.Privacy`), ``seats`` (:class:`~._seats.Substitutes`), ``undo``
+    (:class:`~._undo.TakeBacks`) and ``timers`` (:class:`~._clock.Timers`).
 
     Args:
         storage: an open :class:`~bot.host.storage.Storage`.
@@ -122,6 +124,7 @@ class GameService:
         self.play = Play(storage, self.loader, self.recorder, clock=clock)
         self.queries = Queries(storage, self.loader)
         self.seats = Substitutes(storage, self.loader, clock=clock)
+        self.undo = TakeBacks(storage, self.loader, self.recorder)
         self.ladder = ServerLadder(storage)
         self.coach = Coach(storage, self.loader, self.play, jobs=hint_jobs)
         self.analyses = Analyses(

@@ -5,12 +5,14 @@ keeps the change, the game replays, and the result goes to whoever holds the sea
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.host.services import OFFER_SECONDS, GameService, ServiceError, replay_game
 from bot.host.services._clock import MAX_EXPIRIES
 from bot.host.services.ops import verify_storage
-from bot.host.storage import Storage
+from bot.host.storage import Storage, open_storage
 
 from .conftest import BOB, CAROL, HOST, STRANGER, FakeClock, lobby, play_for
 
@@ -135,3 +137,17 @@ async def test_the_result_goes_to_whoever_holds_the_seat_at_the_end(
         await play_for(service, storage, gid, user)
     results = await storage.results.results(gid)
     assert {r.user_id for r in results} == {HOST, CAROL}
+
+
+async def test_a_copy_of_the_game_keeps_its_handovers(
+    service: GameService, storage: Storage, tmp_path: Path
+) -> None:
+    """``python -m bot migrate`` copies a game whole: its handovers come along, in order."""
+    gid = await _started(service, storage)
+    await service.seats.accept(await service.seats.give(gid, BOB, CAROL), CAROL, "Carol")
+    await service.seats.accept(await service.seats.give(gid, CAROL, STRANGER), STRANGER, "S")
+    dump = await storage.copies.dump_game(gid)
+    assert dump is not None and len(dump.handovers) == 2
+    async with await open_storage(tmp_path / "copy.sqlite3") as copy:
+        await copy.copies.restore_game(dump)
+        assert await copy.handovers.handovers(gid) == await storage.handovers.handovers(gid)

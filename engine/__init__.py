@@ -22,6 +22,7 @@ from .actions import (
     Pass,
     PayTunnel,
     Resign,
+    UndoLast,
 )
 from .board import Board, City, Route, Ticket
 from .errors import EngineError, IllegalAction, SetupError
@@ -36,6 +37,7 @@ from .events import (
     FaceUpReset,
     GameOver,
     LastRound,
+    MoveTakenBack,
     Passed,
     PlayStarted,
     Resigned,
@@ -52,6 +54,7 @@ from .reducer import (
     Transition,
     apply,
     can_resign,
+    can_undo,
     claimable_routes,
     legal_actions,
     new_game,
@@ -89,6 +92,7 @@ __all__ = [
     "TicketsDrawn",
     "SeatEvent",
     "RouteClaimed",
+    "MoveTakenBack",
     "Resigned",
     "PlayStarted",
     "Passed",
@@ -129,6 +133,7 @@ __all__ = [
     "PlayerView",
     "PublicView",
     "Resign",
+    "UndoLast",
     "Route",
     "ScoreSheet",
     "SeatScore",
@@ -139,6 +144,7 @@ __all__ = [
     "apply",
     "build_ruleset",
     "can_resign",
+    "can_undo",
     "claimable_routes",
     "legal_actions",
     "new_game",

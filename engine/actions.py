@@ -196,6 +196,24 @@ class Resign(Action):
     kind: ClassVar[str] = "resign"
 
 
+@dataclass(frozen=True, slots=True)
+class UndoLast(Action):
+    """Take back ``seat``'s last move, after the other players agreed (the bot asks them; house
+    rule, not in the rulebooks): legal only while the state keeps that move's position
+    (:attr:`engine.state.GameState.undo`: a claim or a train station that showed nothing hidden,
+    and no action since). The position before the move comes back; the action log keeps both
+    the move and this action, so a replay ends where the game is.
+
+    Not listed by :func:`engine.reducer.legal_actions` (the AI never takes a move back); see
+    :func:`engine.reducer.can_undo`. The integer core (:mod:`engine.integer_core`) has no such
+    action: it never meets one in a search, and a core wanted after an undo is rebuilt from the
+    value state (``Core.from_state``; ``tests/engine/test_undo.py`` plays random games with
+    undos on every map and holds both engines equal that way).
+    """
+
+    kind: ClassVar[str] = "undo_last"
+
+
 for _shared in (
     DrawBlind,
     DrawFaceUp,
@@ -206,5 +224,6 @@ for _shared in (
     KeepTickets,
     Pass,
     Resign,
+    UndoLast,
 ):
     action_type(_shared)

@@ -101,6 +101,11 @@ def encode_state(state: GameState) -> dict[str, Any]:
     out["tunnel"] = dataclasses.asdict(state.tunnel) if state.tunnel else None
     out["extra"] = encode_extra(state.extra)
     out["result"] = state.result.to_dict() if state.result else None
+    # the position a move may be taken back to, only while there is one (no key otherwise: a
+    # state without it encodes as before undo existed, so the pinned digests stand)
+    undo = out.pop("undo")
+    if undo is not None:
+        out["undo"] = encode_state(undo)
     out["schema"] = STATE_SCHEMA
     return out
 
@@ -155,6 +160,7 @@ def decode_state(data: dict[str, Any]) -> GameState:
     d["tunnel"] = TunnelPending(**d["tunnel"]) if d.get("tunnel") else None
     d["extra"] = decode_extra(StateExtra, d.get("extra"))
     d["result"] = FinalResult.from_dict(d["result"]) if d.get("result") else None
+    d["undo"] = decode_state(d["undo"]) if d.get("undo") else None  # absent before undo existed
     return GameState(**d)
 
 

@@ -320,6 +320,16 @@ class Resigned(EventBase):
 
 
 @dataclass(frozen=True, slots=True)
+class MoveTakenBack(EventBase):
+    """``seat`` took its last move back with the other players' consent
+    (:class:`engine.actions.UndoLast`): the position before that move is back, and ``seat``
+    is to move again."""
+
+    seat: int
+    kind: ClassVar[str] = "move_taken_back"
+
+
+@dataclass(frozen=True, slots=True)
 class GameOver(EventBase):
     """The game ended: ``winners`` (seats) and final ``scores`` indexed by seat."""
 
@@ -347,6 +357,7 @@ EngineEvent: TypeAlias = (
     | Passed
     | LastRound
     | Resigned
+    | MoveTakenBack
     | GameOver
     | SeatEvent
 )
@@ -384,6 +395,7 @@ for _shared in (
     Passed,
     LastRound,
     Resigned,
+    MoveTakenBack,
     GameOver,
 ):
     event_type(_shared)
@@ -400,6 +412,7 @@ __all__ = [
     "FaceUpReset",
     "GameOver",
     "LastRound",
+    "MoveTakenBack",
     "Passed",
     "PlayStarted",
     "Resigned",

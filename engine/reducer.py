@@ -25,6 +25,7 @@ Rules implemented here are the shared ones of all five maps (rulebooks in
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -42,6 +43,7 @@ from .actions import (
     Pass,
     PayTunnel,
     Resign,
+    UndoLast,
 )
 from .errors import IllegalAction, SetupError
 from .events import (
@@ -52,6 +54,7 @@ from .events import (
     FaceUpReset,
     GameOver,
     LastRound,
+    MoveTakenBack,
     Passed,
     PlayStarted,
     Resigned,
@@ -343,7 +346,10 @@ def apply(rules: ClassicRules, state: GameState, action: Action) -> Transition:
     seat = action.seat
     if not isinstance(seat, int) or not 0 <= seat < state.num_seats:
         raise IllegalAction("not_in_game", {"seat": seat})
+    if isinstance(action, UndoLast):
+        return _undo(state, seat)
     st = state.clone()  # shares nothing that can change: history stays as it was
+    st.undo = None  # any action ends the chance to take the one before it back
     events: list[EngineEvent] = []
     if isinstance(action, Resign):
         if st.players[seat].resigned:
@@ -356,8 +362,57 @@ def apply(rules: ClassicRules, state: GameState, action: Action) -> Transition:
         if seat != st.active:
             raise IllegalAction("not_your_turn", {"active": st.active})
         _apply_play(rules, st, action, events)
+        if _reveals_nothing(state, st, action):
+            st.undo = dataclasses.replace(state, undo=None)  # states never change in place
     st.version += 1
     return Transition(st, events)
+
+
+#: The moves that may be taken back (:class:`UndoLast`) when they showed nothing hidden: a
+#: claim, and a train station (Europe's ``BuildStation``, named by its kind so the shared
+#: reducer names no rule set).
+UNDOABLE_KINDS = frozenset({"claim_route", "build_station"})
+
+
+def _reveals_nothing(before: GameState, after: GameState, action: Action) -> bool:
+    """``action`` (applied to ``before``, giving ``after``) may be taken back: a claim or a train
+    station that ended the turn of a game still running, drew nothing from the RNG, and left
+    the card deck and every ticket deck as they were. So a tunnel (three cards turned up), a
+    claim that emptied the deck into a reshuffle, one that ended the game (the tickets are
+    shown) and every draw (a face-up draw shows its replacement at once) never qualify: what
+    was seen cannot be unseen."""
+    return (
+        action.kind in UNDOABLE_KINDS
+        and after.phase == "play"
+        and after.tunnel is None
+        and after.active != action.seat
+        and after.rng == before.rng
+        and after.deck == before.deck
+        and after.ticket_decks == before.ticket_decks
+    )
+
+
+def can_undo(state: GameState, seat: int) -> bool:
+    """True when ``seat`` may apply :class:`UndoLast` now: the state keeps the position before
+    ``seat``'s last move (see :attr:`GameState.undo`), and no action came after it."""
+    prior = state.undo
+    return prior is not None and not state.finished and prior.active == seat
+
+
+def _undo(state: GameState, seat: int) -> Transition:
+    """:class:`UndoLast`: the position before ``seat``'s last move, one version on.
+
+    Raises:
+        IllegalAction: ``cannot_undo`` when that move cannot be taken back (it showed
+            something hidden, it was not a claim or a train station, or an action followed it).
+    """
+    if not can_undo(state, seat):
+        raise IllegalAction("cannot_undo", {"seat": seat})
+    assert state.undo is not None
+    st = state.undo.clone()
+    st.undo = None
+    st.version = state.version + 1
+    return Transition(st, [MoveTakenBack(seat)])
 
 
 def _apply_setup(
@@ -734,6 +789,8 @@ def replay(
 __all__ = [
     "Transition",
     "can_resign",
+    "can_undo",
+    "UNDOABLE_KINDS",
     "apply",
     "claimable_routes",
     "legal_actions",

@@ -247,6 +247,10 @@ class GameState:
         extra: the rule set's own fields of the game (:class:`engine.extras.StateExtra`),
             None when it has none or they are blank.
         result: the final result once finished.
+        undo: the position before the last action while that action may be taken back
+            (:class:`engine.actions.UndoLast`: a claim or a train station that showed nothing
+            hidden, with no action since), else None. Not compared: two states that differ
+            only here are the same position (the integer core keeps no such field).
     """
 
     map_id: str
@@ -273,10 +277,12 @@ class GameState:
     passes: int = 0
     extra: StateExtra | None = None
     result: FinalResult | None = None
+    undo: GameState | None = field(default=None, compare=False, repr=False)
 
     def clone(self) -> GameState:
         """A deep, independent copy (fast: only lists and dicts are copied; the rule set's
-        immutable ``extra`` and the final result, set once when the game ends, are shared)."""
+        immutable ``extra``, the final result, set once when the game ends, and the ``undo``
+        position, never changed in place, are shared)."""
         return GameState(
             self.map_id,
             self.seed,
@@ -302,6 +308,7 @@ class GameState:
             self.passes,
             self.extra,
             self.result,
+            self.undo,  # never changed in place: shared
         )
 
     def seats_to_act(self) -> list[int]:

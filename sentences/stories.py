@@ -223,6 +223,10 @@ def _resigned(story: Story, ev: ev_.Resigned, rules: ClassicRules, w: Words) -> 
     story.parts.append(w.t("resigned (the computer plays the seat on; it cannot win)"))
 
 
+def _taken_back(story: Story, ev: ev_.MoveTakenBack, rules: ClassicRules, w: Words) -> None:
+    story.parts.append(w.t("took their last move back (everyone else agreed)"))
+
+
 def _last_round(story: Story, ev: ev_.LastRound, rules: ClassicRules, w: Words) -> None:
     story.last_round = True
 
@@ -251,6 +255,7 @@ PHRASES: dict[type[ev_.EventBase], Callable[[Story, Any, ClassicRules, Words], N
     ev_.StationBuilt: _station,
     ev_.Passed: _passed,
     ev_.Resigned: _resigned,
+    ev_.MoveTakenBack: _taken_back,
     ev_.LastRound: _last_round,
     ev_.FlagOffered: _silent,
     ev_.FaceUpRefilled: _silent,

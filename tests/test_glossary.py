@@ -257,7 +257,7 @@ def test_the_glossary_sees_an_english_command_name_in_german_text() -> None:
 #: The imperatives the German command descriptions start with (CONTRIBUTING.md, "Style of
 #: command descriptions"): a new verb is added here.
 IMPERATIVES = frozenset(
-    "Baue Beginne Brich Entferne Eröffne Erlaube Füge Gib Hol Lass Lege Lies Mach Melde Nutze Prüfe "
+    "Baue Beginne Biete Bitte Brich Entferne Eröffne Erlaube Füge Gib Hol Lass Lege Lies Mach Melde Nutze Prüfe "
     "Sieh Spiele Starte Stelle Tritt Vergrößere Verlasse Verwalte Wähle Zeige Ziehe".split()
 )
 

@@ -99,6 +99,14 @@ ERRORS: dict[str, str | Plural] = {
     "not_host": N_("Only the host can do that."),
     "not_allowed": N_("You are not allowed to do that."),
     "host_cannot_leave": N_("The host cannot leave; cancel the game instead."),
+    "substitute_self": N_("You already hold this seat: name another member."),
+    "substitute_seated": N_("That member already plays in this game."),
+    "seat_offer_expired": N_("This offer has expired: ask for a new one."),
+    "seat_offer_stale": N_("This seat has changed since it was offered: nothing was done."),
+    "seat_not_timed_out": N_(
+        "Seat {seat} is not played by the computer after timeouts: only such a seat can be offered."
+    ),
+    "no_such_seat": N_("This game has no seat {seat}."),
     "not_enough_players": N_("At least {min} players are needed."),
     "too_many_players": N_("At most {max} players can play."),
     "already_started": N_("The game has already started."),
@@ -117,6 +125,10 @@ ERRORS: dict[str, str | Plural] = {
     "bad_days": N_("Choose between {min} and {max} days."),
     "vacation_limit": N_("You have no vacation days left."),
     "is_ai": N_("That seat is played by the computer."),
+    "cannot_undo": N_(
+        "That move cannot be taken back: only a claim or a {station} that showed no hidden "
+        "card can, and only until the next player acts."
+    ),
     "already_resigned": N_("You have already resigned from this game."),
     "bad_ai_level": N_("That AI level is not available. Choose one of: {choices}."),
     "bad_language": N_("That language is not available. Choose one of: {choices}."),

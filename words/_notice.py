@@ -34,7 +34,10 @@ def privacy_notice(w: Words, retention_days: int) -> str:
                 "- **Your settings** from /ttr player settings and the games you follow (with "
                 "your language), if any: to keep them."
             ),
-            w.t("- Your id as who changed a server's settings or started a season, if you did."),
+            w.t(
+                "- Your id as who changed a server's settings, started a season or handed on or "
+                "took over a seat in a game, if you did."
+            ),
             w.t("- For every game, the ids of its server, channel and messages: to run it there."),
             w.t(
                 "The bot reads none of your messages and stores no e-mail address, IP address or "

@@ -13,11 +13,13 @@ Discord allows 25 entries (commands and groups) under ``/ttr`` and 25 in each gr
 players do in every game has its own command at the top: the lobby (``new``, ``join``,
 ``leave``, ``add_ai``, ``start``), the moves (``hand``, ``draw``, ``claim``, ``station``,
 ``tickets``, ``hint``), the table (``board``, ``status``) and ``help``. What is asked
-now and then sits in four groups: ``/ttr game`` (this channel's game beyond the moves:
-its log, its map's rules, a vacation, resigning, cancelling, following; and the finished
-games), ``/ttr player`` (ratings, your games, your settings and your data), ``/ttr admin``
-(the server's settings and seasons, the permission check) and ``/ttr tables`` (the server's
-open tables, the looking-for-players role). That leaves seven entries free at the top (``tests/cogs/test_command_tree.py`` fails when fewer than five are).
+now and then sits in groups: ``/ttr game`` (this channel's game beyond the moves: its log,
+its map's rules, a vacation, resigning, cancelling, following; and the finished games),
+``/ttr player`` (ratings, your games, your settings and your data), ``/ttr admin`` (the
+server's settings and seasons, the permission check), ``/ttr tables`` (the server's open
+tables, the looking-for-players role), ``/ttr tournament`` and ``/ttr seat`` (a seat handed
+to another member, a move taken back). That leaves five entries free at the top
+(``tests/cogs/test_command_tree.py`` fails when fewer than five are).
 """
 
 from __future__ import annotations
@@ -48,9 +50,12 @@ from ._players import PlayerFlows
 from ._privacy import PrivacyFlows
 from ._publish import Publisher
 from ._record import RecordFlows
+from ._seat_group import SeatGroup
+from ._seats import SeatFlows
 from ._table import TableFlows
 from ._tables import OpenTableFlows
 from ._tables_group import TablesGroup
+from ._takeback import TakeBackFlows
 from ._tournament import TournamentFlows
 from ._tournament_group import TournamentGroup
 
@@ -98,6 +103,8 @@ class TtrCog(
         self.tournaments = TournamentFlows(
             bot, service, self.announcer, self.publisher, self.coach.after_final
         )
+        self.seats = SeatFlows(bot, service, self.announcer, self.publisher)
+        self.takeback = TakeBackFlows(bot, service, self.announcer, self.publisher, self.play)
         super().__init__()
         ttr = self.app_command
         assert ttr is not None  # a GroupCog's group, made by Cog.__new__
@@ -109,6 +116,7 @@ class TtrCog(
             AdminGroup(self.ladder, self.admin, self.open_tables),
             TablesGroup(self.open_tables),
             TournamentGroup(self.tournaments),
+            SeatGroup(self.lobby_flows, self.seats, self.takeback),
         ):
             ttr.add_command(group)  # after the commands above: Discord lists them in this order
             self.__cog_app_commands__.append(group)  # walk_app_commands() sees it too

@@ -30,6 +30,11 @@ Older releases wrote private ids with two-letter verbs
 such ids may still sit in players' private replies. :func:`upgrade` rewrites
 one into today's id, so it is answered by the same code as a new click.
 
+A feature's kinds may live in a module of their own (:mod:`._seat_ids`: Accept and
+Decline under a seat offer): subclass :class:`Click` there as here; the definition
+registers the kind, so that module must be imported (by the family that answers it) before
+:mod:`._clicks` makes the items, and its ids must match no other kind's template.
+
 Dataclasses and pure functions: discord is named only in type hints. Discord
 limits custom_ids to 100 characters.
 """
@@ -446,6 +451,29 @@ class ClaimConfirm(MenuClick):
     def _text(self) -> str:
         return (
             f"{PREFIX}:{self.game}:claim-confirm:v{self.version}"
+            f":route:{self.route}:payment:{self.payment}"
+        )
+
+    @classmethod
+    def _menu_fields(cls, game: int, version: int, match: re.Match[str]) -> Self:
+        return cls(game, version, int(match["route"]), int(match["payment"]))
+
+
+@dataclass(frozen=True)
+class ClaimSure(MenuClick):
+    """Claim route ``route`` paying its ``payment``-th way, the one more click of a player who
+    asked for it (``/ttr player settings confirm_claims:``)."""
+
+    TEMPLATE = (
+        GAME + ":claim-sure:" + VERSION + f":route:(?P<route>{SMALL}):payment:(?P<payment>{SMALL})"
+    )
+
+    route: int = 0
+    payment: int = 0
+
+    def _text(self) -> str:
+        return (
+            f"{PREFIX}:{self.game}:claim-sure:v{self.version}"
             f":route:{self.route}:payment:{self.payment}"
         )
 

@@ -77,8 +77,7 @@ class MenuClicks(Base):
             table, menu = found
             choice = menu.route(_one(click.chosen))
             if choice.single:
-                action = menu.claim(choice.index, 0)
-                await self.play.act(interaction, table, action, version=table.version)
+                await self.play.claim(interaction, table, menu, choice.index, 0)
                 return
             w = self.words(interaction, table)
             await self.update(interaction, *prompts.payments(table, menu, w, choice.index))
@@ -97,7 +96,14 @@ class MenuClicks(Base):
     async def claim_confirm(
         self, interaction: discord.Interaction, click: ids.ClaimConfirm
     ) -> None:
-        """Claim the route paying the chosen way."""
+        """Claim the route paying the chosen way (a player who confirms claims: first Claim it)."""
+        if found := await self._current(interaction, click):
+            table, menu = found
+            await self.play.claim(interaction, table, menu, click.route, click.payment)
+
+    @ids.ClaimSure.handler
+    async def claim_sure(self, interaction: discord.Interaction, click: ids.ClaimSure) -> None:
+        """Claim it: the one more click of a player who confirms claims; the route is claimed."""
         if found := await self._current(interaction, click):
             table, menu = found
             action = menu.claim(click.route, click.payment)

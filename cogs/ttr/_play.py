@@ -15,7 +15,15 @@ from collections.abc import Sequence
 import discord
 
 from bot.discord_app.client import TtrBot
-from bot.host.services import Action, Event, GameServicePort, Outcome, ServiceError, TableView
+from bot.host.services import (
+    Action,
+    Event,
+    GameServicePort,
+    Outcome,
+    ServiceError,
+    TableView,
+    TurnMenu,
+)
 from bot.host.services import events as ev_
 from sentences import stories
 from sentences import texts as fmt
@@ -31,6 +39,7 @@ from ._components import Btn, components
 from ._links import with_my_board
 from ._panel_images import PanelImages
 from ._publish import Publisher, delivery_note
+from ._seat_ids import UndoAsk
 
 log = logging.getLogger(__name__)
 
@@ -134,6 +143,9 @@ class PlayFlows(Base):
             lines.append(prompt)
         else:
             view = None
+            if await self.service.undo.may_ask(table.game.id, interaction.user.id):
+                ask = UndoAsk(table.game.id, fresh.version).custom_id
+                view = components([Btn(w.t("Take back"), ask, prompts.SECONDARY)])
             if fresh.mine is not None and fresh.game.status == "active":
                 if table.public is not None and table.public.phase == "play":
                     lines.append(w.t("Your turn is over."))
@@ -142,6 +154,26 @@ class PlayFlows(Base):
         await self.answer(
             interaction, "\n".join(lines or [w.t("Your move was made.")]), view, files=files
         )
+
+    async def claim(
+        self,
+        interaction: discord.Interaction,
+        table: TableView,
+        menu: TurnMenu,
+        index: int,
+        payment: int,
+    ) -> None:
+        """Claim the menu's route ``index`` paying its ``payment``-th way; for a player who asked
+        for it (``/ttr player settings confirm_claims:``) first the one more click, Claim it
+        (:func:`~._prompts.claim_sure`: nothing is played before it)."""
+        settings = await self.service.queries.user_settings(interaction.user.id)
+        if not settings.confirm_claims:
+            action = menu.claim(index, payment)
+            await self.act(interaction, table, action, version=table.version)
+            return
+        await self.acknowledge(interaction)
+        w = self.words(interaction, table)
+        await self.answer(interaction, *prompts.claim_sure(table, menu, w, index, payment))
 
     async def publish(self, outcome: Outcome) -> Delivery | None:
         """Post the turn message when a turn ended (or the game ended); None when nothing was posted."""
@@ -279,6 +311,9 @@ class PlayFlows(Base):
                 "no_such_payment",
                 {"choices": "; ".join(fmt.payment_text(p, w) for p in named.payments[:10])},
             )
+        if len(allowed) == 1 and steps is paid.CLAIMING:
+            await self.claim(interaction, table, menu, named.index, allowed[0])
+            return
         if len(allowed) == 1:
             action = steps.play(menu, named.index, allowed[0])
             await self.act(interaction, table, action, version=table.version)

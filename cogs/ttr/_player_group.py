@@ -72,6 +72,7 @@ class PlayerGroup(
         dm_turns="Also send me a direct message on my turn",
         high_contrast="High-contrast colours in my private images",
         phone_board="My private board drawn 500 px wide, for a phone",
+        confirm_claims="Ask me once more before I claim a route",
     )
     async def settings(
         self,
@@ -80,8 +81,11 @@ class PlayerGroup(
         dm_turns: bool | None = None,
         high_contrast: bool | None = None,
         phone_board: bool | None = None,
+        confirm_claims: bool | None = None,
     ) -> None:
-        await self.players.settings(interaction, turn_pings, dm_turns, high_contrast, phone_board)
+        await self.players.settings(
+            interaction, turn_pings, dm_turns, high_contrast, phone_board, confirm_claims
+        )
 
     @app_commands.command(
         name="privacy", description="What the bot stores about you, why, how long"

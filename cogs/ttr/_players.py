@@ -42,9 +42,10 @@ class PlayerFlows(Base):
         dm_turns: bool | None,
         high_contrast: bool | None,
         phone_board: bool | None = None,
+        confirm_claims: bool | None = None,
     ) -> None:
         """Show, or change, the reader's settings (turn pings, a DM on their turn, high contrast,
-        the board drawn for a phone)."""
+        the board drawn for a phone, one more click before a claim)."""
         await self.defer(interaction)
         w = self.words(interaction)
         changes = {
@@ -54,6 +55,7 @@ class PlayerFlows(Base):
                 ("dm_turns", dm_turns),
                 ("high_contrast", high_contrast),
                 ("phone_board", phone_board),
+                ("confirm_claims", confirm_claims),
             )
             if v is not None
         }
@@ -75,8 +77,12 @@ class PlayerFlows(Base):
             ),
             w.t("• Your board drawn for a phone: {state}", state=on_off(now.phone_board)),
             w.t(
+                "• Confirm each claim with one more click: {state}",
+                state=on_off(now.confirm_claims),
+            ),
+            w.t(
                 "Change them with /ttr player settings turn_pings: dm_turns: high_contrast: "
-                "phone_board:."
+                "phone_board: confirm_claims:."
             ),
         ]
         await self.reply(interaction, "\n".join(lines))

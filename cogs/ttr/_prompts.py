@@ -316,6 +316,24 @@ def payments(
     )
 
 
+def claim_sure(table: TableView, menu: TurnMenu, w: Words, index: int, payment: int) -> Prompt:
+    """The one more click of a player who confirms claims: route ``index`` paid its
+    ``payment``-th way, with Claim it and Cancel (nothing is played before Claim it)."""
+    g, v = table.game.id, menu.version
+    choice = menu.route(index)
+    track = choice.track(payment) if choice.tracks_differ else choice.route
+    text = w.t(
+        "Claim **{route}** paying {cards}?",
+        route=stories.route_label(table.rules, track, w),
+        cards=fmt.payment_text(choice.payments[payment], w),
+    )
+    row = [
+        Btn(w.t("Claim it"), ids.ClaimSure(g, v, choice.index, payment).custom_id, SUCCESS),
+        Btn(w.t("Cancel"), ids.ClaimCancel(g, v).custom_id),
+    ]
+    return "\n".join([*hand_line(table, w), text]), components(row)
+
+
 def station_label(table: TableView, choice: StationChoice, w: Words) -> str:
     """``Madrid (2 cards)``: a city where a station can be built, with its cost."""
     return w.n(

@@ -7,10 +7,12 @@ All answers are private and in the reader's language.
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 
 import discord
 
 from bot.host.services import TableView, TurnRecord
+from bot.host.storage import SeatHandover
 from sentences import stories
 from sentences import texts as fmt
 from words import Words
@@ -20,6 +22,7 @@ from . import _images as images
 from ._base import Base, CogError, display_names, hints_taken, resigned_seats, seat_names
 from ._coach import CoachFlows
 from ._components import Btn, components
+from ._seats import handover_line
 from ._table import status_text
 
 
@@ -79,7 +82,8 @@ class RecordFlows(Base):
         w = self.words(interaction, table)
         records = await self.service.queries.turn_log(game_id)
         start, number = self._log_range(records, table.seat, count, page)
-        lines = self._log_lines(records[start:], table, w)
+        handovers = await self.service.seats.handovers(game_id)
+        lines = self._log_lines(records[start:], table, w, handovers)
         if not lines:
             await self.reply(interaction, w.t("No moves yet."))
             return
@@ -110,21 +114,32 @@ class RecordFlows(Base):
         return max(0, len(records) - 10), 0
 
     @staticmethod
-    def _log_lines(records: list[TurnRecord], table: TableView, w: Words) -> list[str]:
+    def _log_lines(
+        records: list[TurnRecord],
+        table: TableView,
+        w: Words,
+        handovers: Sequence[SeatHandover] = (),
+    ) -> list[str]:
         """``**Turn 12** · Alice drew ...`` per turn (``**Start**`` for the ticket choice): one
-        player's turn, counted as /ttr status counts them."""
+        player's turn, counted as /ttr status counts them; a seat that changed hands is told
+        after the turn it followed (:func:`~._seats.handover_line`)."""
         names = seat_names(table)
         out = []
-        for record in records:
+        for i, record in enumerate(records):
             told = stories.turn_lines(record.events, table.rules, names, w)
-            if not told:
-                continue
-            label = (
-                w.t("**Start**")
-                if record.number == 0
-                else w.t("**Turn {turn}**", turn=record.number)
-            )
-            out.append(f"{label} · " + " ".join(told))
+            if told:
+                label = (
+                    w.t("**Start**")
+                    if record.number == 0
+                    else w.t("**Turn {turn}**", turn=record.number)
+                )
+                out.append(f"{label} · " + " ".join(told))
+            until = records[i + 1].last_version if i + 1 < len(records) else None
+            out += [
+                "↪ " + handover_line(h, w)
+                for h in handovers
+                if record.last_version <= h.version and (until is None or h.version < until)
+            ]
         return out
 
     async def history(self, interaction: discord.Interaction, page: int) -> None:

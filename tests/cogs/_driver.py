@@ -72,8 +72,11 @@ async def _play_turn(player: Player, turn_message: SentMessage, n: int) -> None:
         reply = await player.slash("claim", {"route": choices[0]["value"]})
         assert reply.ephemeral, reply.summary()
         done = reply
-        if reply.buttons:  # several ways to pay: the first button is the best
-            done = await player.click(reply, reply.buttons[0]["custom_id"], private=True)
+        # several ways to pay: the first button is the best (a claim made at once may offer
+        # Take back, which is no payment)
+        pay = [b for b in reply.buttons if ":undo-ask:" not in b["custom_id"]]
+        if pay:
+            done = await player.click(reply, pay[0]["custom_id"], private=True)
         assert done.ephemeral and "You claimed" in done.content, done.summary()
         if (
             done.selects

@@ -112,7 +112,10 @@ def _options(command: dict[str, Any], prefix: str = "") -> dict[str, list[dict[s
             out |= _options(sub, f"{prefix}{sub['name']} ")
         if sub.get("type") != 1:
             continue
-        opts = [o for o in sub.get("options") or [] if o.get("type") in (3, 4, 10)]
+        every = sub.get("options") or []
+        if any(o.get("required") and o.get("type") not in (3, 4, 10) for o in every):
+            continue  # a required member (/ttr seat offer): Discord sends only real members
+        opts = [o for o in every if o.get("type") in (3, 4, 10)]
         if any(not o.get("choices") for o in opts):
             out[prefix + sub["name"]] = opts
     return out

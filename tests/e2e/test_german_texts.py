@@ -38,9 +38,10 @@ async def _station(player: Player) -> bool:
     if not choices:
         return False
     reply = await player.slash("station", {"city": choices[0]["value"]})
-    if not reply.buttons:
+    pay = [b for b in reply.buttons if ":undo-ask:" not in b["custom_id"]]  # not Take back
+    if not pay:
         return False
-    done = await player.click(reply, reply.buttons[0]["custom_id"], private=True)
+    done = await player.click(reply, pay[0]["custom_id"], private=True)
     return "Bahnhof" in done.content
 
 

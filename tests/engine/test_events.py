@@ -76,6 +76,7 @@ def _samples() -> list[ev.EngineEvent]:
         ev.Passed(1),
         ev.LastRound(0, 2),
         ev.Resigned(3),
+        ev.MoveTakenBack(1),
         ev.GameOver((0, 2), (101, 87, 101)),
     ]
 

@@ -6,7 +6,10 @@ process SIGKILLs itself at the N-th write point (before a statement, before a
 commit or right after one, counted from 1), and runs OP through
 GameService: ``start`` (the host starts a lobby whose seats have a gap),
 ``resign`` (the player to move gives up; the AI plays on), ``vacation``
-(the player to move takes two days; the clock moves), ``finish`` (the last
+(the player to move takes two days; the clock moves), ``handover`` (the player to
+move gives their seat to a member who accepts: the seat's user and the handover's record
+are one write), ``undo`` (HOST's claim, agreed by everyone, is taken back: stored as a
+move), ``finish`` (the last
 action of a rated game: its results and every player's new rating are one
 write), ``forget`` (the host,
 who finished one game with others and resigned from another, is forgotten)
@@ -31,13 +34,25 @@ from pathlib import Path
 
 from bot.host.services import GameService
 from bot.host.storage import _faults, open_storage
-from engine import KeepTickets, apply
+from engine import ClaimRoute, DrawBlind, KeepTickets, apply, can_undo, legal_actions
 from engine.ai import choose_action
 from maps.loader import load_ruleset
 
 HOST, LEAVER, BOB, CAROL = 101, 102, 202, 303
 CLOCK = 1_800_000_000.0
-OPS = ("start", "resign", "vacation", "finish", "forget", "purge", "expire", "follow", "award")
+OPS = (
+    "start",
+    "resign",
+    "vacation",
+    "handover",
+    "undo",
+    "finish",
+    "forget",
+    "purge",
+    "expire",
+    "follow",
+    "award",
+)
 #: When the ``expire`` operation runs: a day and a second after the lobby opened.
 EXPIRE_AT = CLOCK + 86_401
 #: The operations on many rows of many games, checked by comparing whole databases.
@@ -50,7 +65,7 @@ def clock() -> float:
 
 async def prepare(db: Path, op: str) -> None:
     """The database ``op`` starts from: a lobby with a gap in its seats (start), a running
-    game after the ticket choice where HOST is to move (resign, vacation), or a rated game
+    game after the ticket choice where HOST is to move (resign, vacation, handover), or a rated game
     one action from its end (finish)."""
     if op == "finish":
         await prepare_finish(db)
@@ -91,9 +106,30 @@ async def prepare(db: Path, op: str) -> None:
                     expected_version=None,
                 )
         assert (await service.loader.game_state(game.id)).seats_to_act() == [0]  # HOST is to move
+        if op == "undo":
+            await _claim_by_host(service, game.id)
     finally:
         await service.close()
         await storage.close()
+
+
+async def _claim_by_host(service: GameService, game_id: int) -> None:
+    """The humans draw from the deck until HOST can claim a route, then HOST claims one (BOB,
+    a person, is next: the claim may be taken back)."""
+    rules = load_ruleset("usa")
+    for _ in range(200):
+        state = await service.loader.game_state(game_id)
+        seat = state.seats_to_act()[0]
+        user = (await service.storage.seats.seats(game_id))[seat].user_id
+        assert user is not None
+        actions = legal_actions(rules, state, seat)
+        claims = [a for a in actions if isinstance(a, ClaimRoute)] if seat == 0 else []
+        action = claims[0] if claims else next(a for a in actions if isinstance(a, DrawBlind))
+        await service.play.act(game_id, user, action, expected_version=None)
+        if claims:
+            assert can_undo(await service.loader.game_state(game_id), 0)
+            return
+    raise AssertionError("HOST never could claim")
 
 
 async def prepare_finish(db: Path) -> None:
@@ -209,6 +245,15 @@ async def run(service: GameService, op: str, game_id: int) -> None:
         await service.play.resign(game_id, HOST)
     elif op == "vacation":
         await service.play.vacation(game_id, HOST, days=2)
+    elif op == "undo":
+        game = await service.storage.games.get_game(game_id)
+        assert game is not None
+        await service.undo.undo(
+            await service.undo.ask(game_id, HOST, expected_version=game.version)
+        )
+    elif op == "handover":
+        offer = await service.seats.give(game_id, HOST, LEAVER)  # LEAVER left the lobby
+        await service.seats.accept(offer, LEAVER, "leaver")
     elif op == "finish":
         await service.play.play_ai(game_id)
     elif op == "forget":

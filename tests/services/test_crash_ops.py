@@ -29,12 +29,14 @@ import pytest
 from bot.host.services import GameService, ai_controlled
 from bot.host.services.ops import verify_storage
 from bot.host.storage import GameRow, SeatRow, Storage, open_storage
+from engine import can_undo
 
 from .crash_ops import (
     CAROL,
     CLOCK,
     EXPIRE_AT,
     HOST,
+    LEAVER,
     OPS,
     ROW_OPS,
     clock,
@@ -113,6 +115,24 @@ async def check(db: Path, op: str, before: list[SeatRow], start: GameRow) -> str
             if any(ai_controlled(seats[s]) for s in state.seats_to_act()):
                 # the AI must still play: due now, so the timer loop resumes it after the crash
                 assert game.deadline_at is not None and game.deadline_at <= CLOCK
+            return "all"
+        if op == "undo":
+            if game.version == start.version:
+                assert seats == before and game == start and can_undo(state, 0)
+                return "none"
+            assert game.version == start.version + 1 and not can_undo(state, 0)
+            assert state.active == 0 and not state.players[0].routes
+            return "all"
+        if op == "handover":
+            handovers = await storage.handovers.handovers(game_id)
+            if host.user_id == HOST:
+                assert seats == before and game == start and handovers == []
+                return "none"
+            assert (host.user_id, host.display_name) == (LEAVER, "leaver")
+            assert [(h.from_user_id, h.to_user_id, h.version) for h in handovers] == [
+                (HOST, LEAVER, start.version)
+            ]
+            assert game == start and seats[1:] == before[1:]
             return "all"
         if host.vacation_until is None:
             assert seats == before and game == start

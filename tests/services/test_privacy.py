@@ -27,6 +27,7 @@ from .conftest import FakeClock, lobby, play_for
 ALICE, BOB, CAROL = 711_111_111_111_111_111, 722_222_222_222_222_222, 733_333_333_333_333_333
 #: A server id that is not a small number, so a scan of every cell finds it only where it is.
 SERVER = 744_444_444_444_444_444
+DAVE = 755_555_555_555_555_555
 DAY = 86_400.0
 HOUR = 3600
 
@@ -343,6 +344,11 @@ async def test_no_cell_of_any_table_names_a_forgotten_player_or_a_purged_server(
         await svc.tables.follow(followed.id, ALICE, each_turn=True, language="de")
         await _tournament(svc, SERVER, (BOB, ALICE, CAROL))
         assert "tournament_seats.user_id" in _cells_naming(path, ALICE)
+        # a running game of server 2 whose seat ALICE handed to DAVE after moving in it
+        handed = await _running(svc, 2, channel=4)
+        await svc.seats.accept(await svc.seats.give(handed, ALICE, DAVE), DAVE, "Dave")
+        assert "seat_handovers.from_user_id" in _cells_naming(path, ALICE)
+        assert "actions.actor_user_id" in _cells_naming(path, ALICE)
         assert "ratings.player" in _cells_naming(path, ALICE)
         assert "seasons.started_by" in _cells_naming(path, ALICE)
         assert "followers.user_id" in _cells_naming(path, ALICE)
@@ -351,10 +357,11 @@ async def test_no_cell_of_any_table_names_a_forgotten_player_or_a_purged_server(
 
         report = await svc.privacy.forget_user(ALICE)
         # overall and Amsterdam in both seasons of SERVER and in server 2; a setting, a season,
-        # the open-table settings
+        # the open-table settings and the handover
         assert (report.ratings, report.rating_changes, report.named) == (6, 6, 3)
         assert _cells_naming(path, ALICE) == []
-        assert await verify_storage(store) == (3, [])  # the started games
+        assert await verify_storage(store) == (4, [])  # the started games
+        assert "seat_handovers.to_user_id" in _cells_naming(path, DAVE)
         assert _cells_naming(path, BOB) != []
 
         server2 = [await store.copies.dump_game(g) for g in await store.games.game_ids()]
@@ -368,5 +375,5 @@ async def test_no_cell_of_any_table_names_a_forgotten_player_or_a_purged_server(
         assert _cells_naming(path, SERVER) == []
         assert [await store.copies.dump_game(d.game["id"]) for d in server2] == server2
         assert [r for r in await store.ratings.all_ratings()] == ratings2
-        assert await verify_storage(store) == (1, [])
+        assert await verify_storage(store) == (2, [])  # the finished game and the handed one
         await svc.close()

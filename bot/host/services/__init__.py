@@ -53,9 +53,11 @@ from ._port import GameServicePort
 from ._privacy import DEFAULT_RETENTION_DAYS, Privacy, former_player
 from ._queries import Queries
 from ._recording import MoveRecorder, player_results, rating_identity, rating_places
+from ._seats import OFFER_SECONDS, SeatOffer, Substitutes
 from ._service import GameService
 from ._tables import OnExpired, OpenTable, OpenTables
 from ._tournaments import RoundStep, Tournaments, TournamentView
+from ._undo import TakeBacks, UndoRequest
 from .events import Event
 
 __all__ = [
@@ -72,6 +74,11 @@ __all__ = [
     "RoundStep",
     "TournamentView",
     "Tournaments",
+    "TakeBacks",
+    "UndoRequest",
+    "OFFER_SECONDS",
+    "SeatOffer",
+    "Substitutes",
     "Analyses",
     "Coach",
     "GameLoader",

@@ -69,11 +69,14 @@ class TurnRecord:
         number: 0 for the ticket choice at the start, then 1, 2, ... (as the board counts turns).
         seat: who played it (None for the start, where every seat chooses).
         events: its public events, in order.
+        last_version: the game version after its last action (a seat that changed hands at
+            that version or before, and after the turn before, did so during this turn).
     """
 
     number: int
     seat: int | None
     events: tuple[Event, ...]
+    last_version: int = 0
 
 
 def _by_turn(

@@ -13,8 +13,10 @@ from ._lobby import Lobby
 from ._play import Play
 from ._privacy import Privacy
 from ._queries import Queries
+from ._seats import Substitutes
 from ._tables import OnExpired, OpenTables
 from ._tournaments import Tournaments
+from ._undo import TakeBacks
 
 
 class GameServicePort(Protocol):
@@ -36,6 +38,8 @@ class GameServicePort(Protocol):
     tables: OpenTables
     achievements: Achievements
     tournaments: Tournaments
+    seats: Substitutes
+    undo: TakeBacks
 
     on_turn: OnTurn | None
     on_reminder: OnReminder | None

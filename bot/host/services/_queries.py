@@ -178,15 +178,15 @@ class Queries:
             options=game.options,
         )
         records: list[TurnRecord] = []
-        for action in actions:
+        for version, action in enumerate(actions, 1):
             number = turn_number(state)
             seat = None if state.phase == "setup" else state.active
             transition = apply(rules, state, action)
             public = tuple(redacted(e) for e in transition.events)
             if records and (records[-1].number, records[-1].seat) == (number, seat):
-                records[-1] = TurnRecord(number, seat, records[-1].events + public)
+                records[-1] = TurnRecord(number, seat, records[-1].events + public, version)
             else:
-                records.append(TurnRecord(number, seat, public))
+                records.append(TurnRecord(number, seat, public, version))
             state = transition.state
         return records
 
@@ -252,5 +252,5 @@ class Queries:
 
     async def set_user_settings(self, user_id: int, **changes: bool) -> UserSettings:
         """Change a player's settings: ``turn_pings``, ``dm_turns``, ``high_contrast``,
-        ``phone_board``."""
+        ``phone_board``, ``confirm_claims``."""
         return await self.storage.settings.set_user_settings(user_id, **changes)

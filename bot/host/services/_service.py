@@ -12,7 +12,8 @@ server settings, seasons, ratings, statistics), the coach's hints
 timer loop runs its purge), the open tables (:mod:`._tables`: the server's lobbies, the
 looking-for-players role, lobbies that expire, followers; the timer loop runs the expiry),
 the achievements (:mod:`._achievements`: awarded when a game ends, recomputed from the stored
-games) and tournaments (:mod:`._tournaments`). Callers name the part: ``service.lobby.join(...)``,
+games), tournaments (:mod:`._tournaments`), substitutes (:mod:`._seats`: a seat handed to
+another member) and undo by consent (:mod:`._undo`). Callers name the part: ``service.lobby.join(...)``,
 ``service.play.act(...)``. Nothing here imports discord: methods take Discord
 ids and return dataclasses (:mod:`._models`).
 """
@@ -48,8 +49,10 @@ from ._play import Play
 from ._privacy import Privacy
 from ._queries import Queries
 from ._recording import MoveRecorder
+from ._seats import Substitutes
 from ._tables import OnExpired, OpenTables
 from ._tournaments import Tournaments
+from ._undo import TakeBacks
 
 
 class GameService:
@@ -63,9 +66,9 @@ class GameService:
     (:class:`~._coach.Coach`), ``analyses`` (:class:`~._analysis.Analyses`), ``privacy``
     (:class:`~._privacy.Privacy`), ``tables`` (:class:`~._tables.OpenTables`),
     ``achievements`` (:class:`~._achievements.Achievements`), ``tournaments``
-    (:class:`~._tournaments.Tournaments`) and ``timers`` (:class:`~._clock.Timers`);
-    ``changes`` (:class:`~._changes.Changes`) tells listeners (the live board) of every stored
-    change.
+    (:class:`~._tournaments.Tournaments`), ``seats`` (:class:`~._seats.Substitutes`), ``undo``
+    (:class:`~._undo.TakeBacks`) and ``timers`` (:class:`~._clock.Timers`); ``changes``
+    (:class:`~._changes.Changes`) tells listeners (the live board) of every stored change.
 
     Args:
         storage: an open :class:`~bot.host.storage.Storage`.
@@ -137,6 +140,8 @@ class GameService:
         )
         self.play = Play(storage, self.loader, self.recorder, clock=clock)
         self.queries = Queries(storage, self.loader)
+        self.seats = Substitutes(storage, self.loader, clock=clock)
+        self.undo = TakeBacks(storage, self.loader, self.recorder)
         self.ladder = ServerLadder(storage)
         self.coach = Coach(storage, self.loader, self.play, jobs=hint_jobs)
         self.analyses = Analyses(

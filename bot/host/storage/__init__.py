@@ -32,6 +32,7 @@ from ._errors import (
     VersionConflict,
 )
 from ._games import GameStore
+from ._handovers import HandoverReason, HandoverStore, SeatHandover
 from ._migrate import latest_version, load_migrations, migrate, user_version
 from ._open import SCHEMES, database_url, open_storage, sqlite_path
 from ._privacy import PrivacyStore
@@ -113,6 +114,9 @@ __all__ = [
     "GameCopier",
     "GameStore",
     "GuildSettingsStore",
+    "HandoverReason",
+    "HandoverStore",
+    "SeatHandover",
     "RatingStore",
     "PrivacyStore",
     "ResultStore",

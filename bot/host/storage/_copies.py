@@ -7,6 +7,7 @@ from typing import Any
 
 from ._achievements import ACHIEVEMENT_COLUMNS
 from ._errors import ChannelBusy, StorageError
+from ._handovers import HANDOVER_COLUMNS
 from ._rows import GameDump, GuildDump
 from ._sql import (
     ACTION_COLUMNS,
@@ -111,6 +112,10 @@ class GameCopier(StorePart):
                 " ORDER BY user_id, achievement",
                 game_id,
             )
+            handovers = await tx.fetch(
+                f"SELECT {HANDOVER_COLUMNS} FROM seat_handovers WHERE game_id = ? ORDER BY id",
+                game_id,
+            )
         return GameDump(
             game=_plain(game, GAME_COLUMNS),
             seats=tuple(_plain(r, SEAT_COLUMNS) for r in seats),
@@ -122,6 +127,7 @@ class GameCopier(StorePart):
             analysis=None if analysis is None else _plain(analysis, ANALYSIS_COLUMNS),
             followers=tuple(_plain(r, FOLLOWER_COLUMNS) for r in followers),
             achievements=tuple(_plain(r, ACHIEVEMENT_COLUMNS) for r in achievements),
+            handovers=tuple(_plain(r, HANDOVER_COLUMNS) for r in handovers),
         )
 
     async def restore_game(self, dump: GameDump) -> None:
@@ -147,6 +153,8 @@ class GameCopier(StorePart):
                     await _insert_plain(tx, "analyses", ANALYSIS_COLUMNS, [dump.analysis])
                 await _insert_plain(tx, "followers", FOLLOWER_COLUMNS, dump.followers)
                 await _insert_plain(tx, "achievements", ACHIEVEMENT_COLUMNS, dump.achievements)
+                # in their order: the new database numbers them anew
+                await _insert_plain(tx, "seat_handovers", HANDOVER_COLUMNS, dump.handovers)
             except Violation as exc:
                 if exc.kind == "channel":
                     raise ChannelBusy(int(dump.game["channel_id"]), None) from exc

@@ -5,8 +5,9 @@ transaction: their settings, their ratings, their rating history and their
 achievements go (every server, season and scope), and in every game they sat in their seat keeps its
 place, moves and score under an anonymous name (no id), their id leaves the
 action log (``actor_user_id``; the one change the log allows, migration 6),
-the results, the games they hosted, and the server settings and seasons that
-named them as who changed or started them. Their results keep their place in
+the results, the games they hosted, the server settings and seasons that
+named them as who changed or started them, and the seat handovers that name them
+as who left or took a seat (also in games whose seat they handed on). Their results keep their place in
 every rated game under a random identity ``former:<key>`` (one key for all of
 them, naming no one), so a replay of the ratings still gives every other
 player's rating exactly (:mod:`bot.host.ratings`). Nothing another player sees as
@@ -57,11 +58,15 @@ USER_TABLES: tuple[str, ...] = (
     "achievements",
 )
 #: Columns that name the user who changed or started something of a server (cleared).
+#: A seat's handover names who left the seat and who took it (cleared: the record of the
+#: change stays, naming no one).
 NAMED_BY: tuple[tuple[str, str], ...] = (
     ("guild_settings", "updated_by"),
     ("seasons", "started_by"),
     ("table_settings", "updated_by"),
     ("tournaments", "created_by"),
+    ("seat_handovers", "from_user_id"),
+    ("seat_handovers", "to_user_id"),
 )
 #: Tables holding rows that belong to one server other than its games, found by ``guild_id``
 #: (deleted by a purge; its games' rated_games and rating_history rows go with the games).
@@ -168,9 +173,12 @@ class PrivacyStore(StorePart):
             await self._lock_games(tx, running)
             seats = await tx.fetch(_SEAT_REF, user_id)
             await _refuse_while_playing(tx, user_id, seats)
+            # the games they sit in, and those whose seat they handed on (their moves stay)
             actions = await tx.execute(
                 "UPDATE actions SET actor_user_id = NULL WHERE actor_user_id = ?"
-                " AND game_id IN (SELECT game_id FROM seats WHERE user_id = ?)",
+                " AND (game_id IN (SELECT game_id FROM seats WHERE user_id = ?)"
+                " OR game_id IN (SELECT game_id FROM seat_handovers WHERE from_user_id = ?))",
+                user_id,
                 user_id,
                 user_id,
             )

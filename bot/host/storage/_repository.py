@@ -29,6 +29,7 @@ from ._actions import ActionLog
 from ._coach import CoachStore
 from ._copies import GameCopier
 from ._games import GameStore
+from ._handovers import HandoverStore
 from ._privacy import PrivacyStore
 from ._ratings import RatingStore
 from ._results import ResultStore
@@ -56,8 +57,9 @@ class Storage:
     restores), ``coach`` (:class:`CoachStore`: hints and analyses), ``privacy``
     (:class:`PrivacyStore`: a user's data, servers that left), ``tables``
     (:class:`OpenTableStore`: open tables, their role pings, followers), ``achievements``
-    (:class:`AchievementStore`: the achievements earned) and ``tournaments``
-    (:class:`TournamentStore`: tournaments, their players, tables and results).
+    (:class:`AchievementStore`: the achievements earned), ``tournaments``
+    (:class:`TournamentStore`: tournaments, their players, tables and results) and
+    ``handovers`` (:class:`HandoverStore`: seats passed to another member during a game).
 
     A backend subclass supplies ``_read``, ``_consistent_read``, ``_write``
     (and, when it needs them, ``_after_restore`` and ``_lock_games``), ``close``,
@@ -88,6 +90,7 @@ class Storage:
         self.tables = OpenTableStore(self)
         self.achievements = AchievementStore(self)
         self.tournaments = TournamentStore(self)
+        self.handovers = HandoverStore(self)
 
     # -- the driver hooks (see bot.host.storage._sql.Driver) --------------------------------
 

@@ -258,7 +258,8 @@ class UserSettings:
     ``turn_pings``: mention the user when it is their turn (default on);
     ``dm_turns``: also send a direct message (default off);
     ``high_contrast``: boards and hands in the high-contrast palette (off);
-    ``phone_board``: private board replies drawn 500 px wide for a phone (off).
+    ``phone_board``: private board replies drawn 500 px wide for a phone (off);
+    ``confirm_claims``: a claim waits for one more click, Claim it (off).
     ``updated_at`` is None for defaults that were never stored.
     """
 
@@ -268,10 +269,17 @@ class UserSettings:
     high_contrast: bool = False
     updated_at: float | None = None
     phone_board: bool = False
+    confirm_claims: bool = False
 
 
 #: The settings :meth:`Storage.set_user_settings` accepts.
-USER_SETTING_NAMES: tuple[str, ...] = ("turn_pings", "dm_turns", "high_contrast", "phone_board")
+USER_SETTING_NAMES: tuple[str, ...] = (
+    "turn_pings",
+    "dm_turns",
+    "high_contrast",
+    "phone_board",
+    "confirm_claims",
+)
 
 
 class NextTimer(NamedTuple):
@@ -331,6 +339,7 @@ class GameDump:
     analysis: dict[str, Any] | None = field(default=None, repr=False)
     followers: tuple[dict[str, Any], ...] = field(default=(), repr=False)
     achievements: tuple[dict[str, Any], ...] = field(default=(), repr=False)
+    handovers: tuple[dict[str, Any], ...] = field(default=(), repr=False)
 
     @property
     def game_id(self) -> int:

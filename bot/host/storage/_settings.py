@@ -1,4 +1,5 @@
-"""Settings: a user's (turn pings, a DM on one's turn, high contrast, the phone board) and a server's (defaults of
+"""Settings: a user's (turn pings, a DM on one's turn, high contrast, the phone board, confirm before a
+claim) and a server's (defaults of
 new games, where they may be opened); one row per user or server who changed one."""
 
 from __future__ import annotations
@@ -18,20 +19,23 @@ from ._sql import GUILD_SETTINGS_COLUMNS, Row, StorePart, Tx, dump_json
 
 
 class SettingsStore(StorePart):
-    """User settings (turn pings, a DM on one's turn, high contrast, the phone board)."""
+    """User settings (turn pings, a DM on one's turn, high contrast, the phone board, confirm
+    before a claim)."""
 
     async def get_user_settings(self, user_id: int) -> UserSettings:
         """The user's settings; the defaults (``updated_at`` None) when never set."""
         async with self._read() as tx:
             row = await tx.fetchrow(
-                "SELECT user_id, turn_pings, dm_turns, high_contrast, phone_board, updated_at"
+                "SELECT user_id, turn_pings, dm_turns, high_contrast, phone_board, confirm_claims,"
+                " updated_at"
                 " FROM user_settings WHERE user_id = ?",
                 user_id,
             )
         return UserSettings(user_id) if row is None else _settings_row(row)
 
     async def set_user_settings(self, user_id: int, **changes: bool) -> UserSettings:
-        """Change some of ``turn_pings``, ``dm_turns``, ``high_contrast``, ``phone_board``
+        """Change some of ``turn_pings``, ``dm_turns``, ``high_contrast``, ``phone_board``,
+        ``confirm_claims``
         (the others keep their value or default); returns the stored settings.
 
         Raises:
@@ -50,16 +54,18 @@ class SettingsStore(StorePart):
         async with self._write() as tx:
             row = await tx.fetchrow(
                 "INSERT INTO user_settings (user_id, turn_pings, dm_turns, high_contrast,"
-                " phone_board, updated_at) VALUES (?, ?, ?, ?, ?, ?)"
+                " phone_board, confirm_claims, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (user_id) DO UPDATE SET "
                 + (updates + ", " if updates else "")
                 + "updated_at = excluded.updated_at"
-                " RETURNING user_id, turn_pings, dm_turns, high_contrast, phone_board, updated_at",
+                " RETURNING user_id, turn_pings, dm_turns, high_contrast, phone_board, confirm_claims,"
+                " updated_at",
                 user_id,
                 values["turn_pings"],
                 values["dm_turns"],
                 values["high_contrast"],
                 values["phone_board"],
+                values["confirm_claims"],
                 now,
             )
         assert row is not None
@@ -69,7 +75,8 @@ class SettingsStore(StorePart):
         """Every stored user's settings, by user id (for copying a database)."""
         async with self._read() as tx:
             rows = await tx.fetch(
-                "SELECT user_id, turn_pings, dm_turns, high_contrast, phone_board, updated_at"
+                "SELECT user_id, turn_pings, dm_turns, high_contrast, phone_board, confirm_claims,"
+                " updated_at"
                 " FROM user_settings ORDER BY user_id"
             )
         return [_settings_row(r) for r in rows]
@@ -79,10 +86,11 @@ class SettingsStore(StorePart):
         async with self._write() as tx:
             await tx.executemany(
                 "INSERT INTO user_settings (user_id, turn_pings, dm_turns, high_contrast,"
-                " phone_board, updated_at) VALUES (?, ?, ?, ?, ?, ?)"
+                " phone_board, confirm_claims, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (user_id) DO UPDATE SET"
                 " turn_pings = excluded.turn_pings, dm_turns = excluded.dm_turns,"
                 " high_contrast = excluded.high_contrast, phone_board = excluded.phone_board,"
+                " confirm_claims = excluded.confirm_claims,"
                 " updated_at = excluded.updated_at",
                 [
                     (
@@ -91,6 +99,7 @@ class SettingsStore(StorePart):
                         s.dm_turns,
                         s.high_contrast,
                         s.phone_board,
+                        s.confirm_claims,
                         s.updated_at or 0.0,
                     )
                     for s in rows
@@ -105,6 +114,7 @@ def _settings_row(r: Row) -> UserSettings:
         dm_turns=bool(r["dm_turns"]),
         high_contrast=bool(r["high_contrast"]),
         phone_board=bool(r["phone_board"]),
+        confirm_claims=bool(r["confirm_claims"]),
         updated_at=r["updated_at"],
     )
 

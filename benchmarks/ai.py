@@ -431,6 +431,10 @@ def _take_recorded(
 
 def main(argv: list[str]) -> int:
     """Run the benchmark; print a table and, with --json, one JSON object last."""
+    if "--no-limit" in argv:
+        from benchmarks import endless
+
+        return endless.main(argv)
     ap = _parser()
     args = ap.parse_args(argv)
     maps = [m for m in args.maps.split(",") if m]

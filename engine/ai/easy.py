@@ -31,10 +31,11 @@ RANDOM_CLAIM = 0.33
 
 class EasyPlayer:
     """See the module docstring. Safe to share between seats and games: its only state is
-    its normal heuristic's memory of the tunnels it gave up."""
+    its normal heuristic's memory of the tunnels it gave up. ``careful_tunnels``: as for
+    :class:`engine.ai.heuristic.HeuristicPlayer`."""
 
-    def __init__(self) -> None:
-        self.normal = HeuristicPlayer()
+    def __init__(self, *, careful_tunnels: bool = True) -> None:
+        self.normal = HeuristicPlayer(careful_tunnels=careful_tunnels)
 
     def choose(
         self, rules: ClassicRules, view: PlayerView, legal: list[Action], rng: random.Random

@@ -246,10 +246,15 @@ def keep_values(
 class HeuristicPlayer:
     """See the module docstring. Safe to share between seats and games: its only state is
     the tunnels it gave up (:class:`engine.ai.tunnels.TunnelMemory`), keyed by seat and
-    hand and counted only later in the same game."""
+    hand and counted only later in the same game.
 
-    def __init__(self) -> None:
+    ``careful_tunnels=False`` plays as the heuristic did before tunnels were weighed (any
+    affordable tunnel, given up or not, and no card more collected for one): a variant for
+    the benchmarks' comparisons (``normal:careful_tunnels=0``), which can stall a game."""
+
+    def __init__(self, *, careful_tunnels: bool = True) -> None:
         self.tunnels = TunnelMemory()
+        self.careful_tunnels = careful_tunnels
 
     def choose(
         self, rules: ClassicRules, view: PlayerView, legal: list[Action], rng: random.Random
@@ -284,7 +289,9 @@ class HeuristicPlayer:
         (:meth:`engine.ai.tunnels.TunnelOdds.worth`); when that leaves nothing, without
         the tunnels given up with this hand; when that leaves nothing too, ``legal``."""
         routes = rules.board.routes
-        if not any(isinstance(a, ClaimRoute) and routes[a.route].tunnel for a in legal):
+        if not self.careful_tunnels or not any(
+            isinstance(a, ClaimRoute) and routes[a.route].tunnel for a in legal
+        ):
             return legal
         odds = TunnelOdds(rules, view, self.tunnels)
         kept = [a for a in legal if not isinstance(a, ClaimRoute) or odds.worth(a)]
@@ -354,7 +361,7 @@ class HeuristicPlayer:
         hand: dict[str, int],
         rng: random.Random,
     ) -> Action:
-        demand, gray_need = _demand(rules, needed)
+        demand, gray_need = _demand(rules, needed, spare=self.careful_tunnels)
         face = [a for a in by_kind.get("draw_face_up", []) if isinstance(a, DrawFaceUp)]
         row = view.public.face_up
         best_slot = _best_face_up(face, row, demand, gray_need, hand)
@@ -396,14 +403,16 @@ def _tickets(by_kind: dict[str, list[Action]]) -> list[DrawTickets]:
     return [a for a in by_kind.get("draw_tickets", []) if isinstance(a, DrawTickets)]
 
 
-def _demand(rules: ClassicRules, needed: list[str]) -> tuple[dict[str, int], int]:
-    """Cards the plan needs: colour -> spaces, and the longest gray route's length; a
-    tunnel needs one card more, to pay a revealed match."""
+def _demand(
+    rules: ClassicRules, needed: list[str], *, spare: bool = True
+) -> tuple[dict[str, int], int]:
+    """Cards the plan needs: colour -> spaces, and the longest gray route's length; with
+    ``spare``, a tunnel needs one card more, to pay a revealed match."""
     demand: dict[str, int] = {}
     gray_need = 0
     for rid in needed:
         r = rules.board.routes[rid]
-        length = r.length + (1 if r.tunnel else 0)
+        length = r.length + (1 if r.tunnel and spare else 0)
         if r.color == GRAY:
             gray_need = max(gray_need, length)
         else:

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections import Counter, OrderedDict
 from collections.abc import Mapping
+from contextlib import suppress
 from math import comb
 from typing import TYPE_CHECKING
 
@@ -136,10 +137,14 @@ class TunnelMemory:
         for color, n in tunnel.committed.items():
             hand[color] = hand.get(color, 0) + n
         key = self._key(view, tunnel.route, hand)
+        # one player object serves the bot's threads: each step below is one atomic call,
+        # and a key dropped by another thread in between is only forgotten
         self._given_up.setdefault(key, set()).add(view.public.version)
-        self._given_up.move_to_end(key)
+        with suppress(KeyError):
+            self._given_up.move_to_end(key)
         while len(self._given_up) > MEMORY_SIZE:
-            self._given_up.popitem(last=False)
+            with suppress(KeyError):
+                self._given_up.popitem(last=False)
 
     def forbids(self, view: PlayerView, route: str) -> bool:
         """True when ``view``'s seat gave ``route`` up earlier in this game (an earlier

@@ -55,6 +55,18 @@ had, computed at its commit by ``tools/behaviour_at.py``, and such a game
 counts while its map's digest is still the same.
 
 ``--digest`` prints the behaviour digest of each of ``--maps`` and plays nothing.
+
+A line recorded since 2026-11-28 also holds the final ``scores`` by seat, hard's
+``margin`` (its score minus the best other) and its ``block`` (the seed); older
+lines read as before. ``--report`` reads the record alone: every game of the run's
+maps recorded under its budget and clock, whatever code played it (no digest is
+computed), so a published table stays reproducible after the AI changes.
+
+Three more tools share the command: ``--no-limit N`` (:mod:`benchmarks.endless`:
+AI-only easy/normal games that reach the turn limit), ``--compare A B``
+(:mod:`benchmarks.lab`: two agents over seed blocks with a sequential test) and
+``--ratings`` (:mod:`benchmarks.ratings`: the levels rated over the records, into
+``bot/host/ai_ratings.json``).
 """
 
 from __future__ import annotations

@@ -55,6 +55,18 @@ had, computed at its commit by ``tools/behaviour_at.py``, and such a game
 counts while its map's digest is still the same.
 
 ``--digest`` prints the behaviour digest of each of ``--maps`` and plays nothing.
+
+A line recorded since 2026-11-28 also holds the final ``scores`` by seat, hard's
+``margin`` (its score minus the best other) and its ``block`` (the seed); older
+lines read as before. ``--report`` reads the record alone: every game of the run's
+maps recorded under its budget and clock, whatever code played it (no digest is
+computed), so a published table stays reproducible after the AI changes.
+
+Three more tools share the command: ``--no-limit N`` (:mod:`benchmarks.endless`:
+AI-only easy/normal games that reach the turn limit), ``--compare A B``
+(:mod:`benchmarks.lab`: two agents over seed blocks with a sequential test) and
+``--ratings`` (:mod:`benchmarks.ratings`: the levels rated over the records, into
+``bot/host/ai_ratings.json``).
 """
 
 from __future__ import annotations
@@ -100,9 +112,10 @@ def play_one(
     iterations: int,
     time_cap_s: float,
     cap_clock: str = "wall",
-) -> tuple[str, int, int | None, list[float]]:
+) -> tuple[str, int, int | None, list[float], list[int]]:
     """Play one game; return ``(map, seats, the outright winner's place after hard (0 hard,
-    1 the next seat, ...; None for a shared first place), hard's decision seconds)``.
+    1 the next seat, ...; None for a shared first place), hard's decision seconds, the final
+    scores by seat)``.
 
     ``cap_clock`` is a key of :data:`CLOCKS`: the clock of hard's cap and of its times.
     """
@@ -123,7 +136,7 @@ def play_one(
     assert state.result is not None
     winners = state.result.winners
     place = (winners[0] - hard_seat) % seats if len(winners) == 1 else None
-    return map_id, seats, place, times
+    return map_id, seats, place, times, [s.score for s in state.result.seats]
 
 
 def _p99(values: list[float]) -> float:
@@ -167,6 +180,7 @@ class Stamp:
     A recorded line carries ``{"iterations", "time_cap_s", "behaviour"}`` with its
     map's digest (older lines: ``"code"``, a source digest, see :meth:`accepts`), and
     ``"cap_clock": "cpu"`` when the cap was read on the CPU clock (no key: wall clock).
+    A digest :data:`ANY` (``--report``) accepts the map's games of any behaviour.
     """
 
     iterations: int
@@ -200,10 +214,16 @@ class Stamp:
             self.cap_clock,
         ):
             return False
+        if self.digests[map_id] == ANY:
+            return True
         if "behaviour" in stamp:
             return bool(stamp["behaviour"] == self.digests[map_id])
         had = (code_behaviour() if known is None else known).get(stamp.get("code", ""), {})
         return had.get(map_id) == self.digests[map_id]
+
+
+#: The digest of a :class:`Stamp` that accepts a map's games whatever code played them.
+ANY = "*"
 
 
 def read_record(path: Path, stamp: Stamp) -> list[Game]:
@@ -269,10 +289,11 @@ class Recorder:
         if data and not data.endswith(b"\n"):
             self.file.truncate(data.rfind(b"\n") + 1)
 
-    def add(self, game: Game) -> None:
-        """Append one finished game."""
+    def add(self, game: Game, scores: list[int] | None = None) -> None:
+        """Append one finished game, with its final ``scores`` by seat when known (then also
+        hard's ``margin``, its score minus the best other, and its ``block``, the seed)."""
         map_id, seats, seed, hard_seat, place, times = game
-        row = {
+        row: dict[str, Any] = {
             "map": map_id,
             "seats": seats,
             "seed": seed,
@@ -281,6 +302,9 @@ class Recorder:
             "times": [round(t, 4) for t in times],
             "stamp": self.stamp.line(map_id),
         }
+        if scores is not None:
+            best_other = max(x for i, x in enumerate(scores) if i != hard_seat)
+            row.update(scores=scores, margin=scores[hard_seat] - best_other, block=seed)
         self.file.write((json.dumps(row) + "\n").encode())
         self.file.flush()
 
@@ -300,14 +324,15 @@ def play_all(
     workers: int,
     deadline_s: float | None,
     budget: tuple[int, float, str],
-    finished: Callable[[Game], None],
+    finished: Callable[[Game, list[int]], None],
 ) -> None:
     """Play ``jobs`` (map, seats, seed, hard's seat) on ``workers`` processes with hard's
-    ``budget`` (iterations, cap seconds, cap clock), handing each finished game to
-    ``finished`` as it ends; games not done by ``deadline_s`` are dropped."""
+    ``budget`` (iterations, cap seconds, cap clock), handing each finished game and its
+    scores by seat to ``finished`` as it ends; games not done by ``deadline_s`` are dropped."""
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
-        pending: dict[Future[tuple[str, int, int | None, list[float]]], tuple[int, int]] = {}
+        pending: dict[Future[tuple[str, int, int | None, list[float], list[int]]], tuple[int, int]]
+        pending = {}
         queue = list(jobs)
         while queue or pending:
             late = deadline_s is not None and time.perf_counter() - start > deadline_s
@@ -327,8 +352,8 @@ def play_all(
             for f in done:
                 seed, hard_seat = pending.pop(f)
                 if not f.cancelled():
-                    map_id, seats, place, ts = f.result()
-                    finished((map_id, seats, seed, hard_seat, place, ts))
+                    map_id, seats, place, ts, scores = f.result()
+                    finished((map_id, seats, seed, hard_seat, place, ts), scores)
             if late:
                 break
         pool.shutdown(wait=False, cancel_futures=True)
@@ -431,6 +456,18 @@ def _take_recorded(
 
 def main(argv: list[str]) -> int:
     """Run the benchmark; print a table and, with --json, one JSON object last."""
+    if "--no-limit" in argv:
+        from benchmarks import endless
+
+        return endless.main(argv)
+    if "--compare" in argv:
+        from benchmarks import lab
+
+        return lab.main(argv)
+    if "--ratings" in argv:
+        from benchmarks import ratings
+
+        return ratings.main(argv)
     ap = _parser()
     args = ap.parse_args(argv)
     maps = [m for m in args.maps.split(",") if m]
@@ -443,7 +480,12 @@ def main(argv: list[str]) -> int:
     start = time.perf_counter()
     wins: dict[tuple[str, bool], list[int | None]] = {}
     times: dict[str, list[float]] = {m: [] for m in maps}
-    digests = behaviour_digests(maps, workers=args.workers) if args.record else {}
+    if args.report:  # the record alone: its games of this budget, whatever code played them
+        digests = dict.fromkeys(maps, ANY)
+    elif args.record:
+        digests = behaviour_digests(maps, workers=args.workers)
+    else:
+        digests = {}
     stamp = Stamp(args.iterations, args.time_cap_s, digests, args.cap_clock)
 
     def count(game: Game) -> None:
@@ -458,10 +500,10 @@ def main(argv: list[str]) -> int:
         if args.record is not None:
             jobs, recorded = _take_recorded(args.record, stamp, jobs, count)
 
-        def finished(game: Game) -> None:
+        def finished(game: Game, scores: list[int]) -> None:
             count(game)
             if recorder is not None:
-                recorder.add(game)
+                recorder.add(game, scores)
 
         if not args.report:
             budget = (args.iterations, args.time_cap_s, args.cap_clock)

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.host.ai_ratings import LevelRatings
 from bot.host.ratings import PROVISIONAL_GAMES, ai_level_of, user_of
 from bot.host.services import AI_LEVEL_NAMES, ClassicRules, Event, RatingShift
 from bot.host.services import events as ev_
@@ -367,6 +368,25 @@ def rated_player(player: str, w: Words) -> str:
         return f"<@{user}>"
     level = ai_level_of(player) or player
     return w.t("AI ({level})", level=w.ctx("ai_level", AI_LEVEL_NAMES.get(level, level)))
+
+
+def ai_levels_line(levels: LevelRatings, w: Words) -> str:
+    """The AI levels' reference ratings (:mod:`bot.host.ai_ratings`) as one line of the rating
+    table, weakest first: "**AI levels** (rated like players, over 2552 games among
+    them): easy 8.2 · normal 13.5 · hard 18.9"; empty when there are none."""
+    if not levels.levels:
+        return ""
+    parts = []
+    for rated in levels.levels:
+        level = rated.level
+        name = w.ctx("ai_level", AI_LEVEL_NAMES.get(level, level))
+        parts.append(f"{name} {w.decimal(rated.ordinal)}")
+    return w.n(
+        "**AI levels** (rated like players, over {count} game among them): {levels}",
+        "**AI levels** (rated like players, over {count} games among them): {levels}",
+        levels.games,
+        levels=" · ".join(parts),
+    )
 
 
 def rating_text(value: float, games: int, w: Words) -> str:

@@ -51,6 +51,9 @@ def test_a_recorded_run_resumes_and_refuses_other_settings(
     assert ai.main(f"{tiny} --games 2 --record {record}".split()) == 0
     first = record.read_text().splitlines()
     assert sorted(json.loads(line)["seed"] for line in first) == [0, 1]
+    for row in map(json.loads, first):  # each game's scores, hard's margin and its block
+        hard, scores = row["hard_seat"], row["scores"]
+        assert row["margin"] == scores[hard] - scores[1 - hard] and row["block"] == row["seed"]
     capsys.readouterr()
 
     # a crash in the middle of writing game 2's line
@@ -174,10 +177,11 @@ def test_a_game_on_the_cpu_clock_times_hard_in_cpu_seconds(monkeypatch) -> None:
     """``play_one`` hands hard the clock asked for and times its decisions on it: with the
     CPU clock replaced by one that stands still, every decision takes 0 s."""
     monkeypatch.setitem(ai.CLOCKS, "cpu", lambda: 7.0)
-    map_id, seats, place, times = ai.play_one("paris", 2, 3, 0, 6, 5.0, "cpu")
+    map_id, seats, place, times, scores = ai.play_one("paris", 2, 3, 0, 6, 5.0, "cpu")
     assert (map_id, seats) == ("paris", 2) and place in (0, 1, None)
     assert times and set(times) == {0.0}
-    _, _, _, wall_times = ai.play_one("paris", 2, 3, 0, 6, 5.0, "wall")
+    assert len(scores) == 2 and (place is None) == (scores[0] == scores[1])
+    _, _, _, wall_times, _ = ai.play_one("paris", 2, 3, 0, 6, 5.0, "wall")
     assert len(wall_times) == len(times) and max(wall_times) > 0.0
 
 

@@ -148,16 +148,20 @@ class LadderFlows(Base):
 
 
 def ladder_text(ladder: Ladder, page: int, reader: int, w: Words) -> str:
-    """A page of the table (from 0), its heading and page line, and the reader's own line."""
+    """A page of the table (from 0), its heading and page line, the AI levels' reference
+    ratings (on the table of every map) and the reader's own line."""
     where = map_name(ladder.map_id, w) if ladder.map_id else w.t("every map")
     lines = [w.t("**Ratings** – season {season}, {where}", season=ladder.season, where=where)]
+    levels = stories.ai_levels_line(ladder.ai_levels, w)
     if not ladder.lines:
         lines.append(w.t("No rated game in this season yet."))
-        return "\n".join(lines)
+        return "\n".join([*lines, levels] if levels else lines)
     pages = ladder.pages(PER_PAGE)
     page = min(max(0, page), pages - 1)
     shown = ladder.page(page, PER_PAGE)
     lines += [fmt.ladder_line(line, w) for line in shown]
+    if levels:
+        lines.append(levels)
     mine = ladder.line_of(reader)
     if mine is None:
         lines.append(w.t("You have no rating in this table yet."))

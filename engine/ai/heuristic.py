@@ -9,6 +9,10 @@ Plan (recomputed every decision from the player's view):
 3. With every ticket done or impossible: draw new tickets while many pieces
    are left, else claim the longest route it can pay for points.
 
+Tunnels (Europe, Nordic): a tunnel is claimed only when the extra cards are
+likely to fit in the hand, and never again with the hand it was given up with
+(:mod:`engine.ai.tunnels`); the plan collects one card more for each tunnel.
+
 Train stations (Europe): a station is built only when an open ticket is
 blocked and one other player's route next to a free city would unblock it
 (:func:`station_move`); the others are kept for their points. Routes of
@@ -37,6 +41,7 @@ from ..rules.europe import BuildStation
 from ..rules.paris import KeepFlagCard
 from ..types import GRAY, LOCOMOTIVE, Cards
 from ..views import PlayerView
+from .tunnels import TunnelMemory, TunnelOdds
 
 if TYPE_CHECKING:
     from ..rules.classic import ClassicRules
@@ -239,12 +244,23 @@ def keep_values(
 
 
 class HeuristicPlayer:
-    """See the module docstring. Stateless: safe to share between seats and games."""
+    """See the module docstring. Safe to share between seats and games: its only state is
+    the tunnels it gave up (:class:`engine.ai.tunnels.TunnelMemory`), keyed by seat and
+    hand and counted only later in the same game.
+
+    ``careful_tunnels=False`` plays as the heuristic did before tunnels were weighed (any
+    affordable tunnel, given up or not, and no card more collected for one): a variant for
+    the benchmarks' comparisons (``normal:careful_tunnels=0``), which can stall a game."""
+
+    def __init__(self, *, careful_tunnels: bool = True) -> None:
+        self.tunnels = TunnelMemory()
+        self.careful_tunnels = careful_tunnels
 
     def choose(
         self, rules: ClassicRules, view: PlayerView, legal: list[Action], rng: random.Random
     ) -> Action:
         """One of ``legal`` (non-empty), chosen from ``view`` only."""
+        legal = self.completable(rules, view, legal)
         by_kind: dict[str, list[Action]] = {}
         for a in legal:
             by_kind.setdefault(a.kind, []).append(a)
@@ -266,6 +282,24 @@ class HeuristicPlayer:
             return move
         return self._draw(rules, view, by_kind, needed, view.hand, rng)
 
+    def completable(
+        self, rules: ClassicRules, view: PlayerView, legal: list[Action]
+    ) -> list[Action]:
+        """``legal`` without the tunnel claims not worth trying now
+        (:meth:`engine.ai.tunnels.TunnelOdds.worth`); when that leaves nothing, without
+        the tunnels given up with this hand; when that leaves nothing too, ``legal``."""
+        routes = rules.board.routes
+        if not self.careful_tunnels or not any(
+            isinstance(a, ClaimRoute) and routes[a.route].tunnel for a in legal
+        ):
+            return legal
+        odds = TunnelOdds(rules, view, self.tunnels)
+        kept = [a for a in legal if not isinstance(a, ClaimRoute) or odds.worth(a)]
+        if kept:
+            return kept
+        fresh = [a for a in legal if not isinstance(a, ClaimRoute) or not odds.forbids(a.route)]
+        return fresh or legal
+
     def _forced(
         self, view: PlayerView, legal: list[Action], by_kind: dict[str, list[Action]]
     ) -> Action | list[KeepTickets] | None:
@@ -276,6 +310,7 @@ class HeuristicPlayer:
             pays = [a for a in by_kind.get("pay_tunnel", []) if isinstance(a, PayTunnel)]
             if pays:
                 return min(pays, key=lambda a: a.extra.get(LOCOMOTIVE))
+            self.tunnels.give_up(view)
             return next(a for a in legal if isinstance(a, AbandonTunnel))
         if "keep_flag_card" in by_kind:
             keep = [a for a in by_kind["keep_flag_card"] if isinstance(a, KeepFlagCard) and a.color]
@@ -326,7 +361,7 @@ class HeuristicPlayer:
         hand: dict[str, int],
         rng: random.Random,
     ) -> Action:
-        demand, gray_need = _demand(rules, needed)
+        demand, gray_need = _demand(rules, needed, spare=self.careful_tunnels)
         face = [a for a in by_kind.get("draw_face_up", []) if isinstance(a, DrawFaceUp)]
         row = view.public.face_up
         best_slot = _best_face_up(face, row, demand, gray_need, hand)
@@ -368,16 +403,20 @@ def _tickets(by_kind: dict[str, list[Action]]) -> list[DrawTickets]:
     return [a for a in by_kind.get("draw_tickets", []) if isinstance(a, DrawTickets)]
 
 
-def _demand(rules: ClassicRules, needed: list[str]) -> tuple[dict[str, int], int]:
-    """Cards the plan needs: colour -> spaces, and the longest gray route's length."""
+def _demand(
+    rules: ClassicRules, needed: list[str], *, spare: bool = True
+) -> tuple[dict[str, int], int]:
+    """Cards the plan needs: colour -> spaces, and the longest gray route's length; with
+    ``spare``, a tunnel needs one card more, to pay a revealed match."""
     demand: dict[str, int] = {}
     gray_need = 0
     for rid in needed:
         r = rules.board.routes[rid]
+        length = r.length + (1 if r.tunnel and spare else 0)
         if r.color == GRAY:
-            gray_need = max(gray_need, r.length)
+            gray_need = max(gray_need, length)
         else:
-            demand[r.color] = demand.get(r.color, 0) + r.length
+            demand[r.color] = demand.get(r.color, 0) + length
     return demand, gray_need
 
 

@@ -334,13 +334,17 @@ def test_stations_round_trip_through_the_core(rules: EuropeRules) -> None:
 
 
 def test_a_game_no_seat_can_finish_ends_at_the_turn_limit_in_both_engines() -> None:
-    """Two normal AI seats on Europe (seed 50,021) retry the Petrograd - Stockholm tunnel
-    turn after turn, neither able to pay its extra cards, so the game never reached its last
-    round; it now ends and is scored after TURN_LIMIT turns (a safeguard, in no rulebook),
-    and the integer core ends it on the same action with the same result."""
+    """Two AI seats on Europe (seed 50,021) playing the normal heuristic of before tunnels
+    were weighed (``careful_tunnels=False``) retry the Petrograd - Stockholm tunnel turn
+    after turn, neither able to pay its extra cards, so the game never reaches its last
+    round; it ends and is scored after TURN_LIMIT turns (a safeguard, in no rulebook), and
+    the integer core ends it on the same action with the same result. (The normal level
+    now gives such a tunnel up for good while its hand stays the same.)"""
     from engine import ENGINE_VERSION
-    from engine.ai import choose_action
+    from engine.ai import HeuristicPlayer, choose_action
     from engine.params import TURN_LIMIT
+
+    stalling = HeuristicPlayer(careful_tunnels=False)
 
     rules = load_ruleset("europe")
     state = new_game(rules, seats=2, seed=50_021)
@@ -352,7 +356,7 @@ def test_a_game_no_seat_can_finish_ends_at_the_turn_limit_in_both_engines() -> N
         if core is None and state.turn >= TURN_LIMIT - 2 and state.step == "turn":
             core = Core.from_state(rules, state)
         seat = state.seats_to_act()[0]
-        action = choose_action(rules, state, seat, "normal")
+        action = choose_action(rules, state, seat, player=stalling)
         state = apply(rules, state, action).state
         if core is not None:
             core.step_seat(seat, table.encode(action, core.offers[seat]))

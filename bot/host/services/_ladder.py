@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from bot.host.ai_ratings import LevelRatings, level_ratings
 from bot.host.ratings import OVERALL, ai_level_of, user_player
 from bot.host.storage import (
     GUILD_SETTING_NAMES,
@@ -85,7 +86,9 @@ class ServerLadder:
     async def ladder(
         self, guild_id: int, *, season: int | None = None, map_id: str | None = None
     ) -> Ladder:
-        """The server's rating table: one season (None: the current one), every map or one.
+        """The server's rating table: one season (None: the current one), every map or one;
+        the table of every map carries the AI levels' reference ratings
+        (:func:`bot.host.ai_ratings.level_ratings`).
 
         Raises:
             ServiceError: ``unknown_season`` (detail ``season``, ``seasons``), ``unknown_map``.
@@ -102,7 +105,8 @@ class ServerLadder:
             LadderLine(n, r.player, r.user_id, ai_level_of(r.player), r.mu, r.sigma, r.games)
             for n, r in enumerate(rows, 1)
         )
-        return Ladder(guild_id, season or current, current, scope, lines, tuple(seasons))
+        levels = level_ratings() if scope == OVERALL else LevelRatings()
+        return Ladder(guild_id, season or current, current, scope, lines, tuple(seasons), levels)
 
     async def game_ratings(self, game_id: int) -> list[RatingShift]:
         """How a finished rated game moved each seat's overall rating, by seat (empty for a

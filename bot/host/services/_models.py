@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.host.ai_ratings import LevelRatings
 from bot.host.ratings import OVERALL, PROVISIONAL_GAMES, Rating
 from bot.host.storage import GameRow, ResultRow, Season, SeatRow
 from engine import ClassicRules, Event, FinalResult, PlayerView, PublicView
@@ -195,7 +196,9 @@ class LadderLine:
 @dataclass(frozen=True, slots=True)
 class Ladder:
     """A server's rating table in one season and scope (``"*"``: every map, or a map id), best
-    first; ``seasons`` every season of the server, ``current`` the season now played."""
+    first; ``seasons`` every season of the server, ``current`` the season now played;
+    ``ai_levels`` the AI levels' reference ratings from the recorded AI games
+    (:mod:`bot.host.ai_ratings`), shown beside the table."""
 
     guild_id: int
     season: int
@@ -203,6 +206,7 @@ class Ladder:
     scope: str
     lines: tuple[LadderLine, ...]
     seasons: tuple[Season, ...]
+    ai_levels: LevelRatings = field(default_factory=LevelRatings)
 
     @property
     def map_id(self) -> str | None:

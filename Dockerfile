@@ -17,7 +17,7 @@ WORKDIR /app
 
 # 1. dependencies in their own layer: only pyproject.toml and empty packages
 COPY pyproject.toml README.md ./
-RUN for p in engine maps render bot cogs words sentences benchmarks; do mkdir -p $p && touch $p/__init__.py; done \
+RUN for p in engine maps render bot cogs words sentences web benchmarks; do mkdir -p $p && touch $p/__init__.py; done \
  && python3 -m venv /opt/venv && /opt/venv/bin/pip install -q '.[postgres]' \
  && /opt/venv/bin/pip uninstall -q -y ttrbot
 
@@ -29,6 +29,7 @@ COPY bot bot
 COPY cogs cogs
 COPY words words
 COPY sentences sentences
+COPY web web
 COPY benchmarks benchmarks
 COPY setup.py ./
 RUN /opt/venv/bin/pip install -q --no-deps '.[postgres]' \

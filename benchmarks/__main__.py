@@ -1,4 +1,4 @@
-"""Run a benchmark on demand: ``python -m benchmarks engine|render|turn|crash|load|ai|memory|analysis [--json]``.
+"""Run a benchmark on demand: ``python -m benchmarks engine|render|turn|crash|load|ai|memory|analysis|web [--json]``.
 
 Each prints a table; with ``--json`` the last line is one JSON object. Never
 part of the test run.
@@ -18,6 +18,7 @@ BENCHMARKS = {
     "ai": "benchmarks.ai",
     "memory": "benchmarks.memory",
     "analysis": "benchmarks.analysis",
+    "web": "benchmarks.web",
 }
 
 

@@ -62,6 +62,20 @@ def test_cogs_never_import_the_engine():
         assert "engine" not in mods, f
 
 
+def test_web_is_a_presenter_like_the_cogs():
+    """web/ (the live board) is a second presenter beside cogs/: it reads games through the
+    service and its views; it never imports the engine, discord, the cogs or a database
+    driver. Nothing below it imports it (the service tells it of changes through a callback);
+    the process starts it (bot/process/run.py) and the cogs sign its links (cogs/ttr/_links.py)."""
+    for f, mods in imports("web").items():
+        assert not mods & {"engine", "discord", "cogs", "aiosqlite", "asyncpg", "sqlite3"}, f
+    for package in ("engine", "bot/host", "render", "sentences", "words", "maps"):
+        for f, mods in imports(package).items():
+            assert "web" not in mods, f
+    users = {f for f, mods in imports("cogs").items() if "web" in mods}
+    assert users <= {"cogs/ttr/_links.py"}, users
+
+
 def test_cogs_draw_only_through_their_images_module():
     """cogs/ttr/_images.py is the cogs' only door to the renderer: it draws in a worker
     thread and times each image by kind. Other cog modules may import the renderer's

@@ -37,7 +37,7 @@ from words import ERRORS, error_text, refusal, words_for
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The product's packages (what runs in the bot).
-PACKAGES = ("engine", "maps", "render", "bot", "cogs", "words")
+PACKAGES = ("engine", "maps", "render", "bot", "cogs", "words", "web")
 
 
 @dataclass

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from discord import app_commands
 
 #: Packages whose code says or draws words to players.
-SOURCES = ("words", "sentences", "bot", "cogs", "render")
+SOURCES = ("words", "sentences", "bot", "cogs", "render", "web")
 
 
 def extracted() -> Iterator[tuple[str | tuple[str, str], str | None, str]]:
@@ -112,6 +112,7 @@ INDIRECT: dict[str, frozenset[str]] = {
     "cogs/ttr/_announce.py": frozenset({"PERMISSION_NAMES.get(f, f)"}),
     "render/_chart.py": frozenset({"'image', CHART_WORDS[key]"}),
     "render/_theme.py": frozenset({"'image', msgid"}),
+    "web/strings.py": frozenset({"'web', msgid"}),  # WEB_WORDS: NP_ sentences of the page
 }
 
 #: How many leading arguments of each marker are its msgid (with the context first for ``ctx``).

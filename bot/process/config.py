@@ -25,6 +25,8 @@ DEFAULT_HEARTBEAT_PATH = "data/ttr.heartbeat"
 DEFAULT_GUILD_RETENTION_DAYS = 30
 #: Where /metrics and /healthz listen by default: every IPv4 interface (a container's).
 DEFAULT_METRICS_HOST = "0.0.0.0"
+#: Where the live board's web server listens by default: every IPv4 interface.
+DEFAULT_WEB_HOST = "0.0.0.0"
 
 
 class Secret:
@@ -161,6 +163,14 @@ def _int_or_none(name: str, raw: str | None) -> int | None:
         raise ValueError(f"{name} must be an integer id, got {raw!r}") from None
 
 
+def _web_url(raw: str | None) -> str | None:
+    if raw is None:
+        return None
+    if not raw.startswith(("http://", "https://")):
+        raise ValueError(f"TTR_WEB_URL must start with http:// or https://, got {raw!r}")
+    return raw.rstrip("/")
+
+
 def _retention_days(raw: str | None) -> int:
     if raw is None:
         return DEFAULT_GUILD_RETENTION_DAYS
@@ -210,6 +220,14 @@ class Settings:
         metrics_host: ``TTR_METRICS_HOST``: the address that server listens on (default
             ``0.0.0.0``, every IPv4 interface, as a container needs; ``127.0.0.1``: this
             machine only).
+        web_port: ``TTR_WEB_PORT``: serve the live board (``web/``) over HTTP on this port
+            (None: no web server and no board links in Discord).
+        web_host: ``TTR_WEB_HOST``: the address the live board listens on (default ``0.0.0.0``).
+        web_url: ``TTR_WEB_URL``: the live board's public base URL, as players' browsers reach
+            it (``https://ttr.example.org``; default ``http://localhost:PORT``).
+        web_secret: ``TTR_WEB_SECRET`` (masked): the key that signs board links (HMAC-SHA256;
+            default: one random key made once and stored in the database, shared by every
+            process of the bot).
     """
 
     token: Secret = field(default_factory=lambda: Secret(""))
@@ -229,6 +247,17 @@ class Settings:
     guild_retention_days: int = DEFAULT_GUILD_RETENTION_DAYS
     metrics_port: int | None = None
     metrics_host: str = DEFAULT_METRICS_HOST
+    web_port: int | None = None
+    web_host: str = DEFAULT_WEB_HOST
+    web_url: str | None = None
+    web_secret: Secret = field(default_factory=lambda: Secret(""))
+
+    @property
+    def web_base(self) -> str | None:
+        """The live board's public base URL without a trailing ``/`` (None: no web server)."""
+        if self.web_port is None:
+            return None
+        return (self.web_url or f"http://localhost:{self.web_port}").rstrip("/")
 
     @property
     def database(self) -> str:
@@ -323,4 +352,8 @@ class Settings:
             guild_retention_days=_retention_days(get("TTR_GUILD_RETENTION_DAYS")),
             metrics_port=_port("TTR_METRICS_PORT", get("TTR_METRICS_PORT")),
             metrics_host=get("TTR_METRICS_HOST") or DEFAULT_METRICS_HOST,
+            web_port=_port("TTR_WEB_PORT", get("TTR_WEB_PORT")),
+            web_host=get("TTR_WEB_HOST") or DEFAULT_WEB_HOST,
+            web_url=_web_url(get("TTR_WEB_URL")),
+            web_secret=Secret(get("TTR_WEB_SECRET") or ""),
         )

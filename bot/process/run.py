@@ -235,6 +235,33 @@ async def start_metrics(settings: Settings, health: Health) -> Any:
     return server
 
 
+async def start_web(settings: Settings, service: Any) -> Any:
+    """The live board's server (:mod:`web`) over ``service``, listening, or None without
+    ``TTR_WEB_PORT``. It signs and verifies links with ``TTR_WEB_SECRET`` (or a key derived
+    from the Discord token, the same in every process: :func:`web.tokens.derive_secret`).
+
+    Raises:
+        StartupError: it cannot listen there (the port is taken, an address not of this host).
+    """
+    if settings.web_port is None:
+        return None
+    from web import WebApp, WebServer, derive_secret
+
+    secret = derive_secret(settings.web_secret.get(), settings.token.get())
+    server = WebServer(WebApp(service, secret), settings.web_host, settings.web_port)
+    try:
+        await server.start()
+    except OSError as exc:
+        where = f"{settings.web_host}:{settings.web_port}"
+        raise StartupError(
+            f"cannot serve the live board on {where} (TTR_WEB_PORT, TTR_WEB_HOST): "
+            f"{exc.strerror or exc}",
+            config=True,
+        ) from None
+    log.info("serving the live board on port %d as %s", server.port, settings.web_base)
+    return server
+
+
 async def _serve(settings: Settings, wait_on_config_error: bool = False) -> int:
     """Take the stop signals (a signal noted before the loop started counts), serve /metrics
     and /healthz (with ``TTR_METRICS_PORT``), open the database, then stay connected to
@@ -288,12 +315,17 @@ async def _play(settings: Settings, health: Health, server: Any, stop: asyncio.E
     beating = asyncio.create_task(health.keep_beating(), name="ttr-heartbeat")
     try:
         service = await build_service(storage, settings)
-        code = await stay_connected(
-            lambda: create_bot(settings, service, health=health),
-            settings.token.get(),
-            health,
-            stop,
-        )
+        web = await start_web(settings, service)
+        try:
+            code = await stay_connected(
+                lambda: create_bot(settings, service, health=health),
+                settings.token.get(),
+                health,
+                stop,
+            )
+        finally:
+            if web is not None:
+                await web.close()
         close = getattr(service, "close", None) or getattr(service, "stop", None)
         if close is not None:
             result = close()

@@ -28,6 +28,7 @@ from . import _prompts as prompts
 from ._announce import Announcer, Delivery
 from ._base import Base, CogError
 from ._components import Btn, components
+from ._links import with_my_board
 from ._panel_images import PanelImages
 from ._publish import Publisher, delivery_note
 
@@ -188,6 +189,7 @@ class PlayFlows(Base):
         if menu is not None and menu.keep is not None:
             files.append(await self.panel_images.offer(interaction, table, w))
         view = with_zoom(view, game_id, w)
+        view = with_my_board(view, self.bot.settings, game_id, interaction.user.id, w)
         await self.reply(interaction, text, view=view, files=files)
 
     @ids.Draw.game_handler
@@ -204,6 +206,7 @@ class PlayFlows(Base):
             raise CogError("deck_empty")
         else:
             text, view = prompts.panel(table, table.menu, w)
+        view = with_my_board(view, self.bot.settings, game_id, interaction.user.id, w)
         await self.answer(interaction, text, view)
 
     async def draw_now(self, interaction: discord.Interaction, game_id: int, source: str) -> None:

@@ -34,6 +34,7 @@ from ._base import (
     user_of,
 )
 from ._components import Btn, components
+from ._links import with_live_board
 
 log = logging.getLogger(__name__)
 
@@ -188,7 +189,7 @@ class Publisher(Base):
                 w.lang,
                 highlight=[e.route for e in events if isinstance(e, ev_.RouteClaimed)],
             ),
-            view=turn_buttons(table),
+            view=with_live_board(turn_buttons(table), self.bot.settings, game_id, w),
             ping=pings,
             reach=to_act,
             dm_text=dm,
@@ -234,6 +235,7 @@ class Publisher(Base):
                 Btn(w.t("Phone board"), ids.Phone(g).custom_id),
             ]
         )
+        view = with_live_board(view, self.bot.settings, g, w)  # the replay and the final scoring
         post = Post(
             g,
             table.game.guild_id,

@@ -18,6 +18,7 @@ from words import LANGS, Words, words_for
 from . import _ids as ids
 from . import _images as images
 from ._base import Base, CogError, display_names, resigned_seats, seat_names
+from ._links import with_board_link
 
 
 def fold(text: str) -> str:
@@ -128,7 +129,10 @@ class TableFlows(Base):
             high_contrast=settings.high_contrast,
         )
         await self.reply(
-            interaction, self._board_caption(table, w), files=[self.png(png, "board.png")]
+            interaction,
+            self._board_caption(table, w),
+            files=[self.png(png, "board.png")],
+            view=with_board_link(self.bot.settings, game_id, table.seat, interaction.user.id, w),
         )
 
     def _board_caption(self, table: TableView, w: Words) -> str:

@@ -65,11 +65,17 @@ class RunningTable:
 
 @contextlib.asynccontextmanager
 async def running_table(
-    tmp_path: Path, names: tuple[str, ...] = ("alice", "bob"), *, seed: int = 7
+    tmp_path: Path,
+    names: tuple[str, ...] = ("alice", "bob"),
+    *,
+    seed: int = 7,
+    env: dict[str, str] | None = None,
 ) -> AsyncIterator[RunningTable]:
-    """The bot running in-process over a fresh database; ``names`` are the members who will play."""
+    """The bot running in-process over a fresh database; ``names`` are the members who will play;
+    ``env``: more settings (``TTR_WEB_PORT`` ...)."""
     settings = Settings.from_env(
-        {"DISCORD_TOKEN": "x", "TTR_DATABASE_PATH": str(tmp_path / "db")}, env_file=None
+        {"DISCORD_TOKEN": "x", "TTR_DATABASE_PATH": str(tmp_path / "db"), **(env or {})},
+        env_file=None,
     )
     async with FakeDiscord(member_names=names) as fake:
         fake.require_allowed_mentions = True

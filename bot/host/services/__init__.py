@@ -22,6 +22,9 @@ from engine.ai.coach import Hint, Risk
 from engine.planner import TicketPlan
 
 from ._analysis import Analyses, AnalysisView, OnAnalysis
+from ._board import BoardStep
+from ._changes import CHANNEL as CHANGES_CHANNEL
+from ._changes import Changes, OnChange
 from ._clock import MAX_EXPIRIES, Timers
 from ._coach import Coach, HintAnswer
 from ._errors import ServiceError
@@ -53,6 +56,10 @@ from ._service import GameService
 from .events import Event
 
 __all__ = [
+    "CHANGES_CHANNEL",
+    "BoardStep",
+    "Changes",
+    "OnChange",
     "Analyses",
     "Coach",
     "GameLoader",

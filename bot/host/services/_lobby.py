@@ -265,11 +265,13 @@ class Lobby:
             if len(seats) >= most:
                 raise ServiceError("game_full", {"max": most})
             try:
-                return await self.storage.seats.add_seat(
+                row = await self.storage.seats.add_seat(
                     game_id, NewSeat(display_name=name, user_id=user_id)
                 )
             except SeatTaken:
                 raise ServiceError("already_joined") from None
+            self.recorder.changes.notify(game_id, game.version)
+            return row
 
     async def leave(self, game_id: int, user_id: int) -> None:
         """Give up a lobby seat (the host cancels instead).
@@ -286,6 +288,7 @@ class Lobby:
             if user_id == game.host_user_id:
                 raise ServiceError("host_cannot_leave")
             await self.storage.seats.remove_seat(game_id, seat.seat)
+            self.recorder.changes.notify(game_id, game.version)
 
     async def add_ai(
         self, game_id: int, user_id: int, *, level: str = "normal", kind: str | None = None
@@ -323,9 +326,11 @@ class Lobby:
                 name = tw.t(
                     "{name} ({level})", name=name, level=tw.ctx("ai_level", AI_LEVEL_NAMES[chosen])
                 )
-            return await self.storage.seats.add_seat(
+            row = await self.storage.seats.add_seat(
                 game_id, NewSeat(display_name=name, is_ai=True, ai_kind=chosen)
             )
+            self.recorder.changes.notify(game_id, game.version)
+            return row
 
     async def start(self, game_id: int, user_id: int, *, seed: int | None = None) -> Outcome:
         """The host starts the game: deal, then AI seats choose their tickets.
@@ -362,6 +367,7 @@ class Lobby:
             seats = await self.storage.seats.seats(game_id)
             self.loader.remember(game_id, state)
             self.wakes.timers.set()
+            self.recorder.changes.notify(game_id, game.version)
             return await self.recorder.proceed(game, seats, state, [], before=None)
 
     async def cancel(self, game_id: int, user_id: int, *, moderator: bool = False) -> GameRow:
@@ -376,4 +382,6 @@ class Lobby:
                 raise ServiceError("not_allowed")
             need_status(game, "lobby", "active")
             self.loader.forget(game_id)
-            return await self.storage.games.set_status(game_id, "cancelled")
+            cancelled = await self.storage.games.set_status(game_id, "cancelled")
+            self.recorder.changes.notify(game_id, cancelled.version)
+            return cancelled

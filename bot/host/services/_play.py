@@ -198,4 +198,5 @@ class Play:
                 expected_version=game.version,
             )
             log.info("game %s: seat %s on vacation for %s days", game_id, seat.seat, days)
+            self.recorder.changes.notify(game_id, game.version)
             return next(r for r in rows if r.seat == seat.seat)

@@ -22,6 +22,7 @@ from engine.planner import TicketPlan, plan_tickets
 from engine.rules.europe import station_choice
 from maps.loader import load_ruleset
 
+from ._board import BoardReplays, BoardStep
 from ._errors import ServiceError
 from ._loading import GameLoader, ai_controlled, seat_of, turn_number
 from ._menus import TurnMenu, build_menu
@@ -81,6 +82,7 @@ class Queries:
     def __init__(self, storage: Storage, loader: GameLoader) -> None:
         self.storage = storage
         self.loader = loader
+        self.replays = BoardReplays()
 
     async def table(self, game_id: int, user_id: int, *, plans: bool = False) -> TableView:
         """The game as ``user_id`` may see it, with their menu when they must act (``user_id=0``: the public).
@@ -105,6 +107,56 @@ class Queries:
             _private, rules, state, seat.seat, game_id, menu=acts, plans=plans
         )
         return TableView(game, seats, public_view(rules, state), mine, seat.seat, menu, planned)
+
+    async def board(self, game_id: int, user_id: int | None) -> TableView:
+        """The live board's look at a game: :meth:`table` without the menu, with the reader's
+        ticket plans when ``user_id`` holds a seat (None: the public, a spectator). The same
+        per-seat views as Discord's replies (:func:`engine.player_view` /
+        :func:`engine.public_view`); ``version`` says which state it is.
+
+        Raises:
+            ServiceError: ``game_not_found``.
+        """
+        game = await self.loader.game(game_id)
+        seats = await self.storage.seats.seats(game_id)
+        if not game.started:
+            return TableView(game, seats, None, None, None)
+        rules = load_ruleset(game.map_id)
+        state = await self.loader.state(game)
+        seat = seat_of(seats, user_id) if user_id else None
+        if seat is None:
+            return TableView(game, seats, public_view(rules, state), None, None)
+        mine, _, planned = await asyncio.to_thread(
+            _private, rules, state, seat.seat, game_id, menu=False, plans=True
+        )
+        return TableView(game, seats, public_view(rules, state), mine, seat.seat, None, planned)
+
+    async def board_steps(
+        self, game_id: int, *, after: int = 0
+    ) -> tuple[GameRow, list[SeatRow], list[BoardStep]]:
+        """The game row, its seats and every stored action after version ``after`` as the table
+        saw it (:class:`~._board.BoardStep`: the public view after it and its public events),
+        replayed from the seed and the action log (empty before the start).
+
+        Raises:
+            ServiceError: ``game_not_found``.
+        """
+        game = await self.loader.game(game_id)
+        seats = await self.storage.seats.seats(game_id)
+        if game.seed is None:
+            return game, seats, []
+        actions = [a.action for a in await self.storage.actions.actions(game_id)]
+        steps = await asyncio.to_thread(
+            self.replays.steps,
+            load_ruleset(game.map_id),
+            game_id,
+            seats=len(seats),
+            seed=game.seed,
+            options=dict(game.options),
+            actions=actions,
+            after=after,
+        )
+        return game, seats, steps
 
     async def turn_log(self, game_id: int) -> list[TurnRecord]:
         """Every turn of the game so far, oldest first, as the table may see it (secrets cut out).

@@ -43,6 +43,7 @@ from engine.ai import ai_level, choose_action
 from engine.codec import encode_action, encode_state
 from maps.loader import load_ruleset
 
+from ._changes import Changes
 from ._loading import GameLoader, Wakes, ai_controlled, turn_key, turn_number
 from ._models import Outcome, redacted
 
@@ -128,7 +129,9 @@ class MoveRecorder:
     Needs the storage, the :class:`~._loading.GameLoader` (the state cache it keeps up to
     date), the :class:`~._loading.Wakes` it sets (a timer set, a game finished) and the
     clock. ``auto_ai``: AI seats act as soon as it is their turn (False: the demo steps them);
-    ``ai_workers``: where the hard AI decides (None: a thread of this process).
+    ``ai_workers``: where the hard AI decides (None: a thread of this process); ``changes``:
+    told of every stored change (:class:`~._changes.Changes`; the lobby and play parts tell
+    it of theirs too).
     """
 
     def __init__(
@@ -140,10 +143,13 @@ class MoveRecorder:
         clock: Callable[[], float],
         auto_ai: bool = True,
         ai_workers: AiWorkers | None = None,
+        changes: Changes | None = None,
     ) -> None:
         self.storage = storage
         self.loader = loader
         self.wakes = wakes
+        #: Told after every stored change (the live board follows games through it).
+        self.changes = changes if changes is not None else Changes(storage)
         self.clock = clock
         self.auto_ai = auto_ai
         self.ai_workers = ai_workers
@@ -190,6 +196,7 @@ class MoveRecorder:
         if not moves:
             if seat_changes:
                 await self.storage.seats.update_seats(game.id, seat_changes)
+                self.changes.notify(game.id, game.version)
             return game
         deadline, reminder = self.timers(game, seats, before, after)
         finished = after.finished
@@ -207,6 +214,7 @@ class MoveRecorder:
         )
         metrics.count_actions(m.source for m in moves)
         self.loader.remember(game.id, after)
+        self.changes.notify(game.id, game.version)
         if deadline is not None:
             self.wakes.timers.set()
         if finished:

@@ -26,6 +26,7 @@ from bot.host.storage import ShardFilter, Storage
 from engine.ai.analysis import CPU_BUDGET_S, ROLLOUTS
 
 from ._analysis import Analyses, OnAnalysis
+from ._changes import Changes
 from ._clock import Timers
 from ._coach import Coach
 from ._jobs import Jobs
@@ -54,7 +55,8 @@ class GameService:
     ``lobby`` (:class:`~._lobby.Lobby`), ``play`` (:class:`~._play.Play`), ``queries``
     (:class:`~._queries.Queries`), ``ladder`` (:class:`~._ladder.ServerLadder`), ``coach``
     (:class:`~._coach.Coach`), ``analyses`` (:class:`~._analysis.Analyses`), ``privacy``
-    (:class:`~._privacy.Privacy`) and ``timers`` (:class:`~._clock.Timers`).
+    (:class:`~._privacy.Privacy`) and ``timers`` (:class:`~._clock.Timers`); ``changes``
+    (:class:`~._changes.Changes`) tells listeners (the live board) of every stored change.
 
     Args:
         storage: an open :class:`~bot.host.storage.Storage`.
@@ -107,8 +109,15 @@ class GameService:
         self.storage = storage
         wakes = Wakes()
         self.loader = GameLoader(storage, on_quarantine=on_quarantine)
+        self.changes = Changes(storage)
         self.recorder = MoveRecorder(
-            storage, self.loader, wakes, clock=clock, auto_ai=auto_ai, ai_workers=ai_workers
+            storage,
+            self.loader,
+            wakes,
+            clock=clock,
+            auto_ai=auto_ai,
+            ai_workers=ai_workers,
+            changes=self.changes,
         )
         self.lobby = Lobby(
             storage,
@@ -184,6 +193,7 @@ class GameService:
         analyses (the storage is closed by its owner)."""
         await self.analyses.close()
         await self.timers.close()
+        await self.changes.close()
         if self.recorder.ai_workers is not None:
             await asyncio.to_thread(self.recorder.ai_workers.close)
         self.coach.jobs.close()

@@ -12,9 +12,10 @@ imported when a ``postgresql://`` URL is opened.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -207,6 +208,7 @@ class PostgresStorage(Storage):
         self._pool = pool
         self.url = redact(url)
         self.actions = OneStatementActionLog(self, pool)
+        self._notices: set[asyncio.Task[None]] = set()
 
     async def close(self) -> None:
         """Close the pool (waits for connections in use). Idempotent."""
@@ -253,6 +255,42 @@ class PostgresStorage(Storage):
                     raise
                 raise translated from exc
         _faults.point("committed")
+
+    def notify(self, channel: str, payload: str) -> None:
+        """Send ``payload`` on ``channel`` (``NOTIFY``) to every listening process, in the
+        background: a notice that cannot be sent is logged and dropped (the live board then
+        catches up at its next notice or reconnect)."""
+
+        async def send() -> None:
+            try:
+                async with self._pool.acquire() as conn:
+                    await conn.execute("SELECT pg_notify($1, $2)", channel, payload)
+            except Exception as exc:  # noqa: BLE001 - a lost notice costs a late page, no data
+                log.warning("cannot send a change notice: %s", type(exc).__name__)
+
+        task = asyncio.get_running_loop().create_task(send())
+        self._notices.add(task)
+        task.add_done_callback(self._notices.discard)
+
+    async def listen(
+        self, channel: str, heard: Callable[[str], None]
+    ) -> Callable[[], Awaitable[None]]:
+        """Call ``heard(payload)`` for every notice on ``channel`` (``LISTEN`` on one pooled
+        connection held until the returned function is awaited)."""
+        conn = await self._pool.acquire()
+
+        def callback(_conn: object, _pid: int, _channel: str, payload: str) -> None:
+            heard(payload)
+
+        await conn.add_listener(channel, callback)
+
+        async def stop() -> None:
+            try:
+                await conn.remove_listener(channel, callback)
+            finally:
+                await self._pool.release(conn)
+
+        return stop
 
     async def _lock_games(self, tx: Tx, game_ids: Sequence[int]) -> None:
         if game_ids:

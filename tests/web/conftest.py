@@ -1,0 +1,131 @@
+"""Fixtures of the live board tests: a real PostgreSQL database where one can start, and
+browser fixtures: one Chromium per test session, a page per test.
+
+Playwright for Python drives Debian's ``chromium`` (``/usr/bin/chromium``; Playwright's own
+browser download is never used). The closed network refuses Chromium's background
+connections, so they are switched off (:data:`LAUNCH_ARGS`); Playwright starts the browser
+with a fresh temporary user-data dir of its own. Without ``/usr/bin/chromium`` the tests skip,
+except under CI (``CI`` set), where that is a failure: ``.ci/run`` installs it first.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.pg_fixtures import postgres_server, postgres_url
+
+from .fixture_server import FixtureGame, serve
+
+__all__ = ["postgres_server", "postgres_url"]
+
+CHROMIUM = Path("/usr/bin/chromium")
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+    "device_scale_factor": 2,
+}
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """A headless Chromium for the whole session (skips without one, fails so under CI)."""
+    missing = None
+    if not CHROMIUM.exists():
+        missing = f"{CHROMIUM} is not installed (apt-get install chromium)"
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing = "playwright is not installed (pip install -e '.[test]')"
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"browser tests need a browser under CI: {missing}")
+        pytest.skip(missing)
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Board:
+    """An open board page with the console errors it logged (CSP violations included)."""
+
+    def __init__(self, page: Any, base: str, game: FixtureGame) -> None:
+        self.page = page
+        self.base = base
+        self.game = game
+        self.errors: list[str] = []
+        page.on("console", self._console)
+        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+
+    def _console(self, msg: Any) -> None:
+        url = str((msg.location or {}).get("url", ""))
+        if url.endswith("/favicon.ico"):
+            return  # the browser asks for it by itself; the page names none
+        if msg.type in ("error", "warning"):
+            self.errors.append(f"{msg.text} ({url})")
+
+    def open(self, token: str = "public") -> Any:
+        """Load the page for ``token`` and wait until it drew the board; returns the response."""
+        response = self.page.goto(f"{self.base}/b/{token}")
+        self.page.wait_for_selector("#app[data-ready='true']", timeout=15000)
+        return response
+
+
+@pytest.fixture
+def open_board(browser: Any) -> Iterator[Callable[..., Board]]:
+    """``open_board(map_id, version=..., phone=False, token="public", lang="en")``: a served game and a fresh
+    page on it; after the test, every page must have logged no console error."""
+    boards: list[Board] = []
+    stack: list[Any] = []
+
+    def make(
+        map_id: str = "usa",
+        *,
+        version: int = 40,
+        phone: bool = False,
+        token: str = "public",
+        deadline: float | None = None,
+        reduced_motion: bool = False,
+        lang: str = "en",
+    ) -> Board:
+        game = FixtureGame(map_id, version, lang=lang, deadline=deadline)
+        server = serve(game)
+        base = server.__enter__()
+        stack.append(server)
+        options = dict(PHONE if phone else DESKTOP)
+        if reduced_motion:
+            options["reduced_motion"] = "reduce"
+        context = browser.new_context(**options)
+        stack.append(context)
+        board = Board(context.new_page(), base, game)
+        boards.append(board)
+        board.open(token)
+        return board
+
+    yield make
+    try:
+        for board in boards:
+            assert board.errors == [], f"the page logged errors: {board.errors}"
+    finally:
+        for item in reversed(stack):
+            if hasattr(item, "__exit__"):
+                item.__exit__(None, None, None)
+            else:
+                item.close()

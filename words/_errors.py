@@ -205,6 +205,17 @@ ERRORS: dict[str, str | Plural] = {
         "Ask an admin to grant them, then try again.",
         "missing",
     ),
+    "bad_interval": N_("Choose a number of at least 1 (you gave {given})."),
+    "follow_own_game": N_("You play in this game: its news reach you already."),
+    "not_following": N_("You do not follow game {game}."),
+    "no_table_role": N_(
+        "This server has no role for players looking for a game yet. Someone with Manage Server "
+        "names one with /ttr admin config table_role:."
+    ),
+    "role_not_manageable": N_(
+        "The bot cannot give or take the role {role}: it needs the permission Manage Roles, and "
+        "its own role must stand above {role}. Ask an admin to fix that."
+    ),
 }
 
 

@@ -30,7 +30,10 @@ def privacy_notice(w: Words, retention_days: int) -> str:
                 "game's change): to replay and check every game, and for /ttr game show, /ttr player "
                 "stats and /ttr player leaderboard."
             ),
-            w.t("- **Your settings** from /ttr player settings, if you changed any: to keep them."),
+            w.t(
+                "- **Your settings** from /ttr player settings and the games you follow (with "
+                "your language), if any: to keep them."
+            ),
             w.t("- Your id as who changed a server's settings or started a season, if you did."),
             w.t("- For every game, the ids of its server, channel and messages: to run it there."),
             w.t(

@@ -119,11 +119,14 @@ def content_of(text: str | None) -> str:
     return clip(text or ELLIPSIS, MAX_CONTENT)
 
 
-def mentions(ping: Iterable[int] = ()) -> discord.AllowedMentions:
-    """Allowed mentions that ping exactly the users ``ping`` (no one by default): never
-    ``@everyone``/``@here``, a role, or a user merely named in the text."""
+def mentions(ping: Iterable[int] = (), roles: Iterable[int] = ()) -> discord.AllowedMentions:
+    """Allowed mentions that ping exactly the users ``ping`` and the roles ``roles`` (no one by
+    default): never ``@everyone``/``@here``, another role, or a user merely named in the text."""
     users = [discord.Object(u) for u in dict.fromkeys(ping)]
-    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+    named = [discord.Object(r) for r in dict.fromkeys(roles)]
+    return discord.AllowedMentions(
+        everyone=False, roles=named or False, users=users, replied_user=False
+    )
 
 
 def thread_name(text: str) -> str:
@@ -403,9 +406,10 @@ async def post(
     embeds: Sequence[discord.Embed] = (),
     ping: Iterable[int] = (),
     reply_to: discord.MessageReference | None = None,
+    ping_roles: Iterable[int] = (),
 ) -> discord.Message:
-    """Post a public message in ``channel``; pings only ``ping`` (an answer to ``reply_to``
-    pings nobody for it either). Raises discord.HTTPException as discord.py does (the caller
+    """Post a public message in ``channel``; pings only ``ping`` and the roles ``ping_roles``
+    (an answer to ``reply_to`` pings nobody for it either). Raises discord.HTTPException as discord.py does (the caller
     decides the fallback)."""
     answer: dict[str, Any] = {}
     if reply_to is not None:
@@ -417,7 +421,7 @@ async def post(
             files=list(files)[:MAX_FILES],
             embeds=fit_embeds(embeds) or discord.utils.MISSING,
             view=fit_view(view) or discord.utils.MISSING,
-            allowed_mentions=mentions(ping),
+            allowed_mentions=mentions(ping, ping_roles),
             **answer,
         )
 

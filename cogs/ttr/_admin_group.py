@@ -13,6 +13,7 @@ from discord import app_commands
 from ._admin import AdminFlows
 from ._ladder import LadderFlows
 from ._lobby import TURN_TIMES
+from ._tables import OpenTableFlows
 
 Choice = app_commands.Choice
 #: ``/ttr admin config language:``: a table language, or the server's own (Discord's locale).
@@ -33,12 +34,14 @@ class AdminGroup(
     Args:
         ladder: the server's settings and seasons.
         admin: the permission check.
+        tables: the open-table settings (the looking-for-players role, its pings, the expiry).
     """
 
-    def __init__(self, ladder: LadderFlows, admin: AdminFlows) -> None:
+    def __init__(self, ladder: LadderFlows, admin: AdminFlows, tables: OpenTableFlows) -> None:
         super().__init__()
         self.ladder = ladder
         self.admin = admin
+        self.tables = tables
 
     @app_commands.command(
         name="config", description="Show the server's settings; Manage Server changes them"
@@ -50,6 +53,10 @@ class AdminGroup(
         hints="Hints may be allowed (in casual games)",
         add_channel="Allow games in this channel (once one is named, only the named ones)",
         remove_channel="No more new games in this channel",
+        table_role="The role pinged when a table opens (members take it with /ttr tables notify)",
+        table_role_off="No role is pinged when a table opens",
+        table_ping="Least minutes between two pings of that role (default: 10)",
+        table_expiry="Hours a table nobody joins waits before it closes (default: 24)",
     )
     @app_commands.choices(
         language=SERVER_LANGUAGES, turn_time=[Choice(name=k, value=k) for k in TURN_TIMES]
@@ -63,9 +70,24 @@ class AdminGroup(
         hints: bool | None = None,
         add_channel: discord.TextChannel | None = None,
         remove_channel: discord.TextChannel | None = None,
+        table_role: discord.Role | None = None,
+        table_role_off: bool | None = None,
+        table_ping: app_commands.Range[int, 1, 1440] | None = None,
+        table_expiry: app_commands.Range[int, 1, 720] | None = None,
     ) -> None:
+        saved, lines = await self.tables.configure(
+            interaction, table_role, table_role_off, table_ping, table_expiry
+        )
         await self.ladder.config(
-            interaction, language, turn_time, rated, hints, add_channel, remove_channel
+            interaction,
+            language,
+            turn_time,
+            rated,
+            hints,
+            add_channel,
+            remove_channel,
+            more=lines,
+            saved=saved,
         )
 
     @app_commands.command(name="check", description="Check the bot's permissions in this channel")

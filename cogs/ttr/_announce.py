@@ -89,6 +89,7 @@ class Post:
         extra: more files ``(filename, factory)`` sent with the image (the final recap GIF).
         reply_to: the id of a message of the channel this one answers (the analysis answers
             the game-over message); posted as a plain message when that one is gone.
+        ping_roles: role ids this message pings (the looking-for-players role).
     """
 
     game_id: int
@@ -104,6 +105,7 @@ class Post:
     dm_text: str = ""
     extra: tuple[tuple[str, FileFactory], ...] = ()
     reply_to: int | None = None
+    ping_roles: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +171,7 @@ class Announcer:
             view=post.view,
             ping=post.ping,
             reply_to=reference,
+            ping_roles=post.ping_roles,
         )
 
     async def post(self, post: Post) -> Delivery:

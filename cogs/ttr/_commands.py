@@ -13,11 +13,11 @@ Discord allows 25 entries (commands and groups) under ``/ttr`` and 25 in each gr
 players do in every game has its own command at the top: the lobby (``new``, ``join``,
 ``leave``, ``add_ai``, ``start``), the moves (``hand``, ``draw``, ``claim``, ``station``,
 ``tickets``, ``hint``), the table (``board``, ``status``) and ``help``. What is asked
-now and then sits in three groups: ``/ttr game`` (this channel's game beyond the moves:
-its log, its map's rules, a vacation, resigning, cancelling; and the finished games),
-``/ttr player`` (ratings, your games, your settings and your data) and ``/ttr admin``
-(the server's settings and seasons, the permission check). That leaves eight entries
-free at the top (``tests/cogs/test_command_tree.py`` fails when fewer than five are).
+now and then sits in four groups: ``/ttr game`` (this channel's game beyond the moves:
+its log, its map's rules, a vacation, resigning, cancelling, following; and the finished
+games), ``/ttr player`` (ratings, your games, your settings and your data), ``/ttr admin``
+(the server's settings and seasons, the permission check) and ``/ttr tables`` (the server's
+open tables, the looking-for-players role). That leaves seven entries free at the top (``tests/cogs/test_command_tree.py`` fails when fewer than five are).
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from ._admin import AdminFlows
 from ._admin_group import AdminGroup
 from ._announce import Announcer
 from ._coach import CoachFlows
+from ._follow import FollowFlows
 from ._game_group import GameGroup
 from ._guide import GuideFlows
 from ._ladder import LadderFlows
@@ -48,6 +49,8 @@ from ._privacy import PrivacyFlows
 from ._publish import Publisher
 from ._record import RecordFlows
 from ._table import TableFlows
+from ._tables import OpenTableFlows
+from ._tables_group import TablesGroup
 
 log = logging.getLogger(__name__)
 
@@ -86,13 +89,20 @@ class TtrCog(
         self.ladder = LadderFlows(bot, service, self.announcer)
         self.admin = AdminFlows(bot, service, self.announcer, self.publisher)
         self.privacy = PrivacyFlows(bot, service, self.announcer, self.publisher, self.play)
+        self.open_tables = OpenTableFlows(
+            bot, service, self.announcer, self.publisher, self.lobby_flows
+        )
+        self.follow = FollowFlows(bot, service, self.announcer)
         super().__init__()
         ttr = self.app_command
         assert ttr is not None  # a GroupCog's group, made by Cog.__new__
         for group in (
-            GameGroup(self.lobby_flows, self.record, self.guide, self.play, self.admin),
+            GameGroup(
+                self.lobby_flows, self.record, self.guide, self.play, self.admin, self.follow
+            ),
             PlayerGroup(self.players, self.ladder, self.privacy),
-            AdminGroup(self.ladder, self.admin),
+            AdminGroup(self.ladder, self.admin, self.open_tables),
+            TablesGroup(self.open_tables),
         ):
             ttr.add_command(group)  # after the commands above: Discord lists them in this order
             self.__cog_app_commands__.append(group)  # walk_app_commands() sees it too
@@ -100,6 +110,9 @@ class TtrCog(
         service.on_reminder = self.publisher.reminder
         service.on_analysis = self.coach.analysed
         self.publisher.on_final = self.coach.after_final
+        self.publisher.on_posted = self.follow.after_turn
+        self.lobby_flows.on_opened = self.open_tables.lobby_opened
+        service.on_expired = self.open_tables.expired
 
     async def cog_unload(self) -> None:
         await self.announcer.close()

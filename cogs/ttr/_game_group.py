@@ -1,5 +1,5 @@
 """``/ttr game``: this channel's game beyond the moves (its log, its map's rules, a vacation,
-resigning, cancelling) and the server's finished games.
+resigning, cancelling, following it) and the server's finished games.
 
 A subgroup of ``/ttr`` of its own class: the cog (:class:`._commands.TtrCog`) makes it with
 the families its commands hand over to. Names and descriptions are English here and
@@ -13,6 +13,7 @@ from discord import app_commands
 
 from . import _choices as choices
 from ._admin import AdminFlows
+from ._follow import FollowFlows
 from ._guide import GuideFlows
 from ._lobby import LobbyFlows
 from ._play import PlayFlows
@@ -22,7 +23,7 @@ from ._record import RecordFlows
 class GameGroup(
     app_commands.Group,
     name="game",
-    description="Manage this game: log, rules, vacation, resign, cancel; finished games",
+    description="Manage this game: log, rules, vacation, resign, cancel, follow; finished games",
 ):
     """The ``/ttr game`` commands.
 
@@ -32,6 +33,7 @@ class GameGroup(
         guide: the rules.
         play: a vacation, resigning.
         admin: cancelling.
+        follow: following a game without playing.
     """
 
     def __init__(
@@ -41,6 +43,7 @@ class GameGroup(
         guide: GuideFlows,
         play: PlayFlows,
         admin: AdminFlows,
+        follow: FollowFlows,
     ) -> None:
         super().__init__()
         self.lobby = lobby
@@ -48,6 +51,7 @@ class GameGroup(
         self.guide = guide
         self.play = play
         self.admin = admin
+        self.follow = follow
 
     @app_commands.command(name="log", description="Show the moves since your last turn")
     @app_commands.describe(count="Or: how many of the last turns")
@@ -96,3 +100,14 @@ class GameGroup(
         self, interaction: discord.Interaction, id: app_commands.Range[int, 1, 2**53]
     ) -> None:
         await self.record.game(interaction, id)
+
+    @app_commands.command(
+        name="follow", description="Follow this game without playing: a direct message at its end"
+    )
+    @app_commands.describe(each_turn="Also a direct message at each turn (default: no)")
+    async def follow_(self, interaction: discord.Interaction, each_turn: bool = False) -> None:
+        await self.follow.follow(interaction, await self.lobby.game_here(interaction), each_turn)
+
+    @app_commands.command(name="unfollow", description="Stop following this game")
+    async def unfollow(self, interaction: discord.Interaction) -> None:
+        await self.follow.unfollow(interaction, await self.lobby.game_shown(interaction))

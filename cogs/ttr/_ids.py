@@ -302,6 +302,23 @@ class Start(TableButton):
 
 
 @dataclass(frozen=True)
+class TakeSeat(TableButton):
+    """Join from the server's list of open tables or the looking-for-players ping: seats the
+    clicker in that game, whichever channel the list is in."""
+
+    NAME = "seat"
+    TEMPLATE = GAME + ":seat"
+
+
+@dataclass(frozen=True)
+class Follow(TableButton):
+    """Follow (under the lobby and the turn messages): a direct message when the game ends."""
+
+    NAME = "follow"
+    TEMPLATE = GAME + ":follow"
+
+
+@dataclass(frozen=True)
 class Hint(TableButton):
     """A fresh hint (under a hint the game moved past): what ``/ttr hint`` answers."""
 

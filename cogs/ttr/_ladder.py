@@ -7,6 +7,8 @@ the Manage Server permission (asked of the service with the member's permission)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 from bot.host.services import Ladder, UserStats
@@ -76,8 +78,12 @@ class LadderFlows(Base):
         hints: bool | None,
         add_channel: discord.abc.Snowflake | None,
         remove_channel: discord.abc.Snowflake | None,
+        *,
+        more: Sequence[str] = (),
+        saved: bool = False,
     ) -> None:
-        """Show the server's settings; with options (Manage Server only) change them first."""
+        """Show the server's settings; with options (Manage Server only) change them first.
+        ``more``: further settings lines (the open tables'), ``saved``: those were changed."""
         await self.defer(interaction)
         w = self.words(interaction)
         guild = interaction.guild_id or 0
@@ -99,10 +105,12 @@ class LadderFlows(Base):
         else:
             settings = await self.service.ladder.server_settings(guild)
         season = (await self.service.ladder.ladder(guild)).seasons[-1]
-        head = w.t("The server settings were saved.") if changes else w.t("**Server settings**")
+        saved = saved or bool(changes)
+        head = w.t("The server settings were saved.") if saved else w.t("**Server settings**")
         when = "" if season.started_at is None else f" (<t:{int(season.started_at)}:D>)"
         lines = [head, *settings_lines(settings, w)]
         lines.append(w.t("• Season: {season}{since}", season=season.number, since=when))
+        lines.extend(more)
         lines.append(
             w.t(
                 "Members with Manage Server change them with /ttr admin config and start a new "

@@ -7,6 +7,7 @@ private confirmation in theirs that names what happened.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 import discord
 
@@ -29,19 +30,26 @@ TURN_TIMES = {"10m": 600, "1h": 3600, "24h": 86_400, "72h": 259_200}
 
 
 def lobby_buttons(table: TableView) -> discord.ui.View:
-    """Join and Start under the lobby message, in the table's language."""
+    """Join, Start and Follow under the lobby message, in the table's language."""
     w = Base.table_words(table)
     g = table.game.id
     return components(
         [
             Btn(w.t("Join"), ids.Join(g).custom_id, discord.ButtonStyle.success),
             Btn(w.t("Start"), ids.Start(g).custom_id, discord.ButtonStyle.primary),
+            Btn(w.t("Follow"), ids.Follow(g).custom_id, discord.ButtonStyle.secondary),
         ]
     )
 
 
 class LobbyFlows(Base):
-    """Lobby commands and the Join/Start buttons."""
+    """Lobby commands and the Join/Start buttons.
+
+    ``on_opened`` is awaited with each new lobby once its message is posted (the open tables
+    ping the looking-for-players role).
+    """
+
+    on_opened: Callable[[TableView], Awaitable[None]] | None = None
 
     def __init__(
         self, bot: TtrBot, service: GameServicePort, announcer: Announcer, publisher: Publisher
@@ -110,6 +118,8 @@ class LobbyFlows(Base):
         interaction.extras["committed"] = True
         table = await self.read(interaction, game.id, here=False)
         await self.post_lobby(table, interaction.user.mention)
+        if self.on_opened is not None:
+            await self.on_opened(table)
         text = w.t(
             "You opened game {game} on **{map}** in <#{channel}>. Start it with **Start** once everyone has joined.",
             game=game.id,
@@ -189,13 +199,16 @@ class LobbyFlows(Base):
         )
 
     @ids.Join.game_handler
-    async def join(self, interaction: discord.Interaction, game_id: int) -> None:
-        """Take a seat in the lobby."""
+    async def join(
+        self, interaction: discord.Interaction, game_id: int, *, here: bool = True
+    ) -> None:
+        """Take a seat in the lobby (``here`` False: from another channel, the list of open
+        tables); the lobby's channel is told as when someone joins there."""
         await self.defer(interaction)
-        table = await self.read(interaction, game_id)
+        table = await self.read(interaction, game_id, here=here)
         await self.service.lobby.join(game_id, interaction.user.id, interaction.user.display_name)
         interaction.extras["committed"] = True
-        fresh = await self.read(interaction, game_id)
+        fresh = await self.read(interaction, game_id, here=here)
         tw = self.table_words(fresh)
         await self.publisher.notice(
             fresh,
@@ -206,7 +219,17 @@ class LobbyFlows(Base):
             ),
         )
         w = self.words(interaction, table)
-        await self.reply(interaction, w.t("You joined game {game}.", game=game_id))
+        if interaction.channel_id in (table.game.channel_id, table.game.thread_id):
+            await self.reply(interaction, w.t("You joined game {game}.", game=game_id))
+        else:
+            await self.reply(
+                interaction,
+                w.t(
+                    "You joined game {game} in <#{channel}>.",
+                    game=game_id,
+                    channel=table.channel_id,
+                ),
+            )
 
     async def leave(self, interaction: discord.Interaction, game_id: int) -> None:
         """Give up a lobby seat."""

@@ -194,6 +194,14 @@ def _question(data: UserData, w: Words) -> tuple[str, discord.ui.View | None]:
         )
     if data.named:
         lines.append(w.t("- your name where you changed a server's settings or started a season;"))
+    if data.following:
+        lines.append(
+            w.n(
+                "- the {count} game you follow;",
+                "- the {count} games you follow;",
+                data.following,
+            )
+        )
     lines.append(w.t("It cannot be undone."))
     go = Btn(
         w.t("Forget me"),
@@ -251,6 +259,14 @@ def _done(report: ForgetReport, left: LeftGames, w: Words) -> str:
         )
     if report.settings:
         lines.append(w.t("Your settings were deleted."))
+    if report.following:
+        lines.append(
+            w.n(
+                "You no longer follow {count} game.",
+                "You no longer follow {count} games.",
+                report.following,
+            )
+        )
     return "\n".join(lines)
 
 

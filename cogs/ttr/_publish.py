@@ -44,8 +44,9 @@ def turn_buttons(table: TableView) -> discord.ui.View:
     Draw, Claim, {tickets:cap}, Board; in play also the five face-up cards and the deck, so a
     draw takes two clicks (the first card here, the second on the private panel it opens);
     last Phone board (the board drawn 500 px wide, privately: the turn image shrunk to a phone's
-    width is unreadable). The card buttons carry the version they were posted at: a click after
-    the game moved on takes nothing and shows the current panel."""
+    width is unreadable) and Follow (a direct message at the game's end, for those who watch).
+    The card buttons carry the version they were posted at: a click after the game moved on
+    takes nothing and shows the current panel."""
     w = Base.table_words(table)
     g = table.game.id
     primary, success, secondary = (
@@ -67,7 +68,10 @@ def turn_buttons(table: TableView) -> discord.ui.View:
         rows.append(prompts.card_buttons(table, w, table.version, None))
         if public.deck_size or public.discard_size:
             rows.append([prompts.deck_button(table, w, table.version)])
-    last = [Btn(w.t("Phone board"), ids.Phone(g).custom_id, secondary)]
+    last = [
+        Btn(w.t("Phone board"), ids.Phone(g).custom_id, secondary),
+        Btn(w.t("Follow"), ids.Follow(g).custom_id, secondary),
+    ]
     if table.rules.params.stations is not None:  # Europe: a fifth kind of turn
         last.insert(0, Btn(w.t("{station:cap}"), ids.Station(g).custom_id, secondary))
     for button in last:
@@ -124,10 +128,12 @@ class Publisher(Base):
     """Builds and posts the public messages of a game.
 
     ``on_final`` is awaited with the game's id once its game-over message is posted and
-    remembered (the coach then posts the analysis if it is ready).
+    remembered (the coach then posts the analysis if it is ready); ``on_posted`` with the
+    table after each turn message or game-over message (the followers' notes).
     """
 
     on_final: Callable[[int], Awaitable[None]] | None = None
+    on_posted: Callable[[TableView], Awaitable[None]] | None = None
 
     async def clock_moved(self, game_id: int, outcome: Outcome) -> None:
         """The service played on its own (a timeout, resumed AI seats): post the turn message."""
@@ -205,7 +211,17 @@ class Publisher(Base):
                     channel=table.channel_id,
                 ),
             )
+        await self._posted(table)
         return delivery
+
+    async def _posted(self, table: TableView) -> None:
+        """Await ``on_posted`` (a failure is logged: the turn stands and was posted)."""
+        if self.on_posted is None:
+            return
+        try:
+            await self.on_posted(table)
+        except Exception:  # noqa: BLE001 - the followers' notes must not fail a move
+            log.exception("game %s: the followers' notes failed", table.game.id)
 
     async def _final(self, table: TableView, lines: list[str]) -> Delivery:
         """The game's end: the last turns, the score table, each player's rating change (a rated
@@ -251,6 +267,7 @@ class Publisher(Base):
             ping=players,
         )
         delivery = await self.announcer.post(post)
+        await self._posted(table)  # the followers hear the end before the analysis is awaited
         if delivery.message is not None:
             await self.service.analyses.remember_final_message(g, delivery.message.id)
             if self.on_final is not None:

@@ -11,7 +11,8 @@ action of a rated game: its results and every player's new rating are one
 write), ``forget`` (the host,
 who finished one game with others and resigned from another, is forgotten)
 or ``purge`` (a server that removed the bot, with a finished and a paused
-game, is deleted while another server's game runs). When the operation
+game, is deleted while another server's game runs), ``expire`` (a lobby nobody joined is
+closed by the open tables' expiry a day later) or ``follow`` (someone follows a lobby). When the operation
 finishes before the N-th point it prints ``done <points passed>``.
 
 ``prepare(db, op)`` (called by the test in-process) builds the database the
@@ -34,7 +35,9 @@ from maps.loader import load_ruleset
 
 HOST, LEAVER, BOB, CAROL = 101, 102, 202, 303
 CLOCK = 1_800_000_000.0
-OPS = ("start", "resign", "vacation", "finish", "forget", "purge")
+OPS = ("start", "resign", "vacation", "finish", "forget", "purge", "expire", "follow")
+#: When the ``expire`` operation runs: a day and a second after the lobby opened.
+EXPIRE_AT = CLOCK + 86_401
 #: The operations on many rows of many games, checked by comparing whole databases.
 ROW_OPS = ("forget", "purge")
 
@@ -52,6 +55,16 @@ async def prepare(db: Path, op: str) -> None:
         return
     storage = await open_storage(db, clock=clock)
     service = GameService(storage, clock=clock, seed_source=lambda: 4242)
+    if op in ("expire", "follow"):  # a lobby of the host and a computer player
+        try:
+            game = await service.lobby.create(
+                guild_id=1, channel_id=7, host_id=HOST, host_name="host", map_id="usa"
+            )
+            await service.lobby.add_ai(game.id, HOST)
+            return
+        finally:
+            await service.close()
+            await storage.close()
     try:
         game = await service.lobby.create(
             guild_id=1, channel_id=7, host_id=HOST, host_name="host", map_id="usa",
@@ -169,6 +182,10 @@ async def run(service: GameService, op: str, game_id: int) -> None:
         await service.play.play_ai(game_id)
     elif op == "forget":
         await service.privacy.forget_user(HOST)
+    elif op == "expire":
+        await service.tables.expire_due(EXPIRE_AT)
+    elif op == "follow":
+        await service.tables.follow(game_id, CAROL, each_turn=True, language="de")
     else:
         await service.privacy.purge_guild(1)
 

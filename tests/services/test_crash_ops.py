@@ -1,7 +1,8 @@
 """Each service operation commits whole or not at all, even under kill -9.
 
 For start, resign, vacation, the last action of a rated game (its results and
-every player's new rating), forgetting a player and purging a server, a real
+every player's new rating), forgetting a player, purging a server, a lobby's expiry and
+following a game, a real
 process runs the operation and SIGKILLs itself at write point 1, 2, 3, ...
 (before each statement, before each commit, right after each commit) until
 one run gets through. After every kill the database opens and is intact,
@@ -29,7 +30,18 @@ from bot.host.services import GameService, ai_controlled
 from bot.host.services.ops import verify_storage
 from bot.host.storage import GameRow, SeatRow, Storage, open_storage
 
-from .crash_ops import CLOCK, HOST, OPS, ROW_OPS, clock, prepare, prepare_rows, run
+from .crash_ops import (
+    CAROL,
+    CLOCK,
+    EXPIRE_AT,
+    HOST,
+    OPS,
+    ROW_OPS,
+    clock,
+    prepare,
+    prepare_rows,
+    run,
+)
 
 HELPER = Path(__file__).with_name("crash_ops.py")
 REPO = Path(__file__).resolve().parents[2]
@@ -89,6 +101,8 @@ async def check(db: Path, op: str, before: list[SeatRow], start: GameRow) -> str
             return "all"
         if op == "finish":
             return await _finished_whole(storage, game_id, start)
+        if op in ("expire", "follow"):
+            return await _open_table_whole(storage, op, game, start)
         host = seats[0]
         state = await GameService(storage, clock=clock).loader.game_state(game_id)
         if op == "resign":
@@ -132,6 +146,23 @@ async def _finished_whole(storage: Storage, game_id: int, start: GameRow) -> str
     assert {r.player for r in await storage.ratings.ratings(game.guild_id, scope="usa")} == {
         r.player for r in ratings
     }
+    return "all"
+
+
+async def _open_table_whole(storage: Storage, op: str, game: GameRow, start: GameRow) -> str:
+    """The open tables' writes: the lobby closed by its expiry (still a lobby, or cancelled at
+    the expiry's time), or a follower (no row, or the whole row)."""
+    if op == "expire":
+        if game.status == "lobby":
+            assert game == start
+            return "none"
+        assert game.status == "cancelled" and game.finished_at == EXPIRE_AT
+        return "all"
+    followers = await storage.tables.followers(game.id)
+    assert game == start
+    if not followers:
+        return "none"
+    assert [(f.user_id, f.each_turn, f.language) for f in followers] == [(CAROL, True, "de")]
     return "all"
 
 

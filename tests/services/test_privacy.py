@@ -323,20 +323,30 @@ async def test_no_cell_of_any_table_names_a_forgotten_player_or_a_purged_server(
         await _finished(svc, store, (BOB, ALICE, CAROL), channel=2, guild=SERVER)
         await _finished(svc, store, (CAROL, ALICE), channel=3, guild=2)
         await svc.queries.set_user_settings(ALICE, dm_turns=True)
+        # she names server 1's looking-for-players role and follows a lobby of server 2
+        await svc.tables.configure(SERVER, ALICE, manage_server=True, role_id=77, ping_minutes=5)
+        followed = await svc.lobby.create(
+            guild_id=2, channel_id=4, host_id=CAROL, host_name="c", map_id="amsterdam"
+        )
+        await svc.tables.follow(followed.id, ALICE, each_turn=True, language="de")
         assert "ratings.player" in _cells_naming(path, ALICE)
         assert "seasons.started_by" in _cells_naming(path, ALICE)
+        assert "followers.user_id" in _cells_naming(path, ALICE)
+        assert "table_settings.updated_by" in _cells_naming(path, ALICE)
 
         report = await svc.privacy.forget_user(ALICE)
-        # overall and Amsterdam in both seasons of SERVER and in server 2; a setting, a season
-        assert (report.ratings, report.rating_changes, report.named) == (6, 6, 2)
+        # overall and Amsterdam in both seasons of SERVER and in server 2; a setting, a season,
+        # the open-table settings
+        assert (report.ratings, report.rating_changes, report.named) == (6, 6, 3)
         assert _cells_naming(path, ALICE) == []
-        assert await verify_storage(store) == (3, [])
+        assert await verify_storage(store) == (3, [])  # the started games
         assert _cells_naming(path, BOB) != []
 
         server2 = [await store.copies.dump_game(g) for g in await store.games.game_ids()]
         server2 = [d for d in server2 if d is not None and d.game["guild_id"] == 2]
         ratings2 = [r for r in await store.ratings.all_ratings() if r.guild_id == 2]
         assert "guild_settings.guild_id" in _cells_naming(path, SERVER)
+        assert "table_settings.guild_id" in _cells_naming(path, SERVER)
         purged = await svc.privacy.purge_guild(SERVER)
         # its settings, its ladder and its two seasons; overall and Amsterdam in each season
         assert (purged.games, purged.server_rows) == (2, 4) and purged.ratings > 0

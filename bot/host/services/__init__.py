@@ -53,6 +53,7 @@ from ._privacy import DEFAULT_RETENTION_DAYS, Privacy, former_player
 from ._queries import Queries
 from ._recording import MoveRecorder, player_results, rating_identity, rating_places
 from ._service import GameService
+from ._tables import OnExpired, OpenTable, OpenTables
 from .events import Event
 
 __all__ = [
@@ -60,6 +61,9 @@ __all__ = [
     "BoardStep",
     "Changes",
     "OnChange",
+    "OnExpired",
+    "OpenTable",
+    "OpenTables",
     "Analyses",
     "Coach",
     "GameLoader",

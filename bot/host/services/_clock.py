@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from bot.host.ai_workers import AiWorkerError
 from bot.host.storage import CorruptGame, SeatChanges, ShardFilter, Storage, VersionConflict
@@ -62,6 +62,9 @@ class Timers:
         self.on_turn = on_turn
         self.on_reminder = on_reminder
         self._timer_task: asyncio.Task[None] | None = None
+        #: More work of the loop, awaited after the timers on every round (the expiry of
+        #: lobbies nobody joined); a failing chore is logged and the loop goes on.
+        self.chores: list[Callable[[], Awaitable[object]]] = []
 
     async def run_due(self, now: float | None = None) -> list[Outcome | Reminder]:
         """Handle every timer due at ``now`` (default: the clock): reminders, timeouts, pending AI
@@ -215,6 +218,8 @@ class Timers:
             try:
                 await self.run_due()
                 await self.privacy.purge_due()
+                for chore in self.chores:
+                    await chore()
                 nxt = await self.storage.timers.next_deadline(self.shards)
             except asyncio.CancelledError:
                 raise

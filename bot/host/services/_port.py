@@ -12,6 +12,7 @@ from ._lobby import Lobby
 from ._play import Play
 from ._privacy import Privacy
 from ._queries import Queries
+from ._tables import OnExpired, OpenTables
 
 
 class GameServicePort(Protocol):
@@ -30,10 +31,12 @@ class GameServicePort(Protocol):
     coach: Coach
     analyses: Analyses
     privacy: Privacy
+    tables: OpenTables
 
     on_turn: OnTurn | None
     on_reminder: OnReminder | None
     on_analysis: OnAnalysis | None
+    on_expired: OnExpired | None
 
     def start_timers(self) -> None:
         """Start the timer loop and the analysis queue (idempotent)."""

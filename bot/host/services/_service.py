@@ -9,7 +9,8 @@ outcomes) under the lobby (:mod:`._lobby`), play (:mod:`._play`), the timers
 server settings, seasons, ratings, statistics), the coach's hints
 (:mod:`._coach`), the analyses after the game (:mod:`._analysis`) and privacy
 (:mod:`._privacy`: forgetting a player, servers that removed the bot; the
-timer loop runs its purge). Callers name the part: ``service.lobby.join(...)``,
+timer loop runs its purge) and the open tables (:mod:`._tables`: the server's lobbies, the
+looking-for-players role, lobbies that expire, followers; the timer loop runs the expiry). Callers name the part: ``service.lobby.join(...)``,
 ``service.play.act(...)``. Nothing here imports discord: methods take Discord
 ids and return dataclasses (:mod:`._models`).
 """
@@ -44,6 +45,7 @@ from ._play import Play
 from ._privacy import Privacy
 from ._queries import Queries
 from ._recording import MoveRecorder
+from ._tables import OnExpired, OpenTables
 
 
 class GameService:
@@ -55,8 +57,9 @@ class GameService:
     ``lobby`` (:class:`~._lobby.Lobby`), ``play`` (:class:`~._play.Play`), ``queries``
     (:class:`~._queries.Queries`), ``ladder`` (:class:`~._ladder.ServerLadder`), ``coach``
     (:class:`~._coach.Coach`), ``analyses`` (:class:`~._analysis.Analyses`), ``privacy``
-    (:class:`~._privacy.Privacy`) and ``timers`` (:class:`~._clock.Timers`); ``changes``
-    (:class:`~._changes.Changes`) tells listeners (the live board) of every stored change.
+    (:class:`~._privacy.Privacy`), ``tables`` (:class:`~._tables.OpenTables`) and ``timers``
+    (:class:`~._clock.Timers`); ``changes`` (:class:`~._changes.Changes`) tells listeners (the
+    live board) of every stored change.
 
     Args:
         storage: an open :class:`~bot.host.storage.Storage`.
@@ -143,6 +146,7 @@ class GameService:
         self.privacy = Privacy(
             storage, self.loader, wakes, clock=clock, shards=shards, retention_days=retention_days
         )
+        self.tables = OpenTables(storage, self.loader, clock=clock, shards=shards)
         self.timers = Timers(
             storage,
             self.loader,
@@ -154,6 +158,7 @@ class GameService:
             on_turn=on_turn,
             on_reminder=on_reminder,
         )
+        self.timers.chores.append(self.tables.expire_due)  # lobbies nobody joined expire
 
     # the callbacks the cogs set once their publisher exists (after the service was built)
     @property
@@ -182,6 +187,15 @@ class GameService:
     @on_analysis.setter
     def on_analysis(self, callback: OnAnalysis | None) -> None:
         self.analyses.on_analysis = callback
+
+    @property
+    def on_expired(self) -> OnExpired | None:
+        """Awaited with each lobby that expired (see :class:`~._tables.OpenTables`)."""
+        return self.tables.on_expired
+
+    @on_expired.setter
+    def on_expired(self, callback: OnExpired | None) -> None:
+        self.tables.on_expired = callback
 
     def start_timers(self) -> None:
         """Start the timer loop and the analysis queue on the running event loop (idempotent)."""

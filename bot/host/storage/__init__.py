@@ -81,6 +81,14 @@ from ._rows import (
 from ._seats import SeatStore
 from ._settings import GuildSettingsStore, SettingsStore
 from ._sql import UNSET, decode_snapshot, dump_json, encode_snapshot
+from ._tables import (
+    DEFAULT_EXPIRY_SECONDS,
+    DEFAULT_PING_SECONDS,
+    Follower,
+    LobbyRow,
+    OpenTableStore,
+    TableSettings,
+)
 from ._timers import TimerStore
 
 __all__ = [
@@ -95,6 +103,12 @@ __all__ = [
     "SeatStore",
     "SettingsStore",
     "TimerStore",
+    "OpenTableStore",
+    "DEFAULT_EXPIRY_SECONDS",
+    "DEFAULT_PING_SECONDS",
+    "Follower",
+    "LobbyRow",
+    "TableSettings",
     "ALL_STATUSES",
     "DEFAULT_TURN_SECONDS",
     "FINAL_STATUSES",

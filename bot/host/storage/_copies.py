@@ -25,6 +25,7 @@ from ._sql import (
     Tx,
     Violation,
 )
+from ._tables import FOLLOWER_COLUMNS, TABLE_SETTINGS_COLUMNS
 
 _BOOL_COLUMNS = frozenset(
     {
@@ -36,6 +37,7 @@ _BOOL_COLUMNS = frozenset(
         "hints",
         "longest_path_bonus",
         "hints_allowed",
+        "each_turn",
     }
 )
 #: The server-wide tables (not part of one game) a copy takes whole: table -> (columns, order).
@@ -44,6 +46,7 @@ _GUILD_TABLES = {
     "ladders": ("ladders", LADDER_COLUMNS, "guild_id"),
     "seasons": ("seasons", SEASON_COLUMNS, "guild_id, season"),
     "ratings": ("ratings", RATING_COLUMNS, "guild_id, season, scope, player"),
+    "tables": ("table_settings", TABLE_SETTINGS_COLUMNS, "guild_id"),
 }
 
 
@@ -80,6 +83,10 @@ class GameCopier(StorePart):
             analysis = await tx.fetchrow(
                 f"SELECT {ANALYSIS_COLUMNS} FROM analyses WHERE game_id = ?", game_id
             )
+            followers = await tx.fetch(
+                f"SELECT {FOLLOWER_COLUMNS} FROM followers WHERE game_id = ? ORDER BY user_id",
+                game_id,
+            )
         return GameDump(
             game=_plain(game, GAME_COLUMNS),
             seats=tuple(_plain(r, SEAT_COLUMNS) for r in seats),
@@ -89,6 +96,7 @@ class GameCopier(StorePart):
             rated=tuple(_plain(r, RATED_GAME_COLUMNS) for r in rated),
             rating_history=tuple(_plain(r, RATING_HISTORY_COLUMNS) for r in history),
             analysis=None if analysis is None else _plain(analysis, ANALYSIS_COLUMNS),
+            followers=tuple(_plain(r, FOLLOWER_COLUMNS) for r in followers),
         )
 
     async def restore_game(self, dump: GameDump) -> None:
@@ -112,6 +120,7 @@ class GameCopier(StorePart):
                 )
                 if dump.analysis is not None:
                     await _insert_plain(tx, "analyses", ANALYSIS_COLUMNS, [dump.analysis])
+                await _insert_plain(tx, "followers", FOLLOWER_COLUMNS, dump.followers)
             except Violation as exc:
                 if exc.kind == "channel":
                     raise ChannelBusy(int(dump.game["channel_id"]), None) from exc
@@ -121,7 +130,8 @@ class GameCopier(StorePart):
             await self._after_restore(tx)
 
     async def dump_guild_tables(self) -> GuildDump:
-        """Every row of the server-wide tables (settings, ladders, seasons, ratings)."""
+        """Every row of the server-wide tables (settings, ladders, seasons, ratings, the open
+        tables' settings)."""
         async with self._consistent_read() as tx:
             parts = {
                 name: tuple(

@@ -46,12 +46,14 @@ from ._sql import GAME_COLUMNS, Row, StorePart, Tx, game_row, log, timer_at
 SeatName = Callable[[str, int], str]
 
 #: Tables holding rows that belong to one user, found by ``user_id`` (deleted when the user is
-#: forgotten): their settings, their current ratings and their rating history.
-USER_TABLES: tuple[str, ...] = ("user_settings", "ratings", "rating_history")
+#: forgotten): their settings, their current ratings, their rating history and the games
+#: they follow.
+USER_TABLES: tuple[str, ...] = ("user_settings", "ratings", "rating_history", "followers")
 #: Columns that name the user who changed or started something of a server (cleared).
 NAMED_BY: tuple[tuple[str, str], ...] = (
     ("guild_settings", "updated_by"),
     ("seasons", "started_by"),
+    ("table_settings", "updated_by"),
 )
 #: Tables holding rows that belong to one server other than its games, found by ``guild_id``
 #: (deleted by a purge; its games' rated_games and rating_history rows go with the games).
@@ -61,6 +63,7 @@ GUILD_TABLES: tuple[str, ...] = (
     "seasons",
     "ratings",
     "guild_departures",
+    "table_settings",
 )
 
 _SEAT_REF = (
@@ -114,6 +117,9 @@ class PrivacyStore(StorePart):
                 named += await _count(
                     tx, f"SELECT COUNT(*) AS n FROM {table} WHERE {column} = ?", user_id
                 )
+            following = await _count(
+                tx, "SELECT COUNT(*) AS n FROM followers WHERE user_id = ?", user_id
+            )
         assert results is not None and settings is not None
         return UserData(
             user_id=user_id,
@@ -124,11 +130,12 @@ class PrivacyStore(StorePart):
             ratings=ratings,
             named=named,
             open_games=tuple(_seat_ref(r, user_id) for r in seats if _still_plays(r)),
+            following=following,
         )
 
     async def forget_user(self, user_id: int, seat_name: SeatName) -> ForgetReport:
         """Forget a user in ONE transaction: delete their settings, their ratings and their
-        rating history (every server, season and scope); in every game they sat in,
+        rating history (every server, season and scope) and the games they follow; in every game they sat in,
         their seat keeps its number, moves and score under ``seat_name(language, seat)`` (the
         game's table language) and no user id, and their id leaves the action log
         (``actor_user_id``), the results (whose rating identity becomes one random
@@ -193,6 +200,7 @@ class PrivacyStore(StorePart):
             ratings=deleted["ratings"],
             rating_changes=deleted["rating_history"],
             named=named,
+            following=deleted["followers"],
         )
         if report.anything:
             log.info(

@@ -34,6 +34,7 @@ from ._results import ResultStore
 from ._seats import SeatStore
 from ._settings import GuildSettingsStore, SettingsStore
 from ._sql import Clock, Tx
+from ._tables import OpenTableStore
 from ._timers import TimerStore
 
 
@@ -51,7 +52,8 @@ class Storage:
     (:class:`SettingsStore`: a user's), ``guild_settings``
     (:class:`GuildSettingsStore`), ``copies`` (:class:`GameCopier`: dumps and
     restores), ``coach`` (:class:`CoachStore`: hints and analyses) and ``privacy``
-    (:class:`PrivacyStore`: a user's data, servers that left).
+    (:class:`PrivacyStore`: a user's data, servers that left); ``tables``
+    (:class:`OpenTableStore`: open tables, their role pings, followers).
 
     A backend subclass supplies ``_read``, ``_consistent_read``, ``_write``
     (and, when it needs them, ``_after_restore`` and ``_lock_games``), ``close``,
@@ -79,6 +81,7 @@ class Storage:
         self.copies = GameCopier(self)
         self.coach = CoachStore(self)
         self.privacy = PrivacyStore(self)
+        self.tables = OpenTableStore(self)
 
     # -- the driver hooks (see bot.host.storage._sql.Driver) --------------------------------
 

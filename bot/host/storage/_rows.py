@@ -329,6 +329,7 @@ class GameDump:
     rated: tuple[dict[str, Any], ...] = field(default=(), repr=False)
     rating_history: tuple[dict[str, Any], ...] = field(default=(), repr=False)
     analysis: dict[str, Any] | None = field(default=None, repr=False)
+    followers: tuple[dict[str, Any], ...] = field(default=(), repr=False)
 
     @property
     def game_id(self) -> int:
@@ -461,13 +462,14 @@ class RatedGame:
 
 @dataclass(frozen=True, slots=True)
 class GuildDump:
-    """Every row of the server-wide tables (settings, ladders, seasons, ratings), column by
-    column, for copying a database (``python -m bot migrate``)."""
+    """Every row of the server-wide tables (settings, ladders, seasons, ratings, the open
+    tables' settings), column by column, for copying a database (``python -m bot migrate``)."""
 
     settings: tuple[dict[str, Any], ...] = ()
     ladders: tuple[dict[str, Any], ...] = ()
     seasons: tuple[dict[str, Any], ...] = ()
     ratings: tuple[dict[str, Any], ...] = ()
+    tables: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -525,7 +527,7 @@ class UserData:
     scope); ``named``: server settings and seasons that name them as who changed
     or started them; ``open_games``: lobbies and running games in which they
     still play (not paused, the seat not played by the computer): these stop
-    a forget until they leave, resign or finish.
+    a forget until they leave, resign or finish; ``following``: games they follow.
     """
 
     user_id: int
@@ -536,11 +538,13 @@ class UserData:
     ratings: int = 0
     named: int = 0
     open_games: tuple[SeatRef, ...] = ()
+    following: int = 0
 
     @property
     def anything(self) -> bool:
         """True when anything at all is stored about the user."""
-        return bool(self.games or self.results or self.settings or self.ratings or self.named)
+        stored = (self.games, self.results, self.settings, self.ratings, self.named)
+        return any(stored) or bool(self.following)
 
 
 @dataclass(frozen=True, slots=True)
@@ -555,8 +559,8 @@ class ForgetReport:
     cleared; ``settings``: settings rows deleted (0 or 1); ``ratings``: rating
     rows deleted, ``rating_changes``: rows of their rating history deleted;
     ``named``: server settings and seasons that no longer name them as who
-    changed or started them. All zero when nothing was stored (forgetting twice
-    is harmless).
+    changed or started them; ``following``: games they no longer follow. All zero when
+    nothing was stored (forgetting twice is harmless).
     """
 
     user_id: int
@@ -569,12 +573,14 @@ class ForgetReport:
     ratings: int = 0
     rating_changes: int = 0
     named: int = 0
+    following: int = 0
 
     @property
     def anything(self) -> bool:
         """True when something was removed."""
         counts = (self.games, self.actions, self.results, self.hosted, self.settings)
-        return any(counts) or bool(self.ratings or self.rating_changes or self.named)
+        more = (self.ratings, self.rating_changes, self.named, self.following)
+        return any(counts) or any(more)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from aiohttp import web
 
 from .protocol import TEXT_CHANNEL_TYPES, Perm
 from .records import FakeUser
-from .routing import discord_error, json_response
+from .routing import discord_error, json_response, no_content
 
 if TYPE_CHECKING:
     from .channels import ChannelsAPI
@@ -33,7 +33,31 @@ class GuildAPI:
             ("GET", "/guilds/{guild_id}/members", self._list_members, True),
             ("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member, True),
             ("GET", "/guilds/{guild_id}/roles", self._get_roles, True),
+            (
+                "PUT",
+                "/guilds/{guild_id}/members/{user_id}/roles/{role_id}",
+                self._add_member_role,
+                True,
+            ),
+            (
+                "DELETE",
+                "/guilds/{guild_id}/members/{user_id}/roles/{role_id}",
+                self._remove_member_role,
+                True,
+            ),
         ]
+
+    def add_role(self, name: str) -> int:
+        """A plain role of the guild (below the bot's); returns its id. Members get it only
+        through the bot (``PUT /guilds/{id}/members/{user}/roles/{role}``, which needs the bot's
+        Manage Roles: ``store.bot_user.permissions``)."""
+        role_id = self.store.ids.next()
+        self.store.named_roles[role_id] = name
+        return role_id
+
+    def roles_of(self, user: FakeUser) -> set[int]:
+        """The roles made by :meth:`add_role` that ``user`` has."""
+        return set(self.store.member_roles.get(user.id, set()))
 
     def add_member(
         self,
@@ -75,9 +99,10 @@ class GuildAPI:
     def _member_roles(self, user: FakeUser) -> list[str]:
         if user is self.store.bot_user:
             return [str(self.store.bot_role_id)]
+        named = [str(r) for r in sorted(self.store.member_roles.get(user.id, ()))]
         if user.permissions & ~Perm.DEFAULT_MEMBER:
-            return [str(self._perm_role_id(user))]
-        return []
+            return [str(self._perm_role_id(user)), *named]
+        return named
 
     def roles_json(self) -> list[dict[str, Any]]:
         """The guild's roles: @everyone (id = guild id), the bot's managed role and one role
@@ -123,6 +148,8 @@ class GuildAPI:
                         position,
                     )
                 )
+        for role_id, name in self.store.named_roles.items():
+            roles.append(role(role_id, name, 0, 1))
         return roles
 
     def member_json(
@@ -267,3 +294,33 @@ class GuildAPI:
         if error:
             return error
         return json_response(self.roles_json())
+
+    async def _change_member_role(
+        self, guild_id: int, user_id: int, role_id: int, *, add: bool
+    ) -> web.Response:
+        error = self._check_guild(guild_id)
+        if error:
+            return error
+        if not self.store.bot_user.permissions & (Perm.MANAGE_ROLES | Perm.ADMINISTRATOR):
+            return discord_error(403, 50013, "Missing Permissions")
+        if user_id not in self.store.users_by_id:
+            return discord_error(404, 10007, "Unknown Member")
+        if role_id not in self.store.named_roles:
+            return discord_error(404, 10011, "Unknown Role")
+        held = self.store.member_roles.setdefault(user_id, set())
+        if add:
+            held.add(role_id)
+        else:
+            held.discard(role_id)
+        self.store.notify()
+        return no_content()
+
+    async def _add_member_role(
+        self, request: web.Request, guild_id: int, user_id: int, role_id: int
+    ) -> web.Response:
+        return await self._change_member_role(guild_id, user_id, role_id, add=True)
+
+    async def _remove_member_role(
+        self, request: web.Request, guild_id: int, user_id: int, role_id: int
+    ) -> web.Response:
+        return await self._change_member_role(guild_id, user_id, role_id, add=False)

@@ -58,6 +58,9 @@ class Store:
         self.users_by_id: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
         self.channels: dict[int, FakeChannel] = {}
         self.perm_roles: dict[int, int] = {}
+        #: Roles a test made (:meth:`GuildAPI.add_role`): id -> name, and who has which.
+        self.named_roles: dict[int, str] = {}
+        self.member_roles: dict[int, set[int]] = {}
         self.bot_role_id: int = self.ids.next()
         #: Per-channel permissions of the bot (default ``Perm.BOT``): sent as ``app_permissions``
         #: and enforced on ``POST /channels/{id}/messages`` like Discord does (403, code 50013).

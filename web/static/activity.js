@@ -3,9 +3,10 @@
 //
 // Steps (Discord's "Building an Activity"): the SDK's handshake with the Discord client
 // (`ready`), `authorize` for a one-time OAuth2 code (scope `identify`, no prompt when the
-// user already agreed), then the bot exchanges the code (POST /api/activity/session, see
-// web/activity.py) and answers with the board's link: the player's own board when they
-// hold a seat in the channel's game, the spectators' board otherwise.
+// user already agreed), then the bot exchanges the code and checks with Discord that the
+// user is in this Activity instance (POST /api/activity/session, see web/activity.py) and
+// answers with the board's link of the instance's channel: the player's own board when
+// they hold a seat in the channel's game, the spectators' board otherwise.
 import { DiscordSDK } from "./vendor/discord-sdk.js";
 
 const root = document.getElementById("app");
@@ -33,8 +34,7 @@ async function signIn() {
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({
       code,
-      channel_id: sdk.channelId,
-      guild_id: sdk.guildId,
+      instance_id: sdk.instanceId,
     }),
   });
   const body = await reply.json();

@@ -17,12 +17,12 @@ from .gateway import Gateway
 from .guilds import GuildAPI
 from .interactions import InteractionsAPI
 from .messages import MessagesAPI
+from .oauth import OAuthAPI
 from .options import CommandOptions
 from .protocol import ACK_DEADLINE, DEFAULT_ATTACHMENT_SIZE_LIMIT, Perm
 from .routing import Router
 from .store import Store
 from .threads import ThreadsAPI
-from .oauth import OAuthAPI
 from .users import UsersAPI
 
 
@@ -196,6 +196,8 @@ class FakeDiscord:
     bot_user = _Via("store")
     bot_role_id = _Via("store")
     application_id = _Via("store")
+    activity_enabled = _Via("store")
+    activity_launches = _Via("store")
     owner_id = _Via("store")
     users = _Via("store")
     channels = _Via("store")

@@ -1,5 +1,9 @@
-"""OAuth2 as Discord answers an Activity: the code exchange (``POST /oauth2/token``) and the
-user behind a bearer token (``GET /users/@me`` with ``Authorization: Bearer ...``).
+"""OAuth2 and Activity instances as Discord answers an Activity: the code exchange (``POST
+/oauth2/token``), the user behind a bearer token (``GET /users/@me`` with ``Authorization:
+Bearer ...``) and where an instance runs and who is in it (``GET
+/applications/{application_id}/activity-instances/{instance_id}``, with the bot's token:
+Discord's "Activity Instance Management"). An instance starts when the bot answers an
+interaction with callback type 12 (``LAUNCH_ACTIVITY``).
 
 Discord's steps (https://discord.com/developers/docs/topics/oauth2, "Authorization Code
 Grant"; the Embedded App SDK's ``authorize`` command hands the page a code): the
@@ -20,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from .routing import json_response
+from .routing import discord_error, json_response
 
 if TYPE_CHECKING:
     from .records import FakeUser
@@ -52,7 +56,40 @@ class OAuthAPI:
         """The REST routes this resource answers: (method, path, handler, needs bot
         authorization). ``/users/@me`` with a bearer token is answered by
         :meth:`bearer_user`, called from the user resource."""
-        return [("POST", "/oauth2/token", self._token, False)]
+        return [
+            ("POST", "/oauth2/token", self._token, False),
+            (
+                "GET",
+                "/applications/{application_id}/activity-instances/{instance}",
+                self._instance,
+                True,
+            ),
+        ]
+
+    def join(self, user: FakeUser, instance_id: str) -> None:
+        """``user`` joins the running Activity instance ``instance_id``."""
+        self.store.activity_instances[instance_id].users.append(user.id)
+
+    async def _instance(
+        self, request: web.Request, application_id: int, instance: str
+    ) -> web.Response:
+        running = self.store.activity_instances.get(instance)
+        if application_id != self.store.application_id or running is None:
+            return discord_error(404, 10001, "Unknown Activity Instance")
+        return json_response(
+            {
+                "application_id": str(self.store.application_id),
+                "instance_id": running.id,
+                "launch_id": running.id,
+                "location": {
+                    "id": f"gc-{self.store.guild_id}-{running.channel_id}",
+                    "kind": "gc",
+                    "channel_id": str(running.channel_id),
+                    "guild_id": str(self.store.guild_id),
+                },
+                "users": [str(u) for u in running.users],
+            }
+        )
 
     def issue_code(self, user: FakeUser) -> str:
         """A one-time authorisation code for ``user``, as the Discord client hands one to

@@ -143,6 +143,7 @@ _PARAM_PATTERNS = {
     "emoji": r"[^/]+",
     "message_ref": r"@original|\d+",
     "user_ref": r"@me|\d+",
+    "instance": r"[^/]+",
 }
 
 

@@ -264,8 +264,10 @@ class Settings:
         """True when the live board also runs as the application's Activity inside Discord:
         a web server (``TTR_WEB_PORT``) and the OAuth2 client (``DISCORD_CLIENT_ID``,
         ``DISCORD_CLIENT_SECRET``) to sign its users in."""
-        return self.web_port is not None and self.client_id is not None and bool(
-            self.client_secret.get()
+        return (
+            self.web_port is not None
+            and self.client_id is not None
+            and bool(self.client_secret.get())
         )
 
     @property

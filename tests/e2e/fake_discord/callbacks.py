@@ -241,7 +241,9 @@ class CallbacksAPI:
         elif ctype == LAUNCH_ACTIVITY:
             self.store.activity_launches.append((handle.user.id, handle.channel.id))
             instance = ActivityInstance(
-                id=f"i-{self.store.ids.next()}", channel_id=handle.channel.id, users=[handle.user.id]
+                id=f"i-{self.store.ids.next()}",
+                channel_id=handle.channel.id,
+                users=[handle.user.id],
             )
             self.store.activity_instances[instance.id] = instance
         elif ctype == MODAL:

@@ -32,6 +32,7 @@ from bot.discord_app.client import TtrBot
 from bot.host.services import AI_LEVELS
 
 from . import _choices as choices
+from ._activity import ActivityFlows
 from ._admin import AdminFlows
 from ._admin_group import AdminGroup
 from ._announce import Announcer
@@ -93,6 +94,7 @@ class TtrCog(
             bot, service, self.announcer, self.publisher, self.lobby_flows
         )
         self.follow = FollowFlows(bot, service, self.announcer)
+        self.activity = ActivityFlows(bot, service, self.announcer)
         super().__init__()
         ttr = self.app_command
         assert ttr is not None  # a GroupCog's group, made by Cog.__new__

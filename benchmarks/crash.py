@@ -6,10 +6,11 @@
 - ``kill_random``: SIGKILL a process playing games through the service at a
   random moment, ``--kills`` times; after each kill the file must open, every
   game replay (``bot verify``) and every acknowledged move be in the log.
-- ``kill_write_points``: start, resign, vacation, forgetting a player and
-  purging a server each killed at every one of their write points (before
-  each statement, before and after each commit); the operation must be all
-  there or not at all (forget and purge: every row as before or as after).
+- ``kill_write_points``: start, resign, vacation, the end of a rated game,
+  forgetting a player, purging a server and awarding a game's achievements each
+  killed at every one of their write points (before each statement, before and
+  after each commit); the operation must be all there or not at all (forget,
+  purge and award: every row as before or as after).
 - ``disk_full``: ``--disk-full`` trials playing while the file may not grow,
   then with room again.
 - ``corrupt``: ``--corrupt`` trials damaging one game's row; it must be

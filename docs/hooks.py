@@ -8,6 +8,8 @@ adds these pages to the site (none of them is committed):
   in German through the bot's own translator (:func:`commands_page`);
 - ``reference/settings.md``: every field of :class:`bot.process.config.Settings` with its environment
   variable, its default and the field's documentation (:func:`settings_page`);
+- ``reference/achievements.md``: every achievement of :data:`bot.host.achievements.ACHIEVEMENTS`
+  with its name and rule in English and German and its rulebook source (:func:`achievements_page`);
 - ``contributors/contributing.md`` and ``benchmarks/history.md``: ``CONTRIBUTING.md`` and
   ``benchmarks/HISTORY.md`` from the repository, their links into ``docs/`` made relative.
 
@@ -200,6 +202,36 @@ def settings_page() -> str:
     return "\n".join(lines) + "\n"
 
 
+def achievements_page() -> str:
+    """The achievements as Markdown: one row per entry of the bot's table, its words in both
+    languages as the players read them (the map's nouns of a map-only achievement)."""
+    from bot.host.achievements import ACHIEVEMENTS
+    from sentences.achievements import achievement_name, achievement_rule
+    from words import words_for
+
+    en, de = words_for("en"), words_for("de")
+    lines = [
+        "# Achievements reference",
+        "",
+        "Generated when the site is built, from `bot.host.achievements.ACHIEVEMENTS`. How they",
+        "are earned, shown and recomputed: [Achievements](../players/achievements.md).",
+        "",
+        "| id | name | rule | German | source |",
+        "|---|---|---|---|---|",
+    ]
+    for a in ACHIEVEMENTS:
+        german = f"**{achievement_name(a.id, de)}**: {achievement_rule(a.id, de)}"
+        cells = (
+            f"`{a.id}`",
+            achievement_name(a.id, en),
+            achievement_rule(a.id, en),
+            german,
+            a.source,
+        )
+        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def repository_page(path: Path, page: str) -> str:
     """A Markdown file of the repository as the page ``page``: its links into ``docs/`` made
     relative to that page, and a link to ``README.md`` made one to the site's home."""
@@ -217,6 +249,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     pages = {
         "reference/commands.md": commands_page(),
         "reference/settings.md": settings_page(),
+        "reference/achievements.md": achievements_page(),
         "contributors/contributing.md": repository_page(
             root / "CONTRIBUTING.md", "contributors/contributing.md"
         ),

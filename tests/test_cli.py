@@ -7,6 +7,7 @@ and unhealthy instead of exiting into a restart loop."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -19,7 +20,9 @@ from bot.cli.main import main
 from bot.cli.stopping import exit_code
 
 ROOT = Path(__file__).resolve().parents[1]
-COMMANDS = "run health demo verify export migrate ratings backup forget purge privacy".split()
+COMMANDS = (
+    "run health demo verify export migrate ratings achievements backup forget purge privacy".split()
+)
 
 
 def bot(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -45,7 +48,8 @@ def test_every_command_is_a_sub_parser_with_its_help() -> None:
     listed = bot("--help")
     assert listed.returncode == 0
     for command in COMMANDS:
-        assert f"    {command} " in listed.stdout, command
+        # a name longer than argparse's column has its help on the next line
+        assert re.search(rf"^    {command}( |\n)", listed.stdout, re.MULTILINE), command
         helped = bot(command, "--help")
         assert helped.returncode == 0 and f"usage: python -m bot {command}" in helped.stdout
 

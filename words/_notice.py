@@ -26,7 +26,7 @@ def privacy_notice(w: Words, retention_days: int) -> str:
             ),
             w.t(
                 "- **Your moves** in every game, with their time, **your results** (score, rank, "
-                "{tickets} completed) and **your ratings** (per server and season, and each rated "
+                "{tickets} completed, achievements) and **your ratings** (per server and season, and each rated "
                 "game's change): to replay and check every game, and for /ttr game show, /ttr player "
                 "stats and /ttr player leaderboard."
             ),

@@ -16,13 +16,13 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from . import backup, demo, games, privacy, ratings, run
+from . import achievements, backup, demo, games, privacy, ratings, run
 from ._common import BAD_USE, CommandError
 from .stopping import Stopped, exit_code
 
 PROG = "python -m bot"
 #: The command families, in the order ``--help`` lists them.
-FAMILIES = (run, demo, games, ratings, backup, privacy)
+FAMILIES = (run, demo, games, ratings, achievements, backup, privacy)
 
 
 def build_parser() -> argparse.ArgumentParser:

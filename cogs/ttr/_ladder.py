@@ -14,6 +14,7 @@ import discord
 from bot.host.services import Ladder, UserStats
 from bot.host.storage import GuildSettings
 from maps import load_ruleset
+from sentences import achievements as achievement_words
 from sentences import stories
 from sentences import texts as fmt
 from words import Words
@@ -59,7 +60,8 @@ class LadderFlows(Base):
         await self.reply(interaction, ladder_text(ladder, page - 1, interaction.user.id, w))
 
     async def stats(self, interaction: discord.Interaction, user: discord.abc.User) -> None:
-        """A player's results and rating in this server, with the rating chart of this season."""
+        """A player's results, rating and achievements (each with the date earned) in this
+        server, with the rating chart of this season."""
         await self.defer(interaction)
         w = self.words(interaction)
         st = await self.service.ladder.stats(interaction.guild_id or 0, user.id)
@@ -67,7 +69,11 @@ class LadderFlows(Base):
         if st.history:
             png = await images.rating_png(st, user.display_name, w)
             files.append(self.png(png, "rating.png"))
-        await self.reply(interaction, stats_text(st, user.mention, w), files=files)
+        text = stats_text(st, user.mention, w)
+        earned = await self.service.achievements.of_user(interaction.guild_id or 0, user.id)
+        room = fmt.MAX_CONTENT - len(text) - 1
+        text = "\n".join([text, *achievement_words.stats_lines(earned, w, limit=room)])
+        await self.reply(interaction, text, files=files)
 
     async def config(
         self,

@@ -15,6 +15,7 @@ import discord
 
 from bot.host.services import Outcome, Reminder, TableView
 from bot.host.services import events as ev_
+from sentences import achievements as achievement_words
 from sentences import stories
 from sentences import texts as fmt
 from sentences.coach import analysis_words
@@ -225,7 +226,7 @@ class Publisher(Base):
 
     async def _final(self, table: TableView, lines: list[str]) -> Delivery:
         """The game's end: the last turns, the score table, each player's rating change (a rated
-        game), the final image, Rematch, Moves and Phone board (the final image for a phone);
+        game), the achievements first earned in it, the final image, Rematch, Moves and Phone board (the final image for a phone);
         every player pinged (those who resigned too)."""
         public = table.public
         assert public is not None and public.result is not None
@@ -239,6 +240,11 @@ class Publisher(Base):
             table.rules,
         )
         ratings = stories.rating_changes(await self.service.ladder.game_ratings(table.game.id), w)
+        earned = achievement_words.game_over_lines(
+            await self.service.achievements.for_game_over(table.game.id),
+            {s.user_id: f"<@{s.user_id}>" for s in table.seats if s.user_id},
+            w,
+        )
         analysis = await self.service.analyses.analysis(table.game.id, queue=False)
         if analysis.status in ("queued", "running"):  # the analysis follows as a reply
             scores += "\n" + "\n".join(analysis_words(analysis, table.rules, w, ()))
@@ -256,7 +262,7 @@ class Publisher(Base):
             g,
             table.game.guild_id,
             table.channel_id,
-            fmt.fit(lines, [scores, ratings] if ratings else [scores], w),
+            fmt.fit(lines, [scores, *([ratings] if ratings else []), *earned], w),
             w,
             image=lambda: images.final_png(
                 table.rules.map_id, public, display_names(table), w.lang

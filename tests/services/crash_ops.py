@@ -12,7 +12,9 @@ write), ``forget`` (the host,
 who finished one game with others and resigned from another, is forgotten)
 or ``purge`` (a server that removed the bot, with a finished and a paused
 game, is deleted while another server's game runs), ``expire`` (a lobby nobody joined is
-closed by the open tables' expiry a day later) or ``follow`` (someone follows a lobby). When the operation
+closed by the open tables' expiry a day later), ``follow`` (someone follows a lobby) or
+``award`` (the achievements of a game HOST and BOB played to the end, lost by a crash between
+the finishing transaction and their own, are awarded again). When the operation
 finishes before the N-th point it prints ``done <points passed>``.
 
 ``prepare(db, op)`` (called by the test in-process) builds the database the
@@ -35,11 +37,11 @@ from maps.loader import load_ruleset
 
 HOST, LEAVER, BOB, CAROL = 101, 102, 202, 303
 CLOCK = 1_800_000_000.0
-OPS = ("start", "resign", "vacation", "finish", "forget", "purge", "expire", "follow")
+OPS = ("start", "resign", "vacation", "finish", "forget", "purge", "expire", "follow", "award")
 #: When the ``expire`` operation runs: a day and a second after the lobby opened.
 EXPIRE_AT = CLOCK + 86_401
 #: The operations on many rows of many games, checked by comparing whole databases.
-ROW_OPS = ("forget", "purge")
+ROW_OPS = ("forget", "purge", "award")
 
 
 def clock() -> float:
@@ -139,11 +141,40 @@ async def _keep_offered(service: GameService, game_id: int) -> None:
             await service.play.act(game_id, user, offer, expected_version=None)
 
 
+async def prepare_award(db: Path) -> None:
+    """A USA game HOST and BOB played to the end (their moves the AI's choices, so they earn
+    achievements), with its achievements deleted as a crash after the finishing transaction
+    leaves them."""
+    storage = await open_storage(db, clock=clock)
+    service = GameService(storage, clock=clock, seed_source=lambda: 4242)
+    try:
+        game = await service.lobby.create(
+            guild_id=1, channel_id=7, host_id=HOST, host_name="host", map_id="usa"
+        )
+        await service.lobby.join(game.id, BOB, "bob")
+        await service.lobby.start(game.id, HOST)
+        rules = load_ruleset("usa")
+        while (state := await service.loader.game_state(game.id)).result is None:
+            seat = state.seats_to_act()[0]
+            user = (HOST, BOB)[seat]
+            action = choose_action(rules, state, seat)
+            await service.play.act(game.id, user, action, expected_version=None)
+        earned = await storage.achievements.of_game(game.id)
+        assert earned
+        await storage.achievements.replace_all(earned, [])
+    finally:
+        await service.close()
+        await storage.close()
+
+
 async def prepare_rows(db: Path, op: str) -> None:
     """The database ``forget`` and ``purge`` start from: in guild 1 a game HOST, BOB and CAROL
     finished (each resigned; the AI played on) and a running one of HOST (resigned) and BOB,
     in guild 2 a running game of BOB and CAROL; HOST has settings. For ``purge`` guild 1
-    removed the bot (its running game is paused)."""
+    removed the bot (its running game is paused). ``award``: :func:`prepare_award`."""
+    if op == "award":
+        await prepare_award(db)
+        return
     storage = await open_storage(db, clock=clock)
     service = GameService(storage, clock=clock, seed_source=lambda: 4242)
     try:
@@ -186,6 +217,9 @@ async def run(service: GameService, op: str, game_id: int) -> None:
         await service.tables.expire_due(EXPIRE_AT)
     elif op == "follow":
         await service.tables.follow(game_id, CAROL, each_turn=True, language="de")
+    elif op == "award":
+        [finished] = await service.storage.games.game_ids("finished")
+        await service.achievements.award(finished)
     else:
         await service.privacy.purge_guild(1)
 

@@ -1,13 +1,13 @@
 """Each service operation commits whole or not at all, even under kill -9.
 
 For start, resign, vacation, the last action of a rated game (its results and
-every player's new rating), forgetting a player, purging a server, a lobby's expiry and
-following a game, a real
+every player's new rating), forgetting a player, purging a server, a lobby's expiry,
+following a game and awarding a finished game's achievements, a real
 process runs the operation and SIGKILLs itself at write point 1, 2, 3, ...
 (before each statement, before each commit, right after each commit) until
 one run gets through. After every kill the database opens and is intact,
 every game replays to what is stored, and the operation is either all there
-or not there at all: for forget and purge every row of the database is either
+or not there at all: for forget, purge and award every row of the database is either
 as before or as after the operation run without a kill.
 """
 

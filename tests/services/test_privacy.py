@@ -333,6 +333,7 @@ async def test_no_cell_of_any_table_names_a_forgotten_player_or_a_purged_server(
         assert "seasons.started_by" in _cells_naming(path, ALICE)
         assert "followers.user_id" in _cells_naming(path, ALICE)
         assert "table_settings.updated_by" in _cells_naming(path, ALICE)
+        assert "achievements.user_id" in _cells_naming(path, ALICE)  # what she earned
 
         report = await svc.privacy.forget_user(ALICE)
         # overall and Amsterdam in both seasons of SERVER and in server 2; a setting, a season,

@@ -43,7 +43,7 @@ async def test_empty_file_migrates_to_latest(db_path: Path) -> None:
     """A new file (in a missing folder) ends at the latest user_version with every table."""
     async with await open_storage(db_path) as storage:
         assert isinstance(storage, SqliteStorage)
-        assert (await storage.pragmas())["user_version"] == latest_version() == 9
+        assert (await storage.pragmas())["user_version"] == latest_version() == 11
     tables = {r[0] for r in raw(db_path).execute("SELECT name FROM sqlite_master")}
     assert {"games", "seats", "actions", "results", "snapshots", "user_settings"} <= tables
     assert {"guild_settings", "ladders", "seasons", "rated_games", "ratings"} <= tables

@@ -87,7 +87,7 @@ async def move(storage: Storage, game: GameRow, **kw: object) -> GameRow:
 
 async def test_new_database_is_at_the_latest_schema(storage: Storage) -> None:
     """A fresh database of either backend ends at the same latest schema version."""
-    assert await storage.schema_version() == latest_version() == 9
+    assert await storage.schema_version() == latest_version() == 11
     assert await storage.integrity_check() == ["ok"]
     assert storage.backend in ("sqlite", "postgres")
 

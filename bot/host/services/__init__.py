@@ -21,6 +21,7 @@ from engine.ai.analysis import GameAnalysis, TurningPoint, TurnMove
 from engine.ai.coach import Hint, Risk
 from engine.planner import TicketPlan
 
+from ._achievements import Achievements, Recompute, game_record
 from ._analysis import Analyses, AnalysisView, OnAnalysis
 from ._board import BoardStep
 from ._changes import CHANNEL as CHANGES_CHANNEL
@@ -64,6 +65,9 @@ __all__ = [
     "OnExpired",
     "OpenTable",
     "OpenTables",
+    "Achievements",
+    "Recompute",
+    "game_record",
     "Analyses",
     "Coach",
     "GameLoader",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from ._achievements import Achievements
 from ._analysis import Analyses, OnAnalysis
 from ._coach import Coach
 from ._ladder import ServerLadder
@@ -32,6 +33,7 @@ class GameServicePort(Protocol):
     analyses: Analyses
     privacy: Privacy
     tables: OpenTables
+    achievements: Achievements
 
     on_turn: OnTurn | None
     on_reminder: OnReminder | None

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -153,6 +153,9 @@ class MoveRecorder:
         self.clock = clock
         self.auto_ai = auto_ai
         self.ai_workers = ai_workers
+        #: Awaited with the game id after a game was stored finished (its own transactions:
+        #: the game's end is already committed), in order; each logs its own failure.
+        self.on_finished: list[Callable[[int], Awaitable[object]]] = []
 
     def timers(
         self, game: GameRow, seats: Sequence[SeatRow], before: GameState | None, after: GameState
@@ -220,6 +223,8 @@ class MoveRecorder:
         if finished:
             self.wakes.analyses.set()  # its analysis was queued in the same transaction
             log.info("game %s finished after %s actions", game.id, after.version)
+            for hook in self.on_finished:
+                await hook(game.id)
         return game
 
     async def ai_moves(

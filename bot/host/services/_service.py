@@ -9,8 +9,10 @@ outcomes) under the lobby (:mod:`._lobby`), play (:mod:`._play`), the timers
 server settings, seasons, ratings, statistics), the coach's hints
 (:mod:`._coach`), the analyses after the game (:mod:`._analysis`) and privacy
 (:mod:`._privacy`: forgetting a player, servers that removed the bot; the
-timer loop runs its purge) and the open tables (:mod:`._tables`: the server's lobbies, the
-looking-for-players role, lobbies that expire, followers; the timer loop runs the expiry). Callers name the part: ``service.lobby.join(...)``,
+timer loop runs its purge), the open tables (:mod:`._tables`: the server's lobbies, the
+looking-for-players role, lobbies that expire, followers; the timer loop runs the expiry) and
+the achievements (:mod:`._achievements`: awarded when a game ends, recomputed from the stored
+games). Callers name the part: ``service.lobby.join(...)``,
 ``service.play.act(...)``. Nothing here imports discord: methods take Discord
 ids and return dataclasses (:mod:`._models`).
 """
@@ -26,6 +28,7 @@ from bot.host.ai_workers import AiWorkers
 from bot.host.storage import ShardFilter, Storage
 from engine.ai.analysis import CPU_BUDGET_S, ROLLOUTS
 
+from ._achievements import Achievements
 from ._analysis import Analyses, OnAnalysis
 from ._changes import Changes
 from ._clock import Timers
@@ -57,7 +60,8 @@ class GameService:
     ``lobby`` (:class:`~._lobby.Lobby`), ``play`` (:class:`~._play.Play`), ``queries``
     (:class:`~._queries.Queries`), ``ladder`` (:class:`~._ladder.ServerLadder`), ``coach``
     (:class:`~._coach.Coach`), ``analyses`` (:class:`~._analysis.Analyses`), ``privacy``
-    (:class:`~._privacy.Privacy`), ``tables`` (:class:`~._tables.OpenTables`) and ``timers``
+    (:class:`~._privacy.Privacy`), ``tables`` (:class:`~._tables.OpenTables`),
+    ``achievements`` (:class:`~._achievements.Achievements`) and ``timers``
     (:class:`~._clock.Timers`); ``changes`` (:class:`~._changes.Changes`) tells listeners (the
     live board) of every stored change.
 
@@ -147,6 +151,7 @@ class GameService:
             storage, self.loader, wakes, clock=clock, shards=shards, retention_days=retention_days
         )
         self.tables = OpenTables(storage, self.loader, clock=clock, shards=shards)
+        self.achievements = Achievements(storage, self.loader, self.recorder)
         self.timers = Timers(
             storage,
             self.loader,

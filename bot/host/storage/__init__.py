@@ -11,6 +11,7 @@ actions and options are JSON-able dicts handed in by the service.
 
 from __future__ import annotations
 
+from ._achievements import AchievementRow, AchievementStore, CareerResult
 from ._actions import ActionLog
 from ._coach import CoachStore
 from ._copies import GameCopier
@@ -92,6 +93,9 @@ from ._tables import (
 from ._timers import TimerStore
 
 __all__ = [
+    "AchievementRow",
+    "AchievementStore",
+    "CareerResult",
     "ActionLog",
     "CoachStore",
     "GameCopier",

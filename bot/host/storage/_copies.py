@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ._achievements import ACHIEVEMENT_COLUMNS
 from ._errors import ChannelBusy, StorageError
 from ._rows import GameDump, GuildDump
 from ._sql import (
@@ -87,6 +88,11 @@ class GameCopier(StorePart):
                 f"SELECT {FOLLOWER_COLUMNS} FROM followers WHERE game_id = ? ORDER BY user_id",
                 game_id,
             )
+            achievements = await tx.fetch(
+                f"SELECT {ACHIEVEMENT_COLUMNS} FROM achievements WHERE game_id = ?"
+                " ORDER BY user_id, achievement",
+                game_id,
+            )
         return GameDump(
             game=_plain(game, GAME_COLUMNS),
             seats=tuple(_plain(r, SEAT_COLUMNS) for r in seats),
@@ -97,6 +103,7 @@ class GameCopier(StorePart):
             rating_history=tuple(_plain(r, RATING_HISTORY_COLUMNS) for r in history),
             analysis=None if analysis is None else _plain(analysis, ANALYSIS_COLUMNS),
             followers=tuple(_plain(r, FOLLOWER_COLUMNS) for r in followers),
+            achievements=tuple(_plain(r, ACHIEVEMENT_COLUMNS) for r in achievements),
         )
 
     async def restore_game(self, dump: GameDump) -> None:
@@ -121,6 +128,7 @@ class GameCopier(StorePart):
                 if dump.analysis is not None:
                     await _insert_plain(tx, "analyses", ANALYSIS_COLUMNS, [dump.analysis])
                 await _insert_plain(tx, "followers", FOLLOWER_COLUMNS, dump.followers)
+                await _insert_plain(tx, "achievements", ACHIEVEMENT_COLUMNS, dump.achievements)
             except Violation as exc:
                 if exc.kind == "channel":
                     raise ChannelBusy(int(dump.game["channel_id"]), None) from exc

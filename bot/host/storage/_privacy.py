@@ -1,8 +1,8 @@
 """Privacy: what is stored about a user, forgetting a user, and the servers that removed the bot.
 
 Forgetting a user (``/ttr player forget_me``, ``python -m bot forget``) is ONE
-transaction: their settings, their ratings and their rating history go (every
-server, season and scope), and in every game they sat in their seat keeps its
+transaction: their settings, their ratings, their rating history and their
+achievements go (every server, season and scope), and in every game they sat in their seat keeps its
 place, moves and score under an anonymous name (no id), their id leaves the
 action log (``actor_user_id``; the one change the log allows, migration 6),
 the results, the games they hosted, and the server settings and seasons that
@@ -46,9 +46,15 @@ from ._sql import GAME_COLUMNS, Row, StorePart, Tx, game_row, log, timer_at
 SeatName = Callable[[str, int], str]
 
 #: Tables holding rows that belong to one user, found by ``user_id`` (deleted when the user is
-#: forgotten): their settings, their current ratings, their rating history and the games
-#: they follow.
-USER_TABLES: tuple[str, ...] = ("user_settings", "ratings", "rating_history", "followers")
+#: forgotten): their settings, their current ratings, their rating history, the games they
+#: follow and their achievements.
+USER_TABLES: tuple[str, ...] = (
+    "user_settings",
+    "ratings",
+    "rating_history",
+    "followers",
+    "achievements",
+)
 #: Columns that name the user who changed or started something of a server (cleared).
 NAMED_BY: tuple[tuple[str, str], ...] = (
     ("guild_settings", "updated_by"),
@@ -64,6 +70,7 @@ GUILD_TABLES: tuple[str, ...] = (
     "ratings",
     "guild_departures",
     "table_settings",
+    "achievements",
 )
 
 _SEAT_REF = (

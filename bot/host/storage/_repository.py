@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import ClassVar, Self
 
+from ._achievements import AchievementStore
 from ._actions import ActionLog
 from ._coach import CoachStore
 from ._copies import GameCopier
@@ -51,9 +52,10 @@ class Storage:
     (:class:`RatingStore`: seasons and ratings), ``settings``
     (:class:`SettingsStore`: a user's), ``guild_settings``
     (:class:`GuildSettingsStore`), ``copies`` (:class:`GameCopier`: dumps and
-    restores), ``coach`` (:class:`CoachStore`: hints and analyses) and ``privacy``
-    (:class:`PrivacyStore`: a user's data, servers that left); ``tables``
-    (:class:`OpenTableStore`: open tables, their role pings, followers).
+    restores), ``coach`` (:class:`CoachStore`: hints and analyses), ``privacy``
+    (:class:`PrivacyStore`: a user's data, servers that left), ``tables``
+    (:class:`OpenTableStore`: open tables, their role pings, followers) and ``achievements``
+    (:class:`AchievementStore`: the achievements earned).
 
     A backend subclass supplies ``_read``, ``_consistent_read``, ``_write``
     (and, when it needs them, ``_after_restore`` and ``_lock_games``), ``close``,
@@ -82,6 +84,7 @@ class Storage:
         self.coach = CoachStore(self)
         self.privacy = PrivacyStore(self)
         self.tables = OpenTableStore(self)
+        self.achievements = AchievementStore(self)
 
     # -- the driver hooks (see bot.host.storage._sql.Driver) --------------------------------
 

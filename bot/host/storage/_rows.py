@@ -330,6 +330,7 @@ class GameDump:
     rating_history: tuple[dict[str, Any], ...] = field(default=(), repr=False)
     analysis: dict[str, Any] | None = field(default=None, repr=False)
     followers: tuple[dict[str, Any], ...] = field(default=(), repr=False)
+    achievements: tuple[dict[str, Any], ...] = field(default=(), repr=False)
 
     @property
     def game_id(self) -> int:

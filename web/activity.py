@@ -2,7 +2,7 @@
 
 Inside Discord's Activity frame the page (``GET /activity``, script
 ``web/static/activity.js``) runs Discord's Embedded App SDK
-(``web/static/vendor/discord-sdk.js``). Its ``authorize`` command asks the
+(``web/static/discord-sdk.js``). Its ``authorize`` command asks the
 Discord client for a one-time OAuth2 code for the application (scope
 ``identify``); the page posts that code and the SDK's ``instance_id`` to
 ``POST /api/activity/session``. The bot then

@@ -7,7 +7,7 @@
 // user is in this Activity instance (POST /api/activity/session, see web/activity.py) and
 // answers with the board's link of the instance's channel: the player's own board when
 // they hold a seat in the channel's game, the spectators' board otherwise.
-import { DiscordSDK } from "./vendor/discord-sdk.js";
+import { DiscordSDK } from "./discord-sdk.js";
 
 const root = document.getElementById("app");
 const status = document.getElementById("status");

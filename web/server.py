@@ -31,6 +31,7 @@ from aiohttp import web
 from bot.host.services import ServiceError
 from words import error_text, words_for
 
+from .activity import ActivityConfig, ActivityRoutes
 from .events import EventStreams
 from .feed import Feeds
 from .headers import CSP, SECURITY_HEADERS
@@ -61,6 +62,9 @@ STATUS = {
     "rate_limited": 429,
     "streams_full": 503,
     "request_too_large": 413,
+    "activity_sign_in_refused": 401,
+    "activity_unavailable": 503,
+    "activity_no_game": 404,
 }
 
 
@@ -112,6 +116,8 @@ class WebApp:
         monotonic: monotonic seconds (rate limits).
         limits: the request and stream limits.
         ping_s: seconds between keep-alive comments of an event stream.
+        activity: the OAuth2 client of the Activity (:mod:`web.activity`); None: the board
+            is not an Activity (no ``/activity`` page).
     """
 
     def __init__(
@@ -123,8 +129,10 @@ class WebApp:
         monotonic: Callable[[], float] = time.monotonic,
         limits: Limits | None = None,
         ping_s: float = 15.0,
+        activity: ActivityConfig | None = None,
     ) -> None:
         self.service = service
+        self.activity = activity
         self.secret = secret
         self.clock = clock
         self.limits = limits or Limits()
@@ -148,6 +156,10 @@ class WebApp:
         app.router.add_get("/api/b/{token}/state", self._state)
         app.router.add_get("/api/b/{token}/events", self._events)
         app.router.add_get("/api/b/{token}/replay", self._replay)
+        if self.activity is not None:
+            ActivityRoutes(self.service, self.secret, self.activity, WebError, self.clock).add_to(
+                app
+            )
         app.on_startup.append(self._on_startup)
         app.on_shutdown.append(self._on_shutdown)
         return app

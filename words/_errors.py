@@ -92,6 +92,15 @@ ERRORS: dict[str, str | Plural] = {
     "rate_limited": N_("Too many requests: wait a moment, then try again."),
     "streams_full": N_("Too many live boards are open: close one, then try again."),
     "request_too_large": N_("That request is too large."),
+    "activity_sign_in_refused": N_(
+        "Discord did not confirm who you are in this Activity. Close it and open it again."
+    ),
+    "activity_unavailable": N_(
+        "Discord did not answer the sign-in in time. Close the Activity and try again."
+    ),
+    "activity_no_game": N_(
+        "This channel has no game yet. Start one with /ttr new, then open the Activity again."
+    ),
     "channel_busy": N_("This channel already has a game. Finish or cancel it first."),
     "not_in_game": N_("You are not in this game."),
     "already_joined": N_("You have already joined."),

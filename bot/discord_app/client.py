@@ -95,7 +95,10 @@ class TtrBot(commands.Bot):
             log.info("synced %d commands to guild %s", len(synced), self.settings.dev_guild_id)
         else:
             with send.counted():
-                synced = await self.tree.sync()
+                if self.settings.activity_enabled and isinstance(self.tree, TtrTree):
+                    synced = await self.tree.sync_keeping_entry_point()  # see its docstring
+                else:
+                    synced = await self.tree.sync()
             log.info("synced %d global commands", len(synced))
         self._warm_task = asyncio.create_task(self._warm_up(), name="ttr-warm-up")
 

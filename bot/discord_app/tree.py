@@ -107,3 +107,58 @@ class TtrTree(app_commands.CommandTree):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         await answer_error(interaction, error)
+
+    async def sync_keeping_entry_point(self) -> list[app_commands.AppCommand]:
+        """Sync the global commands as :meth:`sync` does, keeping the application's Activity
+        entry point command.
+
+        When an application has Activities enabled, Discord gives it an entry point command
+        (type 4, "Launch", that opens the Activity from the app launcher) and refuses a bulk
+        overwrite of the global commands that leaves it out (Discord's documentation,
+        "Application Commands", entry point commands). discord.py 2.7 (pinned) knows no such
+        command, so this reads the application's entry point commands and sends them along
+        with the tree's own.
+
+        Raises:
+            discord.HTTPException: the sync failed (as :meth:`sync`).
+        """
+        app_id = self.client.application_id
+        if app_id is None:
+            raise app_commands.MissingApplicationID
+        existing = await self._http.get_global_commands(app_id)
+        kept = [
+            {k: v for k, v in command.items() if k in ENTRY_POINT_FIELDS}
+            for command in existing
+            if command.get("type") == ENTRY_POINT
+        ]
+        if not kept:
+            return await self.sync()
+        commands = self._get_all_commands(guild=None)
+        translator = self.translator
+        if translator:
+            payload = [await c.get_translated_payload(self, translator) for c in commands]
+        else:
+            payload = [c.to_dict(self) for c in commands]
+        data = await self._http.bulk_upsert_global_commands(app_id, payload=[*payload, *kept])
+        return [
+            app_commands.AppCommand(data=d, state=self._state)
+            for d in data
+            if d.get("type") != ENTRY_POINT
+        ]
+
+
+#: Discord's application command type of an Activity's entry point ("PRIMARY_ENTRY_POINT").
+ENTRY_POINT = 4
+#: What an entry point command keeps when it is sent back in a bulk overwrite.
+ENTRY_POINT_FIELDS = (
+    "name",
+    "type",
+    "description",
+    "handler",
+    "name_localizations",
+    "description_localizations",
+    "integration_types",
+    "contexts",
+    "default_member_permissions",
+    "nsfw",
+)

@@ -226,8 +226,13 @@ class Settings:
         web_url: ``TTR_WEB_URL``: the live board's public base URL, as players' browsers reach
             it (``https://ttr.example.org``; default ``http://localhost:PORT``).
         web_secret: ``TTR_WEB_SECRET`` (masked): the key that signs board links (HMAC-SHA256;
-            default: one random key made once and stored in the database, shared by every
-            process of the bot).
+            default: a key derived from ``DISCORD_TOKEN``, the same in every process of the
+            bot; a new Discord token then ends every link given before).
+        client_id: ``DISCORD_CLIENT_ID``: the application's OAuth2 client id (the Developer
+            Portal's OAuth2 page), for the Activity's sign-in.
+        client_secret: ``DISCORD_CLIENT_SECRET`` (masked): the application's OAuth2 client
+            secret. With ``client_id`` and ``TTR_WEB_PORT`` it makes the live board an Activity
+            too (:attr:`activity_enabled`).
     """
 
     token: Secret = field(default_factory=lambda: Secret(""))
@@ -251,6 +256,19 @@ class Settings:
     web_host: str = DEFAULT_WEB_HOST
     web_url: str | None = None
     web_secret: Secret = field(default_factory=lambda: Secret(""))
+    client_id: int | None = None
+    client_secret: Secret = field(default_factory=lambda: Secret(""))
+
+    @property
+    def activity_enabled(self) -> bool:
+        """True when the live board also runs as the application's Activity inside Discord:
+        a web server (``TTR_WEB_PORT``) and the OAuth2 client (``DISCORD_CLIENT_ID``,
+        ``DISCORD_CLIENT_SECRET``) to sign its users in."""
+        return (
+            self.web_port is not None
+            and self.client_id is not None
+            and bool(self.client_secret.get())
+        )
 
     @property
     def web_base(self) -> str | None:
@@ -356,4 +374,6 @@ class Settings:
             web_host=get("TTR_WEB_HOST") or DEFAULT_WEB_HOST,
             web_url=_web_url(get("TTR_WEB_URL")),
             web_secret=Secret(get("TTR_WEB_SECRET") or ""),
+            client_id=_int_or_none("DISCORD_CLIENT_ID", get("DISCORD_CLIENT_ID")),
+            client_secret=Secret(get("DISCORD_CLIENT_SECRET") or ""),
         )

@@ -238,7 +238,9 @@ async def start_metrics(settings: Settings, health: Health) -> Any:
 async def start_web(settings: Settings, service: Any) -> Any:
     """The live board's server (:mod:`web`) over ``service``, listening, or None without
     ``TTR_WEB_PORT``. It signs and verifies links with ``TTR_WEB_SECRET`` (or a key derived
-    from the Discord token, the same in every process: :func:`web.tokens.derive_secret`).
+    from the Discord token, the same in every process: :func:`web.tokens.derive_secret`), and
+    serves the Activity's page and sign-in when ``DISCORD_CLIENT_ID`` and
+    ``DISCORD_CLIENT_SECRET`` are set (:mod:`web.activity`).
 
     Raises:
         StartupError: it cannot listen there (the port is taken, an address not of this host).
@@ -246,9 +248,19 @@ async def start_web(settings: Settings, service: Any) -> Any:
     if settings.web_port is None:
         return None
     from web import WebApp, WebServer, derive_secret
+    from web.activity import ActivityConfig
 
     secret = derive_secret(settings.web_secret.get(), settings.token.get())
-    server = WebServer(WebApp(service, secret), settings.web_host, settings.web_port)
+    activity = None
+    if settings.activity_enabled and settings.client_id is not None:
+        activity = ActivityConfig(
+            client_id=settings.client_id,
+            client_secret=settings.client_secret.get(),
+            bot_token=settings.token.get(),
+            api_base=settings.api_base,
+        )
+    web_app = WebApp(service, secret, activity=activity)
+    server = WebServer(web_app, settings.web_host, settings.web_port)
     try:
         await server.start()
     except OSError as exc:

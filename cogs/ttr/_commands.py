@@ -34,6 +34,7 @@ from bot.discord_app.client import TtrBot
 from bot.host.services import AI_LEVELS
 
 from . import _choices as choices
+from ._activity import ActivityFlows
 from ._admin import AdminFlows
 from ._admin_group import AdminGroup
 from ._announce import Announcer
@@ -105,6 +106,7 @@ class TtrCog(
         )
         self.seats = SeatFlows(bot, service, self.announcer, self.publisher)
         self.takeback = TakeBackFlows(bot, service, self.announcer, self.publisher, self.play)
+        self.activity = ActivityFlows(bot, service, self.announcer)
         super().__init__()
         ttr = self.app_command
         assert ttr is not None  # a GroupCog's group, made by Cog.__new__

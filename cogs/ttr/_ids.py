@@ -326,6 +326,15 @@ class Follow(TableButton):
 
 
 @dataclass(frozen=True)
+class Activity(TableButton):
+    """Open in Discord (beside the Live board link, where the live board is also the
+    application's Activity): launches the Activity in the game's channel."""
+
+    NAME = "activity"
+    TEMPLATE = GAME + ":activity"
+
+
+@dataclass(frozen=True)
 class Hint(TableButton):
     """A fresh hint (under a hint the game moved past): what ``/ttr hint`` answers."""
 

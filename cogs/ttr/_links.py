@@ -15,6 +15,8 @@ from bot.process.config import Settings
 from web.tokens import BoardLinks, derive_secret
 from words import Words
 
+from . import _ids as ids
+
 
 @lru_cache(maxsize=4)
 def board_links(settings: Settings) -> BoardLinks | None:
@@ -37,14 +39,37 @@ def add_link(view: discord.ui.View | None, label: str, url: str) -> discord.ui.V
     return view
 
 
+def with_activity(
+    view: discord.ui.View, settings: Settings, game_id: int, w: Words
+) -> discord.ui.View:
+    """``view`` with Open in Discord (the live board as the application's Activity in the
+    game's channel) when the bot is configured as an Activity; else ``view`` as it was."""
+    if not settings.activity_enabled:
+        return view
+    try:
+        view.add_item(
+            discord.ui.Button(
+                label=w.t("Open in Discord")[:80],
+                custom_id=ids.Activity(game_id).custom_id,
+                style=discord.ButtonStyle.secondary,
+            )
+        )
+    except ValueError:  # five full rows
+        pass
+    view.stop()
+    return view
+
+
 def with_live_board(
     view: discord.ui.View, settings: Settings, game_id: int, w: Words
 ) -> discord.ui.View:
-    """``view`` with the Live board link of game ``game_id`` in ``w``'s language (the table's)."""
+    """``view`` with the Live board link of game ``game_id`` in ``w``'s language (the table's),
+    and Open in Discord where the board is also an Activity."""
     links = board_links(settings)
     if links is None:
         return view
-    return add_link(view, w.t("Live board"), links.public(game_id, w.lang))
+    view = add_link(view, w.t("Live board"), links.public(game_id, w.lang))
+    return with_activity(view, settings, game_id, w)
 
 
 def with_my_board(
@@ -61,13 +86,26 @@ def with_board_link(
     settings: Settings, game_id: int, seat: int | None, user_id: int, w: Words
 ) -> discord.ui.View | None:
     """The link of ``/ttr board``'s answer: My board for a seated reader (``seat``), Live board
-    for anyone else; None without a web server."""
+    for anyone else, and Open in Discord where the board is also an Activity; None without a
+    web server."""
     if seat is None:
         links = board_links(settings)
         if links is None:
             return None
-        return add_link(None, w.t("Live board"), links.public(game_id, w.lang))
-    return with_my_board(None, settings, game_id, user_id, w)
+        view = add_link(None, w.t("Live board"), links.public(game_id, w.lang))
+    else:
+        mine = with_my_board(None, settings, game_id, user_id, w)
+        if mine is None:
+            return None
+        view = mine
+    return with_activity(view, settings, game_id, w)
 
 
-__all__ = ["add_link", "board_links", "with_board_link", "with_live_board", "with_my_board"]
+__all__ = [
+    "add_link",
+    "board_links",
+    "with_activity",
+    "with_board_link",
+    "with_live_board",
+    "with_my_board",
+]

@@ -18,11 +18,12 @@ from .protocol import (
     DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE_MESSAGE,
     EPHEMERAL,
+    LAUNCH_ACTIVITY,
     LOADING,
     MODAL,
     UPDATE_MESSAGE,
 )
-from .records import ModalRequest
+from .records import ActivityInstance, ModalRequest
 from .routing import discord_error, json_response, no_content, read_payload, reject
 from .validation import check_choices, check_message_payload, check_modal
 
@@ -158,6 +159,9 @@ class CallbacksAPI:
             return discord_error(
                 400, 50035, "Invalid Form Body", {"type": f"callback type {ctype} not allowed"}
             )
+        if ctype == LAUNCH_ACTIVITY and not self.store.activity_enabled:
+            # Discord refuses to launch an Activity the application does not have.
+            return discord_error(400, 50035, "Invalid Form Body", {"type": "no Activity"})
         if ctype in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
             problems = check_message_payload(
                 data,
@@ -234,6 +238,14 @@ class CallbacksAPI:
                 await self.message_api.announce(source, "MESSAGE_UPDATE")
         elif ctype == AUTOCOMPLETE_RESULT:
             handle.choices = list(data.get("choices") or [])
+        elif ctype == LAUNCH_ACTIVITY:
+            self.store.activity_launches.append((handle.user.id, handle.channel.id))
+            instance = ActivityInstance(
+                id=f"i-{self.store.ids.next()}",
+                channel_id=handle.channel.id,
+                users=[handle.user.id],
+            )
+            self.store.activity_instances[instance.id] = instance
         elif ctype == MODAL:
             handle.modal = ModalRequest(
                 custom_id=data.get("custom_id", ""),

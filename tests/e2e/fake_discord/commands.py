@@ -11,6 +11,9 @@ from aiohttp import web
 from .routing import discord_error, json_response, no_content
 from .validation import check_command_definition
 
+#: The application command type of an Activity's entry point (Discord: PRIMARY_ENTRY_POINT).
+ENTRY_POINT = 4
+
 if TYPE_CHECKING:
     from .guilds import GuildAPI
     from .routing import Route
@@ -93,6 +96,14 @@ class CommandsAPI:
                 True,
             ),
         ]
+
+    def add_entry_point(self) -> None:
+        """The global entry point command Discord gives an application whose Activities are
+        enabled ("Launch", type 4, handled by Discord: it opens the Activity)."""
+        stored = self._store_command(
+            None, {"name": "launch", "type": ENTRY_POINT, "description": "", "handler": 2}
+        )
+        self.store.commands.setdefault(None, {})[("launch", ENTRY_POINT)] = stored
 
     def command(self, name: str, *, guild: bool | None = None) -> dict[str, Any]:
         """The synced definition of a chat-input command (guild scope first)."""
@@ -199,6 +210,14 @@ class CommandsAPI:
             for problem in problems:
                 self.store.violation("command_definition", problem, route=f"PUT {request.path}")
             return discord_error(400, 50035, "Invalid Form Body", {"fake": problems})
+        if guild_id is None and any(c["type"] == ENTRY_POINT for c in scope.values()):
+            if ENTRY_POINT not in [t for _, t in keys]:
+                # Discord keeps an Activity's entry point command out of reach of a bulk update
+                return discord_error(
+                    400,
+                    50240,
+                    "You cannot remove this app's Entry Point command in a bulk update operation.",
+                )
         scope.clear()
         for definition in definitions:
             stored = self._store_command(guild_id, definition)

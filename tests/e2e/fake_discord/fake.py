@@ -17,6 +17,7 @@ from .gateway import Gateway
 from .guilds import GuildAPI
 from .interactions import InteractionsAPI
 from .messages import MessagesAPI
+from .oauth import OAuthAPI
 from .options import CommandOptions
 from .protocol import ACK_DEADLINE, DEFAULT_ATTACHMENT_SIZE_LIMIT, Perm
 from .routing import Router
@@ -55,7 +56,8 @@ class FakeDiscord:
 
     The fake is composed of its :attr:`store` (the state every part shares) and one part per
     Discord resource: :attr:`gateway`, :attr:`guild_api` (guild, members, roles),
-    :attr:`channel_api`, :attr:`thread_api`, :attr:`user_api` (users, DMs),
+    :attr:`channel_api`, :attr:`thread_api`, :attr:`user_api` (users, DMs), :attr:`oauth_api`
+    (OAuth2 for an Activity: codes and bearer tokens),
     :attr:`message_api`, :attr:`command_api` (the application and its commands),
     :attr:`interaction_api` (what a user does), :attr:`callback_api` (the bot's answers to
     interactions) and the HTTP :attr:`router`. The attributes below forward to them.
@@ -88,7 +90,8 @@ class FakeDiscord:
         self.store = store
         self.channel_api = ChannelsAPI(store)
         self.guild_api = GuildAPI(store, self.channel_api)
-        self.user_api = UsersAPI(store, self.channel_api)
+        self.oauth_api = OAuthAPI(store)
+        self.user_api = UsersAPI(store, self.channel_api, self.oauth_api)
         self.message_api = MessagesAPI(store, self.channel_api, self.guild_api)
         self.thread_api = ThreadsAPI(store, self.channel_api, self.message_api)
         self.command_api = CommandsAPI(store, self.guild_api)
@@ -109,6 +112,7 @@ class FakeDiscord:
             [
                 self.gateway,
                 self.user_api,
+                self.oauth_api,
                 self.command_api,
                 self.callback_api,
                 self.guild_api,
@@ -192,6 +196,8 @@ class FakeDiscord:
     bot_user = _Via("store")
     bot_role_id = _Via("store")
     application_id = _Via("store")
+    activity_enabled = _Via("store")
+    activity_launches = _Via("store")
     owner_id = _Via("store")
     users = _Via("store")
     channels = _Via("store")

@@ -391,3 +391,13 @@ def pings_of(content: str, allowed: Mapping[str, Any] | None) -> frozenset[str]:
     if "everyone" in parse and ("@everyone" in (content or "") or "@here" in (content or "")):
         out.add("everyone")
     return frozenset(out)
+
+
+@dataclass
+class ActivityInstance:
+    """A running Activity: launched in a channel (callback type 12); the users in it (the
+    launcher, then whoever joins: :meth:`.fake.FakeDiscord.join_activity`)."""
+
+    id: str
+    channel_id: int
+    users: list[int]

@@ -143,7 +143,19 @@ _PARAM_PATTERNS = {
     "emoji": r"[^/]+",
     "message_ref": r"@original|\d+",
     "user_ref": r"@me|\d+",
+    "instance": r"[^/]+",
 }
+
+
+def bot_authorized(store: Store, request: web.Request, sub: str) -> bool:
+    """True when ``request`` carries the bot's ``Authorization: Bot ...`` header (the token is
+    remembered in :attr:`.store.Store.tokens_seen`); else a violation is recorded."""
+    auth = request.headers.get("Authorization", "")
+    if not auth.startswith("Bot "):
+        store.violation("auth", f"missing bot Authorization header on {request.method} {sub}")
+        return False
+    store.tokens_seen.add(auth[4:])
+    return True
 
 
 def compile_route(path: str) -> re.Pattern[str]:
@@ -245,11 +257,4 @@ class Router:
         return discord_error(404, 0, "404: Not Found (route unknown to the fake Discord)")
 
     def _authorized(self, request: web.Request, sub: str) -> bool:
-        auth = request.headers.get("Authorization", "")
-        if not auth.startswith("Bot "):
-            self.store.violation(
-                "auth", f"missing bot Authorization header on {request.method} {sub}"
-            )
-            return False
-        self.store.tokens_seen.add(auth[4:])
-        return True
+        return bot_authorized(self.store, request, sub)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .protocol import API_PREFIX, Perm
-from .records import Failure, FakeUser, Snowflakes, Violation
+from .records import ActivityInstance, Failure, FakeUser, Snowflakes, Violation
 
 if TYPE_CHECKING:
     from .gateway import GatewayConnection
@@ -97,6 +97,12 @@ class Store:
         self.errors: list[str] = []
         self.requests: list[str] = []
         self.tokens_seen: set[str] = set()
+        #: Whether the application has an Activity (else Discord refuses to launch one).
+        self.activity_enabled = False
+        #: Every Activity launched: (user id, channel id).
+        self.activity_launches: list[tuple[int, int]] = []
+        #: Running Activity instances by id: their channel and the users in them.
+        self.activity_instances: dict[str, ActivityInstance] = {}
         self.waiters: list[tuple[Callable[[], Any], asyncio.Future[Any]]] = []
 
     # -- addresses -----------------------------------------------------------

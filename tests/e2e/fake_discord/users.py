@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 
 from .records import FakeChannel
-from .routing import discord_error, json_response
+from .routing import bot_authorized, discord_error, json_response
 
 if TYPE_CHECKING:
     from .channels import ChannelsAPI
+    from .oauth import OAuthAPI
     from .records import FakeUser
     from .routing import Route
     from .store import Store
@@ -20,14 +21,15 @@ if TYPE_CHECKING:
 class UsersAPI:
     """The user resource of the fake: the bot's own user, other users, DM channels."""
 
-    def __init__(self, store: Store, channel_api: ChannelsAPI) -> None:
+    def __init__(self, store: Store, channel_api: ChannelsAPI, oauth: OAuthAPI) -> None:
         self.store = store
         self.channel_api = channel_api
+        self.oauth = oauth
 
     def routes(self) -> list[Route]:
         """The REST routes this resource answers: (method, path, handler, needs bot authorization)."""
         return [
-            ("GET", "/users/@me", self._get_me, True),
+            ("GET", "/users/@me", self._get_me, False),
             ("POST", "/users/@me/channels", self._create_dm, True),
             ("GET", "/users/{user_id}", self._get_user, True),
         ]
@@ -40,6 +42,15 @@ class UsersAPI:
         return None
 
     async def _get_me(self, request: web.Request) -> web.Response:
+        """The bot's own user for a ``Bot`` token; for an OAuth2 ``Bearer`` token (an
+        Activity's user) that user with their locale; else 401 and a violation."""
+        if request.headers.get("Authorization", "").startswith("Bearer "):
+            user = self.oauth.bearer_user(request)
+            if user is None:
+                return discord_error(401, 0, "401: Unauthorized")
+            return json_response({**user.to_json(), "locale": user.locale})
+        if not bot_authorized(self.store, request, "/users/@me"):
+            return discord_error(401, 0, "401: Unauthorized")
         return json_response(
             {**self.store.bot_user.to_json(), "verified": True, "mfa_enabled": False}
         )

@@ -1,5 +1,5 @@
 """Fixtures of the live board tests: a real PostgreSQL database where one can start, and
-browser fixtures: one Chromium per test session, a page per test.
+browser fixtures: one Chromium per test module, a page per test.
 
 Playwright for Python drives Debian's ``chromium`` (``/usr/bin/chromium``; Playwright's own
 browser download is never used). The closed network refuses Chromium's background
@@ -43,9 +43,13 @@ PHONE = {
 }
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """A headless Chromium for the whole session (skips without one, fails so under CI)."""
+    """A headless Chromium for one test module (skips without one, fails so under CI).
+
+    Per module, not per session: Playwright's synchronous API runs an event loop in this
+    thread while it is open, and pytest-asyncio cannot start a test's loop inside it, so the
+    browser must be closed before the next module's async tests run."""
     missing = None
     if not CHROMIUM.exists():
         missing = f"{CHROMIUM} is not installed (apt-get install chromium)"

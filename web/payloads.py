@@ -10,7 +10,7 @@ reads a seed, a deck's order or another seat's hand or tickets: the views do not
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -169,7 +169,8 @@ def _stations(public: PublicView) -> dict[str, int]:
         built = public.stations
     except AttributeError:
         return {}
-    return dict(built) if isinstance(built, dict) else {}
+    # the rule set's field is a read-only mapping (MappingProxyType), not a dict
+    return dict(built) if isinstance(built, Mapping) else {}
 
 
 def public_state(

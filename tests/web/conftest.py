@@ -44,9 +44,12 @@ PHONE = {
 }
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """A headless Chromium for the whole session (skips without one, fails so under CI)."""
+    """A headless Chromium for the module's tests (skips without one, fails so under CI).
+
+    Not for the whole session: while Playwright's sync API runs, the main thread has a running
+    event loop, and the asyncio tests of the modules after it could not start theirs."""
     missing = None
     if not CHROMIUM.exists():
         missing = f"{CHROMIUM} is not installed (apt-get install chromium)"

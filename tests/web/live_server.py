@@ -19,7 +19,7 @@ import time
 import urllib.request
 from collections.abc import Coroutine, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -42,14 +42,14 @@ SEED = 20_261_128
 
 @dataclass
 class LiveGame:
-    """A game on the live server: its id, its seats' users and how far it was played."""
+    """A game on the live server: its id, its map, its seats' users (by seat) and the language
+    of its links."""
 
     server: LiveServer
     id: int
     map_id: str
     users: list[int]
     lang: str = "en"
-    versions: list[int] = field(default_factory=list)
 
     @property
     def version(self) -> int:
@@ -63,10 +63,6 @@ class LiveGame:
     def play(self, moves: int = 1) -> int:
         """Store the next ``moves`` actions (fewer when the game ends); returns the version."""
         return self.server.call(self._play(moves))
-
-    def play_to(self, version: int) -> int:
-        """Play until the game is at ``version`` (or over); returns the version."""
-        return self.play(max(0, version - self.version))
 
     def play_to_end(self, *, analysed: bool = True) -> int:
         """Play the game to its end (and make its analysis); returns the last version."""

@@ -60,6 +60,15 @@ class LiveGame:
         table = await self.server.service.queries.board(self.id, None)
         return int(table.version)
 
+    def join(self, user: int) -> None:
+        """``user`` (one of :attr:`users`) takes a seat in the lobby."""
+        name = NAMES[user - FIRST_USER]
+        self.server.call(self.server.service.lobby.join(self.id, user, name))
+
+    def start(self) -> None:
+        """The host starts the game."""
+        self.server.call(self.server.service.lobby.start(self.id, self.users[0]))
+
     def play(self, moves: int = 1) -> int:
         """Store the next ``moves`` actions (fewer when the game ends); returns the version."""
         return self.server.call(self._play(moves))
@@ -170,11 +179,24 @@ class LiveServer:
         await self.storage.close()
 
     def new_game(
-        self, map_id: str, *, seats: int = 2, lang: str = "en", turn_seconds: int = 3600
+        self,
+        map_id: str,
+        *,
+        seats: int = 2,
+        lang: str = "en",
+        turn_seconds: int = 3600,
+        started: bool = True,
     ) -> LiveGame:
-        """A started game of ``seats`` human seats on ``map_id`` (nothing played yet)."""
+        """A game of ``seats`` human seats on ``map_id``: started (nothing played yet), or still
+        in the lobby with its host alone (``started`` False: :meth:`LiveGame.join`,
+        :meth:`LiveGame.start`)."""
         self._channels += 1
-        return self.call(self._new_game(map_id, seats, lang, turn_seconds, self._channels))
+        game = self.call(self._new_game(map_id, seats, lang, turn_seconds, self._channels))
+        if started:
+            for user in game.users[1:]:
+                game.join(user)
+            game.start()
+        return game
 
     async def _new_game(
         self, map_id: str, seats: int, lang: str, turn_seconds: int, channel: int
@@ -190,9 +212,6 @@ class LiveServer:
             turn_seconds=turn_seconds,
             language=lang,
         )
-        for i, user in enumerate(users[1:], start=1):
-            await lobby.join(game.id, user, NAMES[i])
-        await lobby.start(game.id, users[0])
         return LiveGame(self, game.id, map_id, users, lang)
 
 

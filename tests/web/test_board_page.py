@@ -342,3 +342,29 @@ def test_stations_stand_in_their_owners_colour(live, open_board):
         )
     europe = page.locator(".seat .stations .stat-value").all_inner_texts()
     assert europe == [str(s["stations"]) for s in state["seats"]]
+
+
+def test_a_lobby_page_follows_the_seats_and_the_start_as_resets(live, open_board):
+    game = live.new_game("usa", seats=3, started=False)
+    board = open_board(game)
+    page = board.page
+    state = game.get("state")
+    assert state["turn"]["phase"] == "lobby" and state["game"]["status"] == "lobby"
+    assert page.locator(".turn").inner_text() == state["strings"]["lobby"]
+    assert page.locator(".seat").count() == 1
+    for user in game.users[1:]:  # a seat taken stores no action: the page gets a reset
+        game.join(user)
+    page.wait_for_function("() => document.querySelectorAll('.seat').length === 3")
+    assert [s.strip() for s in page.locator(".seat .seat-name").all_inner_texts()] == [
+        "Anna",
+        "Ben",
+        "Chiara",
+    ]
+    game.start()
+    page.wait_for_function(
+        "(text) => document.querySelector('.turn').innerText !== text",
+        arg=state["strings"]["lobby"],
+    )
+    assert game.get("state")["game"]["status"] == "running"
+    version = game.play(3)  # the ticket choices: moves on the stream opened in the lobby
+    page.wait_for_selector(f"#app[data-version='{version}']")

@@ -413,8 +413,36 @@ async def replay_check(reader: Reader) -> None:
     assert {s["kind"] for s in steps} >= {"routes", "ticket", "total"}
 
 
+def ticket_names(history: list[dict[str, Any]]) -> list[list[set[str]]]:
+    """By version and seat: the names of the seat's tickets (kept and offered) as the page would
+    write them ("Boston – Miami", either way round), except a name that is also a route's."""
+    rules = load_ruleset("usa")
+    cities = rules.board.cities
+    routes = {frozenset((cities[r.a].name, cities[r.b].name)) for r in rules.board.routes.values()}
+    out = []
+    for secrets in history:
+        seats = []
+        for ids in secrets["tickets"]:
+            names = set()
+            for t in (rules.board.tickets[i] for i in ids):
+                a, b = cities[t.a].name, cities[t.b].name
+                if frozenset((a, b)) not in routes:
+                    names |= {f"{a} – {b}", f"{b} – {a}"}
+            seats.append(names)
+        out.append(seats)
+    return out
+
+
+def named(text: str, names: list[set[str]], seat: int | None) -> list[str]:
+    """The other seats' ticket names in ``text`` (a reader of ``seat``)."""
+    return [n for other, ns in enumerate(names) if other != seat for n in ns if n in text]
+
+
 async def hidden_check(readers: list[Reader], history: list[dict[str, Any]]) -> None:
-    """Scan every payload each page received against the secrets of its version."""
+    """Scan every payload each page received against the secrets of its version; before the
+    end (when the final scoring shows every ticket) also for the other seats' ticket names."""
+    names = ticket_names(history)
+    last = len(history) - 1
     for reader in readers:
         for task in reader.pending:
             await task
@@ -423,16 +451,23 @@ async def hidden_check(readers: list[Reader], history: list[dict[str, Any]]) -> 
             if url.endswith("/replay") or url.endswith("/map"):
                 for secrets in history:
                     assert leaks(body, secrets, reader.seat) == [], (reader.name, url)
+                if url.endswith("/replay"):  # the names scan finds what it looks for
+                    assert named(body, names[last], None), "the final scoring names no ticket"
             else:
                 payload = json.loads(body)
                 assert (payload["me"] is None) == (reader.seat is None), (reader.name, url)
                 text = compact(payload)
-                assert leaks(text, history[payload["version"]], reader.seat) == [], reader.name
+                version = payload["version"]
+                assert leaks(text, history[version], reader.seat) == [], reader.name
+                if version < last:
+                    assert named(text, names[version], reader.seat) == [], (reader.name, version)
             checked += 1
         for kind, data, text in await reader.frames():
             version = data["version"]
             assert leaks(compact(data), history[version], reader.seat) == [], (reader.name, kind)
             assert leaks(text, history[version], reader.seat) == []
+            if version < last:
+                assert named(compact(data), names[version], reader.seat) == [], reader.name
             state = data.get("state")
             if state is not None:
                 assert (state["me"] is None) == (reader.seat is None), reader.name

@@ -389,10 +389,11 @@ async def phone_check(reader: Reader, base: str) -> None:
 async def replay_check(reader: Reader) -> None:
     """The slider walks every turn, then the final scoring's steps show."""
     page = reader.page
-    await page.get_by_role("button", name="Replay").click()
+    async with page.expect_response(lambda r: r.url.endswith("/replay")) as answer:
+        await page.get_by_role("button", name="Replay").click()
+    replay = await (await answer.value).json()
     slider = page.get_by_label("Turn")
     await slider.wait_for()
-    replay = next(json.loads(b) for url, b in reversed(reader.bodies) if url.endswith("/replay"))
     turns = replay["turns"]
     assert [t["version"] for t in turns] == list(range(1, len(turns) + 1))
     await slider.focus()

@@ -31,8 +31,16 @@ from web.tokens import private_grant, public_grant
 T = TypeVar("T")
 
 SECRET = b"browser tests of the live board"
-#: The page loads a handful of files per open; the tests open many pages from one address.
-OPEN = Limits(address_rate=1e6, address_burst=1e6, token_rate=1e6, token_burst=1e6)
+#: The page loads a handful of files per open; the tests open many pages from one address, and
+#: a closed page's stream holds its slot until the server next writes to it (a ping, 15 s).
+OPEN = Limits(
+    address_rate=1e6,
+    address_burst=1e6,
+    token_rate=1e6,
+    token_burst=1e6,
+    streams_per_address=10_000,
+    streams_total=10_000,
+)
 #: The seats' names, in joining order (users 101, 102, ...).
 NAMES = ("Anna", "Ben", "Chiara", "Dev", "Eli")
 FIRST_USER = 101

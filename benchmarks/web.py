@@ -1,7 +1,7 @@
 """The live board under load: move latency to open event streams, the interaction's work with
 and without streams, memory per open stream.
 
-``python -m benchmarks web [--json] [--streams 200] [--games 20] [--moves 40]``
+``python -m benchmarks web [--json] [--streams 200] [--games 20] [--moves 40] [--pages 0]``
 
 One process, as the bot runs it: the real service over a temporary SQLite file, the web app
 listening on 127.0.0.1 (real sockets), and the readers as aiohttp clients on the same event
@@ -14,6 +14,10 @@ loop (their parsing is counted in the loop's time, so the figures are on the saf
 - ``act_p99_ms_idle`` / ``act_p99_ms_streams``: one player action through
   ``service.play.act`` (what an interaction waits for before it answers) without streams,
   then while the streams above are open and fed.
+- ``page_p50_ms``/``page_p99_ms`` (with ``--pages N``): from a move's commit to the moment
+  the page shows it (its ``#app[data-version]``, noted by the page with the browser's clock),
+  in ``N`` pages of Debian's Chromium (Playwright) on the game with the many streams: the
+  live board's goal, every stored move on every open page within 1 s.
 - ``stream_kib``: Python memory per open stream (tracemalloc, server and client side
   together, the feed's steps included), from opening ``--streams`` more idle streams.
 """
@@ -106,18 +110,77 @@ class Readers:
         self.tasks.clear()
 
 
-async def run(streams: int, games: int, moves: int) -> dict[str, Any]:
+class Pages:
+    """Chromium pages on one game that note, with the browser's clock, when each version shows."""
+
+    #: Run before the page's scripts: every version the page shows, with Date.now().
+    MARK_JS = """document.addEventListener("DOMContentLoaded", () => {
+      const app = document.getElementById("app");
+      window.marks = [];
+      new MutationObserver(() => window.marks.push([Number(app.dataset.version), Date.now()]))
+        .observe(app, {attributes: true, attributeFilter: ["data-version"]});
+    });"""
+    LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+    def __init__(self) -> None:
+        self.playwright: Any = None
+        self.browser: Any = None
+        self.pages: list[Any] = []
+
+    async def open(self, base: str, game_id: int, count: int) -> None:
+        """Open ``count`` spectator pages of ``game_id``, each until its stream is open."""
+        from playwright.async_api import async_playwright
+
+        self.playwright = await async_playwright().start()
+        self.browser = await self.playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=self.LAUNCH_ARGS
+        )
+        context = await self.browser.new_context()
+        await context.add_init_script(self.MARK_JS)
+        token = sign(SECRET, public_grant(game_id, "en"))
+        for _ in range(count):
+            page = await context.new_page()
+            await page.goto(f"{base}/b/{token}")
+            await page.wait_for_function("() => window.ttrBoard?.live.source.readyState === 1")
+            self.pages.append(page)
+
+    async def delays(self, shown: dict[int, float], last: int) -> list[float]:
+        """Milliseconds from each commit (unix seconds by version) to each page showing it."""
+        out = []
+        for page in self.pages:
+            await page.wait_for_function(
+                "(v) => Number(document.getElementById('app').dataset.version) >= v",
+                arg=last,
+                timeout=30_000,
+            )
+            marks = await page.evaluate("() => window.marks")
+            for version, at in shown.items():
+                ms = next(ms for v, ms in marks if v >= version)
+                out.append(ms - at * 1000)
+        return out
+
+    async def close(self) -> None:
+        if self.browser is not None:
+            await self.browser.close()
+        if self.playwright is not None:
+            await self.playwright.stop()
+
+
+async def run(streams: int, games: int, moves: int, pages: int = 0) -> dict[str, Any]:
     """The benchmark's figures (see the module docstring)."""
     with tempfile.TemporaryDirectory() as folder:
         storage = await open_storage(Path(folder) / "web.sqlite3")
         service = GameService(storage, seed_source=lambda: 7)
         committed: dict[tuple[int, int], float] = {}
         service.changes.subscribe(lambda g, v: committed.setdefault((g, v), time.monotonic()))
+        wall: dict[int, float] = {}
         server = WebServer(WebApp(service, SECRET, limits=OPEN), "127.0.0.1", 0)
         await server.start()
         connector = aiohttp.TCPConnector(limit=0)
         session = aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(None))
         readers = Readers(session, f"http://127.0.0.1:{server.port}")
+        browser = Pages()
+        page_delays: list[float] = []
         try:
             idle_game = await _game(service, 1)
             idle = [t for _ in range(moves) if (t := await _move(service, idle_game)) is not None]
@@ -127,6 +190,11 @@ async def run(streams: int, games: int, moves: int) -> dict[str, Any]:
                 await readers.open(main)
             for game in others:
                 await readers.open(game, page=True)
+            if pages:
+                await browser.open(readers.base, main, pages)
+                service.changes.subscribe(
+                    lambda g, v: wall.setdefault(v, time.time()) if g == main else None
+                )
             busy: list[float] = []
             watched = [main, *others]
             for i in range(moves):
@@ -141,6 +209,8 @@ async def run(streams: int, games: int, moves: int) -> dict[str, Any]:
                 ):
                     break
                 await asyncio.sleep(0.05)
+            if pages:
+                page_delays = await browser.delays(wall, want[main])
             latencies = [
                 (at - committed[key]) * 1000
                 for key, times in readers.arrived.items()
@@ -158,6 +228,7 @@ async def run(streams: int, games: int, moves: int) -> dict[str, Any]:
             grown = sum(s.size_diff for s in after.compare_to(before, "filename"))
             await readers.close()
         finally:
+            await browser.close()
             await session.close()
             await server.close()
             await service.close()
@@ -171,6 +242,15 @@ async def run(streams: int, games: int, moves: int) -> dict[str, Any]:
         "act_p99_ms_idle": round(_pct(idle, 0.99) * 1000, 1),
         "act_p99_ms_streams": round(_pct(busy, 0.99) * 1000, 1),
         "stream_kib": round(grown / max(1, streams) / 1024, 1),
+        **(
+            {
+                "pages": pages,
+                "page_p50_ms": round(statistics.median(page_delays), 1),
+                "page_p99_ms": round(_pct(page_delays, 0.99), 1),
+            }
+            if page_delays
+            else {}
+        ),
     }
 
 
@@ -181,8 +261,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--streams", type=int, default=200)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--moves", type=int, default=40)
+    parser.add_argument("--pages", type=int, default=0, help="Chromium pages on the main game")
     args = parser.parse_args(argv)
-    figures = asyncio.run(run(args.streams, args.games, args.moves))
+    figures = asyncio.run(run(args.streams, args.games, args.moves, args.pages))
     for key, value in figures.items():
         print(f"{key:22} {value}")
     if args.json:

@@ -88,6 +88,8 @@ class EventStreams:
                 stream.sent = max(stream.sent, after)
             await self._follow(response, feed, stream)
             return response
+        except ConnectionResetError:  # the reader left: nothing to tell, nothing to log
+            return response
         finally:
             self.feeds.detach(feed, stream)
 

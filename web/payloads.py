@@ -10,14 +10,15 @@ reads a seed, a deck's order or another seat's hand or tickets: the views do not
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
 from bot.host.services import BoardStep, ClassicRules, PublicView, TableView
 from bot.host.services import events as ev_
 from bot.host.storage import GameRow, SeatRow
-from maps.loader import load_ruleset, read_layout
+from maps.loader import load_ruleset, map_dirs, read_layout
 from render._theme import CARD_COLORS, CARD_SYMBOLS, SEAT_COLORS, SEAT_SYMBOLS
 from sentences.stories import turn_lines
 from words import N_, Words, words_for
@@ -27,6 +28,9 @@ LOG_LINES = 20
 
 #: The seats' colour names, in the order of the images' seat colours (render/_theme.py).
 SEAT_COLOUR_NAMES = (N_("green"), N_("lilac"), N_("brown"), N_("midnight blue"), N_("slate"))
+
+#: Gray routes take any colour: no symbol on the board, "·" where the page names the colour.
+ROUTE_SYMBOLS = {**CARD_SYMBOLS, "gray": "·"}
 
 #: The engine's step -> the page's turn phase.
 _PHASES = {"turn": "main", "second_card": "second_draw", "keep_tickets": "tickets"}
@@ -79,11 +83,12 @@ def map_payload(map_id: str, lang: str) -> dict[str, Any]:
             "x": layout["cities"].get(city.id, {}).get("x", 0.0),
             "y": layout["cities"].get(city.id, {}).get("y", 0.0),
             "label": layout["cities"].get(city.id, {}).get("label", ""),
+            "kind": city.kind,
         }
         for city in board.cities.values()
     ]
     colours = {
-        colour: {"hex": _hex(rgb), "symbol": CARD_SYMBOLS.get(colour, ""), "name": w.color(colour)}
+        colour: {"hex": _hex(rgb), "symbol": ROUTE_SYMBOLS.get(colour, ""), "name": w.color(colour)}
         for colour, rgb in CARD_COLORS.items()
     }
     seat_colours = [
@@ -98,7 +103,17 @@ def map_payload(map_id: str, lang: str) -> dict[str, Any]:
         "routes": routes,
         "colours": colours,
         "seat_colours": seat_colours,
+        "background": _background(map_id),
     }
+
+
+def _background(map_id: str) -> dict[str, Any]:
+    """The map's ``background.json`` (land, water, borders as the PNG draws them), or {}."""
+    folder = map_dirs().get(map_id)
+    if folder is None or not (folder / "background.json").is_file():
+        return {}
+    data: dict[str, Any] = json.loads((folder / "background.json").read_text(encoding="utf-8"))
+    return data
 
 
 def move_kind(events: Sequence[ev_.Event]) -> str:
@@ -169,7 +184,8 @@ def _stations(public: PublicView) -> dict[str, int]:
         built = public.stations
     except AttributeError:
         return {}
-    return dict(built) if isinstance(built, dict) else {}
+    # the rule set's field is a read-only mapping (MappingProxyType), not a dict
+    return dict(built) if isinstance(built, Mapping) else {}
 
 
 def public_state(

@@ -1,5 +1,6 @@
 """Fixtures of the live board tests: a real PostgreSQL database where one can start, and
-browser fixtures: one Chromium per test module, a page per test.
+browser fixtures: one Chromium per test module and one real live board server (``live_server.py``:
+the ``web`` app over a game service on SQLite) per test session, a page per test.
 
 Playwright for Python drives Debian's ``chromium`` (``/usr/bin/chromium``; Playwright's own
 browser download is never used). The closed network refuses Chromium's background
@@ -19,7 +20,7 @@ import pytest
 
 from tests.pg_fixtures import postgres_server, postgres_url
 
-from .fixture_server import FixtureGame, serve
+from .live_server import LiveGame, LiveServer, serve
 
 __all__ = ["postgres_server", "postgres_url"]
 
@@ -67,10 +68,17 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+@pytest.fixture(scope="session")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """The real live board server for the session's browser tests (each test starts games)."""
+    with serve(tmp_path_factory.mktemp("live")) as server:
+        yield server
+
+
 class Board:
     """An open board page with the console errors it logged (CSP violations included)."""
 
-    def __init__(self, page: Any, base: str, game: FixtureGame) -> None:
+    def __init__(self, page: Any, base: str, game: LiveGame) -> None:
         self.page = page
         self.base = base
         self.game = game
@@ -85,42 +93,41 @@ class Board:
         if msg.type in ("error", "warning"):
             self.errors.append(f"{msg.text} ({url})")
 
-    def open(self, token: str = "public") -> Any:
-        """Load the page for ``token`` and wait until it drew the board; returns the response."""
+    def open(self, token: str) -> Any:
+        """Load the page for ``token`` and wait until it drew the board and its event stream is
+        open (a move stored from then on reaches it live); returns the response."""
         response = self.page.goto(f"{self.base}/b/{token}")
         self.page.wait_for_selector("#app[data-ready='true']", timeout=15000)
+        self.page.wait_for_function(
+            "() => window.ttrBoard.live.source.readyState === EventSource.OPEN", timeout=15000
+        )
         return response
 
 
 @pytest.fixture
 def open_board(browser: Any) -> Iterator[Callable[..., Board]]:
-    """``open_board(map_id, version=..., phone=False, token="public", lang="en")``: a served game and a fresh
-    page on it; after the test, every page must have logged no console error."""
+    """``open_board(game, user=None, phone=False, lang=None, reduced_motion=False)``: a fresh page
+    on ``game`` (a :class:`LiveGame`) through the spectator's link, or ``user``'s own; after
+    the test, every page must have logged no console error."""
     boards: list[Board] = []
-    stack: list[Any] = []
+    contexts: list[Any] = []
 
     def make(
-        map_id: str = "usa",
+        game: LiveGame,
         *,
-        version: int = 40,
+        user: int | None = None,
         phone: bool = False,
-        token: str = "public",
-        deadline: float | None = None,
+        lang: str | None = None,
         reduced_motion: bool = False,
-        lang: str = "en",
     ) -> Board:
-        game = FixtureGame(map_id, version, lang=lang, deadline=deadline)
-        server = serve(game)
-        base = server.__enter__()
-        stack.append(server)
         options = dict(PHONE if phone else DESKTOP)
         if reduced_motion:
             options["reduced_motion"] = "reduce"
         context = browser.new_context(**options)
-        stack.append(context)
-        board = Board(context.new_page(), base, game)
+        contexts.append(context)
+        board = Board(context.new_page(), game.server.base, game)
         boards.append(board)
-        board.open(token)
+        board.open(game.token(user, lang))
         return board
 
     yield make
@@ -128,8 +135,5 @@ def open_board(browser: Any) -> Iterator[Callable[..., Board]]:
         for board in boards:
             assert board.errors == [], f"the page logged errors: {board.errors}"
     finally:
-        for item in reversed(stack):
-            if hasattr(item, "__exit__"):
-                item.__exit__(None, None, None)
-            else:
-                item.close()
+        for context in reversed(contexts):
+            context.close()

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine import legal_actions
+from engine.ai import choose_action
+from engine.rules.europe import BuildStation
+from maps.loader import load_ruleset
 from web import Grant, Limits
 from web.server import CSP
 from web.tokens import PRIVATE_TTL_S
@@ -126,6 +130,35 @@ async def test_the_map_is_cached_and_drawn_like_the_images(tmp_path: Path) -> No
         assert data["colours"]["red"]["hex"] == "#d62828"
         assert [s["symbol"] for s in data["seat_colours"]] == list("●▲■◆★")
         assert data["seat_colours"][0]["name"] == "Grün"
+        # what the page draws besides: the places' kind, the background, gray's symbol
+        assert {c["kind"] for c in data["cities"]} == {"city"}
+        assert data["background"] and data["colours"]["gray"]["symbol"] == "·"
+
+
+async def test_a_state_carries_the_maps_words_and_europes_stations(tmp_path: Path) -> None:
+    async with board(tmp_path / "db") as (service, client, _):
+        game = await service.lobby.create(
+            guild_id=1, channel_id=7, host_id=HOST, host_name="Anna", map_id="europe"
+        )
+        await service.lobby.join(game.id, BOB, "Bert")
+        await service.lobby.start(game.id, HOST)
+        state = await (await client.get(f"/api/b/{public_token(game.id)}/state")).json()
+        assert (
+            state["strings"]["stations"] == "Train stations"
+        )  # the map's noun (page_strings meta)
+        assert [s["stations"] for s in state["seats"]] == [3, 3]
+        rules = load_ruleset("europe")
+        while True:  # the easy AI plays until a seat can build a station; it builds one
+            table = await service.loader.game_state(game.id)
+            seat = table.seats_to_act()[0]
+            stations = [a for a in legal_actions(rules, table, seat) if isinstance(a, BuildStation)]
+            action = stations[0] if stations else choose_action(rules, table, seat, "easy")
+            await service.play.act(game.id, (HOST, BOB)[seat], action, expected_version=None)
+            if stations:
+                break
+        state = await (await client.get(f"/api/b/{public_token(game.id)}/state")).json()
+        assert len(state["stations"]) == 1 and state["stations"][0]["seat"] == seat
+        assert state["seats"][seat]["stations"] == 2
 
 
 async def test_a_reader_beyond_the_rate_gets_429_with_retry_after(tmp_path: Path) -> None:

@@ -23,7 +23,8 @@ export class Live {
   }
 
   start() {
-    const source = new EventSource(`${this.base}/events`);
+    // `after`: a move stored between reading /state and this request is sent, not lost
+    const source = new EventSource(`${this.base}/events?after=${this.version()}`);
     this.source = source;
     source.addEventListener("open", () => {
       const long = this.downSince !== null && Date.now() - this.downSince > LONG_OUTAGE_MS;

@@ -128,12 +128,14 @@ export class Replay {
     const x = (i) => PAD + ((CHART_W - 2 * PAD) * i) / Math.max(1, n - 1);
     const y = (p) => CHART_H - PAD - (CHART_H - 2 * PAD) * p;
     svgEl("line", { x1: PAD, y1: y(0.5), x2: CHART_W - PAD, y2: y(0.5), class: "chart-mid" }, svg);
-    const seats = chances[0].length;
+    // a turn without chances (null: the ticket choice at the start) has no point
+    const known = chances.map((row, i) => [row, i]).filter(([row]) => Array.isArray(row));
+    const seats = known.length ? known[0][0].length : 0;
     for (let seat = 0; seat < seats; seat++) {
       const colour = this.map.seat_colours[seat % this.map.seat_colours.length];
-      const pts = chances.map((row, i) => `${x(i).toFixed(1)},${y(row[seat]).toFixed(1)}`).join(" ");
+      const pts = known.map(([row, i]) => `${x(i).toFixed(1)},${y(row[seat]).toFixed(1)}`).join(" ");
       svgEl("polyline", { points: pts, class: "chart-line", stroke: colour.hex, "data-seat": seat }, svg);
-      chances.forEach((row, i) => {
+      known.forEach(([row, i]) => {
         const turn = Math.min(this.data.turns.length, i + 1);
         const point = svgEl("circle", { cx: x(i), cy: y(row[seat]), r: 2.2, class: "chart-point", fill: colour.hex, "data-turn": turn, "data-seat": seat, tabindex: 0, role: "button" }, svg);
         point.setAttribute("aria-label", fill(s.chart_point, { name: this.names[seat] || colour.symbol, points: Math.round(row[seat] * 100), version: turn }));

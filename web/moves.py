@@ -26,6 +26,7 @@ from aiohttp import web
 
 from bot.host.services import ServiceError, TableView, TurnMenu
 from words import error_text, refusal, words_for
+from words._catalog import NP_
 
 from .tokens import Grant
 
@@ -47,6 +48,35 @@ MOVE_FIELDS: dict[str, dict[str, tuple[str, bool]]] = {
     "keep": {"tickets": ("ints", False)},
     "tunnel": {"payment": ("int", True)},
     "flag": {"colour": ("str", True)},
+}
+
+
+#: The move panel's words (page word key -> English msgid, context "web"; the page fills
+#: ``{name}``, ``{colour}`` and ``{n}``): part of the state's ``strings``.
+MOVE_WORDS: dict[str, str] = {
+    "your_move": NP_("web", "Your move"),
+    "wait_turn": NP_("web", "Wait for your turn."),
+    "draw_deck": NP_("web", "Draw from the deck"),
+    "take_face_up": NP_("web", "Take the face-up card: {colour}"),
+    "second_card": NP_("web", "Take your second card."),
+    "claim_hint": NP_("web", "Tap a route on the board to claim it."),
+    "choose_payment": NP_("web", "Choose the cards to play for {name}:"),
+    "pay": NP_("web", "Play {name}"),
+    "cancel": NP_("web", "Cancel"),
+    "draw_tickets": NP_("web", "Draw {tickets}"),
+    "draw_mix": NP_("web", "Draw {tickets}: {name}"),
+    "keep_title": NP_("web", "Choose the {tickets} to keep."),
+    "keep_least": NP_("web", "Keep at least: {n}"),
+    "keep": NP_("web", "Keep the chosen {tickets}"),
+    "tunnel_title": NP_("web", "Tunnel {name}: extra cards to play: {n}"),
+    "tunnel_revealed": NP_("web", "Revealed: {name}"),
+    "tunnel_pay": NP_("web", "Play the extra cards: {name}"),
+    "tunnel_give_up": NP_("web", "Give up the tunnel"),
+    "station_title": NP_("web", "Or build a {station}:"),
+    "station_build": NP_("web", "Build a {station} in {name}"),
+    "flag_keep": NP_("web", "Set a {colour} card aside for a {flag}"),
+    "flag_none": NP_("web", "Set no card aside for a {flag}"),
+    "sending": NP_("web", "Sending your move…"),
 }
 
 
@@ -298,6 +328,7 @@ class Moves:
 
 __all__ = [
     "MAX_INDEX",
+    "MOVE_WORDS",
     "MOVE_FIELDS",
     "MOVE_STATUS",
     "BadMove",

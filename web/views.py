@@ -134,7 +134,7 @@ class BoardReader:
         ][-LOG_LINES:]
         last = move_payload(shown[-1], rules, names, w) if shown else None
         result = table.public.result if table.public is not None else None
-        state["strings"] = page_strings(lang)
+        state["strings"] = page_strings(lang, rules.meta)
         state["last_move"] = last
         state["log"] = log
         state["final"] = None

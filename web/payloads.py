@@ -10,7 +10,7 @@ reads a seed, a deck's order or another seat's hand or tickets: the views do not
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -171,7 +171,7 @@ def _stations(public: PublicView) -> dict[str, int]:
         built = public.stations
     except AttributeError:
         return {}
-    return dict(built) if isinstance(built, dict) else {}
+    return dict(built) if isinstance(built, Mapping) else {}  # the view's is read-only
 
 
 def public_state(

@@ -206,8 +206,23 @@ export class MovePanel {
     }
     this.busy = false;
     this.chosen = null;
+    if (ok && body.state && body.state.version > this.page.state.version) {
+      this.page.setState(body.state);
+      return;
+    }
+    if (!ok && body.error === "stale_version") await this.catchUp();
     this.error = ok ? "" : body.message || "";
-    if (ok && body.state && body.state.version > this.page.state.version) this.page.setState(body.state);
-    else this.render(this.page.state);
+    this.render(this.page.state);
+  }
+
+  /** The game moved on before the move arrived: show the current state (the refusal stays). */
+  async catchUp() {
+    try {
+      const response = await fetch(`${this.page.base}/state`, { headers: { Accept: "application/json" } });
+      const state = response.ok ? await response.json() : null;
+      if (state && state.version > this.page.state.version) this.page.setState(state);
+    } catch {
+      // the live stream brings it
+    }
   }
 }

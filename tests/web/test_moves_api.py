@@ -314,3 +314,132 @@ async def test_a_body_over_the_size_limit_is_refused(tmp_path: Path) -> None:
         response = await client.post(f"/api/b/{token}/act", data=b"x" * 5000)
         assert response.status == 413
         assert (await response.json())["error"] == "request_too_large"
+
+
+async def map_game(service: GameService, map_id: str) -> int:
+    """A started 2-player game of HOST and BOB on ``map_id``."""
+    game = await service.lobby.create(
+        guild_id=1,
+        channel_id=5000,
+        host_id=HOST,
+        host_name="Anna",
+        map_id=map_id,
+        turn_seconds=3600,
+    )
+    await service.lobby.join(game.id, BOB, "Bert")
+    await service.lobby.start(game.id, HOST)
+    return game.id
+
+
+async def play_until(
+    client: Any, tokens: list[str], wanted: Any, *, limit: int = 400
+) -> tuple[str, dict[str, Any]]:
+    """Make the first legal move of a kind from the pages until the seat to act has ``wanted``
+    (a test of its ``me.moves``): that seat's token and state."""
+    for _ in range(limit):
+        for token in tokens:
+            now = await state(client, token)
+            assert now["game"]["status"] == "running", "the game ended first"
+            moves = now["me"]["moves"]
+            if moves is None:
+                continue
+            if wanted(moves):
+                return token, now
+            status, body = await send(client, token, now["version"], first_move(moves))
+            assert status == 200, body
+            break
+    raise AssertionError("the wanted position never came up")
+
+
+def meta_words(map_id: str, code: str, lang: str, detail: dict[str, Any]) -> str:
+    return error_text(code, words_for(lang, load_ruleset(map_id).meta), detail)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+async def test_a_station_is_built_from_the_page(tmp_path: Path, lang: str) -> None:
+    clock = Clock()
+    async with board(tmp_path / "db", clock=clock, limits=FAST) as (service, client, _):
+        game = await map_game(service, "europe")
+        tokens = list((await tokens_of(service, game, clock.now, lang)).values())
+        token, now = await play_until(
+            client, tokens, lambda m: m["step"] == "turn" and m["stations"]
+        )
+        station = now["me"]["moves"]["stations"][0]
+        v = now["version"]
+        bad = {"kind": "station", "city": station["index"], "payment": 99}
+        status, body = await send(client, token, v, bad)
+        choices = len(station["payments"])
+        assert (status, body["error"]) == (400, "bad_payment")
+        assert body["message"] == meta_words(
+            "europe", "bad_payment", lang, {"choices": choices, "given": 100}
+        )
+        status, body = await send(client, token, v, {"kind": "station", "city": 9999, "payment": 0})
+        assert (status, body["error"]) == (400, "bad_station_city")
+        assert "{station}" not in body["message"] and body["message"]
+        good = {"kind": "station", "city": station["index"], "payment": 0}
+        status, body = await send(client, token, v, good)
+        assert status == 200, body
+        after = body["state"]
+        assert {"city": station["city"], "seat": after["me"]["seat"]} in after["stations"]
+        assert after["last_move"]["kind"] == "station"
+
+
+@pytest.mark.parametrize("map_id", ["europe", "nordic"])
+async def test_a_tunnel_from_the_page_is_paid_or_given_up(tmp_path: Path, map_id: str) -> None:
+    clock = Clock()
+    async with board(tmp_path / "db", clock=clock, limits=FAST) as (service, client, _):
+        game = await map_game(service, map_id)
+        tokens = list((await tokens_of(service, game, clock.now)).values())
+        token, now = await play_until(client, tokens, lambda m: m["step"] == "tunnel")
+        moves = now["me"]["moves"]
+        tunnel = moves["tunnel"]
+        assert tunnel["extra"] > 0 and len(tunnel["revealed"]) <= 3
+        assert moves["claims"] == [] and moves["deck"] is False
+        v = now["version"]
+        status, body = await send(client, token, v, {"kind": "tunnel", "payment": 99})
+        assert (status, body["error"]) == (400, "bad_payment")
+        status, body = await send(client, token, v, {"kind": "draw", "slot": None})
+        assert (status, body["error"]) == (400, "bad_draw")
+        pay = 0 if tunnel["payments"] else None
+        status, body = await send(client, token, v, {"kind": "tunnel", "payment": pay})
+        assert status == 200, body
+        after = body["state"]
+        assert after["last_move"]["kind"] == "tunnel"
+        claimed = {"route": tunnel["route"], "seat": after["me"]["seat"]} in after["claims"]
+        assert claimed == (pay is not None)
+
+
+async def test_a_french_flag_card_is_set_aside_from_the_page(tmp_path: Path) -> None:
+    clock = Clock()
+    async with board(tmp_path / "db", clock=clock, limits=FAST) as (service, client, _):
+        game = await map_game(service, "paris")
+        tokens = list((await tokens_of(service, game, clock.now, "de")).values())
+        token, now = await play_until(client, tokens, lambda m: m["step"] == "flag")
+        flags = now["me"]["moves"]["flags"]
+        assert flags
+        v = now["version"]
+        status, body = await send(client, token, v, {"kind": "flag", "colour": "locomotive"})
+        assert (status, body["error"]) == (400, "flag_color_not_allowed")
+        assert body["message"] == meta_words(
+            "paris", "flag_color_not_allowed", "de", {"color": "locomotive"}
+        )
+        status, body = await send(client, token, v, {"kind": "flag", "colour": flags[0]})
+        assert status == 200, body
+        assert (
+            body["state"]["me"]["moves"] is None or body["state"]["me"]["moves"]["step"] != "flag"
+        )
+
+
+async def test_amsterdam_claims_from_the_page_take_merchandise_without_a_choice(
+    tmp_path: Path,
+) -> None:
+    clock = Clock()
+    async with board(tmp_path / "db", clock=clock, limits=FAST) as (service, client, _):
+        game = await map_game(service, "amsterdam")
+        tokens = list((await tokens_of(service, game, clock.now)).values())
+        token, now = await play_until(client, tokens, lambda m: m["step"] == "turn" and m["claims"])
+        claim = now["me"]["moves"]["claims"][0]
+        action = {"kind": "claim", "route": claim["index"], "payment": 0}
+        status, body = await send(client, token, now["version"], action)
+        assert status == 200, body
+        assert body["state"]["last_move"]["kind"] == "claim"

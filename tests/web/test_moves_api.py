@@ -443,3 +443,21 @@ async def test_amsterdam_claims_from_the_page_take_merchandise_without_a_choice(
         status, body = await send(client, token, now["version"], action)
         assert status == 200, body
         assert body["state"]["last_move"]["kind"] == "claim"
+
+
+async def test_a_move_with_a_bad_or_expired_link_is_refused_before_anything(
+    tmp_path: Path,
+) -> None:
+    clock = Clock()
+    async with board(tmp_path / "db", clock=clock) as (service, client, _):
+        game = await two_player_game(service)
+        move = {"version": 0, "action": {"kind": "keep", "tickets": [0, 1]}}
+        forged = private_token(game, HOST, clock.now)[:-4] + "AAAA"
+        response = await client.post(f"/api/b/{forged}/act", json=move)
+        assert response.status == 403 and (await response.json())["error"] == "link_invalid"
+        old = private_token(game, HOST, clock.now - 3 * 3600, "de")
+        response = await client.post(f"/api/b/{old}/act", json=move)
+        body = await response.json()
+        assert response.status == 403 and body["error"] == "link_expired"
+        assert body["message"] == discord_words("link_expired", "de")
+        assert (await service.loader.game(game)).version == 0

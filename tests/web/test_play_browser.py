@@ -81,12 +81,18 @@ class Seat:
             kind = "claim"
             self.page.mouse.click(point[0], point[1])
             self.page.wait_for_selector(".moves button[data-move='pay-0']")
-            self.click("pay-0")
+            if "pay-1" in self.buttons():  # a choice of payments: take the second way
+                kind = "claim_choice"
+                self.click("pay-1")
+            else:
+                self.click("pay-0")
         else:
-            kind = "draw"
-            self.click(
-                "deck" if "deck" in buttons else next(b for b in buttons if b.startswith("slot-"))
+            slots = [b for b in buttons if b.startswith("slot-")]
+            # the first card from the deck, the second face up (when there is a deck at all)
+            kind = (
+                "face_up" if slots and (step == "second_card" or "deck" not in buttons) else "deck"
             )
+            self.click(slots[0] if kind == "face_up" else "deck")
         self.page.wait_for_function(
             f"() => window.ttrBoard.state.version > {before}", timeout=15000
         )
@@ -129,7 +135,7 @@ def test_two_players_play_a_whole_usa_game_from_their_pages(browser: Any, tmp_pa
             made[kind] = made.get(kind, 0) + 1
         else:
             raise AssertionError(f"the game did not end: {made}")
-        assert {"keep", "draw", "claim", "tickets"} <= set(made), made
+        assert {"keep", "deck", "face_up", "claim", "claim_choice", "tickets"} <= set(made), made
         assert live.table is not None
         service = live.table.service
         stored = live.run(service.storage.games.get_game(game))

@@ -23,6 +23,8 @@ from render._theme import CARD_COLORS, CARD_SYMBOLS, SEAT_COLORS, SEAT_SYMBOLS
 from sentences.stories import turn_lines
 from words import N_, Words, words_for
 
+from .moves import moves_payload
+
 #: Public log lines a state carries (the newest).
 LOG_LINES = 20
 
@@ -268,6 +270,7 @@ def private_part(table: TableView) -> dict[str, Any] | None:
             {"ticket": p.ticket, "routes": list(p.routes), "cars_missing": p.cars}
             for p in table.plans
         ],
+        "moves": moves_payload(table),
     }
 
 

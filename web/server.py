@@ -36,6 +36,7 @@ from .events import EventStreams
 from .feed import Feeds
 from .headers import CSP, SECURITY_HEADERS
 from .limits import Buckets, StreamSlots
+from .moves import Moves
 from .tokens import Grant, TokenError, verify
 from .views import BoardReader
 
@@ -156,6 +157,7 @@ class WebApp:
         app.router.add_get("/api/b/{token}/state", self._state)
         app.router.add_get("/api/b/{token}/events", self._events)
         app.router.add_get("/api/b/{token}/replay", self._replay)
+        Moves(self).add_to(app)
         if self.activity is not None:
             ActivityRoutes(self.service, self.secret, self.activity, WebError, self.clock).add_to(
                 app
@@ -259,10 +261,14 @@ class WebApp:
         return _json(payload, "public, max-age=86400")
 
     async def _state(self, request: web.Request) -> web.Response:
-        grant = self.grant(request)
+        return _json(await self.state_for(self.grant(request)))
+
+    async def state_for(self, grant: Grant) -> dict[str, Any]:
+        """The state payload for ``grant`` now (the feed's steps when it has them)."""
         feed = self.feeds.feeds.get(grant.game_id)
         steps = list(feed.steps) if feed is not None and feed.ready.is_set() else None
-        return _json(await self._guarded(self.reader.state(grant, steps), grant))
+        state: dict[str, Any] = await self._guarded(self.reader.state(grant, steps), grant)
+        return state
 
     async def _replay(self, request: web.Request) -> web.Response:
         grant = self.grant(request)

@@ -17,6 +17,8 @@ from typing import Any
 from words import LANGS, Form, words_for
 from words._catalog import NP_
 
+from .moves import MOVE_WORDS
+
 #: Placeholders the page fills in (kept verbatim by :func:`page_strings`).
 PAGE_FACTS = ("name", "n", "time", "version", "length", "colour", "owner", "points", "map")
 
@@ -73,6 +75,7 @@ WEB_WORDS: dict[str, str] = {
     "all_steps": NP_("web", "Show all steps"),
     "chart": NP_("web", "Chance to win, turn by turn"),
     "chart_point": NP_("web", "{name}: {points}% after move {version}"),
+    **MOVE_WORDS,  # the move panel's (web/moves.py)
 }
 
 
@@ -83,6 +86,7 @@ def page_strings(lang: str, meta: Mapping[str, Any] | None = None) -> dict[str, 
     without it the catalog's default nouns (trains, destination tickets)."""
     w = words_for(lang if lang in LANGS else "en", meta)
     facts: dict[str, Any] = {name: "{" + name + "}" for name in PAGE_FACTS}
-    if "stations" not in w.terms:
-        facts["stations"] = Form("")  # a map without stations: the page shows none
+    for noun in ("stations", "station", "flag"):
+        if noun not in w.terms:
+            facts[noun] = Form("")  # a map without stations or flags: the page shows none
     return {key: w.ctx("web", msgid, **facts) for key, msgid in WEB_WORDS.items()}

@@ -51,8 +51,13 @@ class BoardReader:
         self._reading: dict[int, asyncio.Future[TableView]] = {}
 
     async def table(self, grant: Grant) -> TableView:
-        """The grant's look at its game. Raises ServiceError ``game_not_found``."""
-        table: TableView = await self.service.queries.board(grant.game_id, grant.user_id)
+        """The grant's look at its game (a seated reader's with their menu of moves, the
+        page's ``me.moves``). Raises ServiceError ``game_not_found``."""
+        queries = self.service.queries
+        if grant.user_id is None:
+            table: TableView = await queries.board(grant.game_id, None)
+        else:
+            table = await queries.table(grant.game_id, grant.user_id, plans=True)
         return table
 
     async def public_table(self, game_id: int, version: int) -> TableView:

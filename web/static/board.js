@@ -5,6 +5,7 @@
 
 import { drawMap, drawState, highlight } from "./draw.js";
 import { Live } from "./live.js";
+import { MovePanel } from "./moves.js";
 import { Panel } from "./panel.js";
 import { Replay } from "./replay.js";
 import { fill, htmlEl, svgEl } from "./svg.js";
@@ -62,6 +63,7 @@ class BoardPage {
       const open = aside.classList.toggle("collapsed");
       handle.setAttribute("aria-expanded", String(!open));
     });
+    this.moves = new MovePanel(htmlEl("section", { class: "moves", hidden: true }, aside), this);
     this.panelBody = htmlEl("div", { class: "panel-body" }, aside);
     this.replayBody = htmlEl("div", { class: "replay-body", hidden: true }, aside);
     this.panel = new Panel(this.panelBody, this.map, s, {
@@ -80,11 +82,16 @@ class BoardPage {
     drawState(this.board, this.map, state);
     highlight(this.board, []);
     this.panel.render(state);
+    this.moves.render(state);
   }
 
   tap(target) {
     const hit = target && target.closest ? target.closest("[data-route]") : null;
     if (!hit) {
+      this.info.hidden = true;
+      return;
+    }
+    if (this.moves.tap(hit.getAttribute("data-route"))) {
       this.info.hidden = true;
       return;
     }

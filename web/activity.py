@@ -39,6 +39,7 @@ from aiohttp import web
 
 from words import lang_of, words_for
 
+from .errors import WebError
 from .tokens import private_grant, sign
 
 #: Discord's REST base when ``DISCORD_API_BASE`` is not set.
@@ -150,14 +151,6 @@ async def instance_channel(
         raise SignInError("unreachable") from exc
 
 
-#: A failed sign-in's refusal code (its sentence is in words/_errors.py).
-REFUSALS = {
-    "refused": "activity_sign_in_refused",
-    "not_in_instance": "activity_sign_in_refused",
-    "unreachable": "activity_unavailable",
-}
-
-
 class ActivityRoutes:
     """``GET /activity`` and ``POST /api/activity/session`` on the live board's app.
 
@@ -165,7 +158,6 @@ class ActivityRoutes:
         service: the game service (``queries.last_game_in_channel``).
         secret: the key that signs board links.
         config: the OAuth2 client and the REST base.
-        refuse: makes the app's refusal (a code, the reader's language) to raise.
         clock: unix seconds (the link's expiry).
     """
 
@@ -174,13 +166,11 @@ class ActivityRoutes:
         service: Any,
         secret: bytes,
         config: ActivityConfig,
-        refuse: Callable[[str, str], Exception],
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.service = service
         self.secret = secret
         self.config = config
-        self.refuse = refuse
         self.clock = clock
         self._session: aiohttp.ClientSession | None = None
 
@@ -217,18 +207,20 @@ class ActivityRoutes:
             body = json.loads(await request.text())
             code, instance = str(body["code"]), str(body["instance_id"])
         except (ValueError, KeyError, TypeError):
-            raise self.refuse("activity_sign_in_refused", lang) from None
+            raise WebError("activity_sign_in_refused", lang) from None
         if not _CODE.fullmatch(code) or not _INSTANCE.fullmatch(instance):
-            raise self.refuse("activity_sign_in_refused", lang)
+            raise WebError("activity_sign_in_refused", lang)
         try:
             user = await exchange_code(self._client(), self.config, code)
             lang = lang_of(user.locale) if user.locale else lang
             channel = await instance_channel(self._client(), self.config, instance, user.id)
         except SignInError as exc:
-            raise self.refuse(REFUSALS[exc.reason], lang) from None
+            if exc.reason == "unreachable":
+                raise WebError("activity_unavailable", lang) from None
+            raise WebError("activity_sign_in_refused", lang) from None
         game = await self.service.queries.last_game_in_channel(channel)
         if game is None:
-            raise self.refuse("activity_no_game", lang)
+            raise WebError("activity_no_game", lang)
         token = sign(self.secret, private_grant(game.id, user.id, lang, self.clock()))
         payload = json.dumps({"board": f"/b/{token}"})
         return web.Response(

@@ -32,6 +32,7 @@ from bot.host.services import ServiceError
 from words import error_text, words_for
 
 from .activity import ActivityConfig, ActivityRoutes
+from .errors import WebError
 from .events import EventStreams
 from .feed import Feeds
 from .headers import CSP, SECURITY_HEADERS
@@ -86,18 +87,6 @@ class Limits:
     token_burst: float = 30.0
     streams_per_address: int = 16
     streams_total: int = 2000
-
-
-class WebError(Exception):
-    """A refused request: ``code`` (a key of :data:`STATUS`, its sentence in the catalogs),
-    the language to say it in, and a ``Retry-After`` in seconds when there is one."""
-
-    def __init__(self, code: str, lang: str = "en", retry_after: float | None = None) -> None:
-        super().__init__(code)
-        self.code = code
-        self.lang = lang
-        self.retry_after = retry_after
-        self.detail: dict[str, Any] = {}
 
 
 def lang_of(request: web.Request) -> str:
@@ -159,9 +148,7 @@ class WebApp:
         app.router.add_get("/api/b/{token}/replay", self._replay)
         Moves(self).add_to(app)
         if self.activity is not None:
-            ActivityRoutes(self.service, self.secret, self.activity, WebError, self.clock).add_to(
-                app
-            )
+            ActivityRoutes(self.service, self.secret, self.activity, self.clock).add_to(app)
         app.on_startup.append(self._on_startup)
         app.on_shutdown.append(self._on_shutdown)
         return app
@@ -378,4 +365,13 @@ class WebServer:
             await asyncio.wait_for(runner.cleanup(), 10.0)
 
 
-__all__ = ["CSP", "MAX_BODY", "SECURITY_HEADERS", "STATUS", "Limits", "WebApp", "WebServer"]
+__all__ = [
+    "CSP",
+    "MAX_BODY",
+    "SECURITY_HEADERS",
+    "STATUS",
+    "Limits",
+    "WebApp",
+    "WebError",
+    "WebServer",
+]

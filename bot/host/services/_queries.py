@@ -84,11 +84,14 @@ class Queries:
         self.loader = loader
         self.replays = BoardReplays()
 
-    async def table(self, game_id: int, user_id: int, *, plans: bool = False) -> TableView:
+    async def table(
+        self, game_id: int, user_id: int, *, plans: bool = False, menu: bool = True
+    ) -> TableView:
         """The game as ``user_id`` may see it, with their menu when they must act (``user_id=0``: the public).
 
         One read per click: the cogs render this and nothing else. ``plans``: also plan the
-        reader's tickets (:func:`engine.planner.plan_tickets`; the hand reply's text and image).
+        reader's tickets (:func:`engine.planner.plan_tickets`; the hand reply's text and image);
+        ``menu``: False leaves the menu out even when the reader must act.
         Raises:
             ServiceError: ``game_not_found``.
         """
@@ -101,12 +104,16 @@ class Queries:
         seat = seat_of(seats, user_id) if user_id else None
         if seat is None:
             return TableView(game, seats, public_view(rules, state), None, None)
-        acts = game.status == "active" and game.paused_at is None and not ai_controlled(seat)
+        acts = (
+            menu and game.status == "active" and game.paused_at is None and not ai_controlled(seat)
+        )
         # bounded, but the planner and the payments of every route are CPU work: off the loop
-        mine, menu, planned = await asyncio.to_thread(
+        mine, turn_menu, planned = await asyncio.to_thread(
             _private, rules, state, seat.seat, game_id, menu=acts, plans=plans
         )
-        return TableView(game, seats, public_view(rules, state), mine, seat.seat, menu, planned)
+        return TableView(
+            game, seats, public_view(rules, state), mine, seat.seat, turn_menu, planned
+        )
 
     async def board(self, game_id: int, user_id: int | None) -> TableView:
         """The live board's look at a game: :meth:`table` without the menu, with the reader's
@@ -117,19 +124,7 @@ class Queries:
         Raises:
             ServiceError: ``game_not_found``.
         """
-        game = await self.loader.game(game_id)
-        seats = await self.storage.seats.seats(game_id)
-        if not game.started:
-            return TableView(game, seats, None, None, None)
-        rules = load_ruleset(game.map_id)
-        state = await self.loader.state(game)
-        seat = seat_of(seats, user_id) if user_id else None
-        if seat is None:
-            return TableView(game, seats, public_view(rules, state), None, None)
-        mine, _, planned = await asyncio.to_thread(
-            _private, rules, state, seat.seat, game_id, menu=False, plans=True
-        )
-        return TableView(game, seats, public_view(rules, state), mine, seat.seat, None, planned)
+        return await self.table(game_id, user_id or 0, plans=True, menu=False)
 
     async def board_steps(
         self, game_id: int, *, after: int = 0

@@ -40,6 +40,7 @@ from aiohttp import web
 from words import lang_of, words_for
 
 from .errors import WebError
+from .pages import page
 from .tokens import private_grant, sign
 
 #: Discord's REST base when ``DISCORD_API_BASE`` is not set.
@@ -231,22 +232,14 @@ class ActivityRoutes:
 def activity_shell(lang: str, client_id: int) -> str:
     """The Activity's HTML: no inline script or style; ``activity.js`` signs the user in."""
     w = words_for(lang)
-    title = w.t("Live board")
     signing_in = w.t("Signing you in with Discord…")
     failed = w.t("Discord did not let the board sign you in. Close the Activity and open it again.")
-    return (
-        "<!doctype html>\n"
-        f'<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{html.escape(title)}</title>\n"
-        '<link rel="stylesheet" href="/static/board.css">\n'
-        '<script type="module" src="/static/activity.js"></script>\n'
-        "</head>\n<body>\n"
+    body = (
         f'<main id="app" data-client-id="{client_id}" '
         f'data-failed="{html.escape(failed, quote=True)}">'
         f'<p id="status">{html.escape(signing_in)}</p></main>\n'
-        "</body>\n</html>\n"
     )
+    return page(lang, w.t("Live board"), body, "activity.js")
 
 
 __all__ = [

@@ -38,6 +38,7 @@ from .feed import Feeds
 from .headers import CSP, SECURITY_HEADERS
 from .limits import Buckets, StreamSlots
 from .moves import Moves
+from .pages import page
 from .tokens import Grant, TokenError, verify
 from .views import BoardReader
 
@@ -297,35 +298,17 @@ def _json(payload: Any, cache: str = "no-store") -> web.Response:
 
 def page_shell(lang: str, title: str, token: str) -> str:
     """The page's HTML: no inline script or style; the page's module does the rest."""
-    w = words_for(lang)
-    needs_js = w.t("The live board needs JavaScript.")
-    return (
-        "<!doctype html>\n"
-        f'<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        '<meta name="referrer" content="no-referrer">\n'
-        f"<title>{html.escape(title)}</title>\n"
-        '<link rel="stylesheet" href="/static/board.css">\n'
-        '<script type="module" src="/static/board.js"></script>\n'
-        "</head>\n<body>\n"
+    needs_js = words_for(lang).t("The live board needs JavaScript.")
+    body = (
         f'<div id="app" data-token="{html.escape(token, quote=True)}"></div>\n'
         f"<noscript>{html.escape(needs_js)}</noscript>\n"
-        "</body>\n</html>\n"
     )
+    return page(lang, title, body, "board.js")
 
 
 def error_page(lang: str, text: str) -> str:
     """A refused page: the sentence alone (nothing of the game)."""
-    w = words_for(lang)
-    title = w.t("Live board")
-    return (
-        "<!doctype html>\n"
-        f'<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{html.escape(title)}</title>\n"
-        '<link rel="stylesheet" href="/static/board.css">\n'
-        f"</head>\n<body>\n<main><p>{html.escape(text)}</p></main>\n</body>\n</html>\n"
-    )
+    return page(lang, words_for(lang).t("Live board"), f"<main><p>{html.escape(text)}</p></main>\n")
 
 
 class WebServer:

@@ -352,6 +352,7 @@ async def _analyse(demo: DemoGame) -> tuple[GameAnalysis | None, int]:
         marks=[p.turn for p in analysis.turning_points],
         turns=[t.turn for t in analysis.turns],
         rollouts=analysis.rollouts,
+        bands=analysis.bands(),
     )
     (demo.out / "analysis.png").write_bytes(png)
     return analysis, 1

@@ -116,21 +116,8 @@ def render_chance_png(
 
     _grid(draw, left, right, top, bottom, x0, x1, px, py, small, lang, k)
     if bands is not None:
-        for seat in range(len(series)):
-            upper = [
-                (px(x), py(c + b)) for x, c, b in zip(xs, series[seat], bands[seat], strict=True)
-            ]
-            lower = [
-                (px(x), py(c - b)) for x, c, b in zip(xs, series[seat], bands[seat], strict=True)
-            ]
-            _band(img, upper + lower[::-1], th.seat_color(seat))
-        note = _word(lang, "band")
-        draw.text(
-            (right - draw.textlength(note, font=small), round(10 * k)),
-            note,
-            font=small,
-            fill=th.MUTED,
-        )
+        lines = [[(px(x), c) for x, c in zip(xs, seat, strict=True)] for seat in series]
+        _bands(img, draw, lines, bands, py, (right, round(10 * k)), small, lang)
     xs_marked = [px(turn) for turn in marks]
     edge = (DISC_RADIUS + 2) * k  # a disc's centre from the image's side, outline included
     discs = disc_positions(xs_marked, edge, width - edge, DISC_GAP * k)
@@ -143,13 +130,31 @@ def render_chance_png(
     return dr.encode(img)
 
 
-def _band(img: Image.Image, outline: list[tuple[float, float]], color: th.RGB) -> None:
-    """Tint the area inside ``outline`` with ``color`` at :data:`BAND_ALPHA`."""
-    if len(outline) < 3:
-        return
-    mask = Image.new("L", img.size, 0)
-    ImageDraw.Draw(mask).polygon(outline, fill=BAND_ALPHA)
-    img.paste(color, (0, 0, *img.size), mask)
+def _bands(
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    lines: Sequence[Sequence[tuple[float, float]]],
+    bands: Sequence[Sequence[float]],
+    py: Callable[[float], float],
+    note_at: tuple[float, float],
+    font: ImageFont.FreeTypeFont,
+    lang: str,
+) -> None:
+    """Each seat's band: the area between its chance plus and minus its half width (``lines``:
+    per seat, (x in pixels, chance) per turn), tinted with the seat's colour at
+    :data:`BAND_ALPHA`, the later seats' over the earlier; and the note that names the bands,
+    right-aligned at ``note_at`` (its right end and top)."""
+    for seat, (line, band) in enumerate(zip(lines, bands, strict=True)):
+        if len(line) < 2:
+            continue
+        upper = [(x, py(c + b)) for (x, c), b in zip(line, band, strict=True)]
+        lower = [(x, py(c - b)) for (x, c), b in zip(line, band, strict=True)]
+        mask = Image.new("L", img.size, 0)
+        ImageDraw.Draw(mask).polygon(upper + lower[::-1], fill=BAND_ALPHA)
+        img.paste(th.seat_color(seat), (0, 0, *img.size), mask)
+    note = _word(lang, "band")
+    x, y = note_at
+    draw.text((x - draw.textlength(note, font=font), y), note, font=font, fill=th.MUTED)
 
 
 def disc_positions(xs: Sequence[float], low: float, high: float, gap: float) -> list[float]:

@@ -1,10 +1,10 @@
 """Does the analysis tell the truth? Its turning points over many games, per map.
 
 ``python -m benchmarks analysis --turning-points [--json] [--games N] [--maps usa,...]
-[--seats N] [--rollouts R] [--budget-s S] [--out PATH]``
+[--seats N] [--rollouts R] [--budget-s S] [--first-seed S] [--out PATH]``
 
 Per map it plays ``games`` games between normal AI seats (3 seats by default, as the
-demo's games; seeds 100, 101, ...), analyses each as the bot does
+demo's games; seeds 100, 101, ... or from ``--first-seed``), analyses each as the bot does
 (:func:`engine.ai.analysis.analyse`, at most ``rollouts`` per turn within ``budget_s``
 seconds of CPU: the demo's budget is ``--rollouts 32``, the bot's the default) and
 reports:
@@ -107,6 +107,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--seats", type=int, default=3, help="seats per game (default 3)")
     ap.add_argument("--rollouts", type=int, default=ROLLOUTS, help="rollouts per turn at most")
     ap.add_argument("--budget-s", type=float, default=CPU_BUDGET_S, help="CPU seconds per game")
+    ap.add_argument("--first-seed", type=int, default=100, help="seed of the first game")
     ap.add_argument("--out", default=None, help="append one JSON line per game to this file")
     args = ap.parse_args(argv)
     rows: dict[str, Any] = {}
@@ -118,7 +119,9 @@ def main(argv: list[str]) -> int:
     for map_id in [m for m in args.maps.split(",") if m]:
         games = []
         for g in range(args.games):
-            row = game_figures(map_id, args.seats, 100 + g, args.rollouts, args.budget_s)
+            row = game_figures(
+                map_id, args.seats, args.first_seed + g, args.rollouts, args.budget_s
+            )
             games.append(row)
             if args.out:
                 with open(args.out, "a", encoding="utf-8") as out:

@@ -19,11 +19,20 @@ a deck two cards shorter is another order altogether); it gives every card a
 random key from rollout ``k``'s own streams (the ``j``-th card of a colour always
 the same key, every ticket its own key) and orders the cards by key. A move that
 takes cards out of the deck (a blind draw, a face-up card replaced) therefore
-leaves every other card where it was relative to the rest: the world before the
-move is the world after it with the cards the move took put back in their keyed
-places, so both worlds agree on everything the move did not change. The keys of
-each world are drawn from the seed alone (not from the game's seed or deck), and
-the same seed drives the reseeded RNG and the policy's choices.
+leaves every other card where it was relative to the rest. The keys of each world
+are drawn from the seed alone (not from the game's seed or deck), and the same
+seed drives the reseeded RNG and the policy's choices.
+
+A draw reveals cards, so the world before it must agree with what it revealed:
+the turn before a move that took cards or tickets from a deck (:func:`paired_reveal`)
+is rolled out a second time, in the worlds of the turn after with what the move
+took put back on top as it came (the worlds of the later position mapped back).
+Both sides of the move then meet the same cards, the luck of the draw is on
+neither, and rollout ``k`` after the move less rollout ``k`` before it is the
+move's own change in world ``k`` (:attr:`TurnChance.move_change`): exactly 0 where
+the policy would have made the very move (:func:`paired_shares` then skips the
+second rollout). The chart's levels stay the first rollouts, so the chart's step
+from one turn to the next still holds the luck of the draw.
 
 The paired differences give the noise of each change: per seat, the standard error
 of the mean over the rollouts of ``share after - share before`` (rollout ``k``
@@ -35,8 +44,9 @@ Budget: rounds of :data:`ROUND` rollouts over every turn, until
 pass ``cpu_budget_s`` seconds of CPU (default :data:`CPU_BUDGET_S`, inside
 the 60 s a game may take); at least one round. A round over a 4-player USA game
 of about 150 turns costs about 4 s of CPU on the compiled core (a rollout from
-the start about 3 ms, from late turns far less), so such a game gets about 72
-rollouts per turn, a 2-player game all 128. The same game and budget give the
+the start about 3 ms, from late turns far less), and the second rollouts before
+draws add about half of that where the players moved otherwise than the policy, so
+such a game gets about 48 rollouts per turn, a 2-player game all 128. The same game and budget give the
 same figures whenever the CPU cap does not cut the rounds short.
 
 The turning points (:func:`turning_points`) are the turns after which some
@@ -818,10 +828,17 @@ def turning_points(
     among the turns whose change tells something:
 
     - the move could have been otherwise (not :attr:`TurnChance.forced`);
-    - some seat's change is at least :data:`MIN_CHANGE` and, when its standard error is
-      known (:attr:`TurnChance.change_se`), more than :data:`NOISE_Z` standard errors: a
-      change the estimate's noise would hardly make. The last turn (the jump to the real
-      result) takes the same test against the rollouts of the turn before it.
+    - for some seat, both the chart's step from the turn before and the move's own change
+      (:attr:`TurnChance.move_change`: the paired rollouts, the luck of the draw on neither
+      side; the step itself in an older analysis) are at least :data:`MIN_CHANGE`, in the
+      same direction, and the own change is more than :data:`NOISE_Z` of its standard
+      errors (:attr:`TurnChance.change_se`, when known): a change the estimate's noise
+      would hardly make. The last turn (the jump to the real result) takes the same test
+      against the rollouts of the turn before it, so it counts only when the last move
+      itself decided.
+
+    The point tells the chart's values (``before``, ``after``) and the own change's
+    standard error (``se``).
 
     For each such turn the seat whose chance moved most among those is named (on a tie, a
     seat other than the one who played, then the lower seat: "Björn claimed ...; Åsa's

@@ -1,7 +1,9 @@
 """The coach's costs: the analysis after a game and a hint, per map.
 
 ``python -m benchmarks analysis [--json] [--games N] [--maps usa,...] [--seats N]
-[--hints N] [--rollouts R] [--budget-s S] [--workers K] [--busy]``
+[--hints N] [--rollouts R] [--budget-s S] [--workers K] [--busy]``; with
+``--turning-points`` the analysis's turning points over many games instead
+(:mod:`benchmarks.turning_points`).
 
 Per map it plays ``games`` games between normal AI seats (4 seats, Nordic 3;
 ``--seats`` for another count) and then:
@@ -147,7 +149,13 @@ def measure(
 
 
 def main(argv: list[str]) -> int:
-    """Run the benchmark; print a table and, with --json, one JSON object last."""
+    """Run the benchmark; print a table and, with --json, one JSON object last.
+    ``--turning-points``: the turning-point measurement instead
+    (:mod:`benchmarks.turning_points`, its own options)."""
+    if "--turning-points" in argv:
+        from benchmarks import turning_points
+
+        return turning_points.main([a for a in argv if a != "--turning-points"])
     ap = argparse.ArgumentParser(prog="python -m benchmarks analysis")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--games", type=int, default=1, help="games per map (default 1)")

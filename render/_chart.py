@@ -7,7 +7,9 @@ seats' names and the turns to mark; no engine state. Drawn at ``width`` pixels
 line 2 px or more. Colour is never the only cue: each seat's line carries its
 symbol (● ▲ ■ ◆ ★) every few turns and at its end, and the legend repeats
 symbol, colour and name. The turning points are numbered on the chart (1, 2,
-3); the message beside it tells them in words.
+3); the message beside it tells them in words. Each estimate's uncertainty is a
+light band in the seat's colour around its line (the analysis' 95% range, ``bands``),
+drawn under every line so that the lines, their casings and symbols stay as they are.
 """
 
 from __future__ import annotations
@@ -40,7 +42,12 @@ CHART_WORDS: dict[str, str] = {
     "turn": NP_("image", "turn"),
     "rollouts": NP_("image", "{n} simulated games per turn"),
     "percent": NP_("image", "{n}%"),
+    "band": NP_("image", "shaded: each estimate's 95% band"),
 }
+
+#: How strongly a band tints the paper (0..255): light enough that three bands overlapping
+#: still leave every line and the grid readable.
+BAND_ALPHA = 64
 
 
 def _word(lang: str, key: str, **facts: object) -> str:
@@ -55,6 +62,7 @@ def render_chance_png(
     marks: Sequence[int] = (),
     turns: Sequence[int] | None = None,
     rollouts: int | None = None,
+    bands: Sequence[Sequence[float]] | None = None,
     width: int = CHART_WIDTH,
 ) -> bytes:
     """The chart as PNG bytes.
@@ -66,11 +74,17 @@ def render_chance_png(
         marks: turn numbers to mark as turning points 1, 2, 3 ... (in this order).
         turns: the turn number of each point (default 0, 1, 2 ...).
         rollouts: shown in the caption (the method's budget) when given.
+        bands: per seat, the half width of its chance's 95% range after each turn (0..1,
+            the same shape as ``series``), drawn as a light band in the seat's colour and
+            named in the title row; None: no bands.
         width: pixels; the height is 0.6 of it.
-    Raises ValueError for no seats, series of different lengths or an empty series.
+    Raises ValueError for no seats, series of different lengths or an empty series, or
+    bands of another shape.
     """
     if not series or len({len(s) for s in series}) != 1 or not series[0]:
         raise ValueError("one non-empty series of the same length per seat is needed")
+    if bands is not None and [len(b) for b in bands] != [len(s) for s in series]:
+        raise ValueError("one band per seat, one value per turn, is needed")
     count = len(series[0])
     xs = list(turns) if turns is not None else list(range(count))
     k = width / 500
@@ -101,6 +115,9 @@ def render_chance_png(
         return bottom - max(0.0, min(1.0, chance)) * (bottom - top)
 
     _grid(draw, left, right, top, bottom, x0, x1, px, py, small, lang, k)
+    if bands is not None:
+        lines = [[(px(x), c) for x, c in zip(xs, seat, strict=True)] for seat in series]
+        _bands(img, draw, lines, bands, py, (right, round(10 * k)), small, lang)
     xs_marked = [px(turn) for turn in marks]
     edge = (DISC_RADIUS + 2) * k  # a disc's centre from the image's side, outline included
     discs = disc_positions(xs_marked, edge, width - edge, DISC_GAP * k)
@@ -111,6 +128,33 @@ def render_chance_png(
         _line(draw, [(px(x), py(c)) for x, c in zip(xs, series[seat], strict=True)], seat, k)
     _legend(draw, names, series, left, bottom + round(42 * k), right, small, k, lang)
     return dr.encode(img)
+
+
+def _bands(
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    lines: Sequence[Sequence[tuple[float, float]]],
+    bands: Sequence[Sequence[float]],
+    py: Callable[[float], float],
+    note_at: tuple[float, float],
+    font: ImageFont.FreeTypeFont,
+    lang: str,
+) -> None:
+    """Each seat's band: the area between its chance plus and minus its half width (``lines``:
+    per seat, (x in pixels, chance) per turn), tinted with the seat's colour at
+    :data:`BAND_ALPHA`, the later seats' over the earlier; and the note that names the bands,
+    right-aligned at ``note_at`` (its right end and top)."""
+    for seat, (line, band) in enumerate(zip(lines, bands, strict=True)):
+        if len(line) < 2:
+            continue
+        upper = [(x, py(c + b)) for (x, c), b in zip(line, band, strict=True)]
+        lower = [(x, py(c - b)) for (x, c), b in zip(line, band, strict=True)]
+        mask = Image.new("L", img.size, 0)
+        ImageDraw.Draw(mask).polygon(upper + lower[::-1], fill=BAND_ALPHA)
+        img.paste(th.seat_color(seat), (0, 0, *img.size), mask)
+    note = _word(lang, "band")
+    x, y = note_at
+    draw.text((x - draw.textlength(note, font=font), y), note, font=font, fill=th.MUTED)
 
 
 def disc_positions(xs: Sequence[float], low: float, high: float, gap: float) -> list[float]:
@@ -240,6 +284,7 @@ def _legend(
 
 
 __all__ = [
+    "BAND_ALPHA",
     "CHART_WIDTH",
     "CHART_WORDS",
     "DISC_GAP",

@@ -25,7 +25,7 @@ from engine import (
     PayTunnel,
     Resign,
 )
-from engine.ai.analysis import TurningPoint, TurnMove
+from engine.ai.analysis import MIN_CHANGE, TurningPoint, TurnMove
 from engine.ai.coach import Hint, Risk
 from engine.payment import tunnel_spare
 from words import Words
@@ -377,8 +377,9 @@ def turning_point_words(
 def analysis_words(
     view: AnalysisView, rules: ClassicRules, w: Words, names: Sequence[str]
 ) -> list[str]:
-    """The analysis as lines: what it is, how it was made, the turning points (numbered as on
-    the chart); or where it stands (queued, running, failed)."""
+    """The analysis as lines: what it is, how it was made, what makes a turning point and the
+    turning points (numbered as on the chart; a game may have none); or where it stands
+    (queued, running, failed)."""
     analysis = view.analysis
     if view.status == "done" and analysis is not None:
         lines = [
@@ -394,12 +395,26 @@ def analysis_words(
                 analysis.rollouts,
             ),
         ]
+        points = round(100 * MIN_CHANGE)
+        lines.append(
+            w.n(
+                "A turning point is a move that could have been otherwise and changed a chance "
+                "by at least {count} point, clearly more than the estimate's noise (the bands "
+                "on the chart).",
+                "A turning point is a move that could have been otherwise and changed a chance "
+                "by at least {count} points, clearly more than the estimate's noise (the bands "
+                "on the chart).",
+                points,
+            )
+        )
         if analysis.turning_points:
             lines.append(w.t("Turning points:"))
             lines += [
                 f"{n}. " + turning_point_words(p, rules, w, names)
                 for n, p in enumerate(analysis.turning_points, start=1)
             ]
+        else:
+            lines.append(w.t("No move of this game was one."))
         return lines
     if view.status == "queued":
         return [

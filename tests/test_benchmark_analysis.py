@@ -38,3 +38,22 @@ def test_hints_are_timed_in_the_ai_worker_while_it_makes_an_analysis(
     assert report["busy"] is True and report["workers"] == 1
     row = report["maps"]["paris"]
     assert row["hints"] == 2 and 0 < row["hint_p50_s"] <= row["hint_max_s"]
+
+
+def test_the_turning_point_measurement_counts_card_draws_and_draw_changes(
+    capsys: pytest.CaptureFixture[str], tmp_path
+) -> None:
+    """``--turning-points``: one small Paris game analysed; the report counts its turning
+    points (at most three, each of a known kind) and the card draws among them, a seat's mean
+    change on its draw turns as the chart steps and as the move's own change (the smaller),
+    and keeps the game with its analysis in ``--out``."""
+    out = tmp_path / "games.jsonl"
+    argv = ["--turning-points", "--json", "--games", "1", "--maps", "paris", "--rollouts", "8"]
+    assert bench.main([*argv, "--out", str(out)]) == 0
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    row = report["maps"]["paris"]
+    assert report["rollouts"] == 8 and row["games"] == 1 and row["rollouts_min"] == 8
+    assert 0 <= row["card_points"] <= row["points"] <= 3 and row["draw_turns"] > 5
+    assert 0 <= row["draw_own"] <= row["draw_change"] < 1
+    (game,) = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(game["analysis"]["turning_points"]) == row["points"]

@@ -12,8 +12,8 @@ rated (a server's default), how it moved each computer level's rating; the demo
 writes ``DIR/result.json`` and images. At the end the stored action log is
 replayed from the seed and compared with the stored snapshot, and the game is
 analysed as the bot analyses every finished game: each seat's chance to win
-after every turn (``DIR/analysis.png``, ``analysis`` in result.json) and the
-three turning points, printed. The same seed gives the same game and analysis.
+after every turn (``DIR/analysis.png``, with each estimate's band; ``analysis`` in
+result.json) and the turning points (at most three), printed. The same seed gives the same game and analysis.
 Several demo games in one database (``--database-url``) build that server's
 rating table (``python -m bot ratings``). The command line is :mod:`bot.cli.demo`.
 """
@@ -352,6 +352,7 @@ async def _analyse(demo: DemoGame) -> tuple[GameAnalysis | None, int]:
         marks=[p.turn for p in analysis.turning_points],
         turns=[t.turn for t in analysis.turns],
         rollouts=analysis.rollouts,
+        bands=analysis.bands(),
     )
     (demo.out / "analysis.png").write_bytes(png)
     return analysis, 1

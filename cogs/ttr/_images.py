@@ -199,6 +199,7 @@ def _chance(analysis: GameAnalysis, names: Sequence[str], lang: str) -> bytes:
         marks=[p.turn for p in analysis.turning_points],
         turns=[t.turn for t in analysis.turns],
         rollouts=analysis.rollouts,
+        bands=analysis.bands(),
     )
 
 

@@ -128,3 +128,34 @@ def test_discs_stay_at_their_marks_when_there_is_room():
     assert disc_positions([480.0, 485.0, 490.0], 10, 480, 20) == [440.0, 460.0, 480.0]
     assert disc_positions([50.0, 50.0], 10, 490, 20) == [50.0, 70.0]
     assert disc_positions([], 10, 490, 20) == []
+
+
+def test_each_seat_carries_a_light_band_of_its_colour():
+    """The bands (the analysis' 95% range): the plot's paper above and below a flat line at
+    50% is tinted toward that seat's colour inside its band and left as paper without one;
+    the lines keep their colours and symbols, and bands of another shape are refused."""
+    turns = 40
+    flat = [[0.5] * turns, [0.5] * turns]
+    bands = [[0.15] * turns, [0.0] * turns]  # seat 0 uncertain, seat 1 exact
+    width = 500
+    plain = _pixels(render_chance_png(flat, NAMES[:2], width=width))
+    banded = _pixels(render_chance_png(flat, NAMES[:2], bands=bands, width=width))
+    # a column in the middle of the plot; 60% and 40% lie inside seat 0's band, off the grid
+    x = width // 2 + 3
+    paper, color = (250, 248, 242), seat_color(0)
+
+    def near(a, b) -> float:
+        return sum((p - q) ** 2 for p, q in zip(a, b, strict=True)) ** 0.5
+
+    tinted = [
+        y
+        for y in range(banded.height)
+        if near(plain.getpixel((x, y)), paper) < 6  # paper without the band
+        and near(banded.getpixel((x, y)), color) < near(paper, color) - 40  # toward the seat
+        and near(banded.getpixel((x, y)), paper) < near(banded.getpixel((x, y)), color)  # light
+    ]
+    assert len(tinted) > 20, tinted
+    assert max(tinted) - min(tinted) < banded.height * 0.5  # a band around the line, not all
+    assert _count(banded, seat_color(1)) > 20 and _count(banded, color) > 20
+    with pytest.raises(ValueError):
+        render_chance_png(flat, NAMES[:2], bands=[[0.1] * turns])

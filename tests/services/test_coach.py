@@ -170,7 +170,8 @@ async def test_a_finished_game_is_analysed_once_and_told(
     quiet: GameService, storage: Storage
 ) -> None:
     """The end queues the analysis; the queue makes it, stores it and awaits on_analysis;
-    the stored analysis has one chance per seat per turn summing to 1 and three turning points."""
+    the stored analysis has one chance per seat per turn summing to 1 and at most three
+    turning points."""
     told = []
 
     async def on_analysis(view) -> None:
@@ -190,7 +191,9 @@ async def test_a_finished_game_is_analysed_once_and_told(
     stored = await quiet.analyses.analysis(gid)
     analysis = stored.analysis
     assert stored.status == "done" and analysis is not None and analysis.seats == 2
-    assert analysis.rollouts >= 8 and len(analysis.turning_points) == 3
+    assert analysis.rollouts >= 8 and len(analysis.turning_points) <= 3
+    for point in analysis.turning_points:  # each a change of ten points or more, beyond noise
+        assert abs(point.change) >= 0.1 - 1e-4 and point.se is not None
     for t in analysis.turns:
         assert sum(t.chances) == pytest.approx(1.0, abs=1e-3)
     from bot.host.services.ops import export_game

@@ -121,11 +121,28 @@ def _options(command: dict[str, Any], prefix: str = "") -> dict[str, list[dict[s
     return out
 
 
+def _fit(option: dict[str, Any], text: str) -> str:
+    """``text`` within the option's ``min_length``/``max_length``, as Discord's client sends
+    it (it refuses to send a text outside them: the fake checks that too)."""
+    text = text[: option.get("max_length", 6000)]
+    return text + "x" * max(0, option.get("min_length", 0) - len(text))
+
+
+def _plain(option: dict[str, Any]) -> Any:
+    """A harmless value of a required option beside the hostile one (``/ttr tournament open``
+    needs its map and format too): the first choice, the least number, a short text."""
+    if option.get("choices"):
+        return option["choices"][0]["value"]
+    if option["type"] == 3:
+        return _fit(option, "x")
+    return option.get("min_value", 1)
+
+
 def _value(draw: Callable[..., Any], option: dict[str, Any]) -> Any:
     if option.get("choices"):
         return draw(st.sampled_from([c["value"] for c in option["choices"]]))
     if option["type"] == 3:
-        return draw(HOSTILE)
+        return _fit(option, draw(HOSTILE))
     lo = option.get("min_value", -(2**53))
     hi = option.get("max_value", 2**53)
     return draw(
@@ -257,11 +274,12 @@ def test_hostile_options_are_answered_privately_within_limits(live: tuple[Live, 
         for option in defs:
             if option["type"] != 3 or option.get("choices"):
                 continue
-            for value in CANONICAL:
+            others = {o["name"]: _plain(o) for o in defs if o.get("required") and o is not option}
+            for value in (_fit(option, text) for text in CANONICAL):
                 mover = runner.run(_mover(runner.table))
-                check(sub, mover, {option["name"]: value}, None)
+                check(sub, mover, {**others, option["name"]: value}, None)
                 if option.get("autocomplete"):
-                    check(sub, mover, {option["name"]: value}, option["name"])
+                    check(sub, mover, {**others, option["name"]: value}, option["name"])
 
     @settings(
         max_examples=EXAMPLES_PER_COMMAND,

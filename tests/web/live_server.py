@@ -58,6 +58,8 @@ class LiveGame:
     map_id: str
     users: list[int]
     lang: str = "en"
+    #: Train stations still to build when a seat may (see :meth:`play_to_end`).
+    stations_wanted: int = 0
 
     @property
     def version(self) -> int:
@@ -81,8 +83,11 @@ class LiveGame:
         """Store the next ``moves`` actions (fewer when the game ends); returns the version."""
         return self.server.call(self._play(moves))
 
-    def play_to_end(self, *, analysed: bool = True) -> int:
-        """Play the game to its end (and make its analysis); returns the last version."""
+    def play_to_end(self, *, analysed: bool = True, stations: int = 0) -> int:
+        """Play the game to its end (and make its analysis); returns the last version.
+        ``stations``: the first that many times a seat may build a train station, it does
+        (Europe; the easy AI seldom builds one)."""
+        self.stations_wanted = stations
         version = self.play(10_000)
         if analysed:
             self.server.call(self.server.service.analyses.analyse_now(self.id))
@@ -102,7 +107,15 @@ class LiveGame:
         if state.finished:
             return False
         seat = state.seats_to_act()[0]
-        action = choose_action(load_ruleset(self.map_id), state, seat, "easy")
+        rules = load_ruleset(self.map_id)
+        action = choose_action(rules, state, seat, "easy")
+        if self.stations_wanted:
+            from engine import legal_actions
+            from engine.rules.europe import BuildStation
+
+            builds = [a for a in legal_actions(rules, state, seat) if isinstance(a, BuildStation)]
+            if builds:
+                action, self.stations_wanted = builds[0], self.stations_wanted - 1
         await service.play.act(self.id, self.users[seat], action, expected_version=None)
         return True
 

@@ -327,8 +327,8 @@ def test_a_double_tap_zooms_in_and_the_sheet_folds_away(live, open_board):
 
 
 def test_stations_stand_in_their_owners_colour(live, open_board):
-    game = live.new_game("europe", seats=4)  # the easy AI builds stations in this one
-    game.play_to_end(analysed=False)
+    game = live.new_game("europe", seats=4)
+    game.play_to_end(analysed=False, stations=3)  # the first three chances to build one
     state = game.get("state")
     assert state["stations"], "the game built no station"
     page = open_board(game).page

@@ -12,6 +12,8 @@ import maps
 from web.strings import PAGE_FACTS, WEB_WORDS, page_strings
 
 STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
+#: Bundled third-party modules (Discord's Embedded App SDK, minified): not the page's own code.
+VENDORED = {"discord-sdk.js"}
 #: How the page's modules read a word: ``s.key``, ``this.s.key`` or ``s[key]`` is not used.
 LOOKUP = re.compile(r"\b(?:this\.)?s\.([a-z_]+)\b")
 
@@ -19,6 +21,8 @@ LOOKUP = re.compile(r"\b(?:this\.)?s\.([a-z_]+)\b")
 def page_keys() -> set[str]:
     keys: set[str] = set()
     for path in STATIC.glob("*.js"):
+        if path.name in VENDORED:
+            continue
         keys |= set(LOOKUP.findall(path.read_text(encoding="utf-8")))
     return keys
 

@@ -243,7 +243,7 @@ class HardPlayer:
             return Evaluation((default,), 0, ((),), (0,), 0)
         if len(candidates) <= 1:
             return Evaluation((default,), 0, ((),), (0,), 0)
-        weights = ticket_weights(rules, view, unseen_tickets(rules, view, options))
+        weights = self.ticket_weights(rules, view, unseen_tickets(rules, view, options))
         blocks: list[Action] = []
         if not keeps:
             for block in blocking_claims(rules, view, legal, weights)[:2]:
@@ -261,6 +261,13 @@ class HardPlayer:
             chosen,
             tuple(blocks),
         )
+
+    def ticket_weights(
+        self, rules: ClassicRules, view: PlayerView, pool: list[str]
+    ) -> dict[int, dict[str, float]]:
+        """Other seats' ticket weights for the sampled worlds (seat -> ticket id -> weight):
+        :func:`engine.ai.world.ticket_weights` (the expert level infers them otherwise)."""
+        return ticket_weights(rules, view, pool)
 
     def _keep_candidates(
         self, rules: ClassicRules, view: PlayerView, keeps: list[KeepTickets], default: Action

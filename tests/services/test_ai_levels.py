@@ -60,7 +60,7 @@ async def test_unknown_level_is_a_typed_refusal_and_writes_nothing(
     with pytest.raises(ServiceError) as err:
         await service.lobby.add_ai(gid, HOST, level=level)
     assert err.value.code == "bad_ai_level"
-    assert err.value.detail == {"given": level, "choices": "easy, normal, hard"}
+    assert err.value.detail == {"given": level, "choices": "easy, normal, hard, expert"}
     assert await storage.seats.seats(gid) == before
 
 

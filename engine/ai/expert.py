@@ -10,7 +10,9 @@ core, the paired comparison of :func:`engine.ai.hard.pick`) it adds:
    the time cap at hard's rate (:data:`ROLLOUTS_PER_S`, hard's 240 rollouts in its
    1.4 s), and more candidate moves (:data:`MAX_CANDIDATES`). The cap is read on the
    thread's CPU clock (:func:`time.thread_time`), so a busy machine slows the answer
-   but does not thin the search. With the cap not reached the choice depends only on
+   but does not thin the search, up to a second cap on the wall clock
+   (:data:`DEFAULT_WALL_CAP_S`, 40 s) that keeps a starved decision below the bot's
+   60 s limit for a wedged worker. With the cap not reached the choice depends only on
    the view and the seeded RNG (tests pass an iteration budget and no cap).
 2. **Opponent ticket inference** (:func:`inferred_weights`). Hard biases the other
    seats' hidden tickets by how much their routes shorten a ticket's path; the
@@ -43,21 +45,26 @@ core, the paired comparison of :func:`engine.ai.hard.pick`) it adds:
 
 from __future__ import annotations
 
+import contextvars
 import math
+import random
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, ClaimRoute, DrawBlind
 from ..types import LOCOMOTIVE
 from ..views import PlayerView
-from .hard import HardPlayer
+from .hard import Evaluation, HardPlayer
 
 if TYPE_CHECKING:
     from ..rules.classic import ClassicRules
 
 #: The CPU seconds an expert decision may take by default.
 DEFAULT_TIME_CAP_S = 10.0
+#: ... and the wall-clock seconds, whatever CPU it got: on a loaded machine 10 s of CPU can
+#: take minutes, and the bot kills a decision running 60 s as a wedged worker.
+DEFAULT_WALL_CAP_S = 40.0
 #: Rollouts per CPU second the default budget is scaled by (hard's 240 rollouts in 1.4 s).
 ROLLOUTS_PER_S = 240 / 1.4
 #: Candidate moves searched at a turn start (hard: 6), before the endgame's and blocks.
@@ -68,6 +75,12 @@ BETA = 3.0
 CUT_WEIGHT = 0.5
 #: The endgame starts when own pieces <= last_round_at + this.
 ENDGAME_WINDOW = 8
+
+#: The wall-clock deadline (:func:`time.perf_counter`) of the decision under way in this
+#: thread, None for none: per context, so one player object can decide in several threads.
+_DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "expert_deadline", default=None
+)
 
 
 def inferred_weights(
@@ -145,6 +158,8 @@ class ExpertPlayer(HardPlayer):
         clock: the cap's clock, seconds (default :func:`time.thread_time`: CPU time of
             the deciding thread).
         beta: the inference's sharpness (:func:`inferred_weights`).
+        wall_cap_s: a second cap, in wall-clock seconds (None: none), so that a decision on
+            a loaded machine still ends in time.
     """
 
     def __init__(
@@ -154,11 +169,34 @@ class ExpertPlayer(HardPlayer):
         max_candidates: int = MAX_CANDIDATES,
         clock: Callable[[], float] = time.thread_time,
         beta: float = BETA,
+        wall_cap_s: float | None = DEFAULT_WALL_CAP_S,
     ) -> None:
         if iterations is None:
             iterations = round(ROLLOUTS_PER_S * time_cap_s) if time_cap_s else 240 * 8
         super().__init__(iterations, time_cap_s, max_candidates, clock)
         self.beta = beta
+        self.wall_cap_s = wall_cap_s if time_cap_s is not None else None
+
+    def evaluate(
+        self,
+        rules: ClassicRules,
+        view: PlayerView,
+        legal: list[Action],
+        rng: random.Random,
+        options: Mapping[str, Any] | None = None,
+    ) -> Evaluation:
+        """:meth:`HardPlayer.evaluate` within both caps (``time_cap_s`` on :attr:`clock`,
+        ``wall_cap_s`` on the wall clock); without a ``time_cap_s`` neither applies."""
+        wall = self.wall_cap_s
+        token = _DEADLINE.set(None if wall is None else time.perf_counter() + wall)
+        try:
+            return super().evaluate(rules, view, legal, rng, options)
+        finally:
+            _DEADLINE.reset(token)
+
+    def _late(self, start: float) -> bool:
+        deadline = _DEADLINE.get()
+        return super()._late(start) or (deadline is not None and time.perf_counter() > deadline)
 
     def ticket_weights(
         self, rules: ClassicRules, view: PlayerView, pool: list[str]

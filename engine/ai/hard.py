@@ -330,7 +330,6 @@ class HardPlayer:
         ``base`` is the heuristic's candidate; ``start`` the decision's
         start on :attr:`clock` (for the time cap).
         """
-        cap = self.time_cap_s
         alive = list(range(len(candidates)))
         values: list[list[float]] = [[] for _ in candidates]
         spent = 0
@@ -340,7 +339,7 @@ class HardPlayer:
             world = sample_world(rules, view, rng, options, weights)
             seed = rng.getrandbits(64)
             for i in alive:
-                if cap is not None and self.clock() - start > cap:
+                if self._late(start):
                     late = True  # a world cut short: pick() pairs by world index
                     break
                 values[i].append(self._rollout(rules, world, candidates[i], view.seat, seed))
@@ -356,6 +355,10 @@ class HardPlayer:
                 alive = sorted([base, *others[: max(2, len(others) // 2)]])
                 halved = True
         return values, alive
+
+    def _late(self, start: float) -> bool:
+        """True once the decision that started at ``start`` (on :attr:`clock`) is past its cap."""
+        return self.time_cap_s is not None and self.clock() - start > self.time_cap_s
 
     @staticmethod
     def _rollout(

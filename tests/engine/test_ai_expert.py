@@ -170,3 +170,22 @@ def test_ahead_with_nothing_left_to_build_the_expert_ends_the_game():
     action = choose_action(USA, state, 0, player=expert)
     assert isinstance(action, ClaimRoute)
     assert state.players[0].pieces - USA.board.routes[action.route].length <= at
+
+
+def test_a_starved_decision_ends_on_the_wall_clock():
+    """The CPU cap alone could run for minutes on a loaded machine: the wall-clock cap ends the
+    search too. With a CPU clock that stands still, a wall cap of 0 stops it before any
+    rollout (the heuristic's move); without a wall cap every rollout of the budget is spent."""
+    state = _turn_start(USA, 11)
+    legal = legal_actions(USA, state, 0, payments="sensible")
+    view = player_view(USA, state, 0)
+
+    def evaluate(player):
+        return player.evaluate(USA, view, legal, ai_rng(state, 0), options=state.options)
+
+    still = dict(iterations=24, time_cap_s=1.0, clock=lambda: 0.0)
+    starved = evaluate(ExpertPlayer(**still, wall_cap_s=0.0))
+    assert starved.searched and all(len(v) == 0 for v in starved.values)
+    assert starved.chosen == starved.base
+    full = evaluate(ExpertPlayer(**still, wall_cap_s=None))
+    assert sum(len(v) for v in full.values) == 24

@@ -2,7 +2,7 @@
 sequential test that stops when the difference is decided.
 
 ``python -m benchmarks ai --compare A B [--maps usa,europe] [--seats 2] [--blocks N]
-[--fixed] [--workers K] [--record PATH] [--json]``
+[--fixed] [--first-block F] [--workers K] [--record PATH] [--json]``
 
 **Agents.** ``A`` and ``B`` are specs: a level (``easy``, ``normal``, ``hard``, ``expert``) with
 optional settings after a colon, ``key=value`` separated by commas, passed to the
@@ -222,10 +222,12 @@ def bootstrap(
     return means[int(0.025 * resamples)], means[min(resamples - 1, int(0.975 * resamples))]
 
 
-def blocks(maps: list[str], seats: int, count: int) -> Iterator[tuple[str, int, int]]:
-    """``(map, seats, seed)`` of the first ``count`` blocks: the maps in turn, seed ``i``
-    for block ``i``; the seats cut to each map's range."""
-    for i in range(count):
+def blocks(
+    maps: list[str], seats: int, count: int, first: int = 0
+) -> Iterator[tuple[str, int, int]]:
+    """``(map, seats, seed)`` of ``count`` blocks from block ``first`` on: the maps in turn,
+    seed ``i`` for block ``i``; the seats cut to each map's range."""
+    for i in range(first, first + count):
         map_id = maps[i % len(maps)]
         rules = load_ruleset(map_id)
         yield map_id, max(rules.params.min_players, min(seats, rules.params.max_players)), i
@@ -384,6 +386,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--seats", type=int, default=2)
     ap.add_argument("--blocks", type=int, default=400, help="at most this many blocks")
     ap.add_argument("--fixed", action="store_true", help="play every block; no early stop")
+    ap.add_argument(
+        "--first-block", type=int, default=0, help="start at this block (go on with a record)"
+    )
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--record", type=Path, default=None, metavar="PATH")
     ap.add_argument("--json", action="store_true")
@@ -391,7 +396,7 @@ def main(argv: list[str]) -> int:
     a, b = (canonical(s) for s in args.compare)
     maps = [m for m in args.maps.split(",") if m]
     start = time.perf_counter()
-    todo = list(blocks(maps, args.seats, args.blocks))
+    todo = list(blocks(maps, args.seats, args.blocks, args.first_block))
     result = compare(a, b, todo, args.workers, fixed=args.fixed, record=args.record)
     result["seconds"] = round(time.perf_counter() - start)
     print_summary(result)

@@ -92,7 +92,7 @@ def rating_identity(seat: SeatRow) -> str:
     """Who a seat is for the ratings: the person (``user:<id>``, also after resigning or when the
     computer took the seat over), a person forgotten while the game was paused
     (``former:<game>.<seat>``, see :func:`bot.host.ratings.former_player`), or the computer's level
-    (``ai:easy|normal|hard``; seats stored as ``heuristic`` are normal)."""
+    (``ai:easy|normal|hard|expert``; seats stored as ``heuristic`` are normal)."""
     if not seat.is_ai:
         if seat.user_id is not None:
             return user_player(seat.user_id)

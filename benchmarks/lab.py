@@ -2,13 +2,14 @@
 sequential test that stops when the difference is decided.
 
 ``python -m benchmarks ai --compare A B [--maps usa,europe] [--seats 2] [--blocks N]
-[--fixed] [--workers K] [--record PATH] [--json]``
+[--fixed] [--first-block F] [--workers K] [--record PATH] [--json]``
 
-**Agents.** ``A`` and ``B`` are specs: a level (``easy``, ``normal``, ``hard``) with
+**Agents.** ``A`` and ``B`` are specs: a level (``easy``, ``normal``, ``hard``, ``expert``) with
 optional settings after a colon, ``key=value`` separated by commas, passed to the
 level's player class: ``hard:iterations=120``, ``hard:iterations=240,time_cap_s=1.4``,
 ``normal:careful_tunnels=0`` (the normal level as it played before tunnels were
-weighed). The hard level reads its cap on the CPU clock (``--cap-clock cpu`` of
+weighed), ``expert:time_cap_s=2`` (the expert with 2 s of CPU instead of 10). The hard
+and expert levels read their cap on the CPU clock (``--cap-clock cpu`` of
 :mod:`benchmarks.ai`), so a busy machine does not cut its search short. An agent's
 identity (:func:`identity`) is a hash of its canonical spec and of the engine's source,
 so two records of the same name played by different code are told apart.
@@ -63,7 +64,15 @@ from pathlib import Path
 from typing import Any
 
 from engine import apply, new_game
-from engine.ai import PLAYERS, EasyPlayer, HardPlayer, HeuristicPlayer, Player, choose_action
+from engine.ai import (
+    PLAYERS,
+    EasyPlayer,
+    ExpertPlayer,
+    HardPlayer,
+    HeuristicPlayer,
+    Player,
+    choose_action,
+)
 from maps import load_ruleset
 
 #: The log-likelihood bounds and hypotheses of the sequential test (see the module docstring).
@@ -77,7 +86,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     int, then float, else kept as text. Raises ValueError for an unknown level or a
     malformed setting."""
     level, _, rest = spec.partition(":")
-    if level not in ("easy", "normal", "hard"):
+    if level not in ("easy", "normal", "hard", "expert"):
         raise ValueError(f"unknown AI level {level!r} in {spec!r}")
     settings: dict[str, Any] = {}
     for item in filter(None, rest.split(",")):
@@ -123,10 +132,12 @@ def identity(spec: str, source: str | None = None) -> str:
 
 
 def make_player(spec: str) -> Player:
-    """The player object a spec names (the hard level on the CPU clock)."""
+    """The player object a spec names (the hard and expert levels on the CPU clock)."""
     level, settings = parse_spec(spec)
     if level == "hard":
         return HardPlayer(**{"clock": time.thread_time, **settings})
+    if level == "expert":
+        return ExpertPlayer(**{"clock": time.thread_time, **settings})
     if not settings:
         return PLAYERS[level]
     flags = {k: bool(v) for k, v in settings.items()}
@@ -211,10 +222,12 @@ def bootstrap(
     return means[int(0.025 * resamples)], means[min(resamples - 1, int(0.975 * resamples))]
 
 
-def blocks(maps: list[str], seats: int, count: int) -> Iterator[tuple[str, int, int]]:
-    """``(map, seats, seed)`` of the first ``count`` blocks: the maps in turn, seed ``i``
-    for block ``i``; the seats cut to each map's range."""
-    for i in range(count):
+def blocks(
+    maps: list[str], seats: int, count: int, first: int = 0
+) -> Iterator[tuple[str, int, int]]:
+    """``(map, seats, seed)`` of ``count`` blocks from block ``first`` on: the maps in turn,
+    seed ``i`` for block ``i``; the seats cut to each map's range."""
+    for i in range(first, first + count):
         map_id = maps[i % len(maps)]
         rules = load_ruleset(map_id)
         yield map_id, max(rules.params.min_players, min(seats, rules.params.max_players)), i
@@ -373,6 +386,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--seats", type=int, default=2)
     ap.add_argument("--blocks", type=int, default=400, help="at most this many blocks")
     ap.add_argument("--fixed", action="store_true", help="play every block; no early stop")
+    ap.add_argument(
+        "--first-block", type=int, default=0, help="start at this block (go on with a record)"
+    )
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--record", type=Path, default=None, metavar="PATH")
     ap.add_argument("--json", action="store_true")
@@ -380,7 +396,7 @@ def main(argv: list[str]) -> int:
     a, b = (canonical(s) for s in args.compare)
     maps = [m for m in args.maps.split(",") if m]
     start = time.perf_counter()
-    todo = list(blocks(maps, args.seats, args.blocks))
+    todo = list(blocks(maps, args.seats, args.blocks, args.first_block))
     result = compare(a, b, todo, args.workers, fixed=args.fixed, record=args.record)
     result["seconds"] = round(time.perf_counter() - start)
     print_summary(result)

@@ -26,6 +26,10 @@ empty database); ``--start-postgres`` starts a throwaway PostgreSQL 16 with
 durable settings from the pgserver wheel (``pip install -e '.[test]'``).
 Goals: 2,000 games at >= 500 actions/s with p99 <= 100 ms
 and <= 4 KB written per action; PostgreSQL with 2 processes >= 1.6x one.
+
+``python -m benchmarks load --expert-tables 6`` measures something else: how fast the
+bot acknowledges interactions while six tables' expert seats think in the AI workers
+(:mod:`benchmarks.thinking`; goal: p99 <= 1 s).
 """
 
 from __future__ import annotations
@@ -234,7 +238,13 @@ def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    """Run the benchmark; print a table and, with --json, one JSON object last."""
+    """Run the benchmark; print a table and, with --json, one JSON object last.
+    ``--expert-tables N``: the responsiveness while expert seats think
+    (:mod:`benchmarks.thinking`)."""
+    if any(a.startswith("--expert-tables") for a in argv):
+        from benchmarks import thinking
+
+        return thinking.main(argv)
     ap = argparse.ArgumentParser(prog="python -m benchmarks load")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--games", type=int, default=2000)

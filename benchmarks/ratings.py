@@ -3,7 +3,9 @@
 ``python -m benchmarks ai --ratings [--check]`` reads every record file of
 ``benchmarks/results/`` (``*.jsonl``, in name order, each in line order) and
 rates every game whose seats are all plain levels (``easy``, ``normal``,
-``hard``; a variant such as ``hard:iterations=120`` is left out) with
+``hard``, ``expert``; a variant such as ``hard:iterations=120`` is left out, but an
+expert with a smaller time cap, ``expert:time_cap_s=2``, counts as expert: see
+:func:`level_of`) with
 :func:`bot.host.ratings.rate`, the same openskill model and places as players'
 rated games, one identity per level (``ai:hard``). It writes
 :data:`OUT` (``bot/host/ai_ratings.json``), which the bot reads at run time to
@@ -43,6 +45,17 @@ RESULTS = Path(__file__).parent / "results"
 OUT = Path(__file__).resolve().parent.parent / "bot" / "host" / "ai_ratings.json"
 
 
+def level_of(spec: str) -> str:
+    """The level an agent counts as: its plain level, and ``expert`` for an expert whose
+    only setting is a smaller time cap (``expert:time_cap_s=2``: expert games at 10 s per
+    decision are too costly to record in numbers, and a smaller cap only understates the
+    level); any other variant stays as it is (left out)."""
+    level, _, rest = spec.partition(":")
+    if level == "expert" and rest.startswith("time_cap_s=") and "," not in rest:
+        return level
+    return spec
+
+
 def game_levels(row: dict[str, Any]) -> tuple[list[str], list[int]] | None:
     """The levels by seat and the places by seat of one record line; None when the line
     is not a game of plain levels with known places."""
@@ -58,6 +71,7 @@ def game_levels(row: dict[str, Any]) -> tuple[list[str], list[int]] | None:
                 return None
             winner = (hard + int(row["place"])) % seats
             return agents, [1 if i == winner else 2 for i in range(seats)]
+    agents = [level_of(a) for a in agents]
     if scores is None or any(a not in AI_LEVELS for a in agents):
         return None
     return agents, places([(int(s),) for s in scores], [False] * len(scores))

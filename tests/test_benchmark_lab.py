@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import ai, endless, lab, ratings
-from engine.ai import EasyPlayer, HardPlayer, HeuristicPlayer
+from engine.ai import EasyPlayer, ExpertPlayer, HardPlayer, HeuristicPlayer
 
 
 def test_the_endless_run_covers_every_map_size_and_mix() -> None:
@@ -75,9 +75,11 @@ def test_specs_name_players_and_identities() -> None:
         lab.canonical("hard:time_cap_s=1.5,iterations=120") == "hard:iterations=120,time_cap_s=1.5"
     )
     with pytest.raises(ValueError, match="unknown AI level"):
-        lab.parse_spec("expert")
+        lab.parse_spec("grandmaster")
     with pytest.raises(ValueError, match="malformed"):
         lab.parse_spec("hard:iterations")
+    expert = lab.make_player("expert:time_cap_s=2")
+    assert isinstance(expert, ExpertPlayer) and expert.time_cap_s == 2
     hard = lab.make_player("hard:iterations=12")
     assert isinstance(hard, HardPlayer) and hard.iterations == 12
     old = lab.make_player("easy:careful_tunnels=0")
@@ -163,6 +165,11 @@ def test_the_ratings_read_both_record_formats(tmp_path: Path) -> None:
     lab_row = {"agents": ["easy", "normal"], "scores": [40, 90]}
     assert ratings.game_levels(lab_row) == (["easy", "normal"], [2, 1])
     assert ratings.game_levels({**lab_row, "agents": ["hard:iterations=9", "normal"]}) is None
+    # an expert at a smaller cap counts as expert; any other expert variant is left out
+    capped = {**lab_row, "agents": ["hard", "expert:time_cap_s=2"]}
+    assert ratings.game_levels(capped) == (["hard", "expert"], [2, 1])
+    assert ratings.game_levels({**capped, "agents": ["hard", "expert:iterations=9"]}) is None
+    assert ratings.game_levels({**capped, "agents": ["hard", "expert:beta=1,time_cap_s=2"]}) is None
     (tmp_path / "a.jsonl").write_text(json.dumps(lab_row) + "\n" + '{"agents": ["ea')
     found = ratings.level_ratings(tmp_path)
     assert found["games"] == 1 and set(found["levels"]) == {"easy", "normal"}

@@ -69,8 +69,9 @@ DEFAULT_MAX_DECISIONS = 2_000
 #: A decision that runs longer than this (seconds) means a wedged worker: it is killed.
 DECISION_TIMEOUT_S = 60.0
 #: AI levels decided in the workers; the others (easy, normal: milliseconds, small caches)
-#: are decided in a thread of the bot process as before.
-WORKER_LEVELS = frozenset({"hard"})
+#: are decided in a thread of the bot process as before. An expert decision takes up to
+#: 10 s of a worker's CPU (docs/operators/memory.md says how many workers expert seats want).
+WORKER_LEVELS = frozenset({"hard", "expert"})
 #: Added to the nice value of the worker thread that runs a background job (an analysis's
 #: slice), so the bot process and the players' moves come first (Linux).
 BACKGROUND_NICENESS = 10

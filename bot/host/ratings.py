@@ -88,7 +88,7 @@ def user_player(user_id: int) -> str:
 
 
 def ai_player(level: str) -> str:
-    """The identity of the computer at ``level`` (``"easy"``, ``"normal"``, ``"hard"``)."""
+    """The identity of the computer at ``level`` (``"easy"``, ``"normal"``, ``"hard"``, ``"expert"``)."""
     return f"{AI_PREFIX}{level}"
 
 

@@ -84,7 +84,7 @@ GAME_STATUSES = ("lobby", "active", "finished", "cancelled", "quarantined")
 #: Stored action sources -> the label: a seat whose turn timed out is played by the clock.
 ACTION_SOURCES = {"player": "player", "ai": "ai", "timeout": "clock"}
 INTERACTION_KINDS = ("command", "autocomplete", "component")
-AI_LEVELS = ("easy", "normal", "hard")
+AI_LEVELS = ("easy", "normal", "hard", "expert")
 IMAGE_KINDS = ("board", "final", "hand", "zoom", "offer", "recap", "chart", "analysis", "phone")
 STORAGE_OPERATIONS = ("read", "write")
 RECONNECT_REASONS = ("unreachable", "lost", "resumed")

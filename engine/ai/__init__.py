@@ -1,8 +1,10 @@
-"""AI players: three levels for AI seats, plus a random legal player (for fuzzing).
+"""AI players: four levels for AI seats, plus a random legal player (for fuzzing).
 
 Levels (:data:`AI_LEVELS`): ``"easy"`` (:class:`EasyPlayer`, visible mistakes),
-``"normal"`` (:class:`HeuristicPlayer`, plans cheapest paths for its tickets)
-and ``"hard"`` (:class:`HardPlayer`, determinised Monte Carlo search).
+``"normal"`` (:class:`HeuristicPlayer`, plans cheapest paths for its tickets),
+``"hard"`` (:class:`HardPlayer`, determinised Monte Carlo search) and ``"expert"``
+(:class:`ExpertPlayer`, hard's search with up to 10 s of CPU, opponent ticket
+inference and endgame timing, for asynchronous tables).
 ``"heuristic"`` is kept as an alias of ``"normal"``: games stored before the
 levels existed name their AI seats that way.
 
@@ -22,6 +24,7 @@ from ..reducer import legal_actions
 from ..state import GameState
 from ..views import PlayerView, player_view
 from .easy import EasyPlayer
+from .expert import ExpertPlayer
 from .hard import HardPlayer
 from .heuristic import HeuristicPlayer
 from .randomplayer import RandomPlayer
@@ -41,7 +44,7 @@ class Player(Protocol):
 
 
 #: The AI levels players can pick, weakest first.
-AI_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+AI_LEVELS: tuple[str, ...] = ("easy", "normal", "hard", "expert")
 #: Older kind names still found in stored games -> their level.
 AI_ALIASES: dict[str, str] = {"heuristic": "normal"}
 
@@ -49,6 +52,7 @@ PLAYERS: dict[str, Player] = {
     "easy": EasyPlayer(),
     "normal": HeuristicPlayer(),
     "hard": HardPlayer(),
+    "expert": ExpertPlayer(),
     "random": RandomPlayer(),
 }
 
@@ -84,7 +88,8 @@ def choose_action(
 
     The AI sees only ``player_view(rules, state, seat)``, the legal actions and
     ``state.options`` (public map options). The hard level answers within its
-    time cap (1.4 s of search by default).
+    time cap (1.4 s of search by default), the expert level within 10 s of CPU
+    (:class:`ExpertPlayer`, a hard player: it is given ``options`` too).
     Raises KeyError for an unknown kind and ValueError when the seat has nothing to do.
     """
     chosen = player if player is not None else PLAYERS[ai_level(kind)]
@@ -103,6 +108,7 @@ __all__ = [
     "AI_LEVELS",
     "PLAYERS",
     "EasyPlayer",
+    "ExpertPlayer",
     "HardPlayer",
     "HeuristicPlayer",
     "Player",

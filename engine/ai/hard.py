@@ -243,7 +243,7 @@ class HardPlayer:
             return Evaluation((default,), 0, ((),), (0,), 0)
         if len(candidates) <= 1:
             return Evaluation((default,), 0, ((),), (0,), 0)
-        weights = ticket_weights(rules, view, unseen_tickets(rules, view, options))
+        weights = self.ticket_weights(rules, view, unseen_tickets(rules, view, options))
         blocks: list[Action] = []
         if not keeps:
             for block in blocking_claims(rules, view, legal, weights)[:2]:
@@ -261,6 +261,13 @@ class HardPlayer:
             chosen,
             tuple(blocks),
         )
+
+    def ticket_weights(
+        self, rules: ClassicRules, view: PlayerView, pool: list[str]
+    ) -> dict[int, dict[str, float]]:
+        """Other seats' ticket weights for the sampled worlds (seat -> ticket id -> weight):
+        :func:`engine.ai.world.ticket_weights` (the expert level infers them otherwise)."""
+        return ticket_weights(rules, view, pool)
 
     def _keep_candidates(
         self, rules: ClassicRules, view: PlayerView, keeps: list[KeepTickets], default: Action
@@ -323,7 +330,6 @@ class HardPlayer:
         ``base`` is the heuristic's candidate; ``start`` the decision's
         start on :attr:`clock` (for the time cap).
         """
-        cap = self.time_cap_s
         alive = list(range(len(candidates)))
         values: list[list[float]] = [[] for _ in candidates]
         spent = 0
@@ -333,7 +339,7 @@ class HardPlayer:
             world = sample_world(rules, view, rng, options, weights)
             seed = rng.getrandbits(64)
             for i in alive:
-                if cap is not None and self.clock() - start > cap:
+                if self._late(start):
                     late = True  # a world cut short: pick() pairs by world index
                     break
                 values[i].append(self._rollout(rules, world, candidates[i], view.seat, seed))
@@ -349,6 +355,10 @@ class HardPlayer:
                 alive = sorted([base, *others[: max(2, len(others) // 2)]])
                 halved = True
         return values, alive
+
+    def _late(self, start: float) -> bool:
+        """True once the decision that started at ``start`` (on :attr:`clock`) is past its cap."""
+        return self.time_cap_s is not None and self.clock() - start > self.time_cap_s
 
     @staticmethod
     def _rollout(

@@ -29,8 +29,8 @@ def play(rules, seed, kinds, hard=SMALL_HARD, options=None):
 
 
 def test_levels_and_alias():
-    """Three levels, weakest first; "heuristic" (stored games) is normal; unknown kinds raise."""
-    assert AI_LEVELS == ("easy", "normal", "hard")
+    """Four levels, weakest first; "heuristic" (stored games) is normal; unknown kinds raise."""
+    assert AI_LEVELS == ("easy", "normal", "hard", "expert")
     assert ai_level("heuristic") == "normal" and ai_level("hard") == "hard"
     state = new_game(USA, seats=2, seed=4)
     assert choose_action(USA, state, 0, "heuristic") == choose_action(USA, state, 0, "normal")

@@ -16,7 +16,8 @@ from .conftest import HOST, lobby
 async def test_add_ai_stores_each_level_and_names_easy_and_hard(
     service: GameService, storage: Storage
 ) -> None:
-    """easy/normal/hard are stored as ai_kind; the name says the level unless it is normal."""
+    """easy/normal/hard/expert are stored as ai_kind; the name says the level unless it is
+    normal."""
     gid = await lobby(service, users=(HOST,))
     for level in AI_LEVELS:
         await service.lobby.add_ai(gid, HOST, level=level)
@@ -25,6 +26,7 @@ async def test_add_ai_stores_each_level_and_names_easy_and_hard(
         ("easy", "AI 1 (easy)"),
         ("normal", "AI 2"),
         ("hard", "AI 3 (hard)"),
+        ("expert", "AI 4 (expert)"),
     ]
 
 
@@ -60,7 +62,7 @@ async def test_unknown_level_is_a_typed_refusal_and_writes_nothing(
     with pytest.raises(ServiceError) as err:
         await service.lobby.add_ai(gid, HOST, level=level)
     assert err.value.code == "bad_ai_level"
-    assert err.value.detail == {"given": level, "choices": "easy, normal, hard"}
+    assert err.value.detail == {"given": level, "choices": "easy, normal, hard, expert"}
     assert await storage.seats.seats(gid) == before
 
 

@@ -41,6 +41,7 @@ AI_LEVEL_NAMES: dict[str, str] = {
     "easy": NP_("ai_level", "easy"),
     "normal": NP_("ai_level", "normal"),
     "hard": NP_("ai_level", "hard"),
+    "expert": NP_("ai_level", "expert"),
 }
 
 

@@ -19,8 +19,10 @@ Nothing here imports discord."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -46,6 +48,10 @@ from maps.loader import load_ruleset
 from ._changes import Changes
 from ._loading import GameLoader, Wakes, ai_controlled, turn_key, turn_number
 from ._models import Outcome, redacted
+
+#: Threads of :meth:`MoveRecorder.ai_moves` (each waits while its game's AI decides, up to 10 s
+#: for an expert seat); the decisions themselves queue for the AI worker processes.
+AI_MOVE_THREADS = 32
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +92,7 @@ def rating_identity(seat: SeatRow) -> str:
     """Who a seat is for the ratings: the person (``user:<id>``, also after resigning or when the
     computer took the seat over), a person forgotten while the game was paused
     (``former:<game>.<seat>``, see :func:`bot.host.ratings.former_player`), or the computer's level
-    (``ai:easy|normal|hard``; seats stored as ``heuristic`` are normal)."""
+    (``ai:easy|normal|hard|expert``; seats stored as ``heuristic`` are normal)."""
     if not seat.is_ai:
         if seat.user_id is not None:
             return user_player(seat.user_id)
@@ -153,6 +159,7 @@ class MoveRecorder:
         self.clock = clock
         self.auto_ai = auto_ai
         self.ai_workers = ai_workers
+        self._ai_threads: ThreadPoolExecutor | None = None
         #: Awaited with the game id after a game was stored finished (its own transactions:
         #: the game's end is already committed), in order; each logs its own failure.
         self.on_finished: list[Callable[[int], Awaitable[object]]] = []
@@ -242,7 +249,10 @@ class MoveRecorder:
         act, up to ``limit``; returns the state after them and the moves (not stored yet).
 
         The choosing runs in a worker thread: a hard AI seat thinks up to about 1.4 s per
-        move, and the event loop must keep answering every other interaction meanwhile.
+        move (an expert seat up to 10 s), and the event loop must keep answering every other
+        interaction meanwhile. The threads are the recorder's own (:data:`AI_MOVE_THREADS`),
+        so tables whose AI thinks never hold the loop's default executor, which images,
+        queries and hints share (six expert tables would fill a 2-core machine's six).
         With ``ai_workers`` the hard AI's decisions are made in a worker process (the thread
         waits for it), so its caches never fill this process. The caller holds the game's
         lock, so nothing else touches this game (the engine's shared caches only hold
@@ -250,9 +260,18 @@ class MoveRecorder:
         :class:`~bot.host.ai_workers.AiWorkerError` when no worker could decide: nothing is
         stored then.
         """
-        return await asyncio.to_thread(
+        if self._ai_threads is None:
+            self._ai_threads = ThreadPoolExecutor(AI_MOVE_THREADS, thread_name_prefix="ttr-ai-move")
+        call = functools.partial(
             self._ai_moves_now, game, seats, state, events, limit=limit, source=source, only=only
         )
+        return await asyncio.get_running_loop().run_in_executor(self._ai_threads, call)
+
+    def close(self) -> None:
+        """Let the threads of AI moves end (a move under way finishes first)."""
+        if self._ai_threads is not None:
+            self._ai_threads.shutdown(wait=False)
+            self._ai_threads = None
 
     def _ai_moves_now(
         self,

@@ -221,6 +221,7 @@ class GameService:
         await self.analyses.close()
         await self.timers.close()
         await self.changes.close()
+        self.recorder.close()
         if self.recorder.ai_workers is not None:
             await asyncio.to_thread(self.recorder.ai_workers.close)
         self.coach.jobs.close()

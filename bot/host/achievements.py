@@ -25,7 +25,8 @@ Definitions where a rule needs one:
   bonus (the longest continuous path, ``breakdown["longest_path"] > 0``) without building a
   train station (all 3 kept, scored 4 points each).
 - *Beat a hard AI*: the seat finished at a better place (by the ratings' places: points, then
-  the map's tie-breaks) than every seat the hard computer player played, with at least one.
+  the map's tie-breaks) than every seat the hard or expert computer player played, with at
+  least one.
 - *Upset*: a rated game the seat won, in which another seat's overall rating (``mu - 3
   sigma``) before the game was higher than the seat's own.
 """
@@ -46,7 +47,8 @@ class SeatRecord:
     Attributes:
         seat: the seat number (0-based).
         user_id: the Discord user who sat there, or None (a computer seat, a forgotten player).
-        ai_level: ``"easy"``, ``"normal"`` or ``"hard"`` for a computer seat, else None.
+        ai_level: ``"easy"``, ``"normal"``, ``"hard"`` or ``"expert"`` for a computer seat, else
+            None.
         won: the seat won (or shared the win).
         place: its place (1 = the winners; ties shared), as the ratings count places.
         score: final points.
@@ -147,7 +149,7 @@ def _margin(game: GameRecord, seat: SeatRecord) -> int | None:
 
 
 def _beat_hard_ai(game: GameRecord, seat: SeatRecord) -> bool:
-    hard = [s for s in game.others(seat) if s.ai_level == "hard"]
+    hard = [s for s in game.others(seat) if s.ai_level in ("hard", "expert")]
     return bool(hard) and all(seat.place < s.place for s in hard)
 
 
@@ -240,7 +242,7 @@ ACHIEVEMENTS: tuple[Achievement, ...] = (
     Achievement(
         "machine_beater",
         N_("Machine beater"),
-        N_("Finish ahead of every hard computer player of a game."),
+        N_("Finish ahead of every hard or expert computer player of a game."),
         lambda g, s, c: _beat_hard_ai(g, s),
     ),
     Achievement(

@@ -188,15 +188,19 @@ async def _finish(t: RunningTable) -> tuple[int, SentMessage]:
 
 
 async def test_the_analysis_follows_the_game_over_message_and_stays(tmp_path: Path) -> None:
-    """The game-over message shows the hints each player took and says the analysis follows;
-    then the chart and the turning points (at most three) come as a reply to it; /ttr game show
+    """The game-over message shows the hints each player took and says the analysis follows
+    (unless it was made before the message went out); then the chart and the turning points (at most three) come as a reply to it; /ttr game show
     id: shows them."""
     async with running_table(tmp_path) as t:
         charts = metrics.sample("ttr_render_seconds_count", kind="analysis") or 0.0
         g, final = await _finish(t)
         hints = re.findall(r"· (\d+) hints?", final.content)
         assert sorted(hints) == ["0", "0", "1"], final.content
-        assert f"The analysis of game {g} is" in final.content
+        if f"The analysis of game {g} is" not in final.content:
+            # the queue made it before the message went out (a fast machine, 8 rollouts a
+            # turn): the message then says nothing of it, and the analysis still follows
+            made = await t.service.analyses.analysis(g, queue=False)
+            assert made.status == "done", final.content
         follow = await t.fake.wait_for_message(
             lambda m: (
                 m.kind == "channel" and any(a.filename == "analysis.png" for a in m.attachments)

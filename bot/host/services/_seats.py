@@ -143,7 +143,7 @@ class Substitutes:
                 raise ServiceError("seat_offer_stale") from None
             except SeatTaken:
                 raise ServiceError("substitute_seated") from None
-        log.info("game %s: seat %s changed hands (%s)", offer.game_id, offer.seat, offer.reason)
+        log.info("game %s: seat %s has a new player (%s)", offer.game_id, offer.seat, offer.reason)
         return game, handover
 
     async def handovers(self, game_id: int) -> list[SeatHandover]:

@@ -43,7 +43,7 @@ from web.tokens import derive_secret, verify
 
 from ..cogs._driver import TIMEOUT, Player, _is_final, _keep_offered, _play_turn
 from ..cogs.test_board_links import links
-from ..web.conftest import CHROMIUM, DESKTOP, LAUNCH_ARGS, PHONE
+from ..web.conftest import CHROMIUM, DESKTOP, LAUNCH_ARGS, PHONE, need_chromium
 from ..web.test_board_page import FIND_CLAIM_JS
 from ..web.test_hidden_information import compact, leaks, secrets_of
 from .fake_discord import BotProcess, FakeDiscord, SentMessage
@@ -212,26 +212,9 @@ async def pinch(page: Any, cx: float, cy: float, start: float, end: float) -> No
     await client.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
-def chromium_or_skip() -> None:
-    """Skip without Debian's chromium or Playwright (fail under CI, as the browser tests do)."""
-    import os
-
-    missing = None
-    if not CHROMIUM.exists():
-        missing = f"{CHROMIUM} is not installed (apt-get install chromium)"
-    try:
-        import playwright.async_api  # noqa: F401
-    except ImportError:
-        missing = "playwright is not installed (pip install -e '.[test]')"
-    if missing:
-        if os.environ.get("CI"):
-            pytest.fail(f"the live board's end-to-end test needs a browser under CI: {missing}")
-        pytest.skip(missing)
-
-
 @pytest.mark.asyncio
 async def test_a_game_through_discord_is_followed_live_in_the_browser(tmp_path: Path) -> None:
-    chromium_or_skip()
+    need_chromium("the live board's end-to-end test")
     from playwright.async_api import async_playwright
 
     started = time.monotonic()

@@ -44,6 +44,22 @@ PHONE = {
 }
 
 
+def need_chromium(who: str) -> None:
+    """Skip without Debian's chromium or Playwright; under CI (``CI`` set) fail instead, naming
+    what ``who`` lacks (``.ci/run`` installs both)."""
+    missing = None
+    if not CHROMIUM.exists():
+        missing = f"{CHROMIUM} is not installed (apt-get install chromium)"
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        missing = "playwright is not installed (pip install -e '.[test]')"
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"{who}: a browser is needed under CI: {missing}")
+        pytest.skip(missing)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """A headless Chromium for one test module (skips without one, fails so under CI).
@@ -51,17 +67,9 @@ def browser() -> Iterator[Any]:
     Per module, not per session: Playwright's synchronous API runs an event loop in this
     thread while it is open, and pytest-asyncio cannot start a test's loop inside it, so the
     browser must be closed before the next module's async tests run."""
-    missing = None
-    if not CHROMIUM.exists():
-        missing = f"{CHROMIUM} is not installed (apt-get install chromium)"
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing = "playwright is not installed (pip install -e '.[test]')"
-    if missing:
-        if os.environ.get("CI"):
-            pytest.fail(f"browser tests need a browser under CI: {missing}")
-        pytest.skip(missing)
+    need_chromium("browser tests")
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         yield chromium

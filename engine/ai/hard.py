@@ -22,13 +22,22 @@ turn) it:
    ahead in the paired comparison by a margin and a standard error
    (:func:`pick`), so noise alone rarely overturns the heuristic.
 
+**Its own style.** Hard plans with the heuristic's paths but weighs its tickets in
+the hard style (:func:`engine.ai.heuristic.hard_style`: fewer tickets drawn in the
+middle of the game, tighter keeps, a path's extra spaces weighed about three times
+as much); that heuristic makes its default move and the steps it does not search,
+and in every rollout it plays the searcher's own seat (the other seats play the
+normal style). A candidate is so judged by how hard itself goes on to play. Measured
+against the normal level on the same seeds (``benchmarks/HISTORY.md``, AI, item 9);
+``plan="normal"`` plays as hard did before (the normal style everywhere).
+
 The budget is ``iterations`` rollouts per decision with a cap ``time_cap_s``
 (seconds) read on ``clock``: wall-clock time by default, as the bot needs for its
 answers; a benchmark on a shared machine passes the thread's CPU time
 (:func:`time.thread_time`), so that other load does not cut the search shorter
 than a quiet core would. With the cap not reached the choice depends only on
 the view and the seeded RNG. Other steps (second card, tunnel, flags, Germany's
-announced mix) use the normal heuristic.
+announced mix) use the heuristic in hard's style.
 """
 
 from __future__ import annotations
@@ -46,7 +55,14 @@ from ..reducer import apply
 from ..state import FinalResult, GameState
 from ..types import LOCOMOTIVE
 from ..views import PlayerView
-from .heuristic import HeuristicPlayer, keep_values, plan_routes, route_costs
+from .heuristic import (
+    NORMAL_STYLE,
+    HeuristicPlayer,
+    hard_style,
+    keep_values,
+    plan_routes,
+    route_costs,
+)
 from .rollout import CoreRolloutPolicy
 from .world import sample_world, ticket_weights, unseen_tickets
 
@@ -189,6 +205,11 @@ class HardPlayer:
         max_candidates: candidate moves searched at a turn start.
         clock: the clock of the cap, seconds (default :func:`time.perf_counter`, wall-clock
             time; :func:`time.thread_time` counts only this thread's CPU time).
+        plan: ``"hard"`` (its own style, see the module docstring) or ``"normal"`` (the
+            normal style everywhere, as hard played before 2026-11-28: for comparisons).
+
+    Raises:
+        ValueError: another ``plan``.
     """
 
     def __init__(
@@ -197,12 +218,17 @@ class HardPlayer:
         time_cap_s: float | None = 1.4,
         max_candidates: int = 6,
         clock: Callable[[], float] = time.perf_counter,
+        plan: str = "hard",
     ) -> None:
+        if plan not in ("hard", "normal"):
+            raise ValueError(f"plan must be 'hard' or 'normal', not {plan!r}")
         self.iterations = iterations
         self.time_cap_s = time_cap_s
         self.max_candidates = max_candidates
         self.clock = clock
-        self.normal = HeuristicPlayer()
+        self.plan = plan
+        #: the heuristic whose move is the default and which plays the steps not searched
+        self.normal = HeuristicPlayer(style=hard_style if plan == "hard" else NORMAL_STYLE)
 
     def choose(
         self,
@@ -272,7 +298,7 @@ class HardPlayer:
     def _keep_candidates(
         self, rules: ClassicRules, view: PlayerView, keeps: list[KeepTickets], default: Action
     ) -> list[Action]:
-        values = keep_values(rules, view, keeps)
+        values = keep_values(rules, view, keeps, self.normal.style_for(rules))
         ranked = sorted(zip(values, range(len(keeps)), strict=True), reverse=True)
         out: list[Action] = [default]
         for _, i in ranked:
@@ -360,15 +386,16 @@ class HardPlayer:
         """True once the decision that started at ``start`` (on :attr:`clock`) is past its cap."""
         return self.time_cap_s is not None and self.clock() - start > self.time_cap_s
 
-    @staticmethod
     def _rollout(
-        rules: ClassicRules, world: GameState, action: Action, seat: int, seed: int
+        self, rules: ClassicRules, world: GameState, action: Action, seat: int, seed: int
     ) -> float:
         try:
             st = apply(rules, world, action).state
         except IllegalAction:
             return -10.0
         # the playout policy on the integer core (held to the tests' value reference by
-        # tests/engine/test_rollout_core.py)
-        end = CoreRolloutPolicy(rules, random.Random(seed)).play_out(Core.from_state(rules, st))
+        # tests/engine/test_rollout_core.py), the searcher's own seat in its own style
+        styles = {seat: hard_style(rules)} if self.plan == "hard" else None
+        policy = CoreRolloutPolicy(rules, random.Random(seed), styles)
+        end = policy.play_out(Core.from_state(rules, st))
         return result_value(end.result, seat)

@@ -23,7 +23,9 @@ the end).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..actions import (
@@ -45,6 +47,53 @@ from .tunnels import TunnelMemory, TunnelOdds
 
 if TYPE_CHECKING:
     from ..rules.classic import ClassicRules
+
+
+@dataclass(frozen=True, slots=True)
+class PlanStyle:
+    """How a heuristic player weighs tickets: the numbers behind its ticket draws and keeps.
+
+    Attributes:
+        tickets_at: with every ticket done, new tickets are drawn only while at least this
+            many pieces are left (trains; the normal level: 14).
+        keep_setup, keep_play: the share of the pieces left that the kept tickets' paths may
+            take (spaces), at setup and later; each space over it costs 3 points
+            (:func:`keep_values`).
+        extra_weight: points a kept ticket's path costs per space it adds to the plan.
+    """
+
+    tickets_at: int = 14
+    keep_setup: float = 0.75
+    keep_play: float = 0.6
+    extra_weight: float = 0.35
+
+
+#: The normal level's style (and the rollouts' for every seat but the searcher's).
+NORMAL_STYLE = PlanStyle()
+
+#: The hard level's style, tuned 2026-11-28 on 400 games per map and table size against
+#: the normal level (``benchmarks/HISTORY.md``, AI, item 9): fewer tickets drawn in the
+#: middle of the game, tighter keeps, and a path's extra spaces weighed three times as
+#: much (a tenth of the map's mean ticket value per space: :func:`hard_style`).
+HARD_TICKETS_AT = 18
+HARD_KEEP = (0.65, 0.55)
+
+
+def hard_style(rules: ClassicRules) -> PlanStyle:
+    """The hard level's :class:`PlanStyle` for a rule set: :data:`HARD_TICKETS_AT`,
+    :data:`HARD_KEEP` and an extra space weighed at a tenth of the map's mean ticket
+    points (USA 1.16, Europe 0.97, Paris 0.53: on the small maps a space is cheap)."""
+    style = _HARD_STYLES.get(rules)
+    if style is None:
+        tickets = rules.board.tickets.values()
+        mean = sum(t.points for t in tickets) / max(1, len(tickets))
+        style = _HARD_STYLES[rules] = PlanStyle(
+            HARD_TICKETS_AT, HARD_KEEP[0], HARD_KEEP[1], round(mean / 10.0, 3)
+        )
+    return style
+
+
+_HARD_STYLES: weakref.WeakKeyDictionary[ClassicRules, PlanStyle] = weakref.WeakKeyDictionary()
 
 
 def route_costs(rules: ClassicRules, view: PlayerView) -> dict[str, int | None]:
@@ -220,17 +269,23 @@ def _claim_key(rules: ClassicRules, a: ClaimRoute) -> tuple[int, int, int]:
 
 
 def keep_values(
-    rules: ClassicRules, view: PlayerView, options: Sequence[KeepTickets]
+    rules: ClassicRules,
+    view: PlayerView,
+    options: Sequence[KeepTickets],
+    style: PlanStyle = NORMAL_STYLE,
 ) -> list[float]:
     """The heuristic value of each keep option (points minus estimated cost and risk).
 
-    Value = ticket points - 3 x spaces over the piece budget - 20 x impossible
-    tickets - 0.35 x extra spaces to claim. One float per option, same order.
+    Value = ticket points - 3 x spaces over the piece budget (``style.keep_setup`` or
+    ``keep_play`` of the pieces left) - 20 x impossible tickets - ``style.extra_weight``
+    x extra spaces to claim (normal: budgets 0.75 and 0.6, 0.35 per space). One float
+    per option, same order.
     """
     costs = route_costs(rules, view)
     held = [(t.a, t.b) for t in view.tickets if not t.done]
     _, base_cost, _ = plan_routes(rules, view, held, costs)
-    budget = view.me.pieces * (0.75 if view.public.phase == "setup" else 0.6)
+    share = style.keep_setup if view.public.phase == "setup" else style.keep_play
+    budget = view.me.pieces * share
     board = rules.board
     values: list[float] = []
     for opt in options:
@@ -239,7 +294,7 @@ def keep_values(
         points = sum(board.tickets[t].points for t in opt.tickets)
         extra = cost - base_cost
         over = max(0.0, base_cost + extra - budget)
-        values.append(points - 3 * over - 2 * impossible * 10 - 0.35 * extra)
+        values.append(points - 3 * over - 2 * impossible * 10 - style.extra_weight * extra)
     return values
 
 
@@ -250,11 +305,24 @@ class HeuristicPlayer:
 
     ``careful_tunnels=False`` plays as the heuristic did before tunnels were weighed (any
     affordable tunnel, given up or not, and no card more collected for one): a variant for
-    the benchmarks' comparisons (``normal:careful_tunnels=0``), which can stall a game."""
+    the benchmarks' comparisons (``normal:careful_tunnels=0``), which can stall a game.
+    ``style`` weighs its tickets (:class:`PlanStyle`, or a function of the rule set such as
+    :func:`hard_style`, the hard level's); the normal level plays :data:`NORMAL_STYLE`."""
 
-    def __init__(self, *, careful_tunnels: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        careful_tunnels: bool = True,
+        style: PlanStyle | Callable[[ClassicRules], PlanStyle] = NORMAL_STYLE,
+    ) -> None:
         self.tunnels = TunnelMemory()
         self.careful_tunnels = careful_tunnels
+        self.style = style
+
+    def style_for(self, rules: ClassicRules) -> PlanStyle:
+        """The :class:`PlanStyle` this player plays ``rules`` with."""
+        style = self.style
+        return style if isinstance(style, PlanStyle) else style(rules)
 
     def choose(
         self, rules: ClassicRules, view: PlayerView, legal: list[Action], rng: random.Random
@@ -343,7 +411,7 @@ class HeuristicPlayer:
             if mine:
                 return max(mine, key=lambda a: _claim_key(rules, a))
             return None
-        if can_tickets and view.me.pieces >= 14 and not last_round:
+        if can_tickets and view.me.pieces >= self.style_for(rules).tickets_at and not last_round:
             return self.mix_choice(_tickets(by_kind), setup=False)
         if claims:
             return max(
@@ -394,7 +462,7 @@ class HeuristicPlayer:
     def _keep(
         self, rules: ClassicRules, view: PlayerView, options: list[KeepTickets]
     ) -> KeepTickets:
-        values = keep_values(rules, view, options)
+        values = keep_values(rules, view, options, self.style_for(rules))
         best = max(range(len(options)), key=lambda i: (values[i], -len(options[i].tickets), -i))
         return options[best]
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import random
 import weakref
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..actions import ClaimRoute
@@ -37,7 +38,9 @@ from ..rules.europe import BuildStation
 from ..views import player_view
 from .heuristic import (
     BORROW_COST,
+    NORMAL_STYLE,
     HeuristicPlayer,
+    PlanStyle,
     cheapest_station_payment,
 )
 
@@ -45,6 +48,15 @@ if TYPE_CHECKING:
     from ..rules.classic import ClassicRules
 
 _FALLBACK = HeuristicPlayer()
+_STYLED: dict[PlanStyle, HeuristicPlayer] = {}
+
+
+def _styled_player(style: PlanStyle) -> HeuristicPlayer:
+    """The fallback player of a seat that plays ``style`` (one per style)."""
+    player = _STYLED.get(style)
+    if player is None:
+        player = _STYLED[style] = HeuristicPlayer(style=style)
+    return player
 
 
 class _CoreFixed:
@@ -102,11 +114,27 @@ class CoreRolloutPolicy:
     step) where it builds no move or its move would be refused.
     ``tests/engine/test_rollout_core.py`` plays it and the tests' value reference
     (``tests/engine/value_rollout.py``) from the same states and seeds to the same end.
+
+    ``styles`` (seat -> :class:`engine.ai.heuristic.PlanStyle`) gives a seat another
+    style than the normal level's: the pieces from which it draws tickets and how it
+    keeps them. The hard search plays its own seat in its own style, so a move is
+    judged by how the searcher goes on to play, not by how the normal level would.
     """
 
-    def __init__(self, rules: ClassicRules, rng: random.Random) -> None:
+    def __init__(
+        self,
+        rules: ClassicRules,
+        rng: random.Random,
+        styles: Mapping[int, PlanStyle] | None = None,
+    ) -> None:
         self.rules = rules
         self.rng = rng
+        #: seat -> (pieces from which it draws tickets with nothing left to plan, the player
+        #: that makes its ticket choices); seats not named play :data:`NORMAL_STYLE`
+        self._styled = {
+            seat: (style.tickets_at, _styled_player(style))
+            for seat, style in (styles or {}).items()
+        }
         fixed = _CoreFixed.of(rules)
         self.table = fixed.table
         self._longest_first = fixed.longest_first
@@ -382,7 +410,9 @@ class CoreRolloutPolicy:
         if needed:
             claim = self._claim(core, seat, self._longest(seat, needed))
             return claim if claim != -1 else self._draw(core, seat, needed)
-        if can_tickets and pieces >= 14 and not self.rules.params.draw_tickets.announce_mix:
+        styled = self._styled.get(seat)
+        at = NORMAL_STYLE.tickets_at if styled is None else styled[0]
+        if can_tickets and pieces >= at and not self.rules.params.draw_tickets.announce_mix:
             return t.draw_tickets
         return best if best != -1 else self._draw(core, seat, needed)
 
@@ -402,7 +432,9 @@ class CoreRolloutPolicy:
             return
         st = core.to_state()
         legal = legal_actions(self.rules, st, seat, payments="sensible")
-        choice = _FALLBACK.choose(self.rules, player_view(self.rules, st, seat), legal, self.rng)
+        styled = self._styled.get(seat)
+        player = _FALLBACK if styled is None else styled[1]
+        choice = player.choose(self.rules, player_view(self.rules, st, seat), legal, self.rng)
         core.step_seat(seat, self.table.encode(choice, core.offers[seat]))
 
     def play_out(self, core: Core, max_actions: int = 2000) -> Core:

@@ -13,6 +13,7 @@ import pytest
 
 from engine import apply, new_game
 from engine.ai import choose_action
+from engine.ai.heuristic import hard_style
 from engine.ai.rollout import CoreRolloutPolicy
 from engine.core import Core
 from maps import load_ruleset
@@ -23,16 +24,20 @@ MAPS = ("usa", "germany", "nordic", "amsterdam", "paris", "europe")
 
 
 @pytest.mark.parametrize("map_id", MAPS)
-def test_the_core_policy_plays_the_value_policys_rollouts(map_id: str) -> None:
+@pytest.mark.parametrize("styled", [False, True], ids=["normal", "hard-style-seat"])
+def test_the_core_policy_plays_the_value_policys_rollouts(map_id: str, styled: bool) -> None:
+    """Also with one seat in the hard level's style (as the hard search plays its own
+    seat): its ticket draws and keeps follow that style in both policies."""
     rules = load_ruleset(map_id)
     seats = min(4, rules.params.max_players)
+    styles = {1: hard_style(rules)} if styled else None
     for seed in range(3):
         state = new_game(rules, seats=seats, seed=seed)
         for _ in range(20 + 15 * seed):  # a few normal-AI moves into the game
             seat = state.seats_to_act()[0]
             state = apply(rules, state, choose_action(rules, state, seat, "normal")).state
-        value = RolloutPolicy(rules, random.Random(99 + seed))
-        core_policy = CoreRolloutPolicy(rules, random.Random(99 + seed))
+        value = RolloutPolicy(rules, random.Random(99 + seed), styles)
+        core_policy = CoreRolloutPolicy(rules, random.Random(99 + seed), styles)
         core = Core.from_state(rules, state)
         st = state
         moves = 0

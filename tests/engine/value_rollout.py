@@ -14,10 +14,13 @@ plan cache against a fresh plan at every step.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from engine.actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets
 from engine.ai.heuristic import (
+    NORMAL_STYLE,
     HeuristicPlayer,
+    PlanStyle,
     cheapest_station_payment,
     lend_at_stations,
     lent_station_city,
@@ -50,9 +53,16 @@ class RolloutPolicy:
     One instance per rollout (the cache is keyed by the board, not by game).
     """
 
-    def __init__(self, rules: ClassicRules, rng: random.Random) -> None:
+    def __init__(
+        self,
+        rules: ClassicRules,
+        rng: random.Random,
+        styles: Mapping[int, PlanStyle] | None = None,
+    ) -> None:
         self.rules = rules
         self.rng = rng
+        #: seat -> its style (seats not named play the normal style)
+        self.styles = dict(styles or {})
         #: seat -> (claims seen, tickets, pieces, plan, plan routes and their siblings)
         self._plans: dict[int, tuple[int, int, int, list[str], frozenset[str]]] = {}
         #: seat -> (train stations on the board when its plan was made, the city pairs
@@ -204,7 +214,8 @@ class RolloutPolicy:
         if needed:
             claim = self._claim(st, seat, needed)
             return claim if claim is not None else self._draw(st, seat, needed)
-        if can_tickets and player.pieces >= 14 and not self.rules.params.draw_tickets.announce_mix:
+        at = self.styles.get(seat, NORMAL_STYLE).tickets_at
+        if can_tickets and player.pieces >= at and not self.rules.params.draw_tickets.announce_mix:
             return DrawTickets(seat)
         return best if best is not None else self._draw(st, seat, needed)
 
@@ -243,7 +254,9 @@ class RolloutPolicy:
             except IllegalAction:
                 pass
         legal = legal_actions(self.rules, st, seat, payments="sensible")
-        choice = _FALLBACK.choose(self.rules, player_view(self.rules, st, seat), legal, self.rng)
+        style = self.styles.get(seat)
+        player = _FALLBACK if style is None else HeuristicPlayer(style=style)
+        choice = player.choose(self.rules, player_view(self.rules, st, seat), legal, self.rng)
         return apply(self.rules, st, choice).state
 
     def play_out(self, st: GameState, max_actions: int = 2000) -> GameState:

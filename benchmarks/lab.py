@@ -8,7 +8,9 @@ sequential test that stops when the difference is decided.
 optional settings after a colon, ``key=value`` separated by commas, passed to the
 level's player class: ``hard:iterations=120``, ``hard:iterations=240,time_cap_s=1.4``,
 ``normal:careful_tunnels=0`` (the normal level as it played before tunnels were
-weighed), ``expert:time_cap_s=2`` (the expert with 2 s of CPU instead of 10). The hard
+weighed), ``normal:style=hard`` (the heuristic alone in the hard level's style of
+weighing tickets), ``hard:plan=normal`` (hard as it played before it had that style),
+``expert:time_cap_s=2`` (the expert with 2 s of CPU instead of 10). The hard
 and expert levels read their cap on the CPU clock (``--cap-clock cpu`` of
 :mod:`benchmarks.ai`), so a busy machine does not cut its search short. An agent's
 identity (:func:`identity`) is a hash of its canonical spec and of the engine's source,
@@ -73,6 +75,7 @@ from engine.ai import (
     Player,
     choose_action,
 )
+from engine.ai.heuristic import NORMAL_STYLE, hard_style
 from maps import load_ruleset
 
 #: The log-likelihood bounds and hypotheses of the sequential test (see the module docstring).
@@ -140,6 +143,13 @@ def make_player(spec: str) -> Player:
         return ExpertPlayer(**{"clock": time.thread_time, **settings})
     if not settings:
         return PLAYERS[level]
+    if level == "normal" and "style" in settings:
+        # normal:style=hard: the heuristic alone in the hard level's style
+        style = settings.pop("style")
+        if style not in ("hard", "normal"):
+            raise SystemExit(f"{spec}: style is 'hard' or 'normal'")
+        flags = {k: bool(v) for k, v in settings.items()}
+        return HeuristicPlayer(**flags, style=hard_style if style == "hard" else NORMAL_STYLE)
     flags = {k: bool(v) for k, v in settings.items()}
     return EasyPlayer(**flags) if level == "easy" else HeuristicPlayer(**flags)
 

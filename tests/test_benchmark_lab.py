@@ -15,6 +15,7 @@ import pytest
 
 from benchmarks import ai, endless, lab, ratings
 from engine.ai import EasyPlayer, ExpertPlayer, HardPlayer, HeuristicPlayer
+from engine.ai.heuristic import NORMAL_STYLE, hard_style
 
 
 def test_the_endless_run_covers_every_map_size_and_mix() -> None:
@@ -84,6 +85,13 @@ def test_specs_name_players_and_identities() -> None:
     assert isinstance(hard, HardPlayer) and hard.iterations == 12
     old = lab.make_player("easy:careful_tunnels=0")
     assert isinstance(old, EasyPlayer) and not old.normal.careful_tunnels
+    styled = lab.make_player("normal:style=hard")
+    assert isinstance(styled, HeuristicPlayer) and styled.style is hard_style
+    searched = lab.make_player("hard:plan=hard")
+    assert isinstance(searched, HardPlayer) and searched.normal.style is hard_style
+    assert lab.make_player("hard").normal.style == NORMAL_STYLE  # type: ignore[attr-defined]
+    with pytest.raises(SystemExit, match="style"):
+        lab.make_player("normal:style=greedy")
     assert lab.identity("normal", "a" * 16) == lab.identity("normal", "a" * 16)
     assert lab.identity("normal", "a" * 16) != lab.identity("normal", "b" * 16)
     assert lab.identity("normal", "a" * 16) != lab.identity("easy", "a" * 16)

@@ -22,14 +22,13 @@ turn) it:
    ahead in the paired comparison by a margin and a standard error
    (:func:`pick`), so noise alone rarely overturns the heuristic.
 
-**Its own style.** Hard plans with the heuristic's paths but weighs its tickets in
+**A style of its own, as a variant.** ``plan="hard"`` makes hard weigh its tickets in
 the hard style (:func:`engine.ai.heuristic.hard_style`: fewer tickets drawn in the
-middle of the game, tighter keeps, a path's extra spaces weighed about three times
-as much); that heuristic makes its default move and the steps it does not search,
-and in every rollout it plays the searcher's own seat (the other seats play the
-normal style). A candidate is so judged by how hard itself goes on to play. Measured
-against the normal level on the same seeds (``benchmarks/HISTORY.md``, AI, item 9);
-``plan="normal"`` plays as hard did before (the normal style everywhere).
+middle of the game, tighter keeps, a path's extra spaces weighed about three times as
+much) for its default move, the steps it does not search and its own seat in every
+rollout. The heuristic alone gains from that style, but inside the search no gain
+showed against the normal level (``benchmarks/HISTORY.md``, AI, item 9), so the hard
+level plays ``plan="normal"``: the normal style everywhere.
 
 The budget is ``iterations`` rollouts per decision with a cap ``time_cap_s``
 (seconds) read on ``clock``: wall-clock time by default, as the bot needs for its
@@ -37,7 +36,7 @@ answers; a benchmark on a shared machine passes the thread's CPU time
 (:func:`time.thread_time`), so that other load does not cut the search shorter
 than a quiet core would. With the cap not reached the choice depends only on
 the view and the seeded RNG. Other steps (second card, tunnel, flags, Germany's
-announced mix) use the heuristic in hard's style.
+announced mix) use the normal heuristic.
 """
 
 from __future__ import annotations
@@ -205,8 +204,8 @@ class HardPlayer:
         max_candidates: candidate moves searched at a turn start.
         clock: the clock of the cap, seconds (default :func:`time.perf_counter`, wall-clock
             time; :func:`time.thread_time` counts only this thread's CPU time).
-        plan: ``"hard"`` (its own style, see the module docstring) or ``"normal"`` (the
-            normal style everywhere, as hard played before 2026-11-28: for comparisons).
+        plan: ``"normal"`` (the level: the normal style everywhere) or ``"hard"`` (the
+            variant in its own style, see the module docstring; ``hard:plan=hard`` in the lab).
 
     Raises:
         ValueError: another ``plan``.
@@ -218,7 +217,7 @@ class HardPlayer:
         time_cap_s: float | None = 1.4,
         max_candidates: int = 6,
         clock: Callable[[], float] = time.perf_counter,
-        plan: str = "hard",
+        plan: str = "normal",
     ) -> None:
         if plan not in ("hard", "normal"):
             raise ValueError(f"plan must be 'hard' or 'normal', not {plan!r}")
@@ -394,7 +393,7 @@ class HardPlayer:
         except IllegalAction:
             return -10.0
         # the playout policy on the integer core (held to the tests' value reference by
-        # tests/engine/test_rollout_core.py), the searcher's own seat in its own style
+        # tests/engine/test_rollout_core.py); the variant plays its own seat in its style
         styles = {seat: hard_style(rules)} if self.plan == "hard" else None
         policy = CoreRolloutPolicy(rules, random.Random(seed), styles)
         end = policy.play_out(Core.from_state(rules, st))

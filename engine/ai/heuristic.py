@@ -68,19 +68,21 @@ class PlanStyle:
     extra_weight: float = 0.35
 
 
-#: The normal level's style (and the rollouts' for every seat but the searcher's).
+#: The normal level's style (and every seat's in the rollouts of the hard level).
 NORMAL_STYLE = PlanStyle()
 
-#: The hard level's style, tuned 2026-11-28 on 400 games per map and table size against
-#: the normal level (``benchmarks/HISTORY.md``, AI, item 9): fewer tickets drawn in the
-#: middle of the game, tighter keeps, and a path's extra spaces weighed three times as
-#: much (a tenth of the map's mean ticket value per space: :func:`hard_style`).
+#: The hard style, tuned 2026-11-28 on 400 games per map and table size against the
+#: normal level (``benchmarks/HISTORY.md``, AI, item 9): fewer tickets drawn in the middle
+#: of the game, tighter keeps, and a path's extra spaces weighed three times as much (a
+#: tenth of the map's mean ticket value per space: :func:`hard_style`). The heuristic
+#: alone plays better in it (``normal:style=hard`` in the lab); the hard search gained
+#: nothing shown from it (``hard:plan=hard``), so no level plays it yet.
 HARD_TICKETS_AT = 18
 HARD_KEEP = (0.65, 0.55)
 
 
 def hard_style(rules: ClassicRules) -> PlanStyle:
-    """The hard level's :class:`PlanStyle` for a rule set: :data:`HARD_TICKETS_AT`,
+    """The hard style's :class:`PlanStyle` for a rule set: :data:`HARD_TICKETS_AT`,
     :data:`HARD_KEEP` and an extra space weighed at a tenth of the map's mean ticket
     points (USA 1.16, Europe 0.97, Paris 0.53: on the small maps a space is cheap)."""
     style = _HARD_STYLES.get(rules)
@@ -307,7 +309,7 @@ class HeuristicPlayer:
     affordable tunnel, given up or not, and no card more collected for one): a variant for
     the benchmarks' comparisons (``normal:careful_tunnels=0``), which can stall a game.
     ``style`` weighs its tickets (:class:`PlanStyle`, or a function of the rule set such as
-    :func:`hard_style`, the hard level's); the normal level plays :data:`NORMAL_STYLE`."""
+    :func:`hard_style`); the normal level plays :data:`NORMAL_STYLE`."""
 
     def __init__(
         self,

@@ -117,8 +117,8 @@ class CoreRolloutPolicy:
 
     ``styles`` (seat -> :class:`engine.ai.heuristic.PlanStyle`) gives a seat another
     style than the normal level's: the pieces from which it draws tickets and how it
-    keeps them. The hard search plays its own seat in its own style, so a move is
-    judged by how the searcher goes on to play, not by how the normal level would.
+    keeps them. The hard search's variant in its own style (``plan="hard"``) plays its
+    own seat so, so that a move is judged by how the searcher goes on to play.
     """
 
     def __init__(

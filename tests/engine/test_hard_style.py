@@ -1,10 +1,11 @@
-"""The hard level's own style of weighing tickets (engine/ai/heuristic.py, ``PlanStyle``).
+"""The hard style of weighing tickets (engine/ai/heuristic.py, ``PlanStyle``), a variant.
 
-Hard's default move, the steps it does not search and its own seat in every rollout
-follow :func:`engine.ai.heuristic.hard_style`; the normal level and the other seats of
-a rollout keep the normal style. These tests pin what the style is per map, that it
-changes the play where it should (and only there), and that hard can still play as
-it did before (``plan="normal"``) for comparisons.
+The heuristic can play :func:`engine.ai.heuristic.hard_style` (``normal:style=hard`` in
+the lab) and the hard search can play its default move, the steps it does not search
+and its own seat in every rollout in it (``HardPlayer(plan="hard")``); the levels play
+the normal style (benchmarks/HISTORY.md, AI, item 9). These tests pin what the style is
+per map, that it changes the play where it should (and only there), and that the hard
+level plays the normal style.
 """
 
 from __future__ import annotations
@@ -38,11 +39,11 @@ def test_the_styles_numbers() -> None:
     assert hard_style(usa) is hard_style(usa)  # made once per rule set
 
 
-def test_an_unknown_plan_is_refused() -> None:
+def test_the_hard_level_plays_the_normal_style_and_an_unknown_plan_is_refused() -> None:
     with pytest.raises(ValueError, match="plan"):
         HardPlayer(plan="greedy")
-    assert HardPlayer().normal.style is hard_style
-    assert HardPlayer(plan="normal").normal.style == NORMAL_STYLE
+    assert HardPlayer().normal.style == NORMAL_STYLE
+    assert HardPlayer(plan="hard").normal.style is hard_style
 
 
 def _decisions(map_id: str, seeds: range) -> list[tuple[object, object, object, list[object]]]:

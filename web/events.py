@@ -8,6 +8,11 @@ versions behind; then every new move as it is stored: ``id: <version>``, ``event
 ``data: {"version", "move", "state"}``. A change that stored no action (a lobby seat, a
 cancel) is an ``event: reset`` with the whole state. A comment ``: ping`` keeps the
 connection open every ``ping_s`` seconds. A version is never sent twice on one stream.
+
+A reader that goes away is noticed within :data:`WATCH_S` seconds: the stream looks at its
+connection that often between pings and ends (giving back its slot, :mod:`web.limits`), so
+a closed page does not hold one of the address's slots until the next ping's write fails
+(the server does not cancel handlers on a disconnect: a move in flight must finish).
 """
 
 from __future__ import annotations
@@ -30,6 +35,14 @@ from .views import BoardReader
 
 #: Spectators' move frames kept (per game, version, language).
 CACHED_FRAMES = 512
+#: Seconds between looks at a stream's connection (see the module docstring).
+WATCH_S = 1.0
+
+
+def gone(request: web.BaseRequest) -> bool:
+    """True when the reader's connection is closed or closing."""
+    transport = request.transport
+    return transport is None or transport.is_closing()
 
 
 def resume_from(request: web.Request) -> int | None:
@@ -86,7 +99,7 @@ class EventStreams:
                 await self._catch_up(response, feed, stream, after)
             elif after is not None:  # the reader is as far as the feed (or further): skip those
                 stream.sent = max(stream.sent, after)
-            await self._follow(response, feed, stream)
+            await self._follow(request, response, feed, stream)
             return response
         except ConnectionResetError:  # the reader left: nothing to tell, nothing to log
             return response
@@ -109,13 +122,22 @@ class EventStreams:
             return
         await self._send_moves(response, feed, stream, missed)
 
-    async def _follow(self, response: web.StreamResponse, feed: GameFeed, stream: Stream) -> None:
+    async def _follow(
+        self, request: web.Request, response: web.StreamResponse, feed: GameFeed, stream: Stream
+    ) -> None:
+        loop = asyncio.get_running_loop()
+        quiet_since = loop.time()
         while True:
             try:
-                item = await asyncio.wait_for(stream.queue.get(), self.ping_s)
+                item = await asyncio.wait_for(stream.queue.get(), min(self.ping_s, WATCH_S))
             except TimeoutError:
-                await response.write(b": ping\n\n")
+                if gone(request):
+                    return
+                if loop.time() - quiet_since >= self.ping_s:
+                    await response.write(b": ping\n\n")
+                    quiet_since = loop.time()
                 continue
+            quiet_since = loop.time()
             if item.kind == "close":
                 return
             batch = [item]

@@ -1,22 +1,30 @@
 """The live board's HTTP answers: the page, the map, the state and the replay for good links;
 clear refusals without anything private for bad ones; the security headers on every answer;
-rate limits, the size limit and the cap on open streams."""
+rate limits, the size limit and the cap on open streams, whose slots a closed page gives
+back in time."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from pathlib import Path
 
+import aiohttp
+
+from bot.host.services import GameService
+from bot.host.storage import open_storage
 from engine import legal_actions
 from engine.ai import choose_action
 from engine.rules.europe import BuildStation
 from maps.loader import load_ruleset
-from web import Grant, Limits
-from web.server import CSP
+from web import Grant, Limits, WebApp
+from web.server import CSP, WebServer
 from web.tokens import PRIVATE_TTL_S
 
 from ._helpers import (
     BOB,
     HOST,
+    SECRET,
     STRANGER,
     Clock,
     board,
@@ -207,7 +215,7 @@ async def test_streams_beyond_the_cap_get_503(tmp_path: Path) -> None:
         for _ in range(100):  # the server sees the closed stream and gives its slot back
             if app.slots.open < 2:
                 break
-            await __import__("asyncio").sleep(0.02)
+            await asyncio.sleep(0.02)
         again = await client.get(url)
         assert again.status == 200
         again.close()
@@ -253,3 +261,35 @@ async def test_the_bot_process_starts_the_live_board_only_when_configured(tmp_pa
             Settings.from_env(
                 {"TTR_WEB_PORT": "81", "TTR_WEB_URL": "ttr.example.org"}, env_file=None
             )
+
+
+async def test_a_closed_page_gives_its_stream_slot_back_long_before_the_next_ping(
+    tmp_path: Path,
+) -> None:
+    """Through the server the bot runs (``WebServer``: aiohttp's runner, which does not cancel
+    a handler when its reader leaves, unlike the test client's server), a stream whose page
+    closes gives its slot back within a few seconds, though its next ping is 15 s away."""
+    clock = Clock()
+    storage = await open_storage(f"sqlite:///{tmp_path / 'db'}", clock=clock)
+    service = GameService(storage, clock=clock, seed_source=lambda: 11)
+    app = WebApp(service, SECRET, clock=clock, ping_s=15.0)
+    server = WebServer(app, "127.0.0.1", 0)
+    await server.start()
+    try:
+        game = await two_player_game(service)
+        url = f"http://127.0.0.1:{server.port}/api/b/{public_token(game)}/events"
+        async with aiohttp.ClientSession() as session:
+            response = await session.get(url)
+            assert response.status == 200
+            assert (await response.content.readline()).startswith(b"retry:")
+            assert app.slots.open == 1
+            response.close()
+        closed = time.monotonic()
+        while app.slots.open and time.monotonic() - closed < 10:
+            await asyncio.sleep(0.05)
+        assert app.slots.open == 0
+        assert time.monotonic() - closed < 3.0
+    finally:
+        await server.close()
+        await service.close()
+        await storage.close()

@@ -3,7 +3,8 @@ public request to the others with Approve and Refuse, and the undo once all appr
 (:class:`bot.host.services.TakeBacks`; its kinds are in :mod:`._seat_ids`).
 
 The request's approvals so far travel in its Approve button (each approval rewrites the
-request, naming who approved); the last approval takes the move back and the turn message is
+request, naming who approved) and the service remembers them too, so two people approving at
+the same moment both count; the last approval takes the move back and the turn message is
 posted again for the mover. A refusal ends the request: the move stands.
 """
 

@@ -1,10 +1,12 @@
 """Undo by consent through the service: the request asks every other person (not computer
-seats), the approvals are counted, the last one takes the move back as a stored action, a
+seats), the approvals are counted (two at the same moment too), the last one takes the move
+back as a stored action, a
 stale request is refused by the engine, and ``python -m bot verify`` passes on a database
 with moves taken back."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -64,6 +66,39 @@ async def test_every_other_person_must_approve(service: GameService, storage: St
     with pytest.raises(IllegalAction) as stale:
         await service.undo.approve(gid, claimed, request.seat, half.approved, CAROL)
     assert stale.value.code == "cannot_undo"
+
+
+async def test_two_approvals_at_the_same_moment_both_count(
+    service: GameService, storage: Storage
+) -> None:
+    """BOB and CAROL click Approve at once on the same request message, whose buttons carry
+    neither approval: the later click counts the earlier one, so the move is taken back
+    once, by one of the two clicks."""
+    gid = await _claimed(service, storage, (HOST, BOB, CAROL))
+    claimed = (await service.loader.game_state(gid)).version
+    request = await service.undo.ask(gid, HOST, expected_version=claimed)
+    results = await asyncio.gather(
+        service.undo.approve(gid, claimed, request.seat, frozenset(), BOB),
+        service.undo.approve(gid, claimed, request.seat, frozenset(), CAROL),
+    )
+    outcomes = [outcome for _, outcome in results if outcome is not None]
+    assert len(outcomes) == 1 and results[-1][0].agreed
+    state = await service.loader.game_state(gid)
+    assert state.version == claimed + 1 and not state.players[request.seat].routes
+
+
+async def test_a_refusal_forgets_the_approvals(service: GameService, storage: Storage) -> None:
+    """After CAROL refuses, her approving the same request again starts from what the button
+    carries (nothing): BOB's earlier approval is not counted, the move stays."""
+    gid = await _claimed(service, storage, (HOST, BOB, CAROL))
+    claimed = (await service.loader.game_state(gid)).version
+    request = await service.undo.ask(gid, HOST, expected_version=claimed)
+    half, _ = await service.undo.approve(gid, claimed, request.seat, frozenset(), BOB)
+    assert half.approved == {request.voters[request.voter_users.index(BOB)]}
+    await service.undo.refuse(gid, claimed, request.seat, CAROL)
+    again, outcome = await service.undo.approve(gid, claimed, request.seat, frozenset(), CAROL)
+    assert outcome is None and not again.agreed
+    assert (await service.loader.game_state(gid)).version == claimed
 
 
 async def test_a_request_made_before_the_next_move_is_refused_after_it(

@@ -9,15 +9,19 @@ at once, in the move's own transaction).
 
 Who is asked: every other seat a person plays (not resigned, not taken over by the computer);
 computer seats are not asked (they agree). The approvals so far travel in the buttons of the
-public request (:class:`UndoRequest` ``approved``): nothing is stored until the undo itself,
-which is one transaction like any move. Rated and casual games alike: everyone else must
-agree, and a refusal ends the request.
+public request (:class:`UndoRequest` ``approved``), and the service also remembers them
+(:attr:`TakeBacks.APPROVALS_KEPT` requests, in this process): two people who approve at the
+same moment each click a button that carries neither approval, and the later click still
+counts the earlier one. Nothing is stored in the database until the undo itself, which is
+one transaction like any move; after a restart the buttons' approvals count. Rated and
+casual games alike: everyone else must agree, and a refusal ends the request.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from bot.host.storage import SeatRow, Storage, VersionConflict
@@ -55,14 +59,20 @@ class UndoRequest:
 class TakeBacks:
     """Undo by consent: a request, the approvals, the undo.
 
-    Owns nothing of its own. Needs the storage, the :class:`~._loading.GameLoader` (locks,
-    states) and the :class:`~._recording.MoveRecorder` (the undo is stored as a move).
+    Owns only the approvals it has seen (module docstring; the oldest request's are
+    forgotten past :attr:`APPROVALS_KEPT`). Needs the storage, the
+    :class:`~._loading.GameLoader` (locks, states) and the :class:`~._recording.MoveRecorder`
+    (the undo is stored as a move).
     """
+
+    #: Requests whose approvals are remembered (game, version, seat), oldest forgotten first.
+    APPROVALS_KEPT = 1024
 
     def __init__(self, storage: Storage, loader: GameLoader, recorder: MoveRecorder) -> None:
         self.storage = storage
         self.loader = loader
         self.recorder = recorder
+        self._approvals: OrderedDict[tuple[int, int, int], frozenset[int]] = OrderedDict()
 
     async def may_ask(self, game_id: int, user_id: int) -> bool:
         """``user_id`` may ask to take their last move back now (a button to offer)."""
@@ -111,8 +121,15 @@ class TakeBacks:
         if user_id not in request.voter_users:
             raise ServiceError("not_your_button")
         mine = request.voters[request.voter_users.index(user_id)]
-        request = dataclasses.replace(request, approved=request.approved | {mine})
+        key = (game_id, version, seat)
+        seen = self._approvals.pop(key, frozenset())
+        # no await between reading and writing the remembered approvals: two clicks at
+        # once are counted one after the other
+        request = dataclasses.replace(request, approved=request.approved | seen | {mine})
         if not request.agreed:
+            self._approvals[key] = request.approved
+            while len(self._approvals) > self.APPROVALS_KEPT:
+                self._approvals.popitem(last=False)
             return request, None
         return request, await self.undo(request)
 
@@ -125,6 +142,7 @@ class TakeBacks:
         request = await self._request(game_id, version, seat, frozenset())
         if user_id not in request.voter_users:
             raise ServiceError("not_your_button")
+        self._approvals.pop((game_id, version, seat), None)
         return request
 
     async def _request(

@@ -239,3 +239,46 @@ def test_one_run_records_to_a_file_and_report_reads_it_meanwhile(
 def test_the_ai_benchmark_covers_every_offered_map() -> None:
     """Europe included: the record plays every map the bot offers."""
     assert set(ai.MAPS) == set(available_maps())
+
+
+def _rate(rows: list[dict[str, Any]], map_id: str, two: bool) -> str:
+    """Hard's share of ``rows``' games of ``map_id`` (2 players, or more) as the README
+    writes it: ``.67 [.60, .73] of 200`` (2 players), ``.45 of 200`` (more)."""
+    games = [r for r in rows if r["map"] == map_id and (r["seats"] == 2) == two]
+    won = sum(r["place"] == 0 for r in games)
+
+    def short(x: float) -> str:
+        return f"{x:.2f}".lstrip("0")
+
+    if not two:
+        return f"{short(won / len(games))} of {len(games)}"
+    lo, hi = ai.wilson(won, len(games))
+    return f"{short(won / len(games))} [{short(lo)}, {short(hi)}] of {len(games)}"
+
+
+def test_the_readmes_ai_table_is_what_the_record_files_say() -> None:
+    """Each row of the README's table of hard against normal is what its record files give
+    (as ``--report`` prints them): 2 players from the row's record, 4 players from the
+    2,000-game record (Europe: its own file of before)."""
+    results = Path(ai.__file__).parent / "results"
+
+    def rows(name: str) -> list[dict[str, Any]]:
+        text = (results / name).read_text(encoding="utf-8")
+        return [json.loads(line) for line in text.splitlines()]
+
+    core = rows("ai-hard-vs-normal-core.jsonl")
+    readme = (Path(ai.__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    table = {
+        cells[0]: cells[1:]
+        for line in readme.splitlines()
+        if line.startswith("| ")
+        and (cells := [c.strip() for c in line.strip("|").split("|")])[-1].startswith("`ai-")
+    }
+    names = {"usa": "USA", "nordic": "Nordic (3 players)", "europe": "Europe"}
+    assert len(table) == 6
+    for map_id in ("usa", "germany", "nordic", "amsterdam", "paris", "europe"):
+        two_p, many_p, record = table[names.get(map_id, map_id.title())]
+        newest = rows(record.strip("`"))
+        assert two_p == _rate(newest, map_id, True), map_id
+        old = core if map_id != "europe" else rows("ai-hard-vs-normal-europe-cpu.jsonl")
+        assert many_p.split(",")[0] == _rate(old, map_id, False), map_id

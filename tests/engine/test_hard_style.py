@@ -30,6 +30,8 @@ from engine.reducer import legal_actions
 from engine.views import player_view
 from maps import load_ruleset
 
+from .test_ai_levels import _midgame
+
 
 def test_the_styles_numbers() -> None:
     assert NORMAL_STYLE == PlanStyle(14, 0.75, 0.6, 0.35)
@@ -100,10 +102,7 @@ def test_a_rollout_plays_the_styled_seat_in_its_style() -> None:
     rules = load_ruleset("usa")
     differ = 0
     for seed in range(8):
-        state = new_game(rules, seats=2, seed=seed)
-        for _ in range(30):
-            seat = state.seats_to_act()[0]
-            state = apply(rules, state, choose_action(rules, state, seat, "normal")).state
+        state = _midgame(rules, seed, 2, 30)
         ends = [
             CoreRolloutPolicy(rules, random.Random(seed), styles)
             .play_out(Core.from_state(rules, state))

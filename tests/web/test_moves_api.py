@@ -45,12 +45,14 @@ async def tokens_of(
     return {s.seat: private_token(game, s.user_id or 0, now, lang) for s in seats}
 
 
-async def keep_initial(client: Any, tokens: dict[int, str]) -> None:
-    """Both seats keep every offered ticket of the deal, from their pages."""
+async def keep_initial(client: Any, tokens: dict[int, str]) -> int:
+    """Both seats keep every offered ticket of the deal, from their pages; returns the seat
+    whose turn it then is."""
     for token in tokens.values():
         now = await state(client, token)
         status, body = await send(client, token, now["version"], first_move(now["me"]["moves"]))
         assert status == 200, body
+    return int((await state(client, tokens[0]))["turn"]["seat"])
 
 
 async def test_the_page_offers_the_initial_ticket_choice_and_keeps_it(tmp_path: Path) -> None:
@@ -82,9 +84,7 @@ async def test_card_draws_from_the_deck_and_face_up_end_the_turn(tmp_path: Path)
     async with board(tmp_path / "db", clock=clock) as (service, client, _):
         game = await two_player_game(service)
         tokens = await tokens_of(service, game, clock.now)
-        await keep_initial(client, tokens)
-        now = await state(client, tokens[0])
-        seat = now["turn"]["seat"]
+        seat = await keep_initial(client, tokens)
         token = tokens[seat]
         now = await state(client, token)
         moves = now["me"]["moves"]
@@ -107,8 +107,7 @@ async def test_ticket_draw_then_keep_from_the_page(tmp_path: Path) -> None:
     async with board(tmp_path / "db", clock=clock) as (service, client, _):
         game = await two_player_game(service)
         tokens = await tokens_of(service, game, clock.now)
-        await keep_initial(client, tokens)
-        seat = (await state(client, tokens[0]))["turn"]["seat"]
+        seat = await keep_initial(client, tokens)
         now = await state(client, tokens[seat])
         held = len(now["me"]["tickets"])
         status, body = await send(
@@ -229,9 +228,8 @@ async def test_every_refusal_is_discords_code_and_sentence(tmp_path: Path, lang:
         )
         stranger = private_token(game, STRANGER, clock.now, lang)
         await refused(stranger, v, {"kind": "draw", "slot": None}, "not_in_game", 403)
-        await keep_initial(client, tokens)
-        now = await state(client, tokens[0])
-        v, seat = now["version"], now["turn"]["seat"]
+        seat = await keep_initial(client, tokens)
+        v = (await state(client, tokens[seat]))["version"]
         me, other = tokens[seat], tokens[1 - seat]
         await refused(other, v, {"kind": "draw", "slot": None}, "not_your_turn", 400)
         await refused(me, v - 1, {"kind": "draw", "slot": None}, "stale_version", 409)

@@ -40,15 +40,22 @@ def deck_button(message: Any) -> str:
     return ids[0]
 
 
+async def draw_menu(table: RunningTable) -> tuple[int, Any, int, Any, str, Any, str]:
+    """A started game's active player opens the draw menu of the turn message: the game,
+    the player, the version, the turn message, its draw button's id, the private menu and
+    the player's page token."""
+    game = await started_game(table)
+    player = await table.active(game)
+    version = await table.version(game)
+    turn = table.turn_messages(game)[-1]
+    draw = next(c for c in turn.custom_ids if c.endswith(":draw"))
+    menu = await player.click(turn, draw)
+    return game, player, version, turn, draw, menu, private_token(game, player.user.id, time.time())
+
+
 async def test_the_same_move_from_the_page_and_from_discord_lands_once(tmp_path: Path) -> None:
     async with running_table(tmp_path) as table, page_client(table) as client:
-        game = await started_game(table)
-        player = await table.active(game)
-        version = await table.version(game)
-        turn = table.turn_messages(game)[-1]
-        draw = next(c for c in turn.custom_ids if c.endswith(":draw"))
-        menu = await player.click(turn, draw)
-        token = private_token(game, player.user.id, time.time())
+        game, player, version, _, _, menu, token = await draw_menu(table)
         page, discord = await asyncio.gather(
             send(client, token, version, {"kind": "draw", "slot": None}),
             player.click(menu, deck_button(menu), private=True),
@@ -64,13 +71,7 @@ async def test_the_same_move_from_the_page_and_from_discord_lands_once(tmp_path:
 
 async def test_a_click_after_the_pages_move_is_out_of_date_and_vice_versa(tmp_path: Path) -> None:
     async with running_table(tmp_path) as table, page_client(table) as client:
-        game = await started_game(table)
-        player = await table.active(game)
-        version = await table.version(game)
-        turn = table.turn_messages(game)[-1]
-        draw = next(c for c in turn.custom_ids if c.endswith(":draw"))
-        menu = await player.click(turn, draw)
-        token = private_token(game, player.user.id, time.time())
+        game, player, version, turn, draw, menu, token = await draw_menu(table)
         status, _ = await send(client, token, version, {"kind": "draw", "slot": None})
         assert status == 200
         late = await player.click(menu, deck_button(menu), private=True)
